@@ -1,0 +1,160 @@
+//===- MeshOps.cpp - verifiers of the mesh-level ops ----------------------===//
+
+#include "dialect/DimensionChecks.h"
+#include "dialect/TesselDialect.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+#define GET_OP_CLASSES
+#include "dialect/TesselMeshOps.cpp.inc"
+
+/// Checks that the enclosing module has a mesh and that `axes` are distinct
+/// axes of it; returns the size of a group over them, or failure.
+static FailureOr<int64_t> verifyGroupAxes(Operation *op, ArrayAttr axes) {
+  MeshAttr mesh = getEnclosingMesh(op);
+  if (!mesh)
+    return op->emitOpError() << "requires a '" << TesselDialect::kMeshAttrName
+                             << "' attribute on an enclosing module";
+  if (axes.empty())
+    return op->emitOpError() << "expected at least one mesh axis";
+  llvm::SmallDenseSet<Attribute> seen;
+  int64_t groupSize = 1;
+  for (Attribute axis : axes) {
+    StringRef name = cast<StringAttr>(axis).getValue();
+    if (!seen.insert(axis).second)
+      return op->emitOpError() << "mesh axis '" << name << "' is listed twice";
+    std::optional<int64_t> size = mesh.getAxisSize(name);
+    if (!size)
+      return op->emitOpError() << "mesh has no axis '" << name << "'";
+    groupSize *= *size;
+  }
+  return groupSize;
+}
+
+/// Checks that the group size divides `dim` of `type`.
+static LogicalResult verifyDivisible(Operation *op, NamedTensorType type,
+                                     StringRef dim, int64_t groupSize) {
+  if (failed(verifyHasDim(op, type, dim, "input")))
+    return failure();
+  if (*type.getDimSize(dim) % groupSize != 0)
+    return op->emitOpError() << "dimension '" << dim << "' of size "
+                             << *type.getDimSize(dim)
+                             << " does not divide into " << groupSize
+                             << " blocks";
+  return success();
+}
+
+/// Checks the result of an op that scales `dim` of its input, and keeps the
+/// element type.
+static LogicalResult verifyScaledResult(Operation *op, NamedTensorType input,
+                                        NamedTensorType result, StringRef dim,
+                                        int64_t newSize) {
+  if (result.getDimNames() != input.getDimNames())
+    return op->emitOpError() << "result must have the input's dimensions in "
+                                "the same order";
+  if (failed(verifyResultDims(op, result, dimsWithSize(input, dim, newSize))))
+    return failure();
+  return verifySameElementType(op, {input, result});
+}
+
+LogicalResult AllReduceOp::verify() {
+  return verifyGroupAxes(*this, getAxes());
+}
+
+LogicalResult AllGatherOp::verify() {
+  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
+  NamedTensorType input = getInput().getType();
+  if (failed(groupSize) ||
+      failed(verifyHasDim(*this, input, getDim(), "input")))
+    return failure();
+  return verifyScaledResult(*this, input, getType(), getDim(),
+                            *input.getDimSize(getDim()) * *groupSize);
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
+  NamedTensorType input = getInput().getType();
+  if (failed(groupSize) ||
+      failed(verifyDivisible(*this, input, getDim(), *groupSize)))
+    return failure();
+  return verifyScaledResult(*this, input, getType(), getDim(),
+                            *input.getDimSize(getDim()) / *groupSize);
+}
+
+LogicalResult ShardSliceOp::verify() {
+  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
+  NamedTensorType input = getInput().getType();
+  if (failed(groupSize) ||
+      failed(verifyDivisible(*this, input, getDim(), *groupSize)))
+    return failure();
+  return verifyScaledResult(*this, input, getType(), getDim(),
+                            *input.getDimSize(getDim()) / *groupSize);
+}
+
+LogicalResult AllToAllOp::verify() {
+  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
+  NamedTensorType input = getInput().getType();
+  if (failed(groupSize) ||
+      failed(verifyDivisible(*this, input, getSplitDim(), *groupSize)) ||
+      failed(verifyHasDim(*this, input, getConcatDim(), "input")))
+    return failure();
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
+    int64_t expectedSize = size;
+    if (name.getValue() == getSplitDim())
+      expectedSize /= *groupSize;
+    if (name.getValue() == getConcatDim())
+      expectedSize *= *groupSize;
+    expected.push_back({name, expectedSize});
+  }
+  if (getType().getDimNames() != input.getDimNames())
+    return emitOpError() << "result must have the input's dimensions in the "
+                            "same order";
+  if (failed(verifyResultDims(*this, getType(), expected)))
+    return failure();
+  return verifySameElementType(*this, {input, getType()});
+}
+
+LogicalResult HaloExchangeOp::verify() {
+  MeshAttr mesh = getEnclosingMesh(*this);
+  if (!mesh)
+    return emitOpError() << "requires a '" << TesselDialect::kMeshAttrName
+                         << "' attribute on an enclosing module";
+  if (!mesh.getAxisSize(getAxis()))
+    return emitOpError() << "mesh has no axis '" << getAxis() << "'";
+  NamedTensorType input = getInput().getType();
+  if (failed(verifyHasDim(*this, input, getDim(), "input")))
+    return failure();
+  ArrayRef<int64_t> halo = getHalo();
+  if (halo.size() != 2 || halo[0] < 0 || halo[1] < 0)
+    return emitOpError() << "expected two non-negative halo widths [low, high]";
+  int64_t size = *input.getDimSize(getDim());
+  // A neighbour can only send rows it has.
+  if (halo[0] > size || halo[1] > size)
+    return emitOpError() << "halo of dimension '" << getDim()
+                         << "' is wider than its local size " << size;
+  return verifyScaledResult(*this, input, getType(), getDim(),
+                            size + halo[0] + halo[1]);
+}
+
+LogicalResult CollectivePermuteOp::verify() {
+  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
+  if (failed(groupSize))
+    return failure();
+  ArrayRef<int64_t> pairs = getPairs();
+  if (pairs.size() % 2 != 0)
+    return emitOpError() << "pairs must list (source, target) positions";
+  llvm::SmallDenseSet<int64_t> targets;
+  for (int64_t position : pairs)
+    if (position < 0 || position >= *groupSize)
+      return emitOpError() << "position " << position
+                           << " is outside the group of " << *groupSize;
+  for (size_t i = 1; i < pairs.size(); i += 2)
+    if (!targets.insert(pairs[i]).second)
+      return emitOpError() << "position " << pairs[i]
+                           << " is the target of two sources";
+  return success();
+}

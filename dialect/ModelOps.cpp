@@ -1,0 +1,560 @@
+//===- ModelOps.cpp - verifiers and folders of the model-level ops --------===//
+
+#include "dialect/DimensionChecks.h"
+#include "dialect/TesselDialect.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+#define GET_OP_CLASSES
+#include "dialect/TesselModelOps.cpp.inc"
+
+namespace {
+
+/// Checks that `names` are unique dimensions of `type`; `what` names the
+/// attribute in the message.
+LogicalResult verifyDimList(Operation *op, NamedTensorType type,
+                            ArrayAttr names, StringRef what) {
+  llvm::SmallDenseSet<Attribute> seen;
+  for (Attribute name : names) {
+    StringRef dim = cast<StringAttr>(name).getValue();
+    if (!seen.insert(name).second)
+      return op->emitOpError() << what << " lists dimension '" << dim
+                               << "' twice";
+    if (failed(verifyHasDim(op, type, dim, "input")))
+      return failure();
+  }
+  return success();
+}
+
+/// Returns the string at `index` of an array of string attributes.
+StringRef nameAt(ArrayAttr names, unsigned index) {
+  return cast<StringAttr>(names[index]).getValue();
+}
+
+/// Returns the size of one output position of a sliding window.
+int64_t windowOutputSize(int64_t input, int64_t low, int64_t high,
+                         int64_t window, int64_t stride) {
+  return (input + low + high - window) / stride + 1;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Sources
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParameterOp::verify() {
+  if (getName().empty())
+    return emitOpError() << "parameter name must not be empty";
+  if (getScale().convertToDouble() < 0)
+    return emitOpError() << "scale must not be negative";
+  return verifyFloatElements(*this, getType(), "a parameter");
+}
+
+LogicalResult ConstantOp::verify() {
+  Attribute value = getValue();
+  if (isa<FloatAttr, IntegerAttr>(value))
+    return success();
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return emitOpError()
+           << "value must be a float, an integer or dense elements";
+  if (dense.getNumElements() != getType().getNumElements())
+    return emitOpError() << "value has " << dense.getNumElements()
+                         << " elements but the result has "
+                         << getType().getNumElements();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult IotaOp::verify() {
+  return verifyHasDim(*this, getType(), getDim(), "result");
+}
+
+//===----------------------------------------------------------------------===//
+// Contraction
+//===----------------------------------------------------------------------===//
+
+LogicalResult EinsumOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "expected at least one input";
+  llvm::SmallDenseMap<StringAttr, int64_t> sizes;
+  SmallVector<NamedTensorType> types;
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<NamedTensorType>(input.getType());
+    types.push_back(type);
+    for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
+      auto [it, inserted] = sizes.try_emplace(name, size);
+      if (!inserted && it->second != size)
+        return emitOpError() << "dimension '" << name.getValue()
+                             << "' has size " << it->second
+                             << " in one input but " << size << " in input #"
+                             << index;
+    }
+  }
+  NamedTensorType result = getType();
+  for (auto [name, size] : llvm::zip(result.getDimNames(), result.getShape())) {
+    auto it = sizes.find(name);
+    if (it == sizes.end())
+      return emitOpError() << "result dimension '" << name.getValue()
+                           << "' does not appear in any input";
+    if (it->second != size)
+      return emitOpError() << "result dimension '" << name.getValue()
+                           << "' has size " << size << " but " << it->second
+                           << " in the inputs";
+  }
+  types.push_back(result);
+  return verifySameElementType(*this, types);
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+#define TESSEL_FLOAT_UNARY_VERIFIER(Op)                                        \
+  LogicalResult Op::verify() {                                                 \
+    return verifyFloatElements(*this, getType(), "the operand");               \
+  }
+TESSEL_FLOAT_UNARY_VERIFIER(ExpOp)
+TESSEL_FLOAT_UNARY_VERIFIER(LogOp)
+TESSEL_FLOAT_UNARY_VERIFIER(SqrtOp)
+TESSEL_FLOAT_UNARY_VERIFIER(RsqrtOp)
+TESSEL_FLOAT_UNARY_VERIFIER(TanhOp)
+TESSEL_FLOAT_UNARY_VERIFIER(SigmoidOp)
+TESSEL_FLOAT_UNARY_VERIFIER(GeluOp)
+#undef TESSEL_FLOAT_UNARY_VERIFIER
+
+/// Verifies a binary op: broadcasting by name, one element type.
+template <typename BinaryOp>
+static LogicalResult verifyBinary(BinaryOp op) {
+  SmallVector<NamedTensorType> types = {op.getLhs().getType(),
+                                        op.getRhs().getType()};
+  if (failed(verifyBroadcastByName(op, types, op.getType())))
+    return failure();
+  types.push_back(op.getType());
+  return verifySameElementType(op, types);
+}
+
+#define TESSEL_BINARY_VERIFIER(Op)                                             \
+  LogicalResult Op::verify() { return verifyBinary(*this); }
+TESSEL_BINARY_VERIFIER(AddOp)
+TESSEL_BINARY_VERIFIER(SubOp)
+TESSEL_BINARY_VERIFIER(MulOp)
+TESSEL_BINARY_VERIFIER(DivOp)
+TESSEL_BINARY_VERIFIER(MaxOp)
+TESSEL_BINARY_VERIFIER(MinOp)
+TESSEL_BINARY_VERIFIER(PowOp)
+#undef TESSEL_BINARY_VERIFIER
+
+LogicalResult CompareOp::verify() {
+  SmallVector<NamedTensorType> operands = {getLhs().getType(),
+                                           getRhs().getType()};
+  if (failed(verifyBroadcastByName(*this, operands, getType())) ||
+      failed(verifySameElementType(*this, operands)))
+    return failure();
+  if (!getType().getElementType().isSignlessInteger(1))
+    return emitOpError() << "result must hold i1, got "
+                         << getType().getElementType();
+  return success();
+}
+
+LogicalResult SelectOp::verify() {
+  SmallVector<NamedTensorType> operands = {getCondition().getType(),
+                                           getOnTrue().getType(),
+                                           getOnFalse().getType()};
+  if (failed(verifyBroadcastByName(*this, operands, getType())))
+    return failure();
+  return verifySameElementType(
+      *this, {getOnTrue().getType(), getOnFalse().getType(), getType()});
+}
+
+LogicalResult CastOp::verify() {
+  NamedTensorType input = getInput().getType();
+  if (input.getDimNames() != getType().getDimNames() ||
+      input.getShape() != getType().getShape())
+    return emitOpError() << "result must have the input's dimensions";
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalisations
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  NamedTensorType input = getInput().getType();
+  for (auto [name, size] :
+       llvm::zip(getType().getDimNames(), getType().getShape())) {
+    std::optional<int64_t> inputSize = input.getDimSize(name.getValue());
+    if (!inputSize)
+      return emitOpError() << "result dimension '" << name.getValue()
+                           << "' is not an input dimension";
+    if (*inputSize != size)
+      return emitOpError() << "result dimension '" << name.getValue()
+                           << "' has size " << size << " but " << *inputSize
+                           << " in the input";
+  }
+  return verifySameElementType(*this, {input, getType()});
+}
+
+LogicalResult SoftmaxOp::verify() {
+  if (failed(verifyHasDim(*this, getType(), getDim(), "input")))
+    return failure();
+  return verifyFloatElements(*this, getType(), "the input");
+}
+
+LogicalResult LogSoftmaxOp::verify() {
+  if (failed(verifyHasDim(*this, getType(), getDim(), "input")))
+    return failure();
+  return verifyFloatElements(*this, getType(), "the input");
+}
+
+LogicalResult SoftmaxCrossEntropyOp::verify() {
+  NamedTensorType logits = getLogits().getType();
+  NamedTensorType labels = getLabels().getType();
+  if (failed(verifyHasDim(*this, logits, getDim(), "logits")) ||
+      failed(verifyFloatElements(*this, logits, "logits")) ||
+      failed(verifyIntegerElements(*this, labels, "labels")))
+    return failure();
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, size] : llvm::zip(logits.getDimNames(), logits.getShape()))
+    if (name.getValue() != getDim())
+      expected.push_back({name, size});
+  for (auto [name, size] : expected) {
+    std::optional<int64_t> labelSize = labels.getDimSize(name.getValue());
+    if (!labelSize)
+      return emitOpError() << "labels are missing dimension '"
+                           << name.getValue() << "'";
+    if (*labelSize != size)
+      return emitOpError() << "dimension '" << name.getValue()
+                           << "' has size " << size << " in logits but "
+                           << *labelSize << " in labels";
+  }
+  if (labels.getRank() != expected.size())
+    return emitOpError() << "labels must have exactly the logits' dimensions "
+                            "other than '"
+                         << getDim() << "'";
+  if (failed(verifyResultDims(*this, getType(), expected)))
+    return failure();
+  return verifySameElementType(*this, {logits, getType()});
+}
+
+LogicalResult LayerNormOp::verify() {
+  if (getDims().empty())
+    return emitOpError() << "expected at least one dimension to normalise";
+  if (getEpsilon().convertToDouble() <= 0)
+    return emitOpError() << "epsilon must be positive";
+  if (failed(verifyDimList(*this, getType(), getDims(), "dims")))
+    return failure();
+  return verifyFloatElements(*this, getType(), "the input");
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+/// Checks that a window op's integer attributes have the expected lengths
+/// and signs.
+static LogicalResult verifyWindowAttrs(Operation *op, ArrayAttr spatial,
+                                       ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> padding) {
+  if (spatial.size() != 2)
+    return op->emitOpError() << "expected two spatial dimensions";
+  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
+        return s < 1;
+      }))
+    return op->emitOpError() << "expected two positive strides";
+  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
+        return p < 0;
+      }))
+    return op->emitOpError()
+           << "expected four non-negative paddings [low_h, high_h, low_w, "
+              "high_w]";
+  return success();
+}
+
+LogicalResult Conv2DOp::verify() {
+  NamedTensorType input = getInput().getType();
+  NamedTensorType filter = getFilter().getType();
+  ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
+                    dilations = getDilations();
+  if (failed(verifyWindowAttrs(*this, getSpatial(), strides, padding)))
+    return failure();
+  if (getKernel().size() != 2)
+    return emitOpError() << "expected two kernel dimensions";
+  if (dilations.size() != 2 ||
+      llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
+    return emitOpError() << "expected two positive dilations";
+  StringRef inC = getInputChannel(), outC = getOutputChannel();
+  if (failed(verifyHasDim(*this, input, inC, "input")) ||
+      failed(verifyHasDim(*this, filter, inC, "filter")) ||
+      failed(verifyHasDim(*this, filter, outC, "filter")))
+    return failure();
+  if (input.hasDim(outC))
+    return emitOpError() << "output channel '" << outC
+                         << "' must not be an input dimension";
+  if (*input.getDimSize(inC) != *filter.getDimSize(inC))
+    return emitOpError() << "dimension '" << inC << "' has size "
+                         << *input.getDimSize(inC) << " in the input but "
+                         << *filter.getDimSize(inC) << " in the filter";
+  if (filter.getRank() != 4)
+    return emitOpError() << "filter must have exactly the dimensions '" << inC
+                         << "', '" << outC << "' and the two kernel ones";
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (unsigned i = 0; i < 2; ++i) {
+    StringRef spatial = nameAt(getSpatial(), i), kernel = nameAt(getKernel(), i);
+    if (failed(verifyHasDim(*this, input, spatial, "input")) ||
+        failed(verifyHasDim(*this, filter, kernel, "filter")))
+      return failure();
+    int64_t extent = dilations[i] * (*filter.getDimSize(kernel) - 1) + 1;
+    int64_t size =
+        windowOutputSize(*input.getDimSize(spatial), padding[2 * i],
+                         padding[2 * i + 1], extent, strides[i]);
+    if (size < 1)
+      return emitOpError() << "kernel '" << kernel
+                           << "' is larger than the padded dimension '"
+                           << spatial << "'";
+  }
+  for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
+    if (name.getValue() == inC)
+      continue;
+    int64_t expectedSize = size;
+    for (unsigned i = 0; i < 2; ++i)
+      if (name.getValue() == nameAt(getSpatial(), i))
+        expectedSize = windowOutputSize(
+            size, padding[2 * i], padding[2 * i + 1],
+            dilations[i] * (*filter.getDimSize(nameAt(getKernel(), i)) - 1) + 1,
+            strides[i]);
+    expected.push_back({name, expectedSize});
+  }
+  expected.push_back({StringAttr::get(getContext(), outC),
+                      *filter.getDimSize(outC)});
+  if (failed(verifyResultDims(*this, getType(), expected)))
+    return failure();
+  return verifySameElementType(*this, {input, filter, getType()});
+}
+
+LogicalResult PoolOp::verify() {
+  NamedTensorType input = getInput().getType();
+  ArrayRef<int64_t> window = getWindow(), strides = getStrides(),
+                    padding = getPadding();
+  if (failed(verifyWindowAttrs(*this, getSpatial(), strides, padding)))
+    return failure();
+  if (window.size() != 2 ||
+      llvm::any_of(window, [](int64_t w) { return w < 1; }))
+    return emitOpError() << "expected two positive window sizes";
+  for (unsigned i = 0; i < 2; ++i) {
+    if (failed(verifyHasDim(*this, input, nameAt(getSpatial(), i), "input")))
+      return failure();
+    // A window made only of padding would have nothing to pool.
+    if (padding[2 * i] >= window[i] || padding[2 * i + 1] >= window[i])
+      return emitOpError() << "padding of '" << nameAt(getSpatial(), i)
+                           << "' must be smaller than the window";
+  }
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
+    int64_t expectedSize = size;
+    for (unsigned i = 0; i < 2; ++i)
+      if (name.getValue() == nameAt(getSpatial(), i))
+        expectedSize = windowOutputSize(size, padding[2 * i],
+                                        padding[2 * i + 1], window[i],
+                                        strides[i]);
+    if (expectedSize < 1)
+      return emitOpError() << "window is larger than the padded dimension '"
+                           << name.getValue() << "'";
+    expected.push_back({name, expectedSize});
+  }
+  if (failed(verifyResultDims(*this, getType(), expected)))
+    return failure();
+  return verifySameElementType(*this, {input, getType()});
+}
+
+//===----------------------------------------------------------------------===//
+// Lookups
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  NamedTensorType table = getTable().getType(), ids = getIds().getType();
+  if (failed(verifyHasDim(*this, table, getDim(), "table")) ||
+      failed(verifyIntegerElements(*this, ids, "ids")))
+    return failure();
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, size] : llvm::zip(ids.getDimNames(), ids.getShape())) {
+    if (table.hasDim(name.getValue()))
+      return emitOpError() << "dimension '" << name.getValue()
+                           << "' is in both the ids and the table";
+    expected.push_back({name, size});
+  }
+  for (auto [name, size] : llvm::zip(table.getDimNames(), table.getShape()))
+    if (name.getValue() != getDim())
+      expected.push_back({name, size});
+  if (failed(verifyResultDims(*this, getType(), expected)))
+    return failure();
+  return verifySameElementType(*this, {table, getType()});
+}
+
+LogicalResult OneHotOp::verify() {
+  NamedTensorType ids = getIds().getType();
+  if (failed(verifyIntegerElements(*this, ids, "ids")))
+    return failure();
+  if (ids.hasDim(getDim()))
+    return emitOpError() << "ids already have dimension '" << getDim() << "'";
+  if (failed(verifyHasDim(*this, getType(), getDim(), "result")))
+    return failure();
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, size] : llvm::zip(ids.getDimNames(), ids.getShape()))
+    expected.push_back({name, size});
+  expected.push_back({StringAttr::get(getContext(), getDim()),
+                      *getType().getDimSize(getDim())});
+  return verifyResultDims(*this, getType(), expected);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult RenameOp::verify() {
+  NamedTensorType input = getInput().getType();
+  if (input.getShape() != getType().getShape())
+    return emitOpError() << "rename keeps the rank and every size, position "
+                            "by position";
+  return verifySameElementType(*this, {input, getType()});
+}
+
+OpFoldResult RenameOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  NamedTensorType input = getInput().getType();
+  if (input.getNumElements() != getType().getNumElements())
+    return emitOpError() << "input has " << input.getNumElements()
+                         << " elements but the result has "
+                         << getType().getNumElements();
+  return verifySameElementType(*this, {input, getType()});
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult TransposeOp::verify() {
+  NamedTensorType input = getInput().getType();
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape()))
+    expected.push_back({name, size});
+  if (failed(verifyResultDims(*this, getType(), expected)))
+    return failure();
+  return verifySameElementType(*this, {input, getType()});
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult SliceOp::verify() {
+  NamedTensorType input = getInput().getType();
+  ArrayRef<int64_t> starts = getStarts();
+  if (getDims().size() != starts.size())
+    return emitOpError() << "expected one start per sliced dimension";
+  if (failed(verifyDimList(*this, input, getDims(), "dims")))
+    return failure();
+  if (input.getDimNames() != getType().getDimNames())
+    return emitOpError() << "result must have the input's dimensions in the "
+                            "same order";
+  for (auto [name, size, resultSize] :
+       llvm::zip(input.getDimNames(), input.getShape(), getType().getShape())) {
+    auto position = llvm::find_if(getDims(), [&](Attribute dim) {
+      return dim == name;
+    });
+    if (position == getDims().end()) {
+      if (resultSize != size)
+        return emitOpError() << "dimension '" << name.getValue()
+                             << "' is not sliced but changes size";
+      continue;
+    }
+    int64_t start = starts[position - getDims().begin()];
+    if (start < 0 || start + resultSize > size)
+      return emitOpError() << "slice [" << start << ", " << start + resultSize
+                           << ") of dimension '" << name.getValue()
+                           << "' is outside its size " << size;
+  }
+  return verifySameElementType(*this, {input, getType()});
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "expected at least one input";
+  SmallVector<NamedTensorType> types;
+  int64_t total = 0;
+  for (Value input : getInputs()) {
+    auto type = cast<NamedTensorType>(input.getType());
+    types.push_back(type);
+    if (failed(verifyHasDim(*this, type, getDim(), "input")))
+      return failure();
+    total += *type.getDimSize(getDim());
+    if (type.getDimNames() != types.front().getDimNames())
+      return emitOpError() << "inputs must have the same dimensions in the "
+                              "same order";
+    for (auto [name, size, firstSize] :
+         llvm::zip(type.getDimNames(), type.getShape(),
+                   types.front().getShape()))
+      if (name.getValue() != getDim() && size != firstSize)
+        return emitOpError() << "dimension '" << name.getValue()
+                             << "' differs in size between inputs (" << firstSize
+                             << " and " << size << ")";
+  }
+  if (getType().getDimNames() != types.front().getDimNames())
+    return emitOpError() << "result must have the inputs' dimensions in the "
+                            "same order";
+  if (failed(verifyResultDims(*this, getType(),
+                              dimsWithSize(types.front(), getDim(), total))))
+    return failure();
+  types.push_back(getType());
+  return verifySameElementType(*this, types);
+}
+
+LogicalResult PadOp::verify() {
+  NamedTensorType input = getInput().getType();
+  ArrayRef<int64_t> low = getLow(), high = getHigh();
+  if (getDims().size() != low.size() || low.size() != high.size())
+    return emitOpError() << "expected one low and one high per padded "
+                            "dimension";
+  if (failed(verifyDimList(*this, input, getDims(), "dims")))
+    return failure();
+  if (input.getDimNames() != getType().getDimNames())
+    return emitOpError() << "result must have the input's dimensions in the "
+                            "same order";
+  for (auto [i, dim] : llvm::enumerate(getDims())) {
+    StringRef name = cast<StringAttr>(dim).getValue();
+    if (low[i] < 0 || high[i] < 0)
+      return emitOpError() << "padding of '" << name
+                           << "' must not be negative";
+    int64_t expected = *input.getDimSize(name) + low[i] + high[i];
+    if (*getType().getDimSize(name) != expected)
+      return emitOpError() << "result dimension '" << name << "' has size "
+                           << *getType().getDimSize(name) << ", expected "
+                           << expected;
+  }
+  for (auto [name, size, resultSize] :
+       llvm::zip(input.getDimNames(), input.getShape(), getType().getShape()))
+    if (!llvm::is_contained(getDims(), name) && size != resultSize)
+      return emitOpError() << "dimension '" << name.getValue()
+                           << "' is not padded but changes size";
+  return verifySameElementType(*this, {input, getType()});
+}

@@ -1,0 +1,54 @@
+//===- TesselDialect.cpp - the tessel dialect -----------------------------===//
+
+#include "dialect/TesselDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+#include "dialect/TesselDialect.cpp.inc"
+#include "dialect/TesselEnums.cpp.inc"
+
+void TesselDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/TesselModelOps.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/TesselMeshOps.cpp.inc"
+      >();
+}
+
+LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == kMeshAttrName) {
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << kMeshAttrName
+                             << "' may only be attached to a module";
+    if (!isa<MeshAttr>(attr.getValue()))
+      return op->emitError() << "'" << kMeshAttrName
+                             << "' must be a #tessel.mesh attribute";
+    return success();
+  }
+  return op->emitError() << "unknown tessel attribute '" << attr.getName()
+                         << "'";
+}
+
+MeshAttr mlir::tessel::getEnclosingMesh(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp())
+    if (auto mesh = parent->getAttrOfType<MeshAttr>(
+            TesselDialect::kMeshAttrName))
+      return mesh;
+  return {};
+}
+
+bool mlir::tessel::isSupportedElementType(Type type) {
+  if (type.isF32() || type.isF16() || type.isBF16() || type.isF64())
+    return true;
+  return type.isSignlessInteger(1) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
+}

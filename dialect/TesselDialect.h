@@ -1,0 +1,44 @@
+//===- TesselDialect.h - the tessel dialect ---------------------*- C++ -*-===//
+//
+// Includes everything a user of the dialect needs: the dialect, its types,
+// attributes, enumerations and ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSELDIALECT_H
+#define TESSEL_DIALECT_TESSELDIALECT_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialect/TesselDialect.h.inc"
+#include "dialect/TesselEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialect/TesselAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialect/TesselTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialect/TesselModelOps.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialect/TesselMeshOps.h.inc"
+
+namespace mlir::tessel {
+
+/// Returns the mesh of the module that encloses `op`, or a null attribute.
+MeshAttr getEnclosingMesh(Operation *op);
+
+/// Returns true if `type` is an element type a tessel tensor may hold.
+bool isSupportedElementType(Type type);
+
+} // namespace mlir::tessel
+
+#endif // TESSEL_DIALECT_TESSELDIALECT_H

@@ -1,0 +1,45 @@
+//===- TesselDialect.td - the tessel dialect ---------------*- tablegen -*-===//
+//
+// The dialect definition shared by the type, attribute and op files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TD
+#define TESSEL_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tessel_Dialect : Dialect {
+  let name = "tessel";
+  let cppNamespace = "::mlir::tessel";
+  let summary = "Tensors with named dimensions, laid out on a device mesh";
+  let description = [{
+    The tessel dialect expresses models over tensors whose dimensions have
+    names (`!tessel.tensor<[batch:64, hidden:1024], f32>`). Dimension names
+    are the contract between a model and a layout: a layout maps names onto
+    the axes of a device mesh (`#tessel.mesh<[data:2, model:4]>`), and the
+    partitioner turns model-level ops over global tensors into per-rank ops
+    over shards plus the mesh-level collectives that connect them.
+
+    A module that holds mesh-level ops names its mesh with the discardable
+    module attribute `tessel.mesh`.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let extraClassDeclaration = [{
+    void registerTypes();
+    void registerAttributes();
+
+    /// The name of the module attribute that holds the device mesh.
+    static constexpr ::llvm::StringLiteral kMeshAttrName = "tessel.mesh";
+    /// The name of the function-argument attribute that names an input.
+    static constexpr ::llvm::StringLiteral kArgNameAttrName = "tessel.name";
+  }];
+}
+
+class Tessel_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tessel_Dialect, mnemonic, traits>;
+
+#endif // TESSEL_DIALECT_TD

@@ -1,0 +1,670 @@
+//===- TesselModelOps.td - model-level ops -----------------*- tablegen -*-===//
+//
+// Ops a model is written in. They compute over global tensors with named
+// dimensions; dimensions always match by name, never by position.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_MODEL_OPS_TD
+#define TESSEL_MODEL_OPS_TD
+
+include "dialect/TesselDialect.td"
+include "dialect/TesselEnums.td"
+include "dialect/TesselTypes.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Sources: parameters, constants, iota
+//===----------------------------------------------------------------------===//
+
+def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure]> {
+  let summary = "a trainable parameter with its initializer";
+  let description = [{
+    Declares a parameter tensor and how it is initialised. Every element is a
+    pure function of `seed` and its global row-major index, so every layout,
+    whichever shard a rank holds, starts from identical weights. `uniform`
+    draws from [-scale, scale), `normal` has standard deviation `scale`;
+    `zeros` and `ones` ignore both.
+
+    Example:
+
+    ```mlir
+    %w = tessel.parameter "w1" normal scale 0.02 seed 1
+        : !tessel.tensor<[pixels:784, hidden:256], f32>
+    ```
+
+    Constraints checked by the verifier: the name is not empty, `scale` is
+    not negative, and the element type is a float type.
+  }];
+  let arguments = (ins StrAttr:$name, Tessel_InitKind:$init,
+                   DefaultValuedAttr<F64Attr, "1.0">:$scale,
+                   DefaultValuedAttr<I64Attr, "0">:$seed);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $name $init `scale` $scale `seed` $seed attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_ConstantOp : Tessel_Op<"constant", [Pure, ConstantLike]> {
+  let summary = "a constant tensor";
+  let description = [{
+    A tensor whose value is a splat (a float or integer attribute) or a dense
+    elements attribute holding every element in row-major order.
+
+    Example:
+
+    ```mlir
+    %half = tessel.constant 5.000000e-01 : f32 -> !tessel.tensor<[], f32>
+    %v = tessel.constant dense<[1.0, 2.0]> : tensor<2xf32>
+        -> !tessel.tensor<[k:2], f32>
+    ```
+
+    Constraints checked by the verifier: a splat is a float or integer
+    attribute; dense elements have as many elements as the result.
+  }];
+  let arguments = (ins AnyAttr:$value);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$value attr-dict `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tessel_IotaOp : Tessel_Op<"iota", [Pure]> {
+  let summary = "each element's index along one dimension";
+  let description = [{
+    Fills the result with the index of each element along `dim`. Comparing
+    two iotas builds masks, such as the causal mask of attention.
+
+    Example:
+
+    ```mlir
+    %q = tessel.iota "seq" : !tessel.tensor<[seq:8, key:8], i32>
+    ```
+
+    Constraints checked by the verifier: `dim` is a dimension of the result.
+  }];
+  let arguments = (ins StrAttr:$dim);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$dim attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Contraction
+//===----------------------------------------------------------------------===//
+
+def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure]> {
+  let summary = "a contraction named by its result's dimensions";
+  let description = [{
+    Multiplies its inputs element by element, matching dimensions by name,
+    and sums over every dimension that appears in an input but not in the
+    result. This is Mesh-TensorFlow's einsum: the result type says what is
+    contracted, so there is no equation string to keep in sync.
+
+    Example (a matrix product that contracts `pixels`):
+
+    ```mlir
+    %h = tessel.einsum %x, %w
+        : (!tessel.tensor<[batch:64, pixels:784], f32>,
+           !tessel.tensor<[pixels:784, hidden:256], f32>)
+        -> !tessel.tensor<[batch:64, hidden:256], f32>
+    ```
+
+    Constraints checked by the verifier: at least one input; a dimension that
+    appears in several inputs has one size; every result dimension appears in
+    an input with the same size; all element types are the same.
+  }];
+  let arguments = (ins Variadic<Tessel_Tensor>:$inputs);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, $result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+class Tessel_UnaryOp<string mnemonic, string formula, bit floatOnly = 1>
+    : Tessel_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "element-wise " # mnemonic;
+  let description = "Computes `" # formula # [{` for every element.
+
+    Example:
+
+    ```mlir
+    %y = tessel.}] # mnemonic # [{ %x : !tessel.tensor<[batch:4, hidden:8], f32>
+    ```
+
+    Constraints checked by the verifier: operand and result types are equal}]
+    # !if(floatOnly, "; the element type is a float type.", ".");
+  let arguments = (ins Tessel_Tensor:$input);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($result))";
+  let hasVerifier = floatOnly;
+}
+
+def Tessel_NegOp : Tessel_UnaryOp<"neg", "-x", 0>;
+def Tessel_AbsOp : Tessel_UnaryOp<"abs", "|x|", 0>;
+def Tessel_ExpOp : Tessel_UnaryOp<"exp", "e^x">;
+def Tessel_LogOp : Tessel_UnaryOp<"log", "ln(x)">;
+def Tessel_SqrtOp : Tessel_UnaryOp<"sqrt", "sqrt(x)">;
+def Tessel_RsqrtOp : Tessel_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Tessel_TanhOp : Tessel_UnaryOp<"tanh", "tanh(x)">;
+def Tessel_SigmoidOp : Tessel_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def Tessel_ReluOp : Tessel_UnaryOp<"relu", "max(x, 0)", 0>;
+def Tessel_GeluOp : Tessel_UnaryOp<"gelu", "x * (1 + erf(x / sqrt(2))) / 2">;
+
+class Tessel_BinaryOp<string mnemonic, string formula>
+    : Tessel_Op<mnemonic, [Pure]> {
+  let summary = "element-wise " # mnemonic # " with broadcasting by name";
+  let description = "Computes `" # formula # [{` for every element of the
+    result. Broadcasting is by dimension name: each result element reads the
+    operand element that has the same index on every dimension the operand
+    has, and a dimension an operand lacks is broadcast.
+
+    Example (adding a bias over `hidden` to every row of a batch):
+
+    ```mlir
+    %y = tessel.}] # mnemonic # [{ %x, %b
+        : !tessel.tensor<[batch:4, hidden:8], f32>,
+          !tessel.tensor<[hidden:8], f32>
+        -> !tessel.tensor<[batch:4, hidden:8], f32>
+    ```
+
+    Constraints checked by the verifier: every operand dimension is a result
+    dimension of the same size; every result dimension comes from an operand;
+    all element types are the same.}];
+  let arguments = (ins Tessel_Tensor:$lhs, Tessel_Tensor:$rhs);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_AddOp : Tessel_BinaryOp<"add", "lhs + rhs">;
+def Tessel_SubOp : Tessel_BinaryOp<"sub", "lhs - rhs">;
+def Tessel_MulOp : Tessel_BinaryOp<"mul", "lhs * rhs">;
+def Tessel_DivOp : Tessel_BinaryOp<"div", "lhs / rhs">;
+def Tessel_MaxOp : Tessel_BinaryOp<"max", "max(lhs, rhs)">;
+def Tessel_MinOp : Tessel_BinaryOp<"min", "min(lhs, rhs)">;
+def Tessel_PowOp : Tessel_BinaryOp<"pow", "lhs ^ rhs">;
+
+def Tessel_CompareOp : Tessel_Op<"compare", [Pure]> {
+  let summary = "element-wise comparison with broadcasting by name";
+  let description = [{
+    Compares its operands element by element, broadcasting by name as the
+    binary ops do, and yields an i1 tensor.
+
+    Example (the causal mask of attention):
+
+    ```mlir
+    %mask = tessel.compare ge, %q, %k
+        : !tessel.tensor<[seq:8], i32>, !tessel.tensor<[key:8], i32>
+        -> !tessel.tensor<[seq:8, key:8], i1>
+    ```
+
+    Constraints checked by the verifier: broadcasting as for the binary ops;
+    both operands have one element type; the result's element type is i1.
+  }];
+  let arguments = (ins Tessel_CompareKind:$kind, Tessel_Tensor:$lhs,
+                   Tessel_Tensor:$rhs);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $kind `,` $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_SelectOp : Tessel_Op<"select", [Pure]> {
+  let summary = "choose between two tensors element by element";
+  let description = [{
+    Yields `on_true` where `condition` is non-zero and `on_false` elsewhere,
+    broadcasting all three operands by name.
+
+    Example:
+
+    ```mlir
+    %y = tessel.select %mask, %scores, %neg_inf
+        : !tessel.tensor<[seq:8, key:8], i1>,
+          !tessel.tensor<[heads:2, seq:8, key:8], f32>,
+          !tessel.tensor<[], f32>
+        -> !tessel.tensor<[heads:2, seq:8, key:8], f32>
+    ```
+
+    Constraints checked by the verifier: broadcasting as for the binary ops;
+    `on_true`, `on_false` and the result have one element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$condition, Tessel_Tensor:$on_true,
+                   Tessel_Tensor:$on_false);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:` qualified(type($condition)) `,`
+    qualified(type($on_true)) `,` qualified(type($on_false)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_CastOp : Tessel_Op<"cast", [Pure]> {
+  let summary = "convert the element type";
+  let description = [{
+    Converts every element to the result's element type, rounding to nearest
+    even for floats and truncating toward zero for integers.
+
+    Example:
+
+    ```mlir
+    %h = tessel.cast %x : !tessel.tensor<[batch:4], f32> -> !tessel.tensor<[batch:4], bf16>
+    ```
+
+    Constraints checked by the verifier: operand and result have the same
+    dimensions.
+  }];
+  let arguments = (ins Tessel_Tensor:$input);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalisations
+//===----------------------------------------------------------------------===//
+
+def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure]> {
+  let summary = "reduce over the dimensions the result drops";
+  let description = [{
+    Combines elements over every input dimension that the result does not
+    have, with `sum`, `mean`, `max`, `min` or `prod`.
+
+    Example (the mean over a batch):
+
+    ```mlir
+    %m = tessel.reduce mean %loss : !tessel.tensor<[batch:64], f32> -> !tessel.tensor<[], f32>
+    ```
+
+    Constraints checked by the verifier: every result dimension is an input
+    dimension of the same size; element types are the same.
+  }];
+  let arguments = (ins Tessel_ReduceKind:$kind, Tessel_Tensor:$input);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+class Tessel_SoftmaxLikeOp<string mnemonic, string formula>
+    : Tessel_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = mnemonic # " over one named dimension";
+  let description = "Computes `" # formula # [{` along `dim`, subtracting
+    the maximum first so that large inputs do not overflow.
+
+    Example:
+
+    ```mlir
+    %p = tessel.}] # mnemonic # [{ %logits over "vocab" : !tessel.tensor<[batch:4, vocab:10], f32>
+    ```
+
+    Constraints checked by the verifier: `dim` is a dimension of the input;
+    the element type is a float type.}];
+  let arguments = (ins Tessel_Tensor:$input, StrAttr:$dim);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input `over` $dim attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tessel_SoftmaxOp : Tessel_SoftmaxLikeOp<"softmax", "e^x_i / sum_j e^x_j">;
+def Tessel_LogSoftmaxOp
+    : Tessel_SoftmaxLikeOp<"log_softmax", "x_i - log(sum_j e^x_j)">;
+
+def Tessel_SoftmaxCrossEntropyOp
+    : Tessel_Op<"softmax_cross_entropy", [Pure]> {
+  let summary = "cross-entropy of softmax(logits) against integer labels";
+  let description = [{
+    For every index of the labels computes
+    `log(sum_c e^logits[c]) - logits[label]` over the class dimension `dim`.
+    A label outside `[0, size(dim))` is a run-time error.
+
+    Example:
+
+    ```mlir
+    %loss = tessel.softmax_cross_entropy %logits, %labels over "classes"
+        : !tessel.tensor<[batch:64, classes:10], f32>,
+          !tessel.tensor<[batch:64], i32>
+        -> !tessel.tensor<[batch:64], f32>
+    ```
+
+    Constraints checked by the verifier: `dim` is a logits dimension; the
+    labels have integer elements and exactly the logits' other dimensions with
+    the same sizes; the result has the labels' dimensions and the logits'
+    float element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$logits, Tessel_Tensor:$labels,
+                   StrAttr:$dim);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $logits `,` $labels `over` $dim attr-dict `:` qualified(type($logits)) `,`
+    qualified(type($labels)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_LayerNormOp : Tessel_Op<"layer_norm",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "normalise to zero mean and unit variance over named dims";
+  let description = [{
+    Computes `(x - mean) / sqrt(var + epsilon)` where mean and (population)
+    variance are taken over `dims`, separately for every index of the other
+    dimensions. Scale and bias are ordinary broadcasting `mul` and `add`, so
+    that they partition like any other element-wise op.
+
+    Example:
+
+    ```mlir
+    %n = tessel.layer_norm %x over ["hidden"] epsilon 1.0e-05
+        : !tessel.tensor<[batch:4, hidden:8], f32>
+    ```
+
+    Constraints checked by the verifier: `dims` is not empty, has no
+    repeats and names dimensions of the input; `epsilon` is positive; the
+    element type is a float type.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, StrArrayAttr:$dims,
+                   DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $input `over` $dims `epsilon` $epsilon attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure]> {
+  let summary = "2-D convolution over two named spatial dimensions";
+  let description = [{
+    A cross-correlation, as in PyTorch and oneDNN:
+
+    `y[.., f, oh, ow] = sum_{c, i, j} x[.., c, oh*sh - ph + i*dh, ow*sw - pw + j*dw] * k[c, f, i, j]`
+
+    where `c` is `input_channel`, `f` is `output_channel`, the spatial
+    dimensions are named by `spatial` and the filter's window dimensions by
+    `kernel`. Input positions outside the tensor read zero (`padding` is
+    `[low_h, high_h, low_w, high_w]`). Every other input dimension (a batch)
+    passes through. The result replaces `input_channel` by `output_channel`,
+    keeps the spatial names, and has spatial sizes
+    `(H + low + high - dilation * (K - 1) - 1) / stride + 1`.
+
+    Example:
+
+    ```mlir
+    %y = tessel.conv2d %x, %k {input_channel = "c", output_channel = "f",
+                               spatial = ["h", "w"], kernel = ["kh", "kw"],
+                               padding = array<i64: 1, 1, 1, 1>}
+        : !tessel.tensor<[batch:8, c:1, h:28, w:28], f32>,
+          !tessel.tensor<[c:1, f:16, kh:3, kw:3], f32>
+        -> !tessel.tensor<[batch:8, f:16, h:28, w:28], f32>
+    ```
+
+    Constraints checked by the verifier: the input has `input_channel` and
+    both spatial dimensions; the filter has exactly `input_channel`,
+    `output_channel` and the two kernel dimensions, with the input's channel
+    size; strides and dilations are positive and padding is not negative; the
+    result has the input's other dimensions plus `output_channel`, with the
+    sizes above.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, Tessel_Tensor:$filter,
+      StrAttr:$input_channel, StrAttr:$output_channel,
+      StrArrayAttr:$spatial, StrArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter attr-dict `:` qualified(type($input)) `,` qualified(type($filter)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_PoolOp : Tessel_Op<"pool", [Pure]> {
+  let summary = "max or average pooling over two named spatial dimensions";
+  let description = [{
+    Reduces each `window` of the two `spatial` dimensions with `max` or
+    `avg`. Padding positions never contribute: `max` treats them as minus
+    infinity and `avg` divides by the number of positions inside the tensor
+    (PyTorch's `count_include_pad=False`). Output sizes are
+    `(H + low + high - window) / stride + 1`.
+
+    Example:
+
+    ```mlir
+    %p = tessel.pool max %y {spatial = ["h", "w"], window = array<i64: 2, 2>,
+                             strides = array<i64: 2, 2>}
+        : !tessel.tensor<[batch:8, f:16, h:28, w:28], f32>
+        -> !tessel.tensor<[batch:8, f:16, h:14, w:14], f32>
+    ```
+
+    Constraints checked by the verifier: both spatial dimensions exist;
+    windows and strides are positive and padding is smaller than the window;
+    the result has the input's dimensions with the sizes above.
+  }];
+  let arguments = (ins Tessel_PoolKind:$kind, Tessel_Tensor:$input,
+      StrArrayAttr:$spatial, DenseI64ArrayAttr:$window,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Lookups
+//===----------------------------------------------------------------------===//
+
+def Tessel_GatherOp : Tessel_Op<"gather", [Pure]> {
+  let summary = "embedding lookup: rows of a table picked by integer ids";
+  let description = [{
+    For every index of `ids`, reads the slice of `table` at position
+    `ids[...]` along `dim`. The result has the ids' dimensions and the
+    table's other dimensions. An id outside the table is a run-time error.
+
+    Example:
+
+    ```mlir
+    %e = tessel.gather %table[%tokens] over "vocab"
+        : !tessel.tensor<[vocab:256, d_model:64], f32>,
+          !tessel.tensor<[batch:4, seq:16], i32>
+        -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    ```
+
+    Constraints checked by the verifier: `dim` is a table dimension; ids have
+    integer elements and share no dimension name with the table; the result
+    has exactly the ids' and the table's other dimensions, with their sizes,
+    and the table's element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$table, Tessel_Tensor:$ids, StrAttr:$dim);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $table `[` $ids `]` `over` $dim attr-dict `:` qualified(type($table)) `,` qualified(type($ids))
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_OneHotOp : Tessel_Op<"one_hot", [Pure]> {
+  let summary = "one-hot encoding along a new dimension";
+  let description = [{
+    Adds the dimension `dim`: the result is 1 where its index along `dim`
+    equals the id and 0 elsewhere (ids out of range give all zeros).
+
+    Example:
+
+    ```mlir
+    %o = tessel.one_hot %labels as "classes"
+        : !tessel.tensor<[batch:64], i32> -> !tessel.tensor<[batch:64, classes:10], f32>
+    ```
+
+    Constraints checked by the verifier: ids have integer elements; `dim` is
+    not an ids dimension; the result has the ids' dimensions plus `dim`.
+  }];
+  let arguments = (ins Tessel_Tensor:$ids, StrAttr:$dim);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$ids `as` $dim attr-dict `:` qualified(type($ids)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+def Tessel_RenameOp : Tessel_Op<"rename", [Pure]> {
+  let summary = "give dimensions new names";
+  let description = [{
+    Changes dimension names, position by position, without moving data.
+    Renaming is how a model uses one tensor on two sides of a contraction
+    (`hidden` as the input of one layer and `hidden2` of the next).
+
+    Example:
+
+    ```mlir
+    %r = tessel.rename %x : !tessel.tensor<[batch:4, hidden:8], f32>
+                         -> !tessel.tensor<[batch:4, features:8], f32>
+    ```
+
+    Constraints checked by the verifier: same rank, same sizes position by
+    position, same element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$input);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure]> {
+  let summary = "split and merge dimensions";
+  let description = [{
+    Reinterprets the elements in row-major order of the input's dimension
+    order as the result's dimensions in their row-major order. Splitting
+    `hidden:512` into `[heads:8, head_dim:64]` and merging them back are
+    reshapes.
+
+    Example:
+
+    ```mlir
+    %r = tessel.reshape %x : !tessel.tensor<[batch:4, hidden:512], f32>
+                          -> !tessel.tensor<[batch:4, heads:8, head_dim:64], f32>
+    ```
+
+    Constraints checked by the verifier: same number of elements and same
+    element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$input);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure]> {
+  let summary = "reorder dimensions";
+  let description = [{
+    Moves the data so that the dimensions are stored in the result's order.
+    Names stay attached to their data, so a transpose never changes what a
+    model computes, only the storage order kernels see.
+
+    Example:
+
+    ```mlir
+    %t = tessel.transpose %x : !tessel.tensor<[a:2, b:3], f32> -> !tessel.tensor<[b:3, a:2], f32>
+    ```
+
+    Constraints checked by the verifier: the result's dimensions are a
+    permutation of the input's, with the same sizes and element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$input);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tessel_SliceOp : Tessel_Op<"slice", [Pure]> {
+  let summary = "a contiguous block of some dimensions";
+  let description = [{
+    Takes, along every dimension in `dims`, the result's size of elements
+    starting at the matching entry of `starts`. Other dimensions are kept
+    whole.
+
+    Example:
+
+    ```mlir
+    %s = tessel.slice %x {dims = ["seq"], starts = array<i64: 4>}
+        : !tessel.tensor<[batch:2, seq:16], f32> -> !tessel.tensor<[batch:2, seq:8], f32>
+    ```
+
+    Constraints checked by the verifier: `dims` and `starts` have one length;
+    listed dims exist once; each slice lies inside the input; the result has
+    the input's dimensions, unlisted ones with unchanged sizes.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, StrArrayAttr:$dims,
+                   DenseI64ArrayAttr:$starts);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tessel_ConcatOp : Tessel_Op<"concat", [Pure]> {
+  let summary = "join tensors along one dimension";
+  let description = [{
+    Concatenates the inputs in order along `dim`.
+
+    Example:
+
+    ```mlir
+    %c = tessel.concat %a, %b over "seq"
+        : (!tessel.tensor<[seq:4, d:8], f32>, !tessel.tensor<[seq:2, d:8], f32>)
+        -> !tessel.tensor<[seq:6, d:8], f32>
+    ```
+
+    Constraints checked by the verifier: at least one input; all inputs and
+    the result have the same dimensions and sizes except `dim`, whose result
+    size is the sum; one element type.
+  }];
+  let arguments = (ins Variadic<Tessel_Tensor>:$inputs, StrAttr:$dim);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `over` $dim attr-dict `:` functional-type($inputs, $result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_PadOp : Tessel_Op<"pad", [Pure]> {
+  let summary = "constant padding of some dimensions";
+  let description = [{
+    Adds `low[i]` elements before and `high[i]` after the data along each
+    dimension in `dims`, filled with `value`.
+
+    Example:
+
+    ```mlir
+    %p = tessel.pad %x {dims = ["h"], low = array<i64: 1>, high = array<i64: 2>}
+        : !tessel.tensor<[h:4], f32> -> !tessel.tensor<[h:7], f32>
+    ```
+
+    Constraints checked by the verifier: `dims`, `low` and `high` have one
+    length; padding is not negative; the result has the input's dimensions
+    with the padded sizes.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, StrArrayAttr:$dims,
+                   DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
+                   DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+#endif // TESSEL_MODEL_OPS_TD

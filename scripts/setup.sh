@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every Debian package tessel needs and builds it into build/.
+# Both steps are idempotent: a second run installs nothing and rebuilds only
+# what changed, so scripts/run.sh and scripts/test.sh can both call this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  cmake ninja-build g++ ccache
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  libopenmpi-dev openmpi-bin
+  libdnnl-dev ocl-icd-opencl-dev
+  libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+BUILD_DIR=${TESSEL_BUILD_DIR:-build}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja \
+    -DCMAKE_BUILD_TYPE=${TESSEL_BUILD_TYPE:-Release} \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+cmake --build "$BUILD_DIR" -j "${TESSEL_JOBS:-$(nproc)}"
