@@ -27,7 +27,7 @@ Type NamedTensorType::parse(AsmParser &parser) {
   LayoutAttr layout;
   auto parseDim = [&]() -> ParseResult {
     std::string name;
-    int64_t size;
+    int64_t size = 0;
     if (parser.parseKeywordOrString(&name) || parser.parseColon() ||
         parser.parseInteger(size))
       return failure();

@@ -15,7 +15,7 @@ config.substitutions.append(("%examples", os.path.join(config.tessel_src_root, "
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "Inputs")))
 
 llvm_config.use_default_substitutions()
-llvm_config.with_environment("PATH", config.tessel_tools_dir, append_path=False)
+llvm_config.with_environment("PATH", config.tessel_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["tessel-opt", "tessel-eval", "tessel"], [config.tessel_tools_dir])
+    ["tessel-opt", "tessel-eval"], [config.tessel_tools_dir])

@@ -1,0 +1,48 @@
+//===- Reductions.h - Reference reduction and normalization kernels -*- C++
+//-*-===//
+
+#ifndef TESSEL_EVALUATOR_KERNELS_REDUCTIONS_H
+#define TESSEL_EVALUATOR_KERNELS_REDUCTIONS_H
+
+#include "evaluator/kernels/Tensor.h"
+
+#include <string>
+
+namespace tessel::ref {
+
+enum class ReductionKind { Sum, Mean, Max, Min, Prod };
+
+/// The value a reduction starts from (0 for Sum/Mean, -inf for Max, ...).
+double reductionIdentity(ReductionKind kind);
+/// Folds `value` into `accumulator`; Mean accumulates a sum (divide by the
+/// count afterwards). Max and Min propagate NaN.
+double reductionCombine(ReductionKind kind, double accumulator, double value);
+
+/// Reduces the dimensions of x that `resultSpec` lacks.
+Tensor reduce(ReductionKind kind, const Tensor &x,
+              const TensorSpec &resultSpec);
+
+/// exp(x - max) / sum(exp(x - max)) along the named dimension; the result has
+/// x's spec. Subtracting the maximum keeps large inputs finite.
+Tensor softmax(const Tensor &x, std::string_view dim);
+/// x - max - log(sum(exp(x - max))) along the named dimension.
+Tensor logSoftmax(const Tensor &x, std::string_view dim);
+
+/// Per-example loss logsumexp(logits over classDim) - logits[label]. `labels`
+/// holds integers and has exactly the result's dims (the logits' dims minus
+/// classDim). A label outside [0, classes) is bad input, not a broken
+/// invariant: returns false and names the label and its position in `error`.
+bool softmaxCrossEntropy(const Tensor &logits, const Tensor &labels,
+                         std::string_view classDim,
+                         const TensorSpec &resultSpec, Tensor &out,
+                         std::string &error);
+
+/// (x - mean) / sqrt(var + epsilon) with the mean and population variance
+/// taken over the named dims, separately for every index of the other dims.
+/// The result has x's spec; scale and bias are separate broadcast ops.
+Tensor layerNorm(const Tensor &x, const std::vector<std::string> &dims,
+                 double epsilon);
+
+} // namespace tessel::ref
+
+#endif // TESSEL_EVALUATOR_KERNELS_REDUCTIONS_H

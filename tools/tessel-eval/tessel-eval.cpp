@@ -1,0 +1,124 @@
+//===- tessel-eval.cpp - run a tessel function with the reference kernels -===//
+//
+// tessel-eval MODEL.mlir [--function NAME] [--input NAME=FILE.npy ...]
+//             [--random-inputs [--seed N]] [--output-dir DIR]
+//
+// Prints every result (and writes it as .npy with --output-dir). A program
+// with a mesh runs on every rank of it; results are then printed and written
+// per rank.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/TesselDialect.h"
+#include "evaluator/Inputs.h"
+#include "evaluator/npy/NpyFile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <map>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> functionName(
+    "function", cl::desc("function to run (default: the only or first one)"));
+static cl::list<std::string>
+    inputFiles("input", cl::desc("NAME=FILE.npy; {rank} in FILE is the rank"));
+static cl::opt<bool> randomInputs(
+    "random-inputs", cl::desc("fill inputs not given with valid random values"));
+static cl::opt<uint64_t> seed("seed", cl::desc("seed of --random-inputs"),
+                              cl::init(0));
+static cl::opt<std::string>
+    outputDir("output-dir", cl::desc("write result<i>[.rank<r>].npy here"));
+static cl::opt<unsigned> printLimit(
+    "print-limit", cl::desc("elements printed per result"), cl::init(8));
+
+/// Prints a tensor's spec and its first elements.
+static void printTensor(llvm::raw_ostream &os, const std::string &label,
+                        const ::tessel::ref::Tensor &tensor) {
+  os << label << ": [";
+  for (int i = 0; i < tensor.rank(); ++i)
+    os << (i ? ", " : "") << tensor.spec.dims[i] << ":" << tensor.spec.shape[i];
+  os << "] " << ::tessel::ref::elementTypeName(tensor.spec.type) << " =";
+  for (size_t i = 0; i < tensor.data.size() && i < printLimit; ++i)
+    os << " " << llvm::format("%.8g", tensor.data[i]);
+  if (tensor.data.size() > printLimit)
+    os << " ... (" << tensor.data.size() << " elements)";
+  os << "\n";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "tessel reference evaluator\n");
+
+  DialectRegistry registry;
+  registry.insert<mlir::tessel::TesselDialect, func::FuncDialect>();
+  MLIRContext context(registry);
+  // Errors point at the op by file:line:col; a dump of it adds only noise.
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(modelPath, sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  func::FuncOp func;
+  for (auto candidate : module->getOps<func::FuncOp>())
+    if (functionName.empty() ? !func : candidate.getSymName() == functionName)
+      func = candidate;
+  if (!func) {
+    llvm::errs() << modelPath << ": no function '" << functionName << "'\n";
+    return 1;
+  }
+
+  std::map<std::string, std::string> files;
+  for (const std::string &spec : inputFiles) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "--input '" << spec << "': expected NAME=FILE.npy\n";
+      return 1;
+    }
+    files[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  std::optional<uint64_t> randomSeed;
+  if (randomInputs)
+    randomSeed = seed;
+  FailureOr<std::vector<::tessel::eval::PerRank>> inputs =
+      ::tessel::eval::buildInputs(func, files, randomSeed);
+  if (failed(inputs))
+    return 1;
+  FailureOr<std::vector<::tessel::eval::PerRank>> results =
+      ::tessel::eval::interpret(func, *inputs);
+  if (failed(results))
+    return 1;
+
+  if (!outputDir.empty() && llvm::sys::fs::create_directories(outputDir)) {
+    llvm::errs() << outputDir << ": cannot create directory\n";
+    return 1;
+  }
+  for (auto [index, perRank] : llvm::enumerate(*results)) {
+    for (auto [rank, tensor] : llvm::enumerate(perRank)) {
+      std::string label = "result" + std::to_string(index);
+      if (perRank.size() > 1)
+        label += ".rank" + std::to_string(rank);
+      printTensor(llvm::outs(), label, tensor);
+      std::string error;
+      if (!outputDir.empty() &&
+          !::tessel::ref::writeNpy(outputDir + "/" + label + ".npy", tensor,
+                                 error)) {
+        llvm::errs() << error << "\n";
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
