@@ -33,6 +33,17 @@ LogicalResult mlir::tessel::verifyBroadcastByName(
   return success();
 }
 
+LogicalResult mlir::tessel::verifySameShape(Operation *op,
+                                            NamedTensorType input,
+                                            NamedTensorType result) {
+  if (!input.hasSameShapeAs(result))
+    return op->emitOpError() << "result " << result
+                             << " must have the dimensions and element type "
+                                "of the operand "
+                             << input;
+  return success();
+}
+
 LogicalResult
 mlir::tessel::verifySameElementType(Operation *op,
                                     ArrayRef<NamedTensorType> types) {

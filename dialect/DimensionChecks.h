@@ -19,6 +19,11 @@ LogicalResult verifyBroadcastByName(Operation *op,
                                     ArrayRef<NamedTensorType> operands,
                                     NamedTensorType result);
 
+/// Checks that `result` has the dimensions and element type of `input`;
+/// only their layouts may differ.
+LogicalResult verifySameShape(Operation *op, NamedTensorType input,
+                              NamedTensorType result);
+
 /// Checks that all `types` have the element type of the first one.
 LogicalResult verifySameElementType(Operation *op,
                                     ArrayRef<NamedTensorType> types);

@@ -1,5 +1,6 @@
 //===- MeshOps.cpp - verifiers of the mesh-level ops ----------------------===//
 
+#include "dialect/AssemblyHelpers.h"
 #include "dialect/DimensionChecks.h"
 #include "dialect/TesselDialect.h"
 
@@ -61,7 +62,9 @@ static LogicalResult verifyScaledResult(Operation *op, NamedTensorType input,
 }
 
 LogicalResult AllReduceOp::verify() {
-  return verifyGroupAxes(*this, getAxes());
+  if (failed(verifyGroupAxes(*this, getAxes())))
+    return failure();
+  return verifySameShape(*this, getInput().getType(), getType());
 }
 
 LogicalResult AllGatherOp::verify() {
@@ -142,7 +145,8 @@ LogicalResult HaloExchangeOp::verify() {
 
 LogicalResult CollectivePermuteOp::verify() {
   FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
-  if (failed(groupSize))
+  if (failed(groupSize) ||
+      failed(verifySameShape(*this, getInput().getType(), getType())))
     return failure();
   ArrayRef<int64_t> pairs = getPairs();
   if (pairs.size() % 2 != 0)

@@ -1,5 +1,6 @@
 //===- ModelOps.cpp - verifiers and folders of the model-level ops --------===//
 
+#include "dialect/AssemblyHelpers.h"
 #include "dialect/DimensionChecks.h"
 #include "dialect/TesselDialect.h"
 
@@ -115,18 +116,25 @@ LogicalResult EinsumOp::verify() {
 // Element-wise ops
 //===----------------------------------------------------------------------===//
 
-#define TESSEL_FLOAT_UNARY_VERIFIER(Op)                                        \
+#define TESSEL_UNARY_VERIFIER(Op, requiresFloat)                               \
   LogicalResult Op::verify() {                                                 \
-    return verifyFloatElements(*this, getType(), "the operand");               \
+    if (failed(verifySameShape(*this, getInput().getType(), getType())))       \
+      return failure();                                                        \
+    if (requiresFloat)                                                         \
+      return verifyFloatElements(*this, getType(), "the operand");             \
+    return success();                                                          \
   }
-TESSEL_FLOAT_UNARY_VERIFIER(ExpOp)
-TESSEL_FLOAT_UNARY_VERIFIER(LogOp)
-TESSEL_FLOAT_UNARY_VERIFIER(SqrtOp)
-TESSEL_FLOAT_UNARY_VERIFIER(RsqrtOp)
-TESSEL_FLOAT_UNARY_VERIFIER(TanhOp)
-TESSEL_FLOAT_UNARY_VERIFIER(SigmoidOp)
-TESSEL_FLOAT_UNARY_VERIFIER(GeluOp)
-#undef TESSEL_FLOAT_UNARY_VERIFIER
+TESSEL_UNARY_VERIFIER(NegOp, false)
+TESSEL_UNARY_VERIFIER(AbsOp, false)
+TESSEL_UNARY_VERIFIER(ReluOp, false)
+TESSEL_UNARY_VERIFIER(ExpOp, true)
+TESSEL_UNARY_VERIFIER(LogOp, true)
+TESSEL_UNARY_VERIFIER(SqrtOp, true)
+TESSEL_UNARY_VERIFIER(RsqrtOp, true)
+TESSEL_UNARY_VERIFIER(TanhOp, true)
+TESSEL_UNARY_VERIFIER(SigmoidOp, true)
+TESSEL_UNARY_VERIFIER(GeluOp, true)
+#undef TESSEL_UNARY_VERIFIER
 
 /// Verifies a binary op: broadcasting by name, one element type.
 template <typename BinaryOp>
@@ -207,13 +215,15 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult SoftmaxOp::verify() {
-  if (failed(verifyHasDim(*this, getType(), getDim(), "input")))
+  if (failed(verifySameShape(*this, getInput().getType(), getType())) ||
+      failed(verifyHasDim(*this, getType(), getDim(), "input")))
     return failure();
   return verifyFloatElements(*this, getType(), "the input");
 }
 
 LogicalResult LogSoftmaxOp::verify() {
-  if (failed(verifyHasDim(*this, getType(), getDim(), "input")))
+  if (failed(verifySameShape(*this, getInput().getType(), getType())) ||
+      failed(verifyHasDim(*this, getType(), getDim(), "input")))
     return failure();
   return verifyFloatElements(*this, getType(), "the input");
 }
@@ -249,6 +259,8 @@ LogicalResult SoftmaxCrossEntropyOp::verify() {
 }
 
 LogicalResult LayerNormOp::verify() {
+  if (failed(verifySameShape(*this, getInput().getType(), getType())))
+    return failure();
   if (getDims().empty())
     return emitOpError() << "expected at least one dimension to normalise";
   if (getEpsilon().convertToDouble() <= 0)

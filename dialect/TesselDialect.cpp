@@ -34,6 +34,13 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #tessel.mesh attribute";
     return success();
   }
+  // Any op may name its result, so that layout overrides can refer to it.
+  if (attr.getName() == kNameAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << kNameAttrName
+                             << "' must be a string";
+    return success();
+  }
   return op->emitError() << "unknown tessel attribute '" << attr.getName()
                          << "'";
 }

@@ -34,8 +34,9 @@ def Tessel_Dialect : Dialect {
 
     /// The name of the module attribute that holds the device mesh.
     static constexpr ::llvm::StringLiteral kMeshAttrName = "tessel.mesh";
-    /// The name of the function-argument attribute that names an input.
-    static constexpr ::llvm::StringLiteral kArgNameAttrName = "tessel.name";
+    /// The name of the attribute that names a value: an input (on a
+    /// function argument) or an op's result (on the op).
+    static constexpr ::llvm::StringLiteral kNameAttrName = "tessel.name";
   }];
 }
 

@@ -23,8 +23,7 @@ class Tessel_MeshOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-def Tessel_AllReduceOp : Tessel_MeshOp<"all_reduce",
-    [SameOperandsAndResultType]> {
+def Tessel_AllReduceOp : Tessel_MeshOp<"all_reduce"> {
   let summary = "combine a value across a mesh-axis group";
   let description = [{
     Every member receives the element-wise `sum`, `max` or `min` of all
@@ -43,7 +42,10 @@ def Tessel_AllReduceOp : Tessel_MeshOp<"all_reduce",
   let arguments = (ins Tessel_CollectiveKind:$kind, Tessel_Tensor:$input,
                    StrArrayAttr:$axes);
   let results = (outs Tessel_Tensor:$result);
-  let assemblyFormat = "$kind $input `over` $axes attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    $kind $input `over` $axes attr-dict `:`
+    custom<SameShapeTypes>(type($input), type($result))
+  }];
 }
 
 def Tessel_AllGatherOp : Tessel_MeshOp<"all_gather"> {
@@ -159,8 +161,7 @@ def Tessel_HaloExchangeOp : Tessel_MeshOp<"halo_exchange"> {
   }];
 }
 
-def Tessel_CollectivePermuteOp : Tessel_MeshOp<"collective_permute",
-    [SameOperandsAndResultType]> {
+def Tessel_CollectivePermuteOp : Tessel_MeshOp<"collective_permute"> {
   let summary = "send each member's tensor to another member of its group";
   let description = [{
     `pairs` lists `(source, target)` group positions flattened into one
@@ -181,7 +182,8 @@ def Tessel_CollectivePermuteOp : Tessel_MeshOp<"collective_permute",
                    DenseI64ArrayAttr:$pairs);
   let results = (outs Tessel_Tensor:$result);
   let assemblyFormat = [{
-    $input `over` $axes `pairs` $pairs attr-dict `:` qualified(type($result))
+    $input `over` $axes `pairs` $pairs attr-dict `:`
+    custom<SameShapeTypes>(type($input), type($result))
   }];
 }
 

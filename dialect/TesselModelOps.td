@@ -127,7 +127,7 @@ def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 class Tessel_UnaryOp<string mnemonic, string formula, bit floatOnly = 1>
-    : Tessel_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Tessel_Op<mnemonic, [Pure]> {
   let summary = "element-wise " # mnemonic;
   let description = "Computes `" # formula # [{` for every element.
 
@@ -137,12 +137,15 @@ class Tessel_UnaryOp<string mnemonic, string formula, bit floatOnly = 1>
     %y = tessel.}] # mnemonic # [{ %x : !tessel.tensor<[batch:4, hidden:8], f32>
     ```
 
-    Constraints checked by the verifier: operand and result types are equal}]
+    Constraints checked by the verifier: operand and result have the same
+    dimensions and element type (their layouts may differ)}]
     # !if(floatOnly, "; the element type is a float type.", ".");
   let arguments = (ins Tessel_Tensor:$input);
   let results = (outs Tessel_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` qualified(type($result))";
-  let hasVerifier = floatOnly;
+  let assemblyFormat = [{
+    $input attr-dict `:` custom<SameShapeTypes>(type($input), type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 def Tessel_NegOp : Tessel_UnaryOp<"neg", "-x", 0>;
@@ -295,7 +298,7 @@ def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure]> {
 }
 
 class Tessel_SoftmaxLikeOp<string mnemonic, string formula>
-    : Tessel_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Tessel_Op<mnemonic, [Pure]> {
   let summary = mnemonic # " over one named dimension";
   let description = "Computes `" # formula # [{` along `dim`, subtracting
     the maximum first so that large inputs do not overflow.
@@ -307,10 +310,13 @@ class Tessel_SoftmaxLikeOp<string mnemonic, string formula>
     ```
 
     Constraints checked by the verifier: `dim` is a dimension of the input;
-    the element type is a float type.}];
+    the element type is a float type; the result has the input's dimensions
+    and element type.}];
   let arguments = (ins Tessel_Tensor:$input, StrAttr:$dim);
   let results = (outs Tessel_Tensor:$result);
-  let assemblyFormat = "$input `over` $dim attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    $input `over` $dim attr-dict `:` custom<SameShapeTypes>(type($input), type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -350,8 +356,7 @@ def Tessel_SoftmaxCrossEntropyOp
   let hasVerifier = 1;
 }
 
-def Tessel_LayerNormOp : Tessel_Op<"layer_norm",
-    [Pure, SameOperandsAndResultType]> {
+def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure]> {
   let summary = "normalise to zero mean and unit variance over named dims";
   let description = [{
     Computes `(x - mean) / sqrt(var + epsilon)` where mean and (population)
@@ -368,13 +373,15 @@ def Tessel_LayerNormOp : Tessel_Op<"layer_norm",
 
     Constraints checked by the verifier: `dims` is not empty, has no
     repeats and names dimensions of the input; `epsilon` is positive; the
-    element type is a float type.
+    element type is a float type; the result has the input's dimensions and
+    element type.
   }];
   let arguments = (ins Tessel_Tensor:$input, StrArrayAttr:$dims,
                    DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
   let results = (outs Tessel_Tensor:$result);
   let assemblyFormat = [{
-    $input `over` $dims `epsilon` $epsilon attr-dict `:` qualified(type($result))
+    $input `over` $dims `epsilon` $epsilon attr-dict `:`
+    custom<SameShapeTypes>(type($input), type($result))
   }];
   let hasVerifier = 1;
 }

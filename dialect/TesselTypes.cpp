@@ -59,7 +59,7 @@ void NamedTensorType::print(AsmPrinter &printer) const {
   printer << "], " << getElementType();
   if (getLayout()) {
     printer << ", ";
-    printer.printStrippedAttrOrType(getLayout());
+    printer.printAttribute(getLayout());
   }
   printer << ">";
 }

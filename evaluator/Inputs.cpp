@@ -2,6 +2,7 @@
 
 #include "evaluator/Inputs.h"
 
+#include "dialect/MeshConversion.h"
 #include "evaluator/npy/NpyFile.h"
 #include "evaluator/kernels/Initializers.h"
 
@@ -13,10 +14,8 @@ using namespace ::tessel::eval;
 
 namespace tessel::eval {
 std::string argumentName(func::FuncOp func, unsigned index) {
-  if (auto name = func.getArgAttrOfType<StringAttr>(
-          index, TesselDialect::kArgNameAttrName))
-    return name.str();
-  return "arg" + std::to_string(index);
+  StringRef name = getTensorName(func.getArgument(index));
+  return name.empty() ? "arg" + std::to_string(index) : name.str();
 }
 } // namespace tessel::eval
 

@@ -2,6 +2,7 @@
 
 #include "evaluator/Interpreter.h"
 
+#include "dialect/MeshConversion.h"
 #include "evaluator/kernels/Kernels.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -39,14 +40,7 @@ ref::TensorSpec specOf(NamedTensorType type) {
 
 namespace tessel::eval {
 layout::Mesh meshOf(func::FuncOp func) {
-  MeshAttr mesh = getEnclosingMesh(func);
-  if (!mesh)
-    return layout::Mesh({}, {});
-  std::vector<std::string> names;
-  for (StringAttr name : mesh.getAxisNames())
-    names.push_back(name.str());
-  return layout::Mesh(names, std::vector<int64_t>(mesh.getAxisSizes().begin(),
-                                                  mesh.getAxisSizes().end()));
+  return toLayoutMesh(getEnclosingMesh(func));
 }
 } // namespace tessel::eval
 
