@@ -35,10 +35,22 @@ StringRef nameAt(ArrayAttr names, unsigned index) {
   return cast<StringAttr>(names[index]).getValue();
 }
 
-/// Returns the size of one output position of a sliding window.
+/// Returns the number of positions of a sliding window, 0 when the window
+/// does not fit the padded input even once.
 int64_t windowOutputSize(int64_t input, int64_t low, int64_t high,
                          int64_t window, int64_t stride) {
-  return (input + low + high - window) / stride + 1;
+  int64_t slack = input + low + high - window;
+  return slack < 0 ? 0 : slack / stride + 1;
+}
+
+/// Checks that the two names of a window attribute are distinct.
+LogicalResult verifyDistinctPair(Operation *op, ArrayAttr names,
+                                 StringRef what) {
+  if (names[0] == names[1])
+    return op->emitOpError() << what << " lists dimension '"
+                             << cast<StringAttr>(names[0]).getValue()
+                             << "' twice";
+  return success();
 }
 
 } // namespace
@@ -57,12 +69,21 @@ LogicalResult ParameterOp::verify() {
 
 LogicalResult ConstantOp::verify() {
   Attribute value = getValue();
-  if (isa<FloatAttr, IntegerAttr>(value))
+  bool floatResult = isa<FloatType>(getType().getElementType());
+  if (isa<FloatAttr, IntegerAttr>(value)) {
+    if (isa<FloatAttr>(value) != floatResult)
+      return emitOpError() << "value " << value << " does not suit elements of "
+                           << getType().getElementType();
     return success();
+  }
   auto dense = dyn_cast<DenseElementsAttr>(value);
   if (!dense)
     return emitOpError()
            << "value must be a float, an integer or dense elements";
+  if (isa<FloatType>(dense.getElementType()) != floatResult)
+    return emitOpError() << "dense elements of " << dense.getElementType()
+                         << " do not suit elements of "
+                         << getType().getElementType();
   if (dense.getNumElements() != getType().getNumElements())
     return emitOpError() << "value has " << dense.getNumElements()
                          << " elements but the result has "
@@ -303,6 +324,9 @@ LogicalResult Conv2DOp::verify() {
     return failure();
   if (getKernel().size() != 2)
     return emitOpError() << "expected two kernel dimensions";
+  if (failed(verifyDistinctPair(*this, getSpatial(), "spatial")) ||
+      failed(verifyDistinctPair(*this, getKernel(), "kernel")))
+    return failure();
   if (dilations.size() != 2 ||
       llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
     return emitOpError() << "expected two positive dilations";
@@ -318,9 +342,6 @@ LogicalResult Conv2DOp::verify() {
     return emitOpError() << "dimension '" << inC << "' has size "
                          << *input.getDimSize(inC) << " in the input but "
                          << *filter.getDimSize(inC) << " in the filter";
-  if (filter.getRank() != 4)
-    return emitOpError() << "filter must have exactly the dimensions '" << inC
-                         << "', '" << outC << "' and the two kernel ones";
   SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (unsigned i = 0; i < 2; ++i) {
     StringRef spatial = nameAt(getSpatial(), i), kernel = nameAt(getKernel(), i);
@@ -336,6 +357,15 @@ LogicalResult Conv2DOp::verify() {
                            << "' is larger than the padded dimension '"
                            << spatial << "'";
   }
+  llvm::SmallDenseSet<StringRef> filterDims = {inC, outC,
+                                               nameAt(getKernel(), 0),
+                                               nameAt(getKernel(), 1)};
+  if (filter.getRank() != 4 || filterDims.size() != 4 ||
+      llvm::any_of(filter.getDimNames(), [&](StringAttr name) {
+        return !filterDims.contains(name.getValue());
+      }))
+    return emitOpError() << "filter must have exactly the dimensions '" << inC
+                         << "', '" << outC << "' and the two kernel ones";
   for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
     if (name.getValue() == inC)
       continue;
@@ -364,6 +394,8 @@ LogicalResult PoolOp::verify() {
   if (window.size() != 2 ||
       llvm::any_of(window, [](int64_t w) { return w < 1; }))
     return emitOpError() << "expected two positive window sizes";
+  if (failed(verifyDistinctPair(*this, getSpatial(), "spatial")))
+    return failure();
   for (unsigned i = 0; i < 2; ++i) {
     if (failed(verifyHasDim(*this, input, nameAt(getSpatial(), i), "input")))
       return failure();

@@ -118,10 +118,12 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
     if (parser.parseKeywordOrString(&dim) || parser.parseEqual())
       return failure();
     SmallVector<Attribute> dimAxes;
+    // An empty list parses, so that the verifier can say what is wrong.
     if (succeeded(parser.parseOptionalLSquare())) {
-      if (parser.parseCommaSeparatedList(
-              [&]() { return parseAxisName(dimAxes); }) ||
-          parser.parseRSquare())
+      if (failed(parser.parseOptionalRSquare()) &&
+          (parser.parseCommaSeparatedList(
+               [&]() { return parseAxisName(dimAxes); }) ||
+           parser.parseRSquare()))
         return failure();
     } else if (parseAxisName(dimAxes)) {
       return failure();

@@ -41,8 +41,8 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a string";
     return success();
   }
-  return op->emitError() << "unknown tessel attribute '" << attr.getName()
-                         << "'";
+  return op->emitError() << "unknown tessel attribute '"
+                         << attr.getName().getValue() << "'";
 }
 
 MeshAttr mlir::tessel::getEnclosingMesh(Operation *op) {

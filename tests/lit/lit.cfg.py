@@ -18,4 +18,4 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.tessel_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["tessel-opt", "tessel-eval"], [config.tessel_tools_dir])
+    ["tessel-opt", "tessel-eval", "tessel"], [config.tessel_tools_dir])
