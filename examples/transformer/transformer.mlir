@@ -3,23 +3,23 @@
 // multi-head self-attention and an MLP, projects back onto the vocabulary and
 // returns the mean next-token cross-entropy against `targets`.
 //
-// Sizes: batch 2, seq 16, vocab 256, d_model 64, heads 4 x head_dim 16,
+// Sizes: batch 4, seq 16, vocab 256, d_model 64, heads 4 x head_dim 16,
 // d_ff 256. With the small initial weights the loss starts near
 // ln(256) ~= 5.55.
 
 // Activations, one row of d_model per token.
-!act = !tessel.tensor<[batch:2, seq:16, d_model:64], f32>
+!act = !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
 // Per-head projections of the activations.
-!heads = !tessel.tensor<[batch:2, seq:16, heads:4, head_dim:16], f32>
-!keys = !tessel.tensor<[batch:2, key:16, heads:4, head_dim:16], f32>
+!heads = !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+!keys = !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
 // Attention scores and probabilities: every query `seq` against every `key`.
-!scores = !tessel.tensor<[batch:2, heads:4, seq:16, key:16], f32>
+!scores = !tessel.tensor<[batch:4, heads:4, seq:16, key:16], f32>
 !mask = !tessel.tensor<[seq:16, key:16], i1>
 !pos = !tessel.tensor<[seq:16, key:16], i32>
-!ff = !tessel.tensor<[batch:2, seq:16, d_ff:256], f32>
-!logits = !tessel.tensor<[batch:2, seq:16, vocab:256], f32>
-!tokens = !tessel.tensor<[batch:2, seq:16], i32>
-!tokens_f32 = !tessel.tensor<[batch:2, seq:16], f32>
+!ff = !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+!logits = !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+!tokens = !tessel.tensor<[batch:4, seq:16], i32>
+!tokens_f32 = !tessel.tensor<[batch:4, seq:16], f32>
 !vec = !tessel.tensor<[d_model:64], f32>
 !scalar = !tessel.tensor<[], f32>
 
