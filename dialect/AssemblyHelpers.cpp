@@ -2,6 +2,8 @@
 
 #include "dialect/AssemblyHelpers.h"
 
+#include "mlir/IR/Builders.h"
+
 using namespace mlir;
 
 ParseResult mlir::tessel::parseSameShapeTypes(OpAsmParser &parser,
@@ -20,4 +22,35 @@ void mlir::tessel::printSameShapeTypes(OpAsmPrinter &printer, Operation *,
   printer << inputType;
   if (resultType != inputType)
     printer << " -> " << resultType;
+}
+
+ParseResult
+mlir::tessel::parseNamedSizes(AsmParser &parser,
+                              SmallVectorImpl<StringAttr> &names,
+                              SmallVectorImpl<int64_t> &sizes) {
+  auto parseOne = [&]() -> ParseResult {
+    std::string name;
+    int64_t size = 0;
+    if (parser.parseKeywordOrString(&name) || parser.parseColon() ||
+        parser.parseInteger(size))
+      return failure();
+    names.push_back(parser.getBuilder().getStringAttr(name));
+    sizes.push_back(size);
+    return success();
+  };
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                        parseOne);
+}
+
+void mlir::tessel::printNamedSizes(AsmPrinter &printer,
+                                   ArrayRef<StringAttr> names,
+                                   ArrayRef<int64_t> sizes) {
+  printer << "[";
+  for (auto [i, name, size] : llvm::enumerate(names, sizes)) {
+    if (i)
+      printer << ", ";
+    printer.printKeywordOrString(name.getValue());
+    printer << ":" << size;
+  }
+  printer << "]";
 }

@@ -3,6 +3,7 @@
 #ifndef TESSEL_DIALECT_ASSEMBLYHELPERS_H
 #define TESSEL_DIALECT_ASSEMBLYHELPERS_H
 
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 
 namespace mlir::tessel {
@@ -15,6 +16,15 @@ ParseResult parseSameShapeTypes(OpAsmParser &parser, Type &inputType,
 /// Prints what parseSameShapeTypes parses.
 void printSameShapeTypes(OpAsmPrinter &printer, Operation *op, Type inputType,
                          Type resultType);
+
+/// Parses `[name:size, ...]`, the dimension list of a tensor type and the
+/// axis list of a mesh.
+ParseResult parseNamedSizes(AsmParser &parser, SmallVectorImpl<StringAttr> &names,
+                            SmallVectorImpl<int64_t> &sizes);
+
+/// Prints what parseNamedSizes parses.
+void printNamedSizes(AsmPrinter &printer, ArrayRef<StringAttr> names,
+                     ArrayRef<int64_t> sizes);
 
 } // namespace mlir::tessel
 

@@ -77,24 +77,27 @@ LogicalResult AllGatherOp::verify() {
                             *input.getDimSize(getDim()) * *groupSize);
 }
 
-LogicalResult ReduceScatterOp::verify() {
-  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
-  NamedTensorType input = getInput().getType();
+/// Verifies an op that leaves each group member one of the group-size
+/// blocks of `dim` (reduce_scatter, shard_slice).
+static LogicalResult verifyKeepsOneBlock(Operation *op, NamedTensorType input,
+                                         NamedTensorType result, StringRef dim,
+                                         ArrayAttr axes) {
+  FailureOr<int64_t> groupSize = verifyGroupAxes(op, axes);
   if (failed(groupSize) ||
-      failed(verifyDivisible(*this, input, getDim(), *groupSize)))
+      failed(verifyDivisible(op, input, dim, *groupSize)))
     return failure();
-  return verifyScaledResult(*this, input, getType(), getDim(),
-                            *input.getDimSize(getDim()) / *groupSize);
+  return verifyScaledResult(op, input, result, dim,
+                            *input.getDimSize(dim) / *groupSize);
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  return verifyKeepsOneBlock(*this, getInput().getType(), getType(), getDim(),
+                             getAxes());
 }
 
 LogicalResult ShardSliceOp::verify() {
-  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
-  NamedTensorType input = getInput().getType();
-  if (failed(groupSize) ||
-      failed(verifyDivisible(*this, input, getDim(), *groupSize)))
-    return failure();
-  return verifyScaledResult(*this, input, getType(), getDim(),
-                            *input.getDimSize(getDim()) / *groupSize);
+  return verifyKeepsOneBlock(*this, getInput().getType(), getType(), getDim(),
+                             getAxes());
 }
 
 LogicalResult AllToAllOp::verify() {

@@ -1,5 +1,6 @@
 //===- TesselAttrs.cpp - mesh and layout attributes -----------------------===//
 
+#include "dialect/AssemblyHelpers.h"
 #include "dialect/TesselDialect.h"
 
 #include "mlir/IR/DialectImplementation.h"
@@ -27,32 +28,16 @@ void TesselDialect::registerAttributes() {
 Attribute MeshAttr::parse(AsmParser &parser, Type) {
   SmallVector<StringAttr> names;
   SmallVector<int64_t> sizes;
-  auto parseAxis = [&]() -> ParseResult {
-    std::string name;
-    int64_t size = 0;
-    if (parser.parseKeywordOrString(&name) || parser.parseColon() ||
-        parser.parseInteger(size))
-      return failure();
-    names.push_back(parser.getBuilder().getStringAttr(name));
-    sizes.push_back(size);
-    return success();
-  };
-  if (parser.parseLess() ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseAxis) ||
+  if (parser.parseLess() || parseNamedSizes(parser, names, sizes) ||
       parser.parseGreater())
     return {};
   return parser.getChecked<MeshAttr>(parser.getContext(), names, sizes);
 }
 
 void MeshAttr::print(AsmPrinter &printer) const {
-  printer << "<[";
-  for (auto [i, name, size] : llvm::enumerate(getAxisNames(), getAxisSizes())) {
-    if (i)
-      printer << ", ";
-    printer.printKeywordOrString(name.getValue());
-    printer << ":" << size;
-  }
-  printer << "]>";
+  printer << "<";
+  printNamedSizes(printer, getAxisNames(), getAxisSizes());
+  printer << ">";
 }
 
 LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -1,5 +1,6 @@
 //===- TesselTypes.cpp - the named-dimension tensor type ------------------===//
 
+#include "dialect/AssemblyHelpers.h"
 #include "dialect/TesselDialect.h"
 
 #include "mlir/IR/DialectImplementation.h"
@@ -25,18 +26,7 @@ Type NamedTensorType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   LayoutAttr layout;
-  auto parseDim = [&]() -> ParseResult {
-    std::string name;
-    int64_t size = 0;
-    if (parser.parseKeywordOrString(&name) || parser.parseColon() ||
-        parser.parseInteger(size))
-      return failure();
-    names.push_back(parser.getBuilder().getStringAttr(name));
-    shape.push_back(size);
-    return success();
-  };
-  if (parser.parseLess() ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim) ||
+  if (parser.parseLess() || parseNamedSizes(parser, names, shape) ||
       parser.parseComma() || parser.parseType(elementType))
     return {};
   if (succeeded(parser.parseOptionalComma()) &&
@@ -49,14 +39,9 @@ Type NamedTensorType::parse(AsmParser &parser) {
 }
 
 void NamedTensorType::print(AsmPrinter &printer) const {
-  printer << "<[";
-  for (auto [i, name, size] : llvm::enumerate(getDimNames(), getShape())) {
-    if (i)
-      printer << ", ";
-    printer.printKeywordOrString(name.getValue());
-    printer << ":" << size;
-  }
-  printer << "], " << getElementType();
+  printer << "<";
+  printNamedSizes(printer, getDimNames(), getShape());
+  printer << ", " << getElementType();
   if (getLayout()) {
     printer << ", ";
     printer.printAttribute(getLayout());
