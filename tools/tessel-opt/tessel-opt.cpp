@@ -1,6 +1,7 @@
 //===- tessel-opt.cpp - the tessel dialect and passes in MlirOptMain ------===//
 
 #include "dialect/TesselDialect.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -9,6 +10,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::tessel::registerTesselPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::tessel::TesselDialect, mlir::func::FuncDialect>();
   return mlir::asMainReturnCode(

@@ -1,0 +1,253 @@
+//===- CostReport.cpp - what a layout costs, per rank ---------------------===//
+
+#include "analysis/CostReport.h"
+
+#include "dialect/MeshConversion.h"
+#include "layouts/Sharding.h"
+
+#include "mlir/IR/AsmState.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace layout = ::tessel::layout;
+using ::tessel::analysis::CollectiveCost;
+using ::tessel::analysis::CostReport;
+using ::tessel::analysis::TensorCost;
+
+namespace {
+
+int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Returns the layout maths' view of a tensor type.
+layout::TensorLayout tensorLayoutOf(NamedTensorType type) {
+  layout::TensorLayout result;
+  for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
+    result.dims.push_back(name.str());
+    result.shape.push_back(size);
+    layout::AxisList axes;
+    if (LayoutAttr layoutAttr = type.getLayout())
+      for (StringAttr axis : layoutAttr.getAxesOf(name.getValue()))
+        axes.push_back(axis.str());
+    result.axes.push_back(axes);
+  }
+  return result;
+}
+
+/// Computes per-rank sizes of the values of one function.
+class CostModel {
+public:
+  explicit CostModel(layout::Mesh mesh) : mesh(std::move(mesh)) {}
+
+  std::vector<int64_t> localShape(NamedTensorType type) const {
+    return layout::localShape(mesh, tensorLayoutOf(type));
+  }
+
+  int64_t localElements(NamedTensorType type) const {
+    int64_t count = 1;
+    for (int64_t size : localShape(type))
+      count *= size;
+    return count;
+  }
+
+  int64_t localBytes(Value value) const {
+    auto type = dyn_cast<NamedTensorType>(value.getType());
+    return type ? localElements(type) * elementBytes(type.getElementType())
+                : 0;
+  }
+
+  /// The local size of `dim` in `type`, or 0 if the type lacks it.
+  int64_t localDimSize(NamedTensorType type, StringRef dim) const {
+    std::optional<unsigned> index = type.getDimIndex(dim);
+    return index ? localShape(type)[*index] : 0;
+  }
+
+  int64_t flops(Operation *op) const;
+  std::optional<CollectiveCost> collective(Operation *op) const;
+
+  const layout::Mesh &getMesh() const { return mesh; }
+
+private:
+  int64_t resultElements(Operation *op) const {
+    return localElements(cast<NamedTensorType>(op->getResult(0).getType()));
+  }
+  int64_t operandElements(Operation *op, unsigned i) const {
+    return localElements(cast<NamedTensorType>(op->getOperand(i).getType()));
+  }
+  int64_t groupSize(ArrayAttr axes) const {
+    std::vector<std::string> names;
+    for (Attribute axis : axes)
+      names.push_back(cast<StringAttr>(axis).str());
+    return mesh.groupSize(names);
+  }
+
+  layout::Mesh mesh;
+};
+
+int64_t CostModel::flops(Operation *op) const {
+  return llvm::TypeSwitch<Operation *, int64_t>(op)
+      .Case([&](EinsumOp einsum) {
+        // Every point of the joint iteration space multiplies the inputs
+        // and adds into the result; a dimension split in any operand is
+        // only iterated over locally.
+        llvm::StringMap<int64_t> extent;
+        SmallVector<NamedTensorType> types;
+        for (Value input : einsum.getInputs())
+          types.push_back(cast<NamedTensorType>(input.getType()));
+        types.push_back(einsum.getType());
+        for (NamedTensorType type : types)
+          for (StringAttr dim : type.getDimNames()) {
+            int64_t local = localDimSize(type, dim.getValue());
+            auto [it, inserted] = extent.try_emplace(dim.getValue(), local);
+            if (!inserted)
+              it->second = std::min(it->second, local);
+          }
+        int64_t points = 1;
+        for (const auto &entry : extent)
+          points *= entry.getValue();
+        return 2 * points *
+               std::max<int64_t>(1, einsum.getInputs().size() - 1);
+      })
+      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
+            ReluOp, GeluOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
+            CompareOp, SelectOp, CastOp>(
+          [&](Operation *) { return resultElements(op); })
+      .Case([&](ReduceOp) { return operandElements(op, 0); })
+      // max, subtract, exp, sum, divide (or log) per element.
+      .Case<SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp>(
+          [&](Operation *) { return 5 * operandElements(op, 0); })
+      // mean, centre, square, sum, scale per element, roughly.
+      .Case([&](LayerNormOp) { return 8 * operandElements(op, 0); })
+      .Case([&](Conv2DOp conv) {
+        NamedTensorType filter = conv.getFilter().getType();
+        int64_t window = 1;
+        for (Attribute kernel : conv.getKernel())
+          window *= *filter.getDimSize(cast<StringAttr>(kernel).getValue());
+        return 2 * resultElements(op) *
+               localDimSize(conv.getInput().getType(),
+                            conv.getInputChannel()) *
+               window;
+      })
+      .Case([&](PoolOp pool) {
+        return resultElements(op) * pool.getWindow()[0] * pool.getWindow()[1];
+      })
+      .Default([](Operation *) { return 0; });
+}
+
+std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
+  auto cost = [&](StringRef kind, ArrayAttr axes, int64_t bytes) {
+    CollectiveCost result;
+    result.kind = kind.str();
+    for (Attribute axis : axes)
+      result.axes.push_back(cast<StringAttr>(axis).str());
+    result.bytesPerRank = bytes;
+    return result;
+  };
+  int64_t inputBytes =
+      op->getNumOperands() ? localBytes(op->getOperand(0)) : 0;
+  return llvm::TypeSwitch<Operation *, std::optional<CollectiveCost>>(op)
+      // Ring algorithms: a reduce-scatter then an all-gather.
+      .Case([&](AllReduceOp a) {
+        int64_t g = groupSize(a.getAxes());
+        return cost("all_reduce", a.getAxes(), 2 * (g - 1) * inputBytes / g);
+      })
+      .Case([&](AllGatherOp a) {
+        int64_t g = groupSize(a.getAxes());
+        return cost("all_gather", a.getAxes(), (g - 1) * inputBytes);
+      })
+      .Case([&](ReduceScatterOp a) {
+        int64_t g = groupSize(a.getAxes());
+        return cost("reduce_scatter", a.getAxes(), (g - 1) * inputBytes / g);
+      })
+      .Case([&](AllToAllOp a) {
+        int64_t g = groupSize(a.getAxes());
+        return cost("all_to_all", a.getAxes(), (g - 1) * inputBytes / g);
+      })
+      .Case([&](HaloExchangeOp h) {
+        NamedTensorType type = h.getInput().getType();
+        int64_t rowBytes =
+            inputBytes / std::max<int64_t>(1, localDimSize(type, h.getDim()));
+        ArrayAttr axes = ArrayAttr::get(op->getContext(), {h.getAxisAttr()});
+        return cost("halo_exchange", axes,
+                    (h.getHalo()[0] + h.getHalo()[1]) * rowBytes);
+      })
+      .Case([&](CollectivePermuteOp c) {
+        return cost("collective_permute", c.getAxes(), inputBytes);
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+} // namespace
+
+namespace tessel::analysis {
+CostReport buildCostReport(func::FuncOp func) {
+  CostModel model(toLayoutMesh(getEnclosingMesh(func)));
+  CostReport report;
+  report.function = func.getSymName().str();
+  report.meshAxes = model.getMesh().axisNames();
+  report.meshSizes = model.getMesh().axisSizes();
+  report.numRanks = model.getMesh().numRanks();
+
+  AsmState asmState(func);
+  auto describe = [&](Value value, StringRef kind) {
+    auto type = cast<NamedTensorType>(value.getType());
+    TensorCost tensor;
+    tensor.name = getTensorName(value).str();
+    if (tensor.name.empty()) {
+      llvm::raw_string_ostream os(tensor.name);
+      value.printAsOperand(os, asmState);
+    }
+    tensor.kind = kind.str();
+    layout::TensorLayout tensorLayout = tensorLayoutOf(type);
+    tensor.dims = tensorLayout.dims;
+    tensor.globalShape = tensorLayout.shape;
+    tensor.axes = tensorLayout.axes;
+    tensor.localShape = model.localShape(type);
+    llvm::raw_string_ostream os(tensor.elementType);
+    os << type.getElementType();
+    tensor.bytesPerRank = model.localBytes(value);
+    report.tensors.push_back(tensor);
+  };
+
+  // Values stay live from their definition to their last use; parameters
+  // stay for the whole step.
+  Block &body = func.getBody().front();
+  llvm::DenseMap<Value, Operation *> lastUse;
+  for (Operation &op : body)
+    for (Value operand : op.getOperands())
+      lastUse[operand] = &op;
+  int64_t live = 0;
+  for (BlockArgument argument : body.getArguments()) {
+    if (!isa<NamedTensorType>(argument.getType()))
+      continue;
+    describe(argument, "input");
+    report.inputBytesPerRank += model.localBytes(argument);
+    live += model.localBytes(argument);
+  }
+  report.peakBytesPerRank = live;
+  for (Operation &op : body.without_terminator()) {
+    bool isParameter = isa<ParameterOp>(op);
+    for (Value result : op.getResults()) {
+      if (!isa<NamedTensorType>(result.getType()))
+        continue;
+      describe(result, isParameter ? "parameter" : "activation");
+      int64_t bytes = model.localBytes(result);
+      (isParameter ? report.parameterBytesPerRank
+                   : report.activationBytesPerRank) += bytes;
+      live += bytes;
+    }
+    report.peakBytesPerRank = std::max(report.peakBytesPerRank, live);
+    for (Value operand : op.getOperands())
+      if (lastUse.lookup(operand) == &op && !operand.getDefiningOp<ParameterOp>())
+        live -= model.localBytes(operand);
+    report.flopsPerRank += model.flops(&op);
+    if (std::optional<CollectiveCost> collective = model.collective(&op)) {
+      report.commBytesPerRank += collective->bytesPerRank;
+      report.collectives.push_back(*collective);
+    }
+  }
+  return report;
+}
+} // namespace tessel::analysis

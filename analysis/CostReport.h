@@ -1,0 +1,72 @@
+//===- CostReport.h - what a layout costs, per rank --------------*- C++ -*-===//
+//
+// Answers a performance engineer's first questions about a model under a
+// layout before anything runs: how every tensor is split, how many bytes
+// each rank holds, how many FLOPs it computes, and what it communicates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_ANALYSIS_COSTREPORT_H
+#define TESSEL_ANALYSIS_COSTREPORT_H
+
+#include "dialect/TesselDialect.h"
+
+#include <string>
+#include <vector>
+
+namespace tessel::analysis {
+
+struct TensorCost {
+  /// The tensor's name (tessel.name or parameter name), else its SSA name.
+  std::string name;
+  /// "parameter", "input" or "activation".
+  std::string kind;
+  std::vector<std::string> dims;
+  std::vector<int64_t> globalShape;
+  std::vector<int64_t> localShape;
+  /// The mesh axes that split each dimension (empty: replicated).
+  std::vector<std::vector<std::string>> axes;
+  std::string elementType;
+  int64_t bytesPerRank = 0;
+};
+
+struct CollectiveCost {
+  std::string kind;
+  std::vector<std::string> axes;
+  /// Bytes each rank sends, counting a ring algorithm for the collectives
+  /// that reduce or gather.
+  int64_t bytesPerRank = 0;
+};
+
+struct CostReport {
+  std::string function;
+  std::vector<std::string> meshAxes;
+  std::vector<int64_t> meshSizes;
+  int64_t numRanks = 1;
+  std::vector<TensorCost> tensors;
+  std::vector<CollectiveCost> collectives;
+  int64_t parameterBytesPerRank = 0;
+  int64_t inputBytesPerRank = 0;
+  int64_t activationBytesPerRank = 0;
+  /// The most bytes live at once on a rank: parameters, plus the inputs and
+  /// activations that are still to be used at each op.
+  int64_t peakBytesPerRank = 0;
+  int64_t commBytesPerRank = 0;
+  int64_t flopsPerRank = 0;
+};
+
+/// Builds the report of `func`, whose values carry layouts (after
+/// tessel-apply-layout) on the mesh of its module.
+CostReport buildCostReport(mlir::func::FuncOp func);
+
+/// Renders the report as aligned text tables.
+std::string formatText(const CostReport &report);
+
+/// Renders the report as JSON: `tensors[]` (name, kind, dims, global_shape,
+/// layout, local_shape, bytes_per_rank), `collectives[]` (kind, axes,
+/// bytes_per_rank) and `totals`.
+std::string formatJson(const CostReport &report);
+
+} // namespace tessel::analysis
+
+#endif // TESSEL_ANALYSIS_COSTREPORT_H

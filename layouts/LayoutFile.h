@@ -1,0 +1,100 @@
+//===- LayoutFile.h - the user's layout: a mesh and its rules ----*- C++ -*-===//
+//
+// A layout is a whole parallelisation strategy: a mesh with named axes, and
+// rules that map dimension names onto mesh axes, with optional per-tensor
+// overrides. It is read from a YAML file
+//
+//   mesh: {data: 2, model: 4}
+//   layout: {batch: data, hidden: model, d_ff: [data, model]}
+//   overrides: {logits: {vocab: model}}
+//
+// or from Mesh-TensorFlow's strings: mesh "data:2;model:4" and rules
+// "batch:data;hidden:model" (several axes: "d_ff:data,model"). The YAML file
+// may also use the strings as the values of `mesh` and `layout`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_LAYOUTS_LAYOUTFILE_H
+#define TESSEL_LAYOUTS_LAYOUTFILE_H
+
+#include "layouts/Mesh.h"
+#include "layouts/Sharding.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessel::layout {
+
+/// A place in a layout file; lines and columns count from 1, and line 0
+/// means the place is unknown (the command line, a missing file).
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+struct Diagnostic {
+  enum Severity { Error, Warning };
+  Severity severity = Error;
+  SourceLocation location;
+  std::string message;
+
+  /// Spells the diagnostic as "file:line:col: error: message".
+  std::string str() const;
+};
+
+/// One rule: a dimension name and the axes that split it.
+struct DimRule {
+  std::string dim;
+  AxisList axes;
+  SourceLocation location;
+};
+
+/// Rules that apply to one named tensor only, ahead of the general rules.
+struct TensorOverride {
+  std::string tensor;
+  std::vector<DimRule> rules;
+  SourceLocation location;
+};
+
+struct LayoutSpec {
+  /// The file the layout came from, or "<command line>".
+  std::string source;
+  Mesh mesh;
+  /// Where each mesh axis was declared.
+  std::vector<SourceLocation> axisLocations;
+  std::vector<DimRule> rules;
+  std::vector<TensorOverride> overrides;
+
+  /// Returns the axes that split `dim` of the tensor named `tensor`: its
+  /// override if it has one for `dim`, else the rule for `dim`, else none.
+  AxisList axesFor(std::string_view tensor, std::string_view dim) const;
+
+  /// Returns the rule that decided axesFor, or nullptr when none did.
+  const DimRule *ruleFor(std::string_view tensor, std::string_view dim) const;
+};
+
+/// Reads a YAML layout file. Returns std::nullopt if any diagnostic is an
+/// error; warnings may come with a layout.
+std::optional<LayoutSpec> parseLayoutFile(const std::string &path,
+                                          std::vector<Diagnostic> &diagnostics);
+
+/// Reads YAML layout text; `sourceName` names it in diagnostics.
+std::optional<LayoutSpec> parseLayoutText(std::string_view yamlText,
+                                          const std::string &sourceName,
+                                          std::vector<Diagnostic> &diagnostics);
+
+/// Reads Mesh-TensorFlow's mesh and rules strings.
+std::optional<LayoutSpec>
+parseLayoutStrings(std::string_view mesh, std::string_view rules,
+                   std::vector<Diagnostic> &diagnostics);
+
+/// Spells a mesh and rules in the string syntax.
+std::string formatMesh(const Mesh &mesh);
+std::string formatRules(const std::vector<DimRule> &rules);
+
+} // namespace tessel::layout
+
+#endif // TESSEL_LAYOUTS_LAYOUTFILE_H

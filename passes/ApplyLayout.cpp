@@ -1,0 +1,190 @@
+//===- ApplyLayout.cpp - give every tensor its layout on the mesh ---------===//
+//
+// Implements tessel-apply-layout: reads the user's layout, records its mesh
+// on the module, and rewrites the type of every function argument and op
+// result to carry the #tessel.layout that the rules and overrides give it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialect/MeshConversion.h"
+#include "layouts/LayoutFile.h"
+#include "layouts/Sharding.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELAPPLYLAYOUT
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace layout = ::tessel::layout;
+
+namespace {
+
+/// Returns an MLIR location for a place in the layout file, so that
+/// diagnostics print as `layout.yaml:3:11: error: ...`.
+Location locationOf(MLIRContext *context,
+                    const layout::SourceLocation &source) {
+  if (source.line == 0)
+    return FileLineColLoc::get(context, source.file, 0, 0);
+  return FileLineColLoc::get(context, source.file, source.line,
+                             std::max(source.column, 1));
+}
+
+/// Returns the location to report a value's errors at: its op, or for a
+/// function argument, the argument itself.
+Location locationOf(Value value) { return value.getLoc(); }
+
+struct ApplyLayoutPass
+    : mlir::tessel::impl::TesselApplyLayoutBase<ApplyLayoutPass> {
+  using TesselApplyLayoutBase::TesselApplyLayoutBase;
+
+  void runOnOperation() final;
+
+private:
+  /// Reads the layout from the file or the strings; reports its diagnostics.
+  std::optional<layout::LayoutSpec> readLayout();
+
+  /// Gives `value` the layout the spec decides for it; returns failure
+  /// after an error naming the tensor, the dimension and the rule.
+  LogicalResult assignLayout(Value value, const layout::LayoutSpec &spec,
+                             const layout::Mesh &mesh);
+
+  /// The names of every tensor, for checking overrides.
+  llvm::StringMap<SmallVector<NamedTensorType>> namedTensors;
+  /// Every dimension name of every tensor, for the unused-rule warning.
+  llvm::StringSet<> allDims;
+};
+
+std::optional<layout::LayoutSpec> ApplyLayoutPass::readLayout() {
+  MLIRContext *context = &getContext();
+  std::vector<layout::Diagnostic> diagnostics;
+  std::optional<layout::LayoutSpec> spec;
+  if (!layoutFile.empty()) {
+    spec = layout::parseLayoutFile(layoutFile, diagnostics);
+  } else if (!meshSpec.empty()) {
+    spec = layout::parseLayoutStrings(meshSpec, rulesSpec, diagnostics);
+  } else {
+    getOperation().emitError()
+        << "tessel-apply-layout needs a layout: pass layout-file=FILE or "
+           "mesh=... rules=...";
+    return std::nullopt;
+  }
+  for (const layout::Diagnostic &diagnostic : diagnostics) {
+    Location location = locationOf(context, diagnostic.location);
+    if (diagnostic.severity == layout::Diagnostic::Warning)
+      emitWarning(location) << diagnostic.message;
+    else
+      emitError(location) << diagnostic.message;
+  }
+  return spec;
+}
+
+LogicalResult ApplyLayoutPass::assignLayout(Value value,
+                                            const layout::LayoutSpec &spec,
+                                            const layout::Mesh &mesh) {
+  auto type = dyn_cast<NamedTensorType>(value.getType());
+  if (!type)
+    return success();
+  StringRef name = getTensorName(value);
+  if (!name.empty())
+    namedTensors[name].push_back(type);
+
+  layout::TensorLayout tensorLayout;
+  SmallVector<StringAttr> splitDims;
+  SmallVector<ArrayAttr> splitAxes;
+  Builder builder(&getContext());
+  for (auto [dim, size] : llvm::zip(type.getDimNames(), type.getShape())) {
+    allDims.insert(dim.getValue());
+    layout::AxisList axes = spec.axesFor(name, dim.getValue());
+    tensorLayout.dims.push_back(dim.str());
+    tensorLayout.shape.push_back(size);
+    tensorLayout.axes.push_back(axes);
+    if (axes.empty())
+      continue;
+    splitDims.push_back(dim);
+    SmallVector<Attribute> axisNames;
+    for (const std::string &axis : axes)
+      axisNames.push_back(builder.getStringAttr(axis));
+    splitAxes.push_back(builder.getArrayAttr(axisNames));
+  }
+
+  std::string error;
+  if (!layout::checkLayout(mesh, tensorLayout, error)) {
+    InFlightDiagnostic diagnostic = emitError(locationOf(value));
+    diagnostic << "tensor";
+    if (!name.empty())
+      diagnostic << " '" << name << "'";
+    diagnostic << " " << type << ": " << error;
+    for (StringAttr dim : splitDims)
+      if (const layout::DimRule *rule = spec.ruleFor(name, dim.getValue()))
+        diagnostic.attachNote(locationOf(&getContext(), rule->location))
+            << "'" << dim.getValue() << "' is split by this rule";
+    return failure();
+  }
+  LayoutAttr layoutAttr;
+  if (!splitDims.empty())
+    layoutAttr = LayoutAttr::get(&getContext(), splitDims, splitAxes);
+  value.setType(type.withLayout(layoutAttr));
+  return success();
+}
+
+void ApplyLayoutPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  std::optional<layout::LayoutSpec> spec = readLayout();
+  if (!spec)
+    return signalPassFailure();
+  module->setAttr(TesselDialect::kMeshAttrName,
+                  toMeshAttr(&getContext(), spec->mesh));
+
+  bool failedAny = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    for (BlockArgument argument : func.getArguments())
+      failedAny |= failed(assignLayout(argument, *spec, spec->mesh));
+    func.walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        failedAny |= failed(assignLayout(result, *spec, spec->mesh));
+    });
+    // The signature follows the new argument and returned types.
+    Operation *terminator = func.getBody().back().getTerminator();
+    func.setType(FunctionType::get(&getContext(),
+                                   func.getBody().getArgumentTypes(),
+                                   terminator->getOperandTypes()));
+  }
+
+  // Overrides must name tensors and dimensions that exist.
+  for (const layout::TensorOverride &override : spec->overrides) {
+    auto tensors = namedTensors.find(override.tensor);
+    if (tensors == namedTensors.end()) {
+      emitError(locationOf(&getContext(), override.location))
+          << "override names tensor '" << override.tensor
+          << "', which no argument, parameter or named op defines";
+      failedAny = true;
+      continue;
+    }
+    for (const layout::DimRule &rule : override.rules)
+      if (llvm::none_of(tensors->second, [&](NamedTensorType type) {
+            return type.hasDim(rule.dim);
+          })) {
+        emitError(locationOf(&getContext(), rule.location))
+            << "override for tensor '" << override.tensor
+            << "' names dimension '" << rule.dim << "', which it does not have";
+        failedAny = true;
+      }
+  }
+  // A rule that splits nothing is usually a misspelt dimension name.
+  for (const layout::DimRule &rule : spec->rules)
+    if (!rule.axes.empty() && !allDims.contains(rule.dim))
+      emitWarning(locationOf(&getContext(), rule.location))
+          << "rule for dimension '" << rule.dim << "' matches no tensor";
+  if (failedAny)
+    signalPassFailure();
+}
+
+} // namespace

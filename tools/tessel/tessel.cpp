@@ -1,0 +1,95 @@
+//===- tessel.cpp - the tessel command-line driver ------------------------===//
+//
+//   tessel explain MODEL.mlir (--layout FILE | --mesh S --rules S)
+//                  [--function NAME] [--format text|json]
+//
+// `explain` applies a layout and reports, per tensor, its layout, local
+// shape and bytes per rank, then the collectives and the per-rank totals of
+// memory, communication and FLOPs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/CostReport.h"
+#include "dialect/TesselDialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::SubCommand explainCommand("explain",
+                                     "what a layout costs, per rank");
+static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required, cl::sub(explainCommand));
+static cl::opt<std::string> layoutPath("layout", cl::desc("YAML layout file"),
+                                       cl::sub(explainCommand));
+static cl::opt<std::string> meshSpec("mesh",
+                                     cl::desc("mesh string, e.g. data:2;model:4"),
+                                     cl::sub(explainCommand));
+static cl::opt<std::string>
+    rulesSpec("rules", cl::desc("rules string, e.g. batch:data;hidden:model"),
+              cl::sub(explainCommand));
+static cl::opt<std::string> functionName(
+    "function", cl::desc("function to explain (default: the first)"),
+    cl::sub(explainCommand));
+enum class Format { Text, Json };
+static cl::opt<Format> format(
+    "format", cl::desc("output format"), cl::init(Format::Text),
+    cl::values(clEnumValN(Format::Text, "text", "aligned tables"),
+               clEnumValN(Format::Json, "json", "one JSON object")),
+    cl::sub(explainCommand));
+
+static int explain() {
+  if (layoutPath.empty() == meshSpec.empty()) {
+    llvm::errs() << "tessel explain: give either --layout FILE or --mesh "
+                    "(with --rules)\n";
+    return 1;
+  }
+  DialectRegistry registry;
+  registry.insert<mlir::tessel::TesselDialect, func::FuncDialect>();
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(modelPath, sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  PassManager pm(&context);
+  mlir::tessel::TesselApplyLayoutOptions options;
+  options.layoutFile = layoutPath;
+  options.meshSpec = meshSpec;
+  options.rulesSpec = rulesSpec;
+  pm.addPass(mlir::tessel::createTesselApplyLayout(options));
+  if (failed(pm.run(*module)))
+    return 1;
+
+  func::FuncOp func;
+  for (auto candidate : module->getOps<func::FuncOp>())
+    if (functionName.empty() ? !func : candidate.getSymName() == functionName)
+      func = candidate;
+  if (!func) {
+    llvm::errs() << modelPath << ": no function '" << functionName << "'\n";
+    return 1;
+  }
+  ::tessel::analysis::CostReport report = ::tessel::analysis::buildCostReport(func);
+  llvm::outs() << (format == Format::Json ? ::tessel::analysis::formatJson(report)
+                                          : ::tessel::analysis::formatText(report));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "tessel compiler driver\n");
+  if (explainCommand)
+    return explain();
+  llvm::errs() << "tessel: expected a command: explain (see tessel --help)\n";
+  return 1;
+}
