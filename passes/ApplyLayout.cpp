@@ -25,12 +25,10 @@ namespace layout = ::tessel::layout;
 
 namespace {
 
-/// Returns an MLIR location for a place in the layout file, so that
+/// Returns an MLIR location for a known place in the layout file, so that
 /// diagnostics print as `layout.yaml:3:11: error: ...`.
 Location locationOf(MLIRContext *context,
                     const layout::SourceLocation &source) {
-  if (source.line == 0)
-    return FileLineColLoc::get(context, source.file, 0, 0);
   return FileLineColLoc::get(context, source.file, source.line,
                              std::max(source.column, 1));
 }
@@ -75,11 +73,18 @@ std::optional<layout::LayoutSpec> ApplyLayoutPass::readLayout() {
     return std::nullopt;
   }
   for (const layout::Diagnostic &diagnostic : diagnostics) {
-    Location location = locationOf(context, diagnostic.location);
+    // Without a line (a missing file, the command line) the message names
+    // its source itself and is reported at the module.
+    bool located = diagnostic.location.line > 0;
+    Location location = located ? locationOf(context, diagnostic.location)
+                                : getOperation().getLoc();
+    std::string message =
+        located ? diagnostic.message
+                : diagnostic.location.file + ": " + diagnostic.message;
     if (diagnostic.severity == layout::Diagnostic::Warning)
-      emitWarning(location) << diagnostic.message;
+      emitWarning(location) << message;
     else
-      emitError(location) << diagnostic.message;
+      emitError(location) << message;
   }
   return spec;
 }

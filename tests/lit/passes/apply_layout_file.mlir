@@ -1,0 +1,15 @@
+// RUN: tessel-opt %s --tessel-apply-layout=layout-file=%S/Inputs/hybrid.yaml | FileCheck %s
+
+// From a file, with overrides for a parameter and for a named op: an
+// override wins over the rules, and `[]` keeps a dimension whole.
+// CHECK: module attributes {tessel.mesh = #tessel.mesh<[data:2, model:2]>}
+// CHECK-LABEL: func.func @overrides
+// CHECK: tessel.parameter "w" {{.*}} : !tessel.tensor<[in:4, hidden:16], f32, #tessel.layout<{hidden = [model]}>>
+// CHECK: tessel.parameter "emb" {{.*}} : !tessel.tensor<[vocab:8, hidden:16], f32, #tessel.layout<{vocab = [model]}>>
+// CHECK: tessel.relu {{.*}} : !tessel.tensor<[batch:8, hidden:16], f32, #tessel.layout<{batch = [data], hidden = [model]}>> -> !tessel.tensor<[batch:8, hidden:16], f32, #tessel.layout<{batch = [data]}>>
+func.func @overrides(%x: !tessel.tensor<[batch:8, hidden:16], f32>) {
+  %w = tessel.parameter "w" normal scale 1.0 seed 1 : !tessel.tensor<[in:4, hidden:16], f32>
+  %e = tessel.parameter "emb" normal scale 1.0 seed 2 : !tessel.tensor<[vocab:8, hidden:16], f32>
+  %r = tessel.relu %x {tessel.name = "gathered"} : !tessel.tensor<[batch:8, hidden:16], f32>
+  return
+}
