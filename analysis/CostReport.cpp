@@ -54,8 +54,7 @@ public:
 
   int64_t localBytes(Value value) const {
     auto type = dyn_cast<NamedTensorType>(value.getType());
-    return type ? localElements(type) * elementBytes(type.getElementType())
-                : 0;
+    return type ? localElements(type) * elementBytes(type.getElementType()) : 0;
   }
 
   /// The local size of `dim` in `type`, or 0 if the type lacks it.
@@ -107,8 +106,7 @@ int64_t CostModel::flops(Operation *op) const {
         int64_t points = 1;
         for (const auto &entry : extent)
           points *= entry.getValue();
-        return 2 * points *
-               std::max<int64_t>(1, einsum.getInputs().size() - 1);
+        return 2 * points * std::max<int64_t>(1, einsum.getInputs().size() - 1);
       })
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
             ReluOp, GeluOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
@@ -126,8 +124,7 @@ int64_t CostModel::flops(Operation *op) const {
         for (Attribute kernel : conv.getKernel())
           window *= *filter.getDimSize(cast<StringAttr>(kernel).getValue());
         return 2 * resultElements(op) *
-               localDimSize(conv.getInput().getType(),
-                            conv.getInputChannel()) *
+               localDimSize(conv.getInput().getType(), conv.getInputChannel()) *
                window;
       })
       .Case([&](PoolOp pool) {
@@ -145,8 +142,7 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
     result.bytesPerRank = bytes;
     return result;
   };
-  int64_t inputBytes =
-      op->getNumOperands() ? localBytes(op->getOperand(0)) : 0;
+  int64_t inputBytes = op->getNumOperands() ? localBytes(op->getOperand(0)) : 0;
   return llvm::TypeSwitch<Operation *, std::optional<CollectiveCost>>(op)
       // Ring algorithms: a reduce-scatter then an all-gather.
       .Case([&](AllReduceOp a) {
@@ -240,7 +236,8 @@ CostReport buildCostReport(func::FuncOp func) {
     }
     report.peakBytesPerRank = std::max(report.peakBytesPerRank, live);
     for (Value operand : op.getOperands())
-      if (lastUse.lookup(operand) == &op && !operand.getDefiningOp<ParameterOp>())
+      if (lastUse.lookup(operand) == &op &&
+          !operand.getDefiningOp<ParameterOp>())
         live -= model.localBytes(operand);
     report.flopsPerRank += model.flops(&op);
     if (std::optional<CollectiveCost> collective = model.collective(&op)) {

@@ -1,4 +1,5 @@
-//===- CostReport.h - what a layout costs, per rank --------------*- C++ -*-===//
+//===- CostReport.h - what a layout costs, per rank --------------*- C++
+//-*-===//
 //
 // Answers a performance engineer's first questions about a model under a
 // layout before anything runs: how every tensor is split, how many bytes

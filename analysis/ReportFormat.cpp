@@ -31,7 +31,8 @@ std::string layoutText(const TensorCost &tensor) {
       parts.push_back(
           fmt::format("{}->[{}]", tensor.dims[i], fmt::join(axes, ",")));
   }
-  return parts.empty() ? "replicated" : fmt::format("{}", fmt::join(parts, ", "));
+  return parts.empty() ? "replicated"
+                       : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 /// Spells a byte count with a binary unit.
@@ -50,28 +51,29 @@ std::string bytesText(int64_t bytes) {
 std::string tessel::analysis::formatText(const CostReport &report) {
   std::vector<std::string> axes;
   for (size_t i = 0; i < report.meshAxes.size(); ++i)
-    axes.push_back(fmt::format("{}:{}", report.meshAxes[i], report.meshSizes[i]));
-  std::string out = fmt::format("function @{} on mesh [{}] ({} ranks)\n\n",
-                                report.function, fmt::join(axes, ", "),
-                                report.numRanks);
+    axes.push_back(
+        fmt::format("{}:{}", report.meshAxes[i], report.meshSizes[i]));
+  std::string out =
+      fmt::format("function @{} on mesh [{}] ({} ranks)\n\n", report.function,
+                  fmt::join(axes, ", "), report.numRanks);
   size_t nameWidth = 6, shapeWidth = 12, layoutWidth = 6;
   for (const TensorCost &tensor : report.tensors) {
     nameWidth = std::max(nameWidth, tensor.name.size());
-    shapeWidth = std::max(
-        shapeWidth, shapeText(tensor.dims, tensor.globalShape).size());
+    shapeWidth =
+        std::max(shapeWidth, shapeText(tensor.dims, tensor.globalShape).size());
     layoutWidth = std::max(layoutWidth, layoutText(tensor).size());
   }
-  out += fmt::format("{:<{}}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}\n",
-                     "tensor", nameWidth, "kind", "global shape", shapeWidth,
-                     "layout", layoutWidth, "local shape", shapeWidth,
-                     "bytes/rank");
+  out +=
+      fmt::format("{:<{}}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}\n", "tensor",
+                  nameWidth, "kind", "global shape", shapeWidth, "layout",
+                  layoutWidth, "local shape", shapeWidth, "bytes/rank");
   for (const TensorCost &tensor : report.tensors)
-    out += fmt::format(
-        "{:<{}}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}\n", tensor.name,
-        nameWidth, tensor.kind, shapeText(tensor.dims, tensor.globalShape),
-        shapeWidth, layoutText(tensor), layoutWidth,
-        shapeText(tensor.dims, tensor.localShape), shapeWidth,
-        tensor.bytesPerRank);
+    out += fmt::format("{:<{}}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}\n",
+                       tensor.name, nameWidth, tensor.kind,
+                       shapeText(tensor.dims, tensor.globalShape), shapeWidth,
+                       layoutText(tensor), layoutWidth,
+                       shapeText(tensor.dims, tensor.localShape), shapeWidth,
+                       tensor.bytesPerRank);
   out += "\ncollectives:";
   if (report.collectives.empty())
     out += " none\n";
@@ -121,9 +123,10 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
   }
   json["collectives"] = nlohmann::ordered_json::array();
   for (const auto &collective : report.collectives)
-    json["collectives"].push_back({{"kind", collective.kind},
-                                   {"axes", collective.axes},
-                                   {"bytes_per_rank", collective.bytesPerRank}});
+    json["collectives"].push_back(
+        {{"kind", collective.kind},
+         {"axes", collective.axes},
+         {"bytes_per_rank", collective.bytesPerRank}});
   json["totals"] = {
       {"parameter_bytes_per_rank", report.parameterBytesPerRank},
       {"input_bytes_per_rank", report.inputBytesPerRank},

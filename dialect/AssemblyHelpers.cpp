@@ -24,10 +24,9 @@ void mlir::tessel::printSameShapeTypes(OpAsmPrinter &printer, Operation *,
     printer << " -> " << resultType;
 }
 
-ParseResult
-mlir::tessel::parseNamedSizes(AsmParser &parser,
-                              SmallVectorImpl<StringAttr> &names,
-                              SmallVectorImpl<int64_t> &sizes) {
+ParseResult mlir::tessel::parseNamedSizes(AsmParser &parser,
+                                          SmallVectorImpl<StringAttr> &names,
+                                          SmallVectorImpl<int64_t> &sizes) {
   auto parseOne = [&]() -> ParseResult {
     std::string name;
     int64_t size = 0;
@@ -38,8 +37,7 @@ mlir::tessel::parseNamedSizes(AsmParser &parser,
     sizes.push_back(size);
     return success();
   };
-  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                        parseOne);
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne);
 }
 
 void mlir::tessel::printNamedSizes(AsmPrinter &printer,

@@ -1,4 +1,5 @@
-//===- AssemblyHelpers.h - custom directives of the op syntax ----*- C++ -*-===//
+//===- AssemblyHelpers.h - custom directives of the op syntax ----*- C++
+//-*-===//
 
 #ifndef TESSEL_DIALECT_ASSEMBLYHELPERS_H
 #define TESSEL_DIALECT_ASSEMBLYHELPERS_H
@@ -19,7 +20,8 @@ void printSameShapeTypes(OpAsmPrinter &printer, Operation *op, Type inputType,
 
 /// Parses `[name:size, ...]`, the dimension list of a tensor type and the
 /// axis list of a mesh.
-ParseResult parseNamedSizes(AsmParser &parser, SmallVectorImpl<StringAttr> &names,
+ParseResult parseNamedSizes(AsmParser &parser,
+                            SmallVectorImpl<StringAttr> &names,
                             SmallVectorImpl<int64_t> &sizes);
 
 /// Prints what parseNamedSizes parses.

@@ -11,8 +11,8 @@ LogicalResult mlir::tessel::verifyBroadcastByName(
     Operation *op, ArrayRef<NamedTensorType> operands, NamedTensorType result) {
   llvm::SmallDenseSet<StringAttr> provided;
   for (auto [index, operand] : llvm::enumerate(operands)) {
-    for (auto [name, size] : llvm::zip(operand.getDimNames(),
-                                       operand.getShape())) {
+    for (auto [name, size] :
+         llvm::zip(operand.getDimNames(), operand.getShape())) {
       provided.insert(name);
       std::optional<int64_t> resultSize = result.getDimSize(name);
       if (!resultSize)
@@ -49,10 +49,9 @@ mlir::tessel::verifySameElementType(Operation *op,
                                     ArrayRef<NamedTensorType> types) {
   for (NamedTensorType type : types.drop_front())
     if (type.getElementType() != types.front().getElementType())
-      return op->emitOpError()
-             << "expected one element type, got "
-             << types.front().getElementType() << " and "
-             << type.getElementType();
+      return op->emitOpError() << "expected one element type, got "
+                               << types.front().getElementType() << " and "
+                               << type.getElementType();
   return success();
 }
 
@@ -60,8 +59,7 @@ LogicalResult mlir::tessel::verifyFloatElements(Operation *op,
                                                 NamedTensorType type,
                                                 StringRef what) {
   if (!isa<FloatType>(type.getElementType()))
-    return op->emitOpError() << "expected " << what
-                             << " to hold floats, got "
+    return op->emitOpError() << "expected " << what << " to hold floats, got "
                              << type.getElementType();
   return success();
 }
@@ -70,8 +68,7 @@ LogicalResult mlir::tessel::verifyIntegerElements(Operation *op,
                                                   NamedTensorType type,
                                                   StringRef what) {
   if (!isa<IntegerType>(type.getElementType()))
-    return op->emitOpError() << "expected " << what
-                             << " to hold integers, got "
+    return op->emitOpError() << "expected " << what << " to hold integers, got "
                              << type.getElementType();
   return success();
 }
@@ -89,18 +86,19 @@ LogicalResult mlir::tessel::verifyResultDims(
   for (auto [name, size] : expected) {
     std::optional<int64_t> resultSize = result.getDimSize(name.getValue());
     if (!resultSize)
-      return op->emitOpError() << "result is missing dimension '"
-                               << name.getValue() << "'";
+      return op->emitOpError()
+             << "result is missing dimension '" << name.getValue() << "'";
     if (*resultSize != size)
-      return op->emitOpError() << "result dimension '" << name.getValue()
-                               << "' has size " << *resultSize
-                               << ", expected " << size;
+      return op->emitOpError()
+             << "result dimension '" << name.getValue() << "' has size "
+             << *resultSize << ", expected " << size;
   }
   if (result.getRank() != expected.size()) {
     for (StringAttr name : result.getDimNames())
-      if (llvm::none_of(expected, [&](auto pair) { return pair.first == name; }))
-        return op->emitOpError() << "result has unexpected dimension '"
-                                 << name.getValue() << "'";
+      if (llvm::none_of(expected,
+                        [&](auto pair) { return pair.first == name; }))
+        return op->emitOpError()
+               << "result has unexpected dimension '" << name.getValue() << "'";
   }
   return success();
 }

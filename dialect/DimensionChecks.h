@@ -1,4 +1,5 @@
-//===- DimensionChecks.h - verifier helpers over named dims ------*- C++ -*-===//
+//===- DimensionChecks.h - verifier helpers over named dims ------*- C++
+//-*-===//
 //
 // Checks that several ops' verifiers share. Each emits an op error that
 // names the offending dimension and returns failure.

@@ -1,4 +1,5 @@
-//===- MeshConversion.h - between mesh attributes and layout maths -*- C++ -*-===//
+//===- MeshConversion.h - between mesh attributes and layout maths -*- C++
+//-*-===//
 //
 // The IR carries meshes as #tessel.mesh attributes; the layout maths in
 // layouts/ works on plain tessel::layout::Mesh values. These convert.

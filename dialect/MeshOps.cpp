@@ -41,10 +41,9 @@ static LogicalResult verifyDivisible(Operation *op, NamedTensorType type,
   if (failed(verifyHasDim(op, type, dim, "input")))
     return failure();
   if (*type.getDimSize(dim) % groupSize != 0)
-    return op->emitOpError() << "dimension '" << dim << "' of size "
-                             << *type.getDimSize(dim)
-                             << " does not divide into " << groupSize
-                             << " blocks";
+    return op->emitOpError()
+           << "dimension '" << dim << "' of size " << *type.getDimSize(dim)
+           << " does not divide into " << groupSize << " blocks";
   return success();
 }
 
@@ -83,8 +82,7 @@ static LogicalResult verifyKeepsOneBlock(Operation *op, NamedTensorType input,
                                          NamedTensorType result, StringRef dim,
                                          ArrayAttr axes) {
   FailureOr<int64_t> groupSize = verifyGroupAxes(op, axes);
-  if (failed(groupSize) ||
-      failed(verifyDivisible(op, input, dim, *groupSize)))
+  if (failed(groupSize) || failed(verifyDivisible(op, input, dim, *groupSize)))
     return failure();
   return verifyScaledResult(op, input, result, dim,
                             *input.getDimSize(dim) / *groupSize);

@@ -22,8 +22,8 @@ LogicalResult verifyDimList(Operation *op, NamedTensorType type,
   for (Attribute name : names) {
     StringRef dim = cast<StringAttr>(name).getValue();
     if (!seen.insert(name).second)
-      return op->emitOpError() << what << " lists dimension '" << dim
-                               << "' twice";
+      return op->emitOpError()
+             << what << " lists dimension '" << dim << "' twice";
     if (failed(verifyHasDim(op, type, dim, "input")))
       return failure();
   }
@@ -47,9 +47,9 @@ int64_t windowOutputSize(int64_t input, int64_t low, int64_t high,
 LogicalResult verifyDistinctPair(Operation *op, ArrayAttr names,
                                  StringRef what) {
   if (names[0] == names[1])
-    return op->emitOpError() << what << " lists dimension '"
-                             << cast<StringAttr>(names[0]).getValue()
-                             << "' twice";
+    return op->emitOpError()
+           << what << " lists dimension '"
+           << cast<StringAttr>(names[0]).getValue() << "' twice";
   return success();
 }
 
@@ -112,10 +112,10 @@ LogicalResult EinsumOp::verify() {
     for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
       auto [it, inserted] = sizes.try_emplace(name, size);
       if (!inserted && it->second != size)
-        return emitOpError() << "dimension '" << name.getValue()
-                             << "' has size " << it->second
-                             << " in one input but " << size << " in input #"
-                             << index;
+        return emitOpError()
+               << "dimension '" << name.getValue() << "' has size "
+               << it->second << " in one input but " << size << " in input #"
+               << index;
     }
   }
   NamedTensorType result = getType();
@@ -158,8 +158,7 @@ TESSEL_UNARY_VERIFIER(GeluOp, true)
 #undef TESSEL_UNARY_VERIFIER
 
 /// Verifies a binary op: broadcasting by name, one element type.
-template <typename BinaryOp>
-static LogicalResult verifyBinary(BinaryOp op) {
+template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
   SmallVector<NamedTensorType> types = {op.getLhs().getType(),
                                         op.getRhs().getType()};
   if (failed(verifyBroadcastByName(op, types, op.getType())))
@@ -192,9 +191,8 @@ LogicalResult CompareOp::verify() {
 }
 
 LogicalResult SelectOp::verify() {
-  SmallVector<NamedTensorType> operands = {getCondition().getType(),
-                                           getOnTrue().getType(),
-                                           getOnFalse().getType()};
+  SmallVector<NamedTensorType> operands = {
+      getCondition().getType(), getOnTrue().getType(), getOnFalse().getType()};
   if (failed(verifyBroadcastByName(*this, operands, getType())))
     return failure();
   return verifySameElementType(
@@ -266,9 +264,9 @@ LogicalResult SoftmaxCrossEntropyOp::verify() {
       return emitOpError() << "labels are missing dimension '"
                            << name.getValue() << "'";
     if (*labelSize != size)
-      return emitOpError() << "dimension '" << name.getValue()
-                           << "' has size " << size << " in logits but "
-                           << *labelSize << " in labels";
+      return emitOpError() << "dimension '" << name.getValue() << "' has size "
+                           << size << " in logits but " << *labelSize
+                           << " in labels";
   }
   if (labels.getRank() != expected.size())
     return emitOpError() << "labels must have exactly the logits' dimensions "
@@ -302,13 +300,11 @@ static LogicalResult verifyWindowAttrs(Operation *op, ArrayAttr spatial,
                                        ArrayRef<int64_t> padding) {
   if (spatial.size() != 2)
     return op->emitOpError() << "expected two spatial dimensions";
-  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
-        return s < 1;
-      }))
+  if (strides.size() != 2 ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }))
     return op->emitOpError() << "expected two positive strides";
-  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
-        return p < 0;
-      }))
+  if (padding.size() != 4 ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return op->emitOpError()
            << "expected four non-negative paddings [low_h, high_h, low_w, "
               "high_w]";
@@ -344,22 +340,21 @@ LogicalResult Conv2DOp::verify() {
                          << *filter.getDimSize(inC) << " in the filter";
   SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (unsigned i = 0; i < 2; ++i) {
-    StringRef spatial = nameAt(getSpatial(), i), kernel = nameAt(getKernel(), i);
+    StringRef spatial = nameAt(getSpatial(), i),
+              kernel = nameAt(getKernel(), i);
     if (failed(verifyHasDim(*this, input, spatial, "input")) ||
         failed(verifyHasDim(*this, filter, kernel, "filter")))
       return failure();
     int64_t extent = dilations[i] * (*filter.getDimSize(kernel) - 1) + 1;
-    int64_t size =
-        windowOutputSize(*input.getDimSize(spatial), padding[2 * i],
-                         padding[2 * i + 1], extent, strides[i]);
+    int64_t size = windowOutputSize(*input.getDimSize(spatial), padding[2 * i],
+                                    padding[2 * i + 1], extent, strides[i]);
     if (size < 1)
       return emitOpError() << "kernel '" << kernel
                            << "' is larger than the padded dimension '"
                            << spatial << "'";
   }
-  llvm::SmallDenseSet<StringRef> filterDims = {inC, outC,
-                                               nameAt(getKernel(), 0),
-                                               nameAt(getKernel(), 1)};
+  llvm::SmallDenseSet<StringRef> filterDims = {
+      inC, outC, nameAt(getKernel(), 0), nameAt(getKernel(), 1)};
   if (filter.getRank() != 4 || filterDims.size() != 4 ||
       llvm::any_of(filter.getDimNames(), [&](StringAttr name) {
         return !filterDims.contains(name.getValue());
@@ -378,8 +373,8 @@ LogicalResult Conv2DOp::verify() {
             strides[i]);
     expected.push_back({name, expectedSize});
   }
-  expected.push_back({StringAttr::get(getContext(), outC),
-                      *filter.getDimSize(outC)});
+  expected.push_back(
+      {StringAttr::get(getContext(), outC), *filter.getDimSize(outC)});
   if (failed(verifyResultDims(*this, getType(), expected)))
     return failure();
   return verifySameElementType(*this, {input, filter, getType()});
@@ -409,9 +404,8 @@ LogicalResult PoolOp::verify() {
     int64_t expectedSize = size;
     for (unsigned i = 0; i < 2; ++i)
       if (name.getValue() == nameAt(getSpatial(), i))
-        expectedSize = windowOutputSize(size, padding[2 * i],
-                                        padding[2 * i + 1], window[i],
-                                        strides[i]);
+        expectedSize = windowOutputSize(
+            size, padding[2 * i], padding[2 * i + 1], window[i], strides[i]);
     if (expectedSize < 1)
       return emitOpError() << "window is larger than the padded dimension '"
                            << name.getValue() << "'";
@@ -523,9 +517,8 @@ LogicalResult SliceOp::verify() {
                             "same order";
   for (auto [name, size, resultSize] :
        llvm::zip(input.getDimNames(), input.getShape(), getType().getShape())) {
-    auto position = llvm::find_if(getDims(), [&](Attribute dim) {
-      return dim == name;
-    });
+    auto position =
+        llvm::find_if(getDims(), [&](Attribute dim) { return dim == name; });
     if (position == getDims().end()) {
       if (resultSize != size)
         return emitOpError() << "dimension '" << name.getValue()
@@ -555,13 +548,12 @@ LogicalResult ConcatOp::verify() {
     if (type.getDimNames() != types.front().getDimNames())
       return emitOpError() << "inputs must have the same dimensions in the "
                               "same order";
-    for (auto [name, size, firstSize] :
-         llvm::zip(type.getDimNames(), type.getShape(),
-                   types.front().getShape()))
+    for (auto [name, size, firstSize] : llvm::zip(
+             type.getDimNames(), type.getShape(), types.front().getShape()))
       if (name.getValue() != getDim() && size != firstSize)
         return emitOpError() << "dimension '" << name.getValue()
-                             << "' differs in size between inputs (" << firstSize
-                             << " and " << size << ")";
+                             << "' differs in size between inputs ("
+                             << firstSize << " and " << size << ")";
   }
   if (getType().getDimNames() != types.front().getDimNames())
     return emitOpError() << "result must have the inputs' dimensions in the "

@@ -27,18 +27,17 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == kMeshAttrName) {
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << kMeshAttrName
-                             << "' may only be attached to a module";
+      return op->emitError()
+             << "'" << kMeshAttrName << "' may only be attached to a module";
     if (!isa<MeshAttr>(attr.getValue()))
-      return op->emitError() << "'" << kMeshAttrName
-                             << "' must be a #tessel.mesh attribute";
+      return op->emitError()
+             << "'" << kMeshAttrName << "' must be a #tessel.mesh attribute";
     return success();
   }
   // Any op may name its result, so that layout overrides can refer to it.
   if (attr.getName() == kNameAttrName) {
     if (!isa<StringAttr>(attr.getValue()))
-      return op->emitError() << "'" << kNameAttrName
-                             << "' must be a string";
+      return op->emitError() << "'" << kNameAttrName << "' must be a string";
     return success();
   }
   return op->emitError() << "unknown tessel attribute '"
@@ -47,8 +46,8 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
 
 MeshAttr mlir::tessel::getEnclosingMesh(Operation *op) {
   for (Operation *parent = op; parent; parent = parent->getParentOp())
-    if (auto mesh = parent->getAttrOfType<MeshAttr>(
-            TesselDialect::kMeshAttrName))
+    if (auto mesh =
+            parent->getAttrOfType<MeshAttr>(TesselDialect::kMeshAttrName))
       return mesh;
   return {};
 }

@@ -63,8 +63,8 @@ NamedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "dimension '" << name.getValue()
                          << "' appears twice in one tensor";
     if (size < 1)
-      return emitError() << "dimension '" << name.getValue()
-                         << "' has size " << size << "; sizes must be >= 1";
+      return emitError() << "dimension '" << name.getValue() << "' has size "
+                         << size << "; sizes must be >= 1";
   }
   if (!isSupportedElementType(elementType))
     return emitError() << "unsupported element type " << elementType

@@ -3,8 +3,8 @@
 #include "evaluator/Inputs.h"
 
 #include "dialect/MeshConversion.h"
-#include "evaluator/npy/NpyFile.h"
 #include "evaluator/kernels/Initializers.h"
+#include "evaluator/npy/NpyFile.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -20,8 +20,7 @@ std::string argumentName(func::FuncOp func, unsigned index) {
 } // namespace tessel::eval
 
 namespace tessel::eval {
-std::optional<int64_t> integerArgumentBound(func::FuncOp func,
-                                                          unsigned index) {
+std::optional<int64_t> integerArgumentBound(func::FuncOp func, unsigned index) {
   std::optional<int64_t> bound;
   auto tighten = [&](int64_t size) {
     bound = bound ? std::min(*bound, size) : size;
@@ -53,9 +52,8 @@ static std::string pathForRank(std::string pattern, int64_t rank) {
 
 namespace tessel::eval {
 FailureOr<std::vector<PerRank>>
-buildInputs(func::FuncOp func,
-                          const std::map<std::string, std::string> &files,
-                          std::optional<uint64_t> randomSeed) {
+buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
+            std::optional<uint64_t> randomSeed) {
   for (const auto &[name, path] : files) {
     bool known = false;
     for (unsigned index = 0; index < func.getNumArguments(); ++index)
@@ -70,8 +68,8 @@ buildInputs(func::FuncOp func,
     std::string name = argumentName(func, index);
     auto type = dyn_cast<NamedTensorType>(func.getArgument(index).getType());
     if (!type)
-      return func.emitError() << "argument '" << name
-                              << "' is not a tessel tensor";
+      return func.emitError()
+             << "argument '" << name << "' is not a tessel tensor";
     ref::TensorSpec spec = specOf(type);
     PerRank tensors;
     auto file = files.find(name);
@@ -90,17 +88,17 @@ buildInputs(func::FuncOp func,
       uint64_t seed = *randomSeed * 1000003 + index;
       for (int64_t i = 0; i < spec.numElements(); ++i) {
         double u = ref::unitUniform(seed, static_cast<uint64_t>(i));
-        double value = ref::isFloatType(spec.type)
-                           ? 2 * u - 1
-                           : std::floor(u * static_cast<double>(
-                                                bound.value_or(100)));
+        double value =
+            ref::isFloatType(spec.type)
+                ? 2 * u - 1
+                : std::floor(u * static_cast<double>(bound.value_or(100)));
         tensor.data[i] = ref::roundToType(value, spec.type);
       }
       tensors.assign(numRanks, tensor);
     } else {
-      return func.emitError() << "no value for input '" << name
-                              << "': pass --input " << name
-                              << "=FILE.npy or --random-inputs";
+      return func.emitError()
+             << "no value for input '" << name << "': pass --input " << name
+             << "=FILE.npy or --random-inputs";
     }
     inputs.push_back(std::move(tensors));
   }

@@ -1,4 +1,5 @@
-//===- Inputs.h - the arguments a function is evaluated on -------*- C++ -*-===//
+//===- Inputs.h - the arguments a function is evaluated on -------*- C++
+//-*-===//
 //
 // Finds a function's inputs by name and fills them from .npy files or with
 // random values that are valid for the ops that read them.

@@ -53,8 +53,7 @@ std::vector<std::string> strings(ArrayAttr names) {
   return result;
 }
 
-template <size_t N>
-std::array<std::string, N> stringArray(ArrayAttr names) {
+template <size_t N> std::array<std::string, N> stringArray(ArrayAttr names) {
   std::array<std::string, N> result;
   for (size_t i = 0; i < N; ++i)
     result[i] = cast<StringAttr>(names[i]).str();
@@ -115,7 +114,9 @@ public:
   Interpreter(layout::Mesh mesh) : mesh(std::move(mesh)) {}
 
   LogicalResult run(Operation *op);
-  void bind(Value value, PerRank tensors) { values[value] = std::move(tensors); }
+  void bind(Value value, PerRank tensors) {
+    values[value] = std::move(tensors);
+  }
   const PerRank &lookup(Value value) { return values.find(value)->second; }
 
 private:
@@ -139,10 +140,10 @@ private:
     for (int64_t rank = 0; rank < numRanks(); ++rank) {
       std::string error;
       if (!compute(rank, result[rank], error))
-        return op->emitError() << error
-                               << (numRanks() > 1
-                                       ? " (on rank " + std::to_string(rank) + ")"
-                                       : "");
+        return op->emitError()
+               << error
+               << (numRanks() > 1 ? " (on rank " + std::to_string(rank) + ")"
+                                  : "");
     }
     bind(op->getResult(0), std::move(result));
     return success();
@@ -154,10 +155,11 @@ private:
   }
 
   LogicalResult binary(Operation *op, ref::BinaryKind kind) {
-    const PerRank &a = lookup(op->getOperand(0)), &b = lookup(op->getOperand(1));
+    const PerRank &a = lookup(op->getOperand(0)),
+                  &b = lookup(op->getOperand(1));
     ref::TensorSpec spec = resultSpec(op);
-    return perRank(op,
-                   [&](int64_t r) { return ref::binary(kind, a[r], b[r], spec); });
+    return perRank(
+        op, [&](int64_t r) { return ref::binary(kind, a[r], b[r], spec); });
   }
 
   static ref::TensorSpec resultSpec(Operation *op) {
@@ -253,8 +255,8 @@ LogicalResult Interpreter::run(Operation *op) {
       })
       .Case([&](CastOp c) {
         ref::ElementType type = resultSpec(c).type;
-        return perRank(c,
-                       [&](int64_t r) { return ref::cast(operand(0)[r], type); });
+        return perRank(
+            c, [&](int64_t r) { return ref::cast(operand(0)[r], type); });
       })
       .Case([&](ReduceOp red) {
         ref::TensorSpec spec = resultSpec(red);
@@ -330,8 +332,8 @@ LogicalResult Interpreter::run(Operation *op) {
       })
       .Case([&](RenameOp) {
         ref::TensorSpec spec = resultSpec(op);
-        return perRank(op,
-                       [&](int64_t r) { return ref::rename(operand(0)[r], spec); });
+        return perRank(
+            op, [&](int64_t r) { return ref::rename(operand(0)[r], spec); });
       })
       .Case([&](ReshapeOp) {
         ref::TensorSpec spec = resultSpec(op);
@@ -411,21 +413,20 @@ LogicalResult Interpreter::run(Operation *op) {
         return success();
       })
       .Default([&](Operation *other) {
-        return other->emitError()
-               << "the reference evaluator cannot run '" << other->getName()
-               << "'";
+        return other->emitError() << "the reference evaluator cannot run '"
+                                  << other->getName() << "'";
       });
 }
 
 } // namespace
 
 namespace tessel::eval {
-FailureOr<std::vector<PerRank>>
-interpret(func::FuncOp func, const std::vector<PerRank> &inputs) {
+FailureOr<std::vector<PerRank>> interpret(func::FuncOp func,
+                                          const std::vector<PerRank> &inputs) {
   Interpreter interpreter(meshOf(func));
   if (func.isExternal())
-    return func.emitError() << "function '" << func.getSymName()
-                            << "' has no body to evaluate";
+    return func.emitError()
+           << "function '" << func.getSymName() << "' has no body to evaluate";
   Block &body = func.getBody().front();
   for (auto [argument, tensors] : llvm::zip(body.getArguments(), inputs))
     interpreter.bind(argument, tensors);

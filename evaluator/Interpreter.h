@@ -1,4 +1,5 @@
-//===- Interpreter.h - run a tessel function with the reference kernels -*- C++ -*-===//
+//===- Interpreter.h - run a tessel function with the reference kernels -*- C++
+//-*-===//
 //
 // Executes a function of tessel ops, op by op, with the reference kernels.
 // A partitioned program runs for every rank of its module's mesh at once, in

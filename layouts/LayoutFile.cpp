@@ -98,8 +98,9 @@ bool LayoutReader::readMeshString(std::string_view text,
   for (std::string_view segment : splitTrimmed(text, ';')) {
     size_t colon = segment.find(':');
     std::string name(trim(segment.substr(0, colon)));
-    std::string size =
-        colon == std::string_view::npos ? "" : std::string(trim(segment.substr(colon + 1)));
+    std::string size = colon == std::string_view::npos
+                           ? ""
+                           : std::string(trim(segment.substr(colon + 1)));
     char *end = nullptr;
     long long value = size.empty() ? 0 : std::strtoll(size.c_str(), &end, 10);
     if (name.empty() || size.empty() || *end != '\0') {
@@ -210,8 +211,8 @@ void LayoutReader::readRules(const YAML::Node &node,
     } else if (value.IsSequence()) {
       for (const YAML::Node &axis : value) {
         if (!axis.IsScalar()) {
-          error(at(axis), "axes of dimension '" + rule.dim +
-                              "' must be mesh axis names");
+          error(at(axis),
+                "axes of dimension '" + rule.dim + "' must be mesh axis names");
           continue;
         }
         rule.axes.push_back(axis.Scalar());
@@ -245,7 +246,8 @@ void LayoutReader::checkRules(const LayoutSpec &spec,
   std::set<std::string> dims;
   for (const DimRule &rule : rules) {
     if (!dims.insert(rule.dim).second)
-      error(rule.location, "dimension '" + rule.dim + "' has two rules" + owner);
+      error(rule.location,
+            "dimension '" + rule.dim + "' has two rules" + owner);
     std::set<std::string> axes;
     for (const std::string &axis : rule.axes) {
       if (!spec.mesh.axisIndex(axis))
@@ -271,8 +273,8 @@ std::optional<LayoutSpec> LayoutReader::readYaml(const YAML::Node &root) {
   for (auto it = root.begin(); it != root.end(); ++it) {
     const std::string &key = it->first.Scalar();
     if (key != "mesh" && key != "layout" && key != "overrides")
-      error(at(it->first), "unknown key '" + key +
-                               "' (expected mesh, layout or overrides)");
+      error(at(it->first),
+            "unknown key '" + key + "' (expected mesh, layout or overrides)");
   }
   if (!root["mesh"]) {
     error(at(root), "the layout file has no 'mesh'");
@@ -356,8 +358,8 @@ tessel::layout::parseLayoutText(std::string_view yamlText,
     if (exception.mark.line >= 0)
       location = {sourceName, exception.mark.line + 1,
                   exception.mark.column + 1};
-    diagnostics.push_back({Diagnostic::Error, location,
-                           "malformed YAML: " + exception.msg});
+    diagnostics.push_back(
+        {Diagnostic::Error, location, "malformed YAML: " + exception.msg});
     return std::nullopt;
   }
 }

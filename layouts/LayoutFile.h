@@ -1,4 +1,5 @@
-//===- LayoutFile.h - the user's layout: a mesh and its rules ----*- C++ -*-===//
+//===- LayoutFile.h - the user's layout: a mesh and its rules ----*- C++
+//-*-===//
 //
 // A layout is a whole parallelisation strategy: a mesh with named axes, and
 // rules that map dimension names onto mesh axes, with optional per-tensor

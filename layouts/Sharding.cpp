@@ -20,11 +20,10 @@ bool tessel::layout::checkLayout(const Mesh &mesh, const TensorLayout &layout,
       }
       auto [it, inserted] = splitBy.emplace(axis, dim);
       if (!inserted) {
-        error = it->second == dim
-                    ? "mesh axis '" + axis + "' splits dimension '" + dim +
-                          "' twice"
-                    : "mesh axis '" + axis + "' splits both '" + it->second +
-                          "' and '" + dim + "'";
+        error = it->second == dim ? "mesh axis '" + axis +
+                                        "' splits dimension '" + dim + "' twice"
+                                  : "mesh axis '" + axis + "' splits both '" +
+                                        it->second + "' and '" + dim + "'";
         return false;
       }
     }
@@ -79,11 +78,10 @@ std::vector<int64_t> tessel::layout::replicaGroup(const Mesh &mesh,
                                                   int64_t rank) {
   AxisList unused;
   for (const std::string &axis : mesh.axisNames())
-    if (std::none_of(layout.axes.begin(), layout.axes.end(),
-                     [&](const AxisList &axes) {
-                       return std::find(axes.begin(), axes.end(), axis) !=
-                              axes.end();
-                     }))
+    if (std::none_of(
+            layout.axes.begin(), layout.axes.end(), [&](const AxisList &axes) {
+              return std::find(axes.begin(), axes.end(), axis) != axes.end();
+            }))
       unused.push_back(axis);
   return mesh.groupOf(rank, unused);
 }

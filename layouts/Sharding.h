@@ -1,4 +1,5 @@
-//===- Sharding.h - layout maths of one tensor on a mesh ---------*- C++ -*-===//
+//===- Sharding.h - layout maths of one tensor on a mesh ---------*- C++
+//-*-===//
 //
 // A tensor's layout says, per dimension, which mesh axes split it. From that
 // follow the shape of every rank's block, where the block starts in the

@@ -60,9 +60,8 @@ bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
 /// Returns the element size of a supported little-endian type, or 0.
 size_t elementSize(const std::string &descr) {
   static const std::pair<const char *, size_t> kSupported[] = {
-      {"<f8", 8}, {"<f4", 4}, {"<f2", 2}, {"<i8", 8}, {"<i4", 4},
-      {"<i2", 2}, {"|i1", 1}, {"|u1", 1}, {"|b1", 1}, {"<u2", 2},
-      {"<u4", 4}, {"<u8", 8}};
+      {"<f8", 8}, {"<f4", 4}, {"<f2", 2}, {"<i8", 8}, {"<i4", 4}, {"<i2", 2},
+      {"|i1", 1}, {"|u1", 1}, {"|b1", 1}, {"<u2", 2}, {"<u4", 4}, {"<u8", 8}};
   for (auto [name, size] : kSupported)
     if (descr == name)
       return size;
@@ -191,8 +190,8 @@ bool tessel::ref::readNpyAs(const std::string &path, const TensorSpec &spec,
   if (array.shape != spec.shape) {
     std::string expected = "[";
     for (int i = 0; i < spec.rank(); ++i)
-      expected += (i ? ", " : "") + spec.dims[i] + ":" +
-                  std::to_string(spec.shape[i]);
+      expected +=
+          (i ? ", " : "") + spec.dims[i] + ":" + std::to_string(spec.shape[i]);
     error = path + ": array has shape " + shapeText(array.shape) +
             " but the input is " + expected + "]";
     return false;
@@ -225,9 +224,10 @@ bool tessel::ref::writeNpy(const std::string &path, const Tensor &tensor,
   case ElementType::BF16:
     break;
   }
-  std::string header = std::string("{'descr': '") + descr +
-                       "', 'fortran_order': False, 'shape': " +
-                       shapeText(tensor.spec.shape) + ", }";
+  std::string header =
+      std::string("{'descr': '") + descr +
+      "', 'fortran_order': False, 'shape': " + shapeText(tensor.spec.shape) +
+      ", }";
   // Pad so that the data starts on a 64-byte boundary, as NumPy does.
   size_t unpadded = kMagicSize + 2 + 2 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');

@@ -1,4 +1,5 @@
-//===- NpyFile.h - NumPy .npy arrays for the reference tensors ---*- C++ -*-===//
+//===- NpyFile.h - NumPy .npy arrays for the reference tensors ---*- C++
+//-*-===//
 //
 // Reads and writes the .npy format (version 1.0-3.0, little-endian, C
 // order), which is how tessel-eval takes inputs and gives outputs. An .npy

@@ -25,10 +25,10 @@ std::vector<std::string> spelled(const std::vector<Diagnostic> &diagnostics) {
 
 TEST(LayoutFileTest, MapsAndStringsGiveTheSameLayout) {
   std::vector<Diagnostic> diagnostics;
-  std::optional<LayoutSpec> fromMaps = parse(
-      "mesh: {data: 2, model: 4}\n"
-      "layout: {batch: data, hidden: model, d_ff: [data, model]}\n",
-      diagnostics);
+  std::optional<LayoutSpec> fromMaps =
+      parse("mesh: {data: 2, model: 4}\n"
+            "layout: {batch: data, hidden: model, d_ff: [data, model]}\n",
+            diagnostics);
   std::optional<LayoutSpec> fromStrings = parseLayoutStrings(
       "data:2; model:4", "batch:data;hidden:model;d_ff:data,model;",
       diagnostics);

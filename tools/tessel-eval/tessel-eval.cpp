@@ -28,18 +28,21 @@ namespace cl = llvm::cl;
 
 static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
                                       cl::Required);
-static cl::opt<std::string> functionName(
-    "function", cl::desc("function to run (default: the only or first one)"));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("function to run (default: the only or first one)"));
 static cl::list<std::string>
     inputFiles("input", cl::desc("NAME=FILE.npy; {rank} in FILE is the rank"));
-static cl::opt<bool> randomInputs(
-    "random-inputs", cl::desc("fill inputs not given with valid random values"));
+static cl::opt<bool>
+    randomInputs("random-inputs",
+                 cl::desc("fill inputs not given with valid random values"));
 static cl::opt<uint64_t> seed("seed", cl::desc("seed of --random-inputs"),
                               cl::init(0));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("write result<i>[.rank<r>].npy here"));
-static cl::opt<unsigned> printLimit(
-    "print-limit", cl::desc("elements printed per result"), cl::init(8));
+static cl::opt<unsigned> printLimit("print-limit",
+                                    cl::desc("elements printed per result"),
+                                    cl::init(8));
 
 /// Prints a tensor's spec and its first elements.
 static void printTensor(llvm::raw_ostream &os, const std::string &label,
@@ -114,7 +117,7 @@ int main(int argc, char **argv) {
       std::string error;
       if (!outputDir.empty() &&
           !::tessel::ref::writeNpy(outputDir + "/" + label + ".npy", tensor,
-                                 error)) {
+                                   error)) {
         llvm::errs() << error << "\n";
         return 1;
       }

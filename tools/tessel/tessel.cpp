@@ -29,21 +29,22 @@ static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
                                       cl::Required, cl::sub(explainCommand));
 static cl::opt<std::string> layoutPath("layout", cl::desc("YAML layout file"),
                                        cl::sub(explainCommand));
-static cl::opt<std::string> meshSpec("mesh",
-                                     cl::desc("mesh string, e.g. data:2;model:4"),
-                                     cl::sub(explainCommand));
+static cl::opt<std::string>
+    meshSpec("mesh", cl::desc("mesh string, e.g. data:2;model:4"),
+             cl::sub(explainCommand));
 static cl::opt<std::string>
     rulesSpec("rules", cl::desc("rules string, e.g. batch:data;hidden:model"),
               cl::sub(explainCommand));
-static cl::opt<std::string> functionName(
-    "function", cl::desc("function to explain (default: the first)"),
-    cl::sub(explainCommand));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("function to explain (default: the first)"),
+                 cl::sub(explainCommand));
 enum class Format { Text, Json };
-static cl::opt<Format> format(
-    "format", cl::desc("output format"), cl::init(Format::Text),
-    cl::values(clEnumValN(Format::Text, "text", "aligned tables"),
-               clEnumValN(Format::Json, "json", "one JSON object")),
-    cl::sub(explainCommand));
+static cl::opt<Format>
+    format("format", cl::desc("output format"), cl::init(Format::Text),
+           cl::values(clEnumValN(Format::Text, "text", "aligned tables"),
+                      clEnumValN(Format::Json, "json", "one JSON object")),
+           cl::sub(explainCommand));
 
 static int explain() {
   if (layoutPath.empty() == meshSpec.empty()) {
@@ -79,9 +80,11 @@ static int explain() {
     llvm::errs() << modelPath << ": no function '" << functionName << "'\n";
     return 1;
   }
-  ::tessel::analysis::CostReport report = ::tessel::analysis::buildCostReport(func);
-  llvm::outs() << (format == Format::Json ? ::tessel::analysis::formatJson(report)
-                                          : ::tessel::analysis::formatText(report));
+  ::tessel::analysis::CostReport report =
+      ::tessel::analysis::buildCostReport(func);
+  llvm::outs() << (format == Format::Json
+                       ? ::tessel::analysis::formatJson(report)
+                       : ::tessel::analysis::formatText(report));
   return 0;
 }
 

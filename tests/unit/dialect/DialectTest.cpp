@@ -17,9 +17,7 @@ namespace {
 
 class DialectTest : public ::testing::Test {
 protected:
-  DialectTest() {
-    context.loadDialect<TesselDialect, func::FuncDialect>();
-  }
+  DialectTest() { context.loadDialect<TesselDialect, func::FuncDialect>(); }
 
   NamedTensorType parseTensor(StringRef text) {
     return dyn_cast_or_null<NamedTensorType>(parseType(text, &context));
@@ -57,8 +55,8 @@ TEST_F(DialectTest, LayoutIsPartOfTheTypeButNotOfItsShape) {
   EXPECT_TRUE(plain.hasSameShapeAs(split));
   EXPECT_EQ(plain.withLayout(split.getLayout()), split);
   EXPECT_EQ(split.withLayout(LayoutAttr()), plain);
-  EXPECT_FALSE(plain.hasSameShapeAs(
-      plain.withElementType(Float16Type::get(&context))));
+  EXPECT_FALSE(
+      plain.hasSameShapeAs(plain.withElementType(Float16Type::get(&context))));
 }
 
 TEST_F(DialectTest, TypeRoundTripsThroughText) {
@@ -111,18 +109,16 @@ TEST_F(DialectTest, LayoutAttrListsAxesPerDimension) {
 
 TEST_F(DialectTest, InvalidTypesAndAttributesAreRejected) {
   // Diagnostics are expected here; keep them out of the test output.
-  ScopedDiagnosticHandler silence(&context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler silence(&context,
+                                  [](Diagnostic &) { return success(); });
   EXPECT_FALSE(parseTensor("!tessel.tensor<[a:2, a:3], f32>"));
   EXPECT_FALSE(parseTensor("!tessel.tensor<[a:0], f32>"));
   EXPECT_FALSE(parseTensor("!tessel.tensor<[a:2], i8>"));
-  EXPECT_FALSE(parseTensor(
-      "!tessel.tensor<[a:2], f32, #tessel.layout<{b = data}>>"));
+  EXPECT_FALSE(
+      parseTensor("!tessel.tensor<[a:2], f32, #tessel.layout<{b = data}>>"));
   EXPECT_FALSE(parseAttribute("#tessel.mesh<[x:2, x:2]>", &context));
   EXPECT_FALSE(parseAttribute("#tessel.mesh<[x:-1]>", &context));
-  EXPECT_FALSE(
-      parseAttribute("#tessel.layout<{a = x, b = [y, x]}>", &context));
+  EXPECT_FALSE(parseAttribute("#tessel.layout<{a = x, b = [y, x]}>", &context));
 }
 
 TEST_F(DialectTest, TensorNamesComeFromAttributesAndParameters) {
