@@ -2,6 +2,7 @@
 
 #include "evaluator/Inputs.h"
 
+#include "evaluator/Blocks.h"
 #include "dialect/MeshConversion.h"
 #include "evaluator/kernels/Initializers.h"
 #include "evaluator/npy/NpyFile.h"
@@ -25,16 +26,25 @@ std::optional<int64_t> integerArgumentBound(func::FuncOp func, unsigned index) {
   auto tighten = [&](int64_t size) {
     bound = bound ? std::min(*bound, size) : size;
   };
-  for (OpOperand &use : func.getArgument(index).getUses()) {
-    Operation *user = use.getOwner();
-    if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(user)) {
-      if (use.getOperandNumber() == 1)
-        tighten(*loss.getLogits().getType().getDimSize(loss.getDim()));
-    } else if (auto gather = dyn_cast<GatherOp>(user)) {
-      if (use.getOperandNumber() == 1)
-        tighten(*gather.getTable().getType().getDimSize(gather.getDim()));
-    } else if (auto oneHot = dyn_cast<OneHotOp>(user)) {
-      tighten(*oneHot.getType().getDimSize(oneHot.getDim()));
+  // Mesh-level ops move an argument's values without changing them, so the
+  // ops that index with it may sit behind them.
+  SmallVector<Value> worklist = {func.getArgument(index)};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(user)) {
+        if (use.getOperandNumber() == 1)
+          tighten(*loss.getLogits().getType().getDimSize(loss.getDim()));
+      } else if (auto gather = dyn_cast<GatherOp>(user)) {
+        if (use.getOperandNumber() == 1)
+          tighten(*gather.getTable().getType().getDimSize(gather.getDim()));
+      } else if (auto oneHot = dyn_cast<OneHotOp>(user)) {
+        tighten(*oneHot.getType().getDimSize(oneHot.getDim()));
+      } else if (isa<AllGatherOp, ShardSliceOp, AllToAllOp,
+                     CollectivePermuteOp, HaloExchangeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+      }
     }
   }
   return bound;
@@ -62,7 +72,8 @@ buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
       return func.emitError() << "function '" << func.getSymName()
                               << "' has no input named '" << name << "'";
   }
-  int64_t numRanks = meshOf(func).numRanks();
+  layout::Mesh mesh = meshOf(func);
+  int64_t numRanks = mesh.numRanks();
   std::vector<PerRank> inputs;
   for (unsigned index = 0; index < func.getNumArguments(); ++index) {
     std::string name = argumentName(func, index);
@@ -70,21 +81,34 @@ buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
     if (!type)
       return func.emitError()
              << "argument '" << name << "' is not a tessel tensor";
-    ref::TensorSpec spec = specOf(type);
+    // A partitioned function's argument is a block of a global tensor: a
+    // file without "{rank}" and random data describe the global tensor.
+    NamedTensorType globalType;
+    if (auto global = func.getArgAttrOfType<TypeAttr>(index, kGlobalTypeAttrName))
+      globalType = dyn_cast<NamedTensorType>(global.getValue());
+    ref::TensorSpec spec = specOf(globalType ? globalType : type);
     PerRank tensors;
     auto file = files.find(name);
-    if (file != files.end()) {
+    bool perRankFiles = file != files.end() &&
+                        file->second.find("{rank}") != std::string::npos;
+    std::optional<ref::Tensor> whole;
+    if (perRankFiles) {
       for (int64_t rank = 0; rank < numRanks; ++rank) {
         ref::Tensor tensor;
         std::string error;
-        if (!ref::readNpyAs(pathForRank(file->second, rank), spec, tensor,
-                            error))
+        if (!ref::readNpyAs(pathForRank(file->second, rank), specOf(type),
+                            tensor, error))
           return func.emitError() << "input '" << name << "': " << error;
         tensors.push_back(std::move(tensor));
       }
+    } else if (file != files.end()) {
+      whole.emplace();
+      std::string error;
+      if (!ref::readNpyAs(file->second, spec, *whole, error))
+        return func.emitError() << "input '" << name << "': " << error;
     } else if (randomSeed) {
       std::optional<int64_t> bound = integerArgumentBound(func, index);
-      ref::Tensor tensor(spec);
+      whole.emplace(spec);
       uint64_t seed = *randomSeed * 1000003 + index;
       for (int64_t i = 0; i < spec.numElements(); ++i) {
         double u = ref::unitUniform(seed, static_cast<uint64_t>(i));
@@ -92,13 +116,17 @@ buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
             ref::isFloatType(spec.type)
                 ? 2 * u - 1
                 : std::floor(u * static_cast<double>(bound.value_or(100)));
-        tensor.data[i] = ref::roundToType(value, spec.type);
+        whole->data[i] = ref::roundToType(value, spec.type);
       }
-      tensors.assign(numRanks, tensor);
     } else {
       return func.emitError()
              << "no value for input '" << name << "': pass --input " << name
              << "=FILE.npy or --random-inputs";
+    }
+    if (whole) {
+      for (int64_t rank = 0; rank < numRanks; ++rank)
+        tensors.push_back(globalType ? blockOf(*whole, globalType, mesh, rank)
+                                     : *whole);
     }
     inputs.push_back(std::move(tensors));
   }

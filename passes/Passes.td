@@ -45,4 +45,50 @@ def TesselApplyLayout : Pass<"tessel-apply-layout", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }
 
+def TesselPartition : Pass<"tessel-partition", "::mlir::ModuleOp"> {
+  let summary = "turn a program over laid-out global tensors into the program every rank runs";
+  let description = [{
+    Rewrites every function of a module whose values carry layouts (after
+    tessel-apply-layout) into the SPMD program one rank runs: every value
+    becomes the rank's local block, and mesh-level ops move data where an op
+    needs it.
+
+    - einsum runs locally on blocks; a contracted dimension that is split
+      leaves a partial sum, reduced with all_reduce over its axes.
+    - element-wise ops (unary, binary, compare, select, cast) run locally
+      once their operands have the result's layout.
+    - reduce over a split dimension reduces locally, then all_reduce
+      (`mean` as a sum scaled by the global count).
+    - every other op (softmax, cross-entropy, layer norm, convolution,
+      pooling, lookups, shape ops) gathers the dimensions it works across,
+      runs on its local operands, and slices its result to its layout.
+    - resharding between two layouts gathers the dimensions whose split
+      changes (all_gather) and then slices them to the new split
+      (shard_slice), dimension by dimension.
+
+    Each function argument and result keeps its global type in a
+    `tessel.global_type` attribute, so that tools can hand every rank its
+    block of the inputs and reassemble the outputs.
+
+    Before:
+
+    ```mlir
+    %h = tessel.einsum %x, %w
+        : (!tessel.tensor<[batch:8, k:4], f32, #tessel.layout<{k = [model]}>>,
+           !tessel.tensor<[k:4, n:2], f32, #tessel.layout<{k = [model]}>>)
+        -> !tessel.tensor<[batch:8, n:2], f32>
+    ```
+
+    After, on `model:2`:
+
+    ```mlir
+    %p = tessel.einsum %x, %w : (!tessel.tensor<[batch:8, k:2], f32>,
+                                 !tessel.tensor<[k:2, n:2], f32>)
+        -> !tessel.tensor<[batch:8, n:2], f32>
+    %h = tessel.all_reduce sum %p over ["model"] : !tessel.tensor<[batch:8, n:2], f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+}
+
 #endif // TESSEL_PASSES_TD

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/TesselDialect.h"
+#include "evaluator/Blocks.h"
 #include "evaluator/Inputs.h"
 #include "evaluator/npy/NpyFile.h"
 
@@ -40,6 +41,13 @@ static cl::opt<uint64_t> seed("seed", cl::desc("seed of --random-inputs"),
                               cl::init(0));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("write result<i>[.rank<r>].npy here"));
+static cl::opt<std::string> checkAgainst(
+    "check-against",
+    cl::desc("compare each result with DIR/result<i>.npy (a reference run)"));
+static cl::opt<double> relativeTolerance("rtol", cl::desc("relative tolerance of --check-against"),
+                            cl::init(1e-5));
+static cl::opt<double> absoluteTolerance("atol", cl::desc("absolute tolerance of --check-against"),
+                            cl::init(1e-6));
 static cl::opt<unsigned> printLimit("print-limit",
                                     cl::desc("elements printed per result"),
                                     cl::init(8));
@@ -56,6 +64,35 @@ static void printTensor(llvm::raw_ostream &os, const std::string &label,
   if (tensor.data.size() > printLimit)
     os << " ... (" << tensor.data.size() << " elements)";
   os << "\n";
+}
+
+/// Compares a result with the same-named .npy file of --check-against;
+/// prints the largest difference and returns false if it is too large.
+static bool compareWithReference(const std::string &name,
+                                 const ::tessel::ref::Tensor &tensor) {
+  std::string path = checkAgainst + "/" + name + ".npy";
+  ::tessel::ref::Tensor reference;
+  std::string error;
+  if (!::tessel::ref::readNpyAs(path, tensor.spec, reference, error)) {
+    llvm::errs() << name << ": " << error << "\n";
+    return false;
+  }
+  double worst = 0;
+  for (size_t i = 0; i < tensor.data.size(); ++i) {
+    double difference = std::abs(tensor.data[i] - reference.data[i]);
+    double allowed = absoluteTolerance + relativeTolerance * std::abs(reference.data[i]);
+    worst = std::max(worst, difference);
+    if (!(difference <= allowed)) {
+      llvm::errs() << name << ": element " << i << " is " << tensor.data[i]
+                   << " but " << reference.data[i] << " in " << path << "\n";
+      return false;
+    }
+  }
+  llvm::outs() << name << ": matches " << path << " (largest difference "
+               << llvm::format("%.3g", worst) << "; rtol "
+               << llvm::format("%g", relativeTolerance.getValue()) << ", atol "
+               << llvm::format("%g", absoluteTolerance.getValue()) << ")\n";
+  return true;
 }
 
 int main(int argc, char **argv) {
@@ -108,20 +145,46 @@ int main(int argc, char **argv) {
     llvm::errs() << outputDir << ": cannot create directory\n";
     return 1;
   }
+  ::tessel::layout::Mesh mesh = ::tessel::eval::meshOf(func);
+  bool mismatch = false;
   for (auto [index, perRank] : llvm::enumerate(*results)) {
-    for (auto [rank, tensor] : llvm::enumerate(perRank)) {
-      std::string label = "result" + std::to_string(index);
-      if (perRank.size() > 1)
-        label += ".rank" + std::to_string(rank);
-      printTensor(llvm::outs(), label, tensor);
+    // A partitioned function's result is shown whole, put back together
+    // from the ranks' blocks; any other per-rank result rank by rank.
+    std::vector<std::pair<std::string, ::tessel::ref::Tensor>> shown;
+    std::string label = "result" + std::to_string(index);
+    auto globalType = func.getResultAttrOfType<TypeAttr>(
+        index, ::tessel::eval::kGlobalTypeAttrName);
+    if (globalType) {
+      ::tessel::ref::Tensor whole;
+      std::string error;
+      if (!::tessel::eval::assembleGlobal(
+              perRank, cast<mlir::tessel::NamedTensorType>(globalType.getValue()),
+              mesh, whole, error)) {
+        llvm::errs() << label << ": " << error << "\n";
+        return 1;
+      }
+      shown.push_back({label, whole});
+    } else {
+      for (auto [rank, tensor] : llvm::enumerate(perRank))
+        shown.push_back({perRank.size() > 1
+                             ? label + ".rank" + std::to_string(rank)
+                             : label,
+                         tensor});
+    }
+    for (const auto &[name, tensor] : shown) {
+      printTensor(llvm::outs(), name, tensor);
       std::string error;
       if (!outputDir.empty() &&
-          !::tessel::ref::writeNpy(outputDir + "/" + label + ".npy", tensor,
+          !::tessel::ref::writeNpy(outputDir + "/" + name + ".npy", tensor,
                                    error)) {
         llvm::errs() << error << "\n";
         return 1;
       }
+      if (!checkAgainst.empty())
+        mismatch |= !compareWithReference(name, tensor);
     }
   }
+  if (mismatch)
+    return 1;
   return 0;
 }

@@ -1,0 +1,328 @@
+//===- Partition.cpp - from global tensors to the program of one rank -----===//
+//
+// Implements tessel-partition. Every value of the input carries its layout
+// in its type; every value of the output is the rank's local block, and the
+// mesh-level ops that the local computations need sit between them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+#include "passes/Resharding.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELPARTITION
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr StringLiteral kGlobalTypeAttrName = "tessel.global_type";
+
+/// Partitions one function in place.
+class FunctionPartitioner {
+public:
+  FunctionPartitioner(func::FuncOp func, MeshAttr mesh)
+      : func(func), mesh(mesh), builder(func.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  /// Returns the global (laid-out) type of an original value.
+  NamedTensorType globalTypeOf(Value value) const {
+    auto it = argumentTypes.find(value);
+    return it != argumentTypes.end() ? it->second
+                                     : cast<NamedTensorType>(value.getType());
+  }
+
+  /// Returns the local block of original value `value`, resharded to the
+  /// layout of `wanted` (the value's dimensions with another layout).
+  Value blockAs(Value value, NamedTensorType wanted, Location loc) {
+    Resharder resharder(builder, loc, mesh);
+    return resharder.reshard(blocks.lookup(value), globalTypeOf(value),
+                             wanted);
+  }
+
+  /// Builds a copy of `op` on the given operands with the given result type,
+  /// keeping its attributes.
+  Value cloneOn(Operation *op, ValueRange operands, Type resultType) {
+    OperationState state(op->getLoc(), op->getName(), operands,
+                         TypeRange{resultType}, op->getAttrs());
+    return builder.create(state)->getResult(0);
+  }
+
+  LogicalResult partitionElementwise(Operation *op);
+  LogicalResult partitionEinsum(EinsumOp op);
+  LogicalResult partitionReduce(ReduceOp op);
+  LogicalResult partitionAcross(Operation *op, ArrayRef<StringRef> across);
+  LogicalResult partitionWhole(Operation *op);
+
+  func::FuncOp func;
+  MeshAttr mesh;
+  OpBuilder builder;
+  /// The local block that stands for each original value.
+  llvm::DenseMap<Value, Value> blocks;
+  /// The original types of the function's arguments, which are retyped.
+  llvm::DenseMap<Value, NamedTensorType> argumentTypes;
+};
+
+// Element-wise ops compute each element from the same element of their
+// operands, so once every operand has the result's layout the local op on
+// local blocks computes the local block of the result.
+LogicalResult FunctionPartitioner::partitionElementwise(Operation *op) {
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(blockAs(
+        operand, withLayoutOn(globalTypeOf(operand), result.getLayout()),
+        op->getLoc()));
+  blocks[op->getResult(0)] =
+      cloneOn(op, operands, localTypeOf(result, mesh));
+  return success();
+}
+
+// An einsum runs on blocks: output dimensions are split as the result
+// wants, and a contracted dimension may stay split, in which case each rank
+// holds a partial sum that an all_reduce over its axes completes.
+LogicalResult FunctionPartitioner::partitionEinsum(EinsumOp op) {
+  NamedTensorType result = op.getType();
+  MLIRContext *context = op.getContext();
+  llvm::SmallDenseSet<StringAttr> usedAxes;
+  SmallVector<StringAttr> dims;
+  SmallVector<ArrayAttr> dimAxes;
+  if (LayoutAttr layout = result.getLayout())
+    for (auto [dim, axes] : llvm::zip(layout.getDims(), layout.getAxes())) {
+      dims.push_back(dim);
+      dimAxes.push_back(axes);
+      for (Attribute axis : axes)
+        usedAxes.insert(cast<StringAttr>(axis));
+    }
+  // A contracted dimension keeps the split of the first input that splits
+  // it, unless one of those axes is taken already.
+  SmallVector<StringAttr> partialAxes;
+  for (Value input : op.getInputs()) {
+    NamedTensorType type = globalTypeOf(input);
+    if (!type.getLayout())
+      continue;
+    for (auto [dim, axes] :
+         llvm::zip(type.getLayout().getDims(), type.getLayout().getAxes())) {
+      if (result.hasDim(dim.getValue()) || llvm::is_contained(dims, dim))
+        continue;
+      if (llvm::any_of(axes, [&](Attribute axis) {
+            return usedAxes.contains(cast<StringAttr>(axis));
+          }))
+        continue;
+      dims.push_back(dim);
+      dimAxes.push_back(axes);
+      for (Attribute axis : axes) {
+        usedAxes.insert(cast<StringAttr>(axis));
+        partialAxes.push_back(cast<StringAttr>(axis));
+      }
+    }
+  }
+  LayoutAttr target =
+      dims.empty() ? LayoutAttr() : LayoutAttr::get(context, dims, dimAxes);
+  SmallVector<Value> operands;
+  for (Value input : op.getInputs())
+    operands.push_back(
+        blockAs(input, withLayoutOn(globalTypeOf(input), target), op.getLoc()));
+  Value partial = cloneOn(op, operands, localTypeOf(result, mesh));
+  Resharder resharder(builder, op.getLoc(), mesh);
+  blocks[op.getResult()] = resharder.completePartialSum(partial, partialAxes);
+  return success();
+}
+
+// A reduction over a split dimension reduces each block and then combines
+// the ranks' results; a mean is a sum scaled by the global count.
+LogicalResult FunctionPartitioner::partitionReduce(ReduceOp op) {
+  if (op.getKind() == ReduceKind::Prod)
+    return partitionWhole(op);
+  NamedTensorType input = globalTypeOf(op.getInput());
+  NamedTensorType result = op.getType();
+  SmallVector<StringAttr> splitReduced;
+  int64_t reducedCount = 1;
+  for (auto [dim, size] : llvm::zip(input.getDimNames(), input.getShape())) {
+    if (result.hasDim(dim.getValue()))
+      continue;
+    reducedCount *= size;
+    if (input.getLayout())
+      for (StringAttr axis : input.getLayout().getAxesOf(dim.getValue()))
+        splitReduced.push_back(axis);
+  }
+  // The local result keeps the input's splits of the kept dimensions.
+  NamedTensorType keptLayout = withLayoutOn(result, input.getLayout());
+  Type localResult = localTypeOf(keptLayout, mesh);
+  Value block = blocks.lookup(op.getInput());
+  Location loc = op.getLoc();
+  Value reduced;
+  if (splitReduced.empty()) {
+    reduced = cloneOn(op, block, localResult);
+  } else {
+    bool isMean = op.getKind() == ReduceKind::Mean;
+    ReduceKind localKind = isMean ? ReduceKind::Sum : op.getKind();
+    Value local = ReduceOp::create(builder, loc, localResult, localKind, block);
+    CollectiveKind combine = localKind == ReduceKind::Max   ? CollectiveKind::Max
+                             : localKind == ReduceKind::Min ? CollectiveKind::Min
+                                                            : CollectiveKind::Sum;
+    SmallVector<Attribute> axes(splitReduced.begin(), splitReduced.end());
+    reduced = AllReduceOp::create(builder, loc, localResult, combine, local,
+                                  builder.getArrayAttr(axes));
+    if (isMean) {
+      auto scalar = NamedTensorType::get(
+          op.getContext(), {}, {}, result.getElementType(), LayoutAttr());
+      Value scale = ConstantOp::create(
+          builder, loc, scalar,
+          builder.getFloatAttr(builder.getF64Type(), 1.0 / reducedCount));
+      reduced = MulOp::create(builder, loc, localResult, reduced, scale);
+    }
+  }
+  Resharder resharder(builder, loc, mesh);
+  blocks[op.getResult()] = resharder.reshard(reduced, keptLayout, result);
+  return success();
+}
+
+// Ops that combine elements across some dimensions (softmax over a class
+// dimension, a convolution over its window) but treat every index of the
+// other dimensions alike run on blocks that hold those dimensions whole:
+// a batch split stays a batch split.
+LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
+                                                   ArrayRef<StringRef> across) {
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
+  LayoutAttr target = withoutSplitsOf(result, across);
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(blockAs(
+        operand, withLayoutOn(globalTypeOf(operand), target), op->getLoc()));
+  NamedTensorType computed = result.withLayout(target);
+  Value block = cloneOn(op, operands, localTypeOf(computed, mesh));
+  Resharder resharder(builder, op->getLoc(), mesh);
+  blocks[op->getResult(0)] = resharder.reshard(block, computed, result);
+  return success();
+}
+
+/// Returns the names in an array of string attributes.
+static SmallVector<StringRef> namesOf(ArrayAttr names) {
+  SmallVector<StringRef> result;
+  for (Attribute name : names)
+    result.push_back(cast<StringAttr>(name).getValue());
+  return result;
+}
+
+// Any other op runs on whole operands: gather every split dimension, run the
+// op as in the global program, then keep this rank's block of the result.
+// Correct for every op, and the starting point that op-specific rules
+// (halo exchanges for convolutions, masked lookups for split vocabularies,
+// two-pass softmax over a split dimension) will replace.
+LogicalResult FunctionPartitioner::partitionWhole(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<NamedTensorType>(op->getResult(0).getType()))
+    return op->emitOpError() << "cannot be partitioned";
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(blockAs(
+        operand, globalTypeOf(operand).withLayout(LayoutAttr()), op->getLoc()));
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
+  Value whole = cloneOn(op, operands, result.withLayout(LayoutAttr()));
+  Resharder resharder(builder, op->getLoc(), mesh);
+  blocks[op->getResult(0)] = resharder.reshard(
+      whole, result.withLayout(LayoutAttr()), result);
+  return success();
+}
+
+LogicalResult FunctionPartitioner::run() {
+  Block &body = func.getBody().front();
+  // Arguments become blocks; their global types are kept for the tools.
+  for (BlockArgument argument : body.getArguments()) {
+    auto type = dyn_cast<NamedTensorType>(argument.getType());
+    if (!type)
+      return func.emitError() << "argument #" << argument.getArgNumber()
+                              << " is not a tessel tensor";
+    argumentTypes[argument] = type;
+    func.setArgAttr(argument.getArgNumber(), kGlobalTypeAttrName,
+                    TypeAttr::get(type));
+    argument.setType(localTypeOf(type, mesh));
+    blocks[argument] = argument;
+  }
+
+  SmallVector<Operation *> originals;
+  for (Operation &op : body.without_terminator())
+    originals.push_back(&op);
+  for (Operation *op : originals) {
+    builder.setInsertionPoint(op);
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(op)
+            .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp,
+                  SigmoidOp, ReluOp, GeluOp, AddOp, SubOp, MulOp, DivOp, MaxOp,
+                  MinOp, PowOp, CompareOp, SelectOp, CastOp>(
+                [&](Operation *elementwise) {
+                  return partitionElementwise(elementwise);
+                })
+            .Case([&](EinsumOp einsum) { return partitionEinsum(einsum); })
+            .Case([&](ReduceOp reduce) { return partitionReduce(reduce); })
+            .Case<SoftmaxOp, LogSoftmaxOp>([&](auto softmax) {
+              return partitionAcross(softmax, {softmax.getDim()});
+            })
+            .Case([&](SoftmaxCrossEntropyOp loss) {
+              return partitionAcross(loss, {loss.getDim()});
+            })
+            .Case([&](LayerNormOp norm) {
+              return partitionAcross(norm, namesOf(norm.getDims()));
+            })
+            .Case([&](Conv2DOp conv) {
+              SmallVector<StringRef> across = namesOf(conv.getSpatial());
+              llvm::append_range(across, namesOf(conv.getKernel()));
+              across.push_back(conv.getInputChannel());
+              return partitionAcross(conv, across);
+            })
+            .Case([&](PoolOp pool) {
+              return partitionAcross(pool, namesOf(pool.getSpatial()));
+            })
+            .Case([&](GatherOp gather) {
+              return partitionAcross(gather, {gather.getDim()});
+            })
+            .Case([&](OneHotOp oneHot) {
+              return partitionAcross(oneHot, {oneHot.getDim()});
+            })
+            .Default([&](Operation *other) { return partitionWhole(other); });
+    if (failed(result))
+      return failure();
+  }
+
+  // Each result leaves in the layout its function type promises.
+  Operation *terminator = body.getTerminator();
+  builder.setInsertionPoint(terminator);
+  for (OpOperand &returned : terminator->getOpOperands()) {
+    NamedTensorType global = globalTypeOf(returned.get());
+    func.setResultAttr(returned.getOperandNumber(), kGlobalTypeAttrName,
+                       TypeAttr::get(global));
+    returned.set(blocks.lookup(returned.get()));
+  }
+  for (Operation *op : llvm::reverse(originals))
+    op->erase();
+  func.setType(FunctionType::get(func.getContext(), body.getArgumentTypes(),
+                                 terminator->getOperandTypes()));
+  return success();
+}
+
+struct PartitionPass
+    : mlir::tessel::impl::TesselPartitionBase<PartitionPass> {
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    MeshAttr mesh = getEnclosingMesh(module);
+    if (!mesh) {
+      module.emitError() << "tessel-partition needs a mesh: run "
+                            "tessel-apply-layout first";
+      return signalPassFailure();
+    }
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() &&
+          failed(FunctionPartitioner(func, mesh).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

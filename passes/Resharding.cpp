@@ -1,0 +1,114 @@
+//===- Resharding.cpp - moving a block from one layout to another ---------===//
+
+#include "passes/Resharding.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+/// Returns the axes that split `dim` under `layout` (none for a null one).
+static SmallVector<StringAttr> axesOf(LayoutAttr layout, StringRef dim) {
+  return layout ? layout.getAxesOf(dim) : SmallVector<StringAttr>();
+}
+
+NamedTensorType mlir::tessel::localTypeOf(NamedTensorType global,
+                                          MeshAttr mesh) {
+  SmallVector<int64_t> shape;
+  for (auto [name, size] : llvm::zip(global.getDimNames(), global.getShape()))
+    shape.push_back(size / *mesh.getGroupSize(
+                               axesOf(global.getLayout(), name.getValue())));
+  return NamedTensorType::get(global.getContext(), global.getDimNames(), shape,
+                              global.getElementType(), LayoutAttr());
+}
+
+NamedTensorType mlir::tessel::withLayoutOn(NamedTensorType global,
+                                           LayoutAttr layout) {
+  SmallVector<StringAttr> dims;
+  SmallVector<ArrayAttr> axes;
+  if (layout)
+    for (auto [dim, dimAxes] : llvm::zip(layout.getDims(), layout.getAxes()))
+      if (global.hasDim(dim.getValue())) {
+        dims.push_back(dim);
+        axes.push_back(dimAxes);
+      }
+  return global.withLayout(
+      dims.empty() ? LayoutAttr()
+                   : LayoutAttr::get(global.getContext(), dims, axes));
+}
+
+LayoutAttr mlir::tessel::withoutSplitsOf(NamedTensorType type,
+                                         ArrayRef<StringRef> dims) {
+  LayoutAttr layout = type.getLayout();
+  if (!layout)
+    return layout;
+  SmallVector<StringAttr> kept;
+  SmallVector<ArrayAttr> keptAxes;
+  for (auto [dim, axes] : llvm::zip(layout.getDims(), layout.getAxes()))
+    if (!llvm::is_contained(dims, dim.getValue())) {
+      kept.push_back(dim);
+      keptAxes.push_back(axes);
+    }
+  return kept.empty() ? LayoutAttr()
+                      : LayoutAttr::get(type.getContext(), kept, keptAxes);
+}
+
+static ArrayAttr axisArray(OpBuilder &builder, ArrayRef<StringAttr> axes) {
+  return builder.getArrayAttr(
+      SmallVector<Attribute>(axes.begin(), axes.end()));
+}
+
+/// Returns `type` with the size of `dim` multiplied by `factor` (which may
+/// be a fraction written as 1/n through `divisor`).
+static NamedTensorType scaledDim(NamedTensorType type, StringRef dim,
+                                 int64_t factor, int64_t divisor) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[*type.getDimIndex(dim)] = shape[*type.getDimIndex(dim)] * factor /
+                                  divisor;
+  return NamedTensorType::get(type.getContext(), type.getDimNames(), shape,
+                              type.getElementType(), type.getLayout());
+}
+
+Value Resharder::completePartialSum(Value block, ArrayRef<StringAttr> axes) {
+  if (axes.empty())
+    return block;
+  return AllReduceOp::create(builder, loc, block.getType(),
+                             CollectiveKind::Sum, block,
+                             axisArray(builder, axes));
+}
+
+Value Resharder::gatherDim(Value block, StringRef dim,
+                           ArrayRef<StringAttr> axes) {
+  if (axes.empty())
+    return block;
+  auto type = cast<NamedTensorType>(block.getType());
+  int64_t group = *mesh.getGroupSize(axes);
+  return AllGatherOp::create(builder, loc, scaledDim(type, dim, group, 1),
+                             block, builder.getStringAttr(dim),
+                             axisArray(builder, axes));
+}
+
+Value Resharder::sliceDim(Value block, StringRef dim,
+                          ArrayRef<StringAttr> axes) {
+  if (axes.empty())
+    return block;
+  auto type = cast<NamedTensorType>(block.getType());
+  int64_t group = *mesh.getGroupSize(axes);
+  return ShardSliceOp::create(builder, loc, scaledDim(type, dim, 1, group),
+                              block, builder.getStringAttr(dim),
+                              axisArray(builder, axes));
+}
+
+Value Resharder::reshard(Value block, NamedTensorType from,
+                         NamedTensorType to) {
+  SmallVector<StringRef> changed;
+  for (StringAttr dim : from.getDimNames())
+    if (axesOf(from.getLayout(), dim.getValue()) !=
+        axesOf(to.getLayout(), dim.getValue()))
+      changed.push_back(dim.getValue());
+  // [dim over A] -> [dim whole] for every changed dimension ...
+  for (StringRef dim : changed)
+    block = gatherDim(block, dim, axesOf(from.getLayout(), dim));
+  // ... then [dim whole] -> [dim over B].
+  for (StringRef dim : changed)
+    block = sliceDim(block, dim, axesOf(to.getLayout(), dim));
+  return block;
+}

@@ -1,0 +1,59 @@
+//===- Resharding.h - moving a block from one layout to another --*- C++ -*-===//
+//
+// A catalogue of small resharding steps, each a mesh-level op with the
+// layouts before and after, and the planner that composes them. The planner
+// is deliberately simple for now: every dimension whose split changes is
+// gathered and then sliced to its new split. Steps that move a split with
+// less traffic (all_to_all, collective_permute) are the next to add.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PASSES_RESHARDING_H
+#define TESSEL_PASSES_RESHARDING_H
+
+#include "dialect/TesselDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tessel {
+
+/// Returns the type of one rank's block of `global` on `mesh`: every split
+/// dimension divided by the size of its axes, and no layout.
+NamedTensorType localTypeOf(NamedTensorType global, MeshAttr mesh);
+
+/// Returns `global` with `layout` restricted to the dimensions it has.
+NamedTensorType withLayoutOn(NamedTensorType global, LayoutAttr layout);
+
+/// Returns the layout that replicates every dimension of `type` named in
+/// `dims` and keeps the others as they are.
+LayoutAttr withoutSplitsOf(NamedTensorType type, ArrayRef<StringRef> dims);
+
+/// Builds resharding steps at the builder's insertion point.
+class Resharder {
+public:
+  Resharder(OpBuilder &builder, Location loc, MeshAttr mesh)
+      : builder(builder), loc(loc), mesh(mesh) {}
+
+  /// [partial sum over axes] -> [complete]: all_reduce.
+  Value completePartialSum(Value block, ArrayRef<StringAttr> axes);
+
+  /// [dim split over axes] -> [dim whole]: all_gather along dim.
+  Value gatherDim(Value block, StringRef dim, ArrayRef<StringAttr> axes);
+
+  /// [dim whole] -> [dim split over axes]: shard_slice, no communication.
+  Value sliceDim(Value block, StringRef dim, ArrayRef<StringAttr> axes);
+
+  /// Moves `block`, the local block of a tensor of global type `from`, to
+  /// the layout of `to` (same dimensions): all gathers first, so that no
+  /// axis is in use twice in between, then all slices.
+  Value reshard(Value block, NamedTensorType from, NamedTensorType to);
+
+private:
+  OpBuilder &builder;
+  Location loc;
+  MeshAttr mesh;
+};
+
+} // namespace mlir::tessel
+
+#endif // TESSEL_PASSES_RESHARDING_H

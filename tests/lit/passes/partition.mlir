@@ -1,0 +1,61 @@
+// RUN: tessel-opt %s -split-input-file --tessel-apply-layout="mesh=data:2;model:4 rules=batch:data;hidden:model;k:model" --tessel-partition | FileCheck %s
+
+// A contraction over a split dimension leaves partial sums that one
+// all_reduce over the dimension's axes completes; arguments become blocks
+// and keep their global type.
+// CHECK-LABEL: func.func @contract_split
+// CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[batch:4, k:2], f32> {tessel.global_type = !tessel.tensor<[batch:8, k:8], f32, #tessel.layout<{batch = [data], k = [model]}>>}
+// CHECK: %[[W:.*]] = tessel.parameter "w"{{.*}}: !tessel.tensor<[k:8, n:2], f32>
+// CHECK: %[[WB:.*]] = tessel.shard_slice %[[W]] along "k" over ["model"] : !tessel.tensor<[k:8, n:2], f32> -> !tessel.tensor<[k:2, n:2], f32>
+// CHECK: %[[P:.*]] = tessel.einsum %[[X]], %[[WB]] : {{.*}} -> !tessel.tensor<[batch:4, n:2], f32>
+// CHECK: %[[S:.*]] = tessel.all_reduce sum %[[P]] over ["model"] : !tessel.tensor<[batch:4, n:2], f32>
+// CHECK: return %[[S]]
+func.func @contract_split(%x: !tessel.tensor<[batch:8, k:8], f32>) -> !tessel.tensor<[batch:8, n:2], f32> {
+  %w = tessel.parameter "w" normal scale 1.0 seed 1 : !tessel.tensor<[k:8, n:2], f32>
+  %y = tessel.einsum %x, %w : (!tessel.tensor<[batch:8, k:8], f32>, !tessel.tensor<[k:8, n:2], f32>)
+      -> !tessel.tensor<[batch:8, n:2], f32>
+  return %y : !tessel.tensor<[batch:8, n:2], f32>
+}
+
+// -----
+
+// Element-wise ops take their operands in the result's layout: the bias,
+// replicated as a parameter, is sliced; no communication.
+// CHECK-LABEL: func.func @bias
+// CHECK: %[[B:.*]] = tessel.parameter "b"{{.*}}: !tessel.tensor<[hidden:16], f32>
+// CHECK: %[[BB:.*]] = tessel.shard_slice %[[B]] along "hidden" over ["model"]
+// CHECK: tessel.add %{{.*}}, %[[BB]] : !tessel.tensor<[batch:4, hidden:4], f32>, !tessel.tensor<[hidden:4], f32> -> !tessel.tensor<[batch:4, hidden:4], f32>
+// CHECK-NOT: all_
+func.func @bias(%x: !tessel.tensor<[batch:8, hidden:16], f32>) -> !tessel.tensor<[batch:8, hidden:16], f32> {
+  %b = tessel.parameter "b" zeros scale 1.0 seed 0 : !tessel.tensor<[hidden:16], f32>
+  %y = tessel.add %x, %b : !tessel.tensor<[batch:8, hidden:16], f32>, !tessel.tensor<[hidden:16], f32>
+      -> !tessel.tensor<[batch:8, hidden:16], f32>
+  return %y : !tessel.tensor<[batch:8, hidden:16], f32>
+}
+
+// -----
+
+// A mean over a split dimension: local sum, all_reduce, scale by the
+// global count (1/8).
+// CHECK-LABEL: func.func @mean
+// CHECK: %[[L:.*]] = tessel.reduce sum %{{.*}} : !tessel.tensor<[batch:4], f32> -> !tessel.tensor<[], f32>
+// CHECK: %[[T:.*]] = tessel.all_reduce sum %[[L]] over ["data"]
+// CHECK: %[[C:.*]] = tessel.constant 1.250000e-01
+// CHECK: tessel.mul %[[T]], %[[C]]
+func.func @mean(%x: !tessel.tensor<[batch:8], f32>) -> !tessel.tensor<[], f32> {
+  %m = tessel.reduce mean %x : !tessel.tensor<[batch:8], f32> -> !tessel.tensor<[], f32>
+  return %m : !tessel.tensor<[], f32>
+}
+
+// -----
+
+// Softmax over a split dimension gathers that dimension only; the batch
+// split stays, and the result is sliced back to its layout.
+// CHECK-LABEL: func.func @softmax_split
+// CHECK: %[[G:.*]] = tessel.all_gather %{{.*}} along "hidden" over ["model"] : !tessel.tensor<[batch:4, hidden:4], f32> -> !tessel.tensor<[batch:4, hidden:16], f32>
+// CHECK: %[[S:.*]] = tessel.softmax %[[G]] over "hidden" : !tessel.tensor<[batch:4, hidden:16], f32>
+// CHECK: tessel.shard_slice %[[S]] along "hidden" over ["model"] : !tessel.tensor<[batch:4, hidden:16], f32> -> !tessel.tensor<[batch:4, hidden:4], f32>
+func.func @softmax_split(%x: !tessel.tensor<[batch:8, hidden:16], f32>) -> !tessel.tensor<[batch:8, hidden:16], f32> {
+  %s = tessel.softmax %x over "hidden" : !tessel.tensor<[batch:8, hidden:16], f32>
+  return %s : !tessel.tensor<[batch:8, hidden:16], f32>
+}
