@@ -177,6 +177,18 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
 
 } // namespace
 
+/// Adds the FLOPs and collectives of every op of `func` to `report`.
+static void countWork(const CostModel &model, func::FuncOp func,
+                      CostReport &report) {
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    report.flopsPerRank += model.flops(&op);
+    if (std::optional<CollectiveCost> collective = model.collective(&op)) {
+      report.commBytesPerRank += collective->bytesPerRank;
+      report.collectives.push_back(*collective);
+    }
+  }
+}
+
 namespace tessel::analysis {
 CostReport buildCostReport(func::FuncOp func) {
   CostModel model(toLayoutMesh(getEnclosingMesh(func)));
@@ -239,12 +251,16 @@ CostReport buildCostReport(func::FuncOp func) {
       if (lastUse.lookup(operand) == &op &&
           !operand.getDefiningOp<ParameterOp>())
         live -= model.localBytes(operand);
-    report.flopsPerRank += model.flops(&op);
-    if (std::optional<CollectiveCost> collective = model.collective(&op)) {
-      report.commBytesPerRank += collective->bytesPerRank;
-      report.collectives.push_back(*collective);
-    }
   }
+  countWork(model, func, report);
   return report;
+}
+
+void addPartitionedCosts(CostReport &report, func::FuncOp partitioned) {
+  report.flopsPerRank = 0;
+  report.commBytesPerRank = 0;
+  report.collectives.clear();
+  countWork(CostModel(toLayoutMesh(getEnclosingMesh(partitioned))),
+            partitioned, report);
 }
 } // namespace tessel::analysis

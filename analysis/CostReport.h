@@ -60,6 +60,11 @@ struct CostReport {
 /// tessel-apply-layout) on the mesh of its module.
 CostReport buildCostReport(mlir::func::FuncOp func);
 
+/// Replaces the report's FLOPs and communication with those of
+/// `partitioned`, the per-rank program tessel-partition made of the
+/// report's function: what each rank really computes and sends.
+void addPartitionedCosts(CostReport &report, mlir::func::FuncOp partitioned);
+
 /// Renders the report as aligned text tables.
 std::string formatText(const CostReport &report);
 

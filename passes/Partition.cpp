@@ -58,6 +58,7 @@ private:
   LogicalResult partitionElementwise(Operation *op);
   LogicalResult partitionEinsum(EinsumOp op);
   LogicalResult partitionReduce(ReduceOp op);
+  LogicalResult partitionRename(RenameOp op);
   LogicalResult partitionAcross(Operation *op, ArrayRef<StringRef> across);
   LogicalResult partitionWhole(Operation *op);
 
@@ -70,7 +71,8 @@ private:
   llvm::DenseMap<Value, NamedTensorType> argumentTypes;
 };
 
-// Element-wise ops compute each element from the same element of their
+// Element-wise ops (and transposes, which keep every element under its
+// dimension names) compute each element from the same element of their
 // operands, so once every operand has the result's layout the local op on
 // local blocks computes the local block of the result.
 LogicalResult FunctionPartitioner::partitionElementwise(Operation *op) {
@@ -185,6 +187,32 @@ LogicalResult FunctionPartitioner::partitionReduce(ReduceOp op) {
   return success();
 }
 
+// A rename moves no data: dimension i of the result is dimension i of the
+// input under another name, so the input is resharded to carry the result's
+// splits position by position and renamed locally.
+LogicalResult FunctionPartitioner::partitionRename(RenameOp op) {
+  NamedTensorType input = globalTypeOf(op.getInput());
+  NamedTensorType result = op.getType();
+  SmallVector<StringAttr> dims;
+  SmallVector<ArrayAttr> axes;
+  if (LayoutAttr layout = result.getLayout())
+    for (auto [inputDim, resultDim] :
+         llvm::zip(input.getDimNames(), result.getDimNames())) {
+      SmallVector<StringAttr> resultAxes = layout.getAxesOf(resultDim);
+      if (resultAxes.empty())
+        continue;
+      dims.push_back(inputDim);
+      axes.push_back(builder.getArrayAttr(
+          SmallVector<Attribute>(resultAxes.begin(), resultAxes.end())));
+    }
+  NamedTensorType wanted = input.withLayout(
+      dims.empty() ? LayoutAttr()
+                   : LayoutAttr::get(op.getContext(), dims, axes));
+  Value block = blockAs(op.getInput(), wanted, op.getLoc());
+  blocks[op.getResult()] = cloneOn(op, block, localTypeOf(result, mesh));
+  return success();
+}
+
 // Ops that combine elements across some dimensions (softmax over a class
 // dimension, a convolution over its window) but treat every index of the
 // other dimensions alike run on blocks that hold those dimensions whole:
@@ -257,12 +285,13 @@ LogicalResult FunctionPartitioner::run() {
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp,
                   SigmoidOp, ReluOp, GeluOp, AddOp, SubOp, MulOp, DivOp, MaxOp,
-                  MinOp, PowOp, CompareOp, SelectOp, CastOp>(
+                  MinOp, PowOp, CompareOp, SelectOp, CastOp, TransposeOp>(
                 [&](Operation *elementwise) {
                   return partitionElementwise(elementwise);
                 })
             .Case([&](EinsumOp einsum) { return partitionEinsum(einsum); })
             .Case([&](ReduceOp reduce) { return partitionReduce(reduce); })
+            .Case([&](RenameOp rename) { return partitionRename(rename); })
             .Case<SoftmaxOp, LogSoftmaxOp>([&](auto softmax) {
               return partitionAcross(softmax, {softmax.getDim()});
             })

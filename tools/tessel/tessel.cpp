@@ -82,6 +82,15 @@ static int explain() {
   }
   ::tessel::analysis::CostReport report =
       ::tessel::analysis::buildCostReport(func);
+  // The collectives and the work per rank come from the program each rank
+  // would run.
+  OwningOpRef<ModuleOp> partitioned = module->clone();
+  PassManager partition(&context);
+  partition.addPass(mlir::tessel::createTesselPartition());
+  if (failed(partition.run(*partitioned)))
+    return 1;
+  ::tessel::analysis::addPartitionedCosts(
+      report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
   llvm::outs() << (format == Format::Json
                        ? ::tessel::analysis::formatJson(report)
                        : ::tessel::analysis::formatText(report));
