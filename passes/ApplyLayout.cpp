@@ -125,10 +125,18 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
     if (!name.empty())
       diagnostic << " '" << name << "'";
     diagnostic << " " << type << ": " << error;
-    for (StringAttr dim : splitDims)
-      if (const layout::DimRule *rule = spec.ruleFor(name, dim.getValue()))
+    for (StringAttr dim : splitDims) {
+      const layout::DimRule *rule = spec.ruleFor(name, dim.getValue());
+      if (!rule)
+        continue;
+      if (rule->location.line > 0)
         diagnostic.attachNote(locationOf(&getContext(), rule->location))
             << "'" << dim.getValue() << "' is split by this rule";
+      else
+        diagnostic.attachNote()
+            << "'" << dim.getValue() << "' is split by the rule '"
+            << layout::formatRules({*rule}) << "' of " << rule->location.file;
+    }
     return failure();
   }
   LayoutAttr layoutAttr;

@@ -22,6 +22,9 @@ extra=(
   "transformer|model:4|vocab:model"
   "transformer|seq:2;model:2|seq:seq;d_model:model"
   "transformer|data:4;model:2|batch:data;head_dim:model;d_ff:model"
+  "cnn|data:2;model:4|batch:data;f2:model"
+  "cnn|rows:2;cols:2;data:2|h:rows;w:cols;batch:data"
+  "cnn|model:2;rows:2|classes:model;f2:rows"
 )
 
 passed=0
