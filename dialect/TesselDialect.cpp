@@ -9,6 +9,7 @@ using namespace mlir::tessel;
 
 #include "dialect/TesselDialect.cpp.inc"
 #include "dialect/TesselEnums.cpp.inc"
+#include "dialect/TesselInterfaces.cpp.inc"
 
 void TesselDialect::initialize() {
   registerTypes();

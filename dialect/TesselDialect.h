@@ -16,6 +16,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "dialect/PartitionRule.h"
 #include "dialect/TesselDialect.h.inc"
 #include "dialect/TesselEnums.h.inc"
 
@@ -24,6 +25,8 @@
 
 #define GET_TYPEDEF_CLASSES
 #include "dialect/TesselTypes.h.inc"
+
+#include "dialect/TesselInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialect/TesselModelOps.h.inc"

@@ -10,15 +10,25 @@
 
 include "dialect/TesselDialect.td"
 include "dialect/TesselEnums.td"
+include "dialect/TesselInterfaces.td"
 include "dialect/TesselTypes.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// How tessel-partition handles each op (see TesselInterfaces.td): the rule
+// is defined in C++ beside the op's verifier; ops without one of these
+// traits use the interface's default, gathering their operands whole.
+def Tessel_PartitionRuleTrait : DeclareOpInterfaceMethods<
+    Tessel_PartitionableOpInterface, ["getPartitionRule"]>;
+def Tessel_AcrossRuleTrait : DeclareOpInterfaceMethods<
+    Tessel_PartitionableOpInterface,
+    ["getPartitionRule", "getDimsWorkedAcross"]>;
 
 //===----------------------------------------------------------------------===//
 // Sources: parameters, constants, iota
 //===----------------------------------------------------------------------===//
 
-def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure]> {
+def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure, Tessel_PartitionableOpInterface]> {
   let summary = "a trainable parameter with its initializer";
   let description = [{
     Declares a parameter tensor and how it is initialised. Every element is a
@@ -47,7 +57,7 @@ def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tessel_ConstantOp : Tessel_Op<"constant", [Pure, ConstantLike]> {
+def Tessel_ConstantOp : Tessel_Op<"constant", [Pure, Tessel_PartitionableOpInterface, ConstantLike]> {
   let summary = "a constant tensor";
   let description = [{
     A tensor whose value is a splat (a float or integer attribute) or a dense
@@ -71,7 +81,7 @@ def Tessel_ConstantOp : Tessel_Op<"constant", [Pure, ConstantLike]> {
   let hasFolder = 1;
 }
 
-def Tessel_IotaOp : Tessel_Op<"iota", [Pure]> {
+def Tessel_IotaOp : Tessel_Op<"iota", [Pure, Tessel_PartitionableOpInterface]> {
   let summary = "each element's index along one dimension";
   let description = [{
     Fills the result with the index of each element along `dim`. Comparing
@@ -95,7 +105,7 @@ def Tessel_IotaOp : Tessel_Op<"iota", [Pure]> {
 // Contraction
 //===----------------------------------------------------------------------===//
 
-def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure]> {
+def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "a contraction named by its result's dimensions";
   let description = [{
     Multiplies its inputs element by element, matching dimensions by name,
@@ -127,7 +137,7 @@ def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 class Tessel_UnaryOp<string mnemonic, string formula, bit floatOnly = 1>
-    : Tessel_Op<mnemonic, [Pure]> {
+    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "element-wise " # mnemonic;
   let description = "Computes `" # formula # [{` for every element.
 
@@ -160,7 +170,7 @@ def Tessel_ReluOp : Tessel_UnaryOp<"relu", "max(x, 0)", 0>;
 def Tessel_GeluOp : Tessel_UnaryOp<"gelu", "x * (1 + erf(x / sqrt(2))) / 2">;
 
 class Tessel_BinaryOp<string mnemonic, string formula>
-    : Tessel_Op<mnemonic, [Pure]> {
+    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "element-wise " # mnemonic # " with broadcasting by name";
   let description = "Computes `" # formula # [{` for every element of the
     result. Broadcasting is by dimension name: each result element reads the
@@ -195,7 +205,7 @@ def Tessel_MaxOp : Tessel_BinaryOp<"max", "max(lhs, rhs)">;
 def Tessel_MinOp : Tessel_BinaryOp<"min", "min(lhs, rhs)">;
 def Tessel_PowOp : Tessel_BinaryOp<"pow", "lhs ^ rhs">;
 
-def Tessel_CompareOp : Tessel_Op<"compare", [Pure]> {
+def Tessel_CompareOp : Tessel_Op<"compare", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "element-wise comparison with broadcasting by name";
   let description = [{
     Compares its operands element by element, broadcasting by name as the
@@ -221,7 +231,7 @@ def Tessel_CompareOp : Tessel_Op<"compare", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tessel_SelectOp : Tessel_Op<"select", [Pure]> {
+def Tessel_SelectOp : Tessel_Op<"select", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "choose between two tensors element by element";
   let description = [{
     Yields `on_true` where `condition` is non-zero and `on_false` elsewhere,
@@ -250,7 +260,7 @@ def Tessel_SelectOp : Tessel_Op<"select", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tessel_CastOp : Tessel_Op<"cast", [Pure]> {
+def Tessel_CastOp : Tessel_Op<"cast", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "convert the element type";
   let description = [{
     Converts every element to the result's element type, rounding to nearest
@@ -276,7 +286,7 @@ def Tessel_CastOp : Tessel_Op<"cast", [Pure]> {
 // Reductions and normalisations
 //===----------------------------------------------------------------------===//
 
-def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure]> {
+def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "reduce over the dimensions the result drops";
   let description = [{
     Combines elements over every input dimension that the result does not
@@ -298,7 +308,7 @@ def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure]> {
 }
 
 class Tessel_SoftmaxLikeOp<string mnemonic, string formula>
-    : Tessel_Op<mnemonic, [Pure]> {
+    : Tessel_Op<mnemonic, [Pure, Tessel_AcrossRuleTrait]> {
   let summary = mnemonic # " over one named dimension";
   let description = "Computes `" # formula # [{` along `dim`, subtracting
     the maximum first so that large inputs do not overflow.
@@ -325,7 +335,7 @@ def Tessel_LogSoftmaxOp
     : Tessel_SoftmaxLikeOp<"log_softmax", "x_i - log(sum_j e^x_j)">;
 
 def Tessel_SoftmaxCrossEntropyOp
-    : Tessel_Op<"softmax_cross_entropy", [Pure]> {
+    : Tessel_Op<"softmax_cross_entropy", [Pure, Tessel_AcrossRuleTrait]> {
   let summary = "cross-entropy of softmax(logits) against integer labels";
   let description = [{
     For every index of the labels computes
@@ -356,7 +366,7 @@ def Tessel_SoftmaxCrossEntropyOp
   let hasVerifier = 1;
 }
 
-def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure]> {
+def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure, Tessel_AcrossRuleTrait]> {
   let summary = "normalise to zero mean and unit variance over named dims";
   let description = [{
     Computes `(x - mean) / sqrt(var + epsilon)` where mean and (population)
@@ -390,7 +400,7 @@ def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure]> {
 // Convolution and pooling
 //===----------------------------------------------------------------------===//
 
-def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure]> {
+def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure, Tessel_AcrossRuleTrait]> {
   let summary = "2-D convolution over two named spatial dimensions";
   let description = [{
     A cross-correlation, as in PyTorch and oneDNN:
@@ -436,7 +446,7 @@ def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tessel_PoolOp : Tessel_Op<"pool", [Pure]> {
+def Tessel_PoolOp : Tessel_Op<"pool", [Pure, Tessel_AcrossRuleTrait]> {
   let summary = "max or average pooling over two named spatial dimensions";
   let description = [{
     Reduces each `window` of the two `spatial` dimensions with `max` or
@@ -471,7 +481,7 @@ def Tessel_PoolOp : Tessel_Op<"pool", [Pure]> {
 // Lookups
 //===----------------------------------------------------------------------===//
 
-def Tessel_GatherOp : Tessel_Op<"gather", [Pure]> {
+def Tessel_GatherOp : Tessel_Op<"gather", [Pure, Tessel_AcrossRuleTrait]> {
   let summary = "embedding lookup: rows of a table picked by integer ids";
   let description = [{
     For every index of `ids`, reads the slice of `table` at position
@@ -501,7 +511,7 @@ def Tessel_GatherOp : Tessel_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tessel_OneHotOp : Tessel_Op<"one_hot", [Pure]> {
+def Tessel_OneHotOp : Tessel_Op<"one_hot", [Pure, Tessel_AcrossRuleTrait]> {
   let summary = "one-hot encoding along a new dimension";
   let description = [{
     Adds the dimension `dim`: the result is 1 where its index along `dim`
@@ -527,7 +537,7 @@ def Tessel_OneHotOp : Tessel_Op<"one_hot", [Pure]> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def Tessel_RenameOp : Tessel_Op<"rename", [Pure]> {
+def Tessel_RenameOp : Tessel_Op<"rename", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "give dimensions new names";
   let description = [{
     Changes dimension names, position by position, without moving data.
@@ -551,7 +561,7 @@ def Tessel_RenameOp : Tessel_Op<"rename", [Pure]> {
   let hasFolder = 1;
 }
 
-def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure]> {
+def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure, Tessel_PartitionableOpInterface]> {
   let summary = "split and merge dimensions";
   let description = [{
     Reinterprets the elements in row-major order of the input's dimension
@@ -576,7 +586,7 @@ def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure]> {
+def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "reorder dimensions";
   let description = [{
     Moves the data so that the dimensions are stored in the result's order.
@@ -599,7 +609,7 @@ def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
-def Tessel_SliceOp : Tessel_Op<"slice", [Pure]> {
+def Tessel_SliceOp : Tessel_Op<"slice", [Pure, Tessel_PartitionableOpInterface]> {
   let summary = "a contiguous block of some dimensions";
   let description = [{
     Takes, along every dimension in `dims`, the result's size of elements
@@ -624,7 +634,7 @@ def Tessel_SliceOp : Tessel_Op<"slice", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tessel_ConcatOp : Tessel_Op<"concat", [Pure]> {
+def Tessel_ConcatOp : Tessel_Op<"concat", [Pure, Tessel_PartitionableOpInterface]> {
   let summary = "join tensors along one dimension";
   let description = [{
     Concatenates the inputs in order along `dim`.
@@ -649,7 +659,7 @@ def Tessel_ConcatOp : Tessel_Op<"concat", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tessel_PadOp : Tessel_Op<"pad", [Pure]> {
+def Tessel_PadOp : Tessel_Op<"pad", [Pure, Tessel_PartitionableOpInterface]> {
   let summary = "constant padding of some dimensions";
   let description = [{
     Adds `low[i]` elements before and `high[i]` after the data along each

@@ -9,7 +9,6 @@
 #include "passes/Passes.h"
 #include "passes/Resharding.h"
 
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELPARTITION
@@ -55,6 +54,8 @@ private:
     return builder.create(state)->getResult(0);
   }
 
+  /// Partitions `op` by the rule its PartitionableOpInterface gives.
+  LogicalResult partition(Operation *op);
   LogicalResult partitionElementwise(Operation *op);
   LogicalResult partitionEinsum(EinsumOp op);
   LogicalResult partitionReduce(ReduceOp op);
@@ -141,8 +142,6 @@ LogicalResult FunctionPartitioner::partitionEinsum(EinsumOp op) {
 // A reduction over a split dimension reduces each block and then combines
 // the ranks' results; a mean is a sum scaled by the global count.
 LogicalResult FunctionPartitioner::partitionReduce(ReduceOp op) {
-  if (op.getKind() == ReduceKind::Prod)
-    return partitionWhole(op);
   NamedTensorType input = globalTypeOf(op.getInput());
   NamedTensorType result = op.getType();
   SmallVector<StringAttr> splitReduced;
@@ -232,14 +231,6 @@ LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
   return success();
 }
 
-/// Returns the names in an array of string attributes.
-static SmallVector<StringRef> namesOf(ArrayAttr names) {
-  SmallVector<StringRef> result;
-  for (Attribute name : names)
-    result.push_back(cast<StringAttr>(name).getValue());
-  return result;
-}
-
 // Any other op runs on whole operands: gather every split dimension, run the
 // op as in the global program, then keep this rank's block of the result.
 // Correct for every op, and the starting point that op-specific rules
@@ -259,6 +250,28 @@ LogicalResult FunctionPartitioner::partitionWhole(Operation *op) {
   blocks[op->getResult(0)] = resharder.reshard(
       whole, result.withLayout(LayoutAttr()), result);
   return success();
+}
+
+LogicalResult FunctionPartitioner::partition(Operation *op) {
+  auto partitionable = dyn_cast<PartitionableOpInterface>(op);
+  if (!partitionable)
+    return op->emitOpError() << "cannot be partitioned: it is not a "
+                                "model-level op";
+  switch (partitionable.getPartitionRule()) {
+  case PartitionRule::Elementwise:
+    return partitionElementwise(op);
+  case PartitionRule::Contraction:
+    return partitionEinsum(cast<EinsumOp>(op));
+  case PartitionRule::Reduction:
+    return partitionReduce(cast<ReduceOp>(op));
+  case PartitionRule::Positional:
+    return partitionRename(cast<RenameOp>(op));
+  case PartitionRule::Across:
+    return partitionAcross(op, partitionable.getDimsWorkedAcross());
+  case PartitionRule::Whole:
+    return partitionWhole(op);
+  }
+  llvm_unreachable("unknown partition rule");
 }
 
 LogicalResult FunctionPartitioner::run() {
@@ -281,43 +294,7 @@ LogicalResult FunctionPartitioner::run() {
     originals.push_back(&op);
   for (Operation *op : originals) {
     builder.setInsertionPoint(op);
-    LogicalResult result =
-        llvm::TypeSwitch<Operation *, LogicalResult>(op)
-            .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp,
-                  SigmoidOp, ReluOp, GeluOp, AddOp, SubOp, MulOp, DivOp, MaxOp,
-                  MinOp, PowOp, CompareOp, SelectOp, CastOp, TransposeOp>(
-                [&](Operation *elementwise) {
-                  return partitionElementwise(elementwise);
-                })
-            .Case([&](EinsumOp einsum) { return partitionEinsum(einsum); })
-            .Case([&](ReduceOp reduce) { return partitionReduce(reduce); })
-            .Case([&](RenameOp rename) { return partitionRename(rename); })
-            .Case<SoftmaxOp, LogSoftmaxOp>([&](auto softmax) {
-              return partitionAcross(softmax, {softmax.getDim()});
-            })
-            .Case([&](SoftmaxCrossEntropyOp loss) {
-              return partitionAcross(loss, {loss.getDim()});
-            })
-            .Case([&](LayerNormOp norm) {
-              return partitionAcross(norm, namesOf(norm.getDims()));
-            })
-            .Case([&](Conv2DOp conv) {
-              SmallVector<StringRef> across = namesOf(conv.getSpatial());
-              llvm::append_range(across, namesOf(conv.getKernel()));
-              across.push_back(conv.getInputChannel());
-              return partitionAcross(conv, across);
-            })
-            .Case([&](PoolOp pool) {
-              return partitionAcross(pool, namesOf(pool.getSpatial()));
-            })
-            .Case([&](GatherOp gather) {
-              return partitionAcross(gather, {gather.getDim()});
-            })
-            .Case([&](OneHotOp oneHot) {
-              return partitionAcross(oneHot, {oneHot.getDim()});
-            })
-            .Default([&](Operation *other) { return partitionWhole(other); });
-    if (failed(result))
+    if (failed(partition(op)))
       return failure();
   }
 

@@ -1,0 +1,86 @@
+//===- PartitionRules.cpp - which partitioning rule each op follows -------===//
+//
+// The PartitionableOpInterface implementations of the model-level ops. Ops
+// not listed here use the interface's default: operands gathered whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/TesselDialect.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+#define TESSEL_PARTITION_RULE(Op, Rule)                                        \
+  PartitionRule Op::getPartitionRule() { return PartitionRule::Rule; }
+
+TESSEL_PARTITION_RULE(NegOp, Elementwise)
+TESSEL_PARTITION_RULE(AbsOp, Elementwise)
+TESSEL_PARTITION_RULE(ExpOp, Elementwise)
+TESSEL_PARTITION_RULE(LogOp, Elementwise)
+TESSEL_PARTITION_RULE(SqrtOp, Elementwise)
+TESSEL_PARTITION_RULE(RsqrtOp, Elementwise)
+TESSEL_PARTITION_RULE(TanhOp, Elementwise)
+TESSEL_PARTITION_RULE(SigmoidOp, Elementwise)
+TESSEL_PARTITION_RULE(ReluOp, Elementwise)
+TESSEL_PARTITION_RULE(GeluOp, Elementwise)
+TESSEL_PARTITION_RULE(AddOp, Elementwise)
+TESSEL_PARTITION_RULE(SubOp, Elementwise)
+TESSEL_PARTITION_RULE(MulOp, Elementwise)
+TESSEL_PARTITION_RULE(DivOp, Elementwise)
+TESSEL_PARTITION_RULE(MaxOp, Elementwise)
+TESSEL_PARTITION_RULE(MinOp, Elementwise)
+TESSEL_PARTITION_RULE(PowOp, Elementwise)
+TESSEL_PARTITION_RULE(CompareOp, Elementwise)
+TESSEL_PARTITION_RULE(SelectOp, Elementwise)
+TESSEL_PARTITION_RULE(CastOp, Elementwise)
+// A transpose keeps every element under its dimension names.
+TESSEL_PARTITION_RULE(TransposeOp, Elementwise)
+TESSEL_PARTITION_RULE(EinsumOp, Contraction)
+TESSEL_PARTITION_RULE(RenameOp, Positional)
+TESSEL_PARTITION_RULE(SoftmaxOp, Across)
+TESSEL_PARTITION_RULE(LogSoftmaxOp, Across)
+TESSEL_PARTITION_RULE(SoftmaxCrossEntropyOp, Across)
+TESSEL_PARTITION_RULE(LayerNormOp, Across)
+TESSEL_PARTITION_RULE(Conv2DOp, Across)
+TESSEL_PARTITION_RULE(PoolOp, Across)
+TESSEL_PARTITION_RULE(GatherOp, Across)
+TESSEL_PARTITION_RULE(OneHotOp, Across)
+#undef TESSEL_PARTITION_RULE
+
+// A product has no collective to combine partial products with.
+PartitionRule ReduceOp::getPartitionRule() {
+  return getKind() == ReduceKind::Prod ? PartitionRule::Whole
+                                       : PartitionRule::Reduction;
+}
+
+/// Returns the names in an array of string attributes.
+static SmallVector<StringRef> namesOf(ArrayAttr names) {
+  SmallVector<StringRef> result;
+  for (Attribute name : names)
+    result.push_back(cast<StringAttr>(name).getValue());
+  return result;
+}
+
+SmallVector<StringRef> SoftmaxOp::getDimsWorkedAcross() { return {getDim()}; }
+SmallVector<StringRef> LogSoftmaxOp::getDimsWorkedAcross() {
+  return {getDim()};
+}
+SmallVector<StringRef> SoftmaxCrossEntropyOp::getDimsWorkedAcross() {
+  return {getDim()};
+}
+SmallVector<StringRef> LayerNormOp::getDimsWorkedAcross() {
+  return namesOf(getDims());
+}
+// The window slides over the spatial dimensions, and the input channel is
+// contracted.
+SmallVector<StringRef> Conv2DOp::getDimsWorkedAcross() {
+  SmallVector<StringRef> dims = namesOf(getSpatial());
+  llvm::append_range(dims, namesOf(getKernel()));
+  dims.push_back(getInputChannel());
+  return dims;
+}
+SmallVector<StringRef> PoolOp::getDimsWorkedAcross() {
+  return namesOf(getSpatial());
+}
+SmallVector<StringRef> GatherOp::getDimsWorkedAcross() { return {getDim()}; }
+SmallVector<StringRef> OneHotOp::getDimsWorkedAcross() { return {getDim()}; }
