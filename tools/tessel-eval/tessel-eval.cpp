@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/TesselDialect.h"
+#include "tools/support/ModelFile.h"
 #include "evaluator/Blocks.h"
 #include "evaluator/Inputs.h"
 #include "evaluator/npy/NpyFile.h"
@@ -99,26 +100,14 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "tessel reference evaluator\n");
 
-  DialectRegistry registry;
-  registry.insert<mlir::tessel::TesselDialect, func::FuncDialect>();
-  MLIRContext context(registry);
-  // Errors point at the op by file:line:col; a dump of it adds only noise.
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(modelPath, sourceMgr, &context);
-  if (!module)
+  mlir::tessel::ModelFile model(modelPath);
+  if (!model.module())
     return 1;
+  ModuleOp module = model.module();
 
-  func::FuncOp func;
-  for (auto candidate : module->getOps<func::FuncOp>())
-    if (functionName.empty() ? !func : candidate.getSymName() == functionName)
-      func = candidate;
-  if (!func) {
-    llvm::errs() << modelPath << ": no function '" << functionName << "'\n";
+  func::FuncOp func = model.function(functionName);
+  if (!func)
     return 1;
-  }
 
   std::map<std::string, std::string> files;
   for (const std::string &spec : inputFiles) {

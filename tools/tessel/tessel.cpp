@@ -11,6 +11,7 @@
 
 #include "analysis/CostReport.h"
 #include "dialect/TesselDialect.h"
+#include "tools/support/ModelFile.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -52,16 +53,11 @@ static int explain() {
                     "(with --rules)\n";
     return 1;
   }
-  DialectRegistry registry;
-  registry.insert<mlir::tessel::TesselDialect, func::FuncDialect>();
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(modelPath, sourceMgr, &context);
-  if (!module)
+  mlir::tessel::ModelFile model(modelPath);
+  if (!model.module())
     return 1;
+  ModuleOp module = model.module();
+  MLIRContext &context = model.context();
 
   PassManager pm(&context);
   mlir::tessel::TesselApplyLayoutOptions options;
@@ -69,22 +65,17 @@ static int explain() {
   options.meshSpec = meshSpec;
   options.rulesSpec = rulesSpec;
   pm.addPass(mlir::tessel::createTesselApplyLayout(options));
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(module)))
     return 1;
 
-  func::FuncOp func;
-  for (auto candidate : module->getOps<func::FuncOp>())
-    if (functionName.empty() ? !func : candidate.getSymName() == functionName)
-      func = candidate;
-  if (!func) {
-    llvm::errs() << modelPath << ": no function '" << functionName << "'\n";
+  func::FuncOp func = model.function(functionName);
+  if (!func)
     return 1;
-  }
   ::tessel::analysis::CostReport report =
       ::tessel::analysis::buildCostReport(func);
   // The collectives and the work per rank come from the program each rank
   // would run.
-  OwningOpRef<ModuleOp> partitioned = module->clone();
+  OwningOpRef<ModuleOp> partitioned = module.clone();
   PassManager partition(&context);
   partition.addPass(mlir::tessel::createTesselPartition());
   if (failed(partition.run(*partitioned)))
