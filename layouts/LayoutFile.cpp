@@ -5,9 +5,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <set>
-#include <sstream>
 
 using namespace tessel::layout;
 
@@ -15,33 +20,57 @@ namespace {
 
 const char *const kCommandLine = "<command line>";
 
+/// The most ranks a mesh may have. Shapes, offsets and byte counts are
+/// products of mesh sizes and tensor sizes in int64_t, so the mesh is kept
+/// far below the point where those products could overflow.
+constexpr int64_t kMaxRanks = int64_t(1) << 31;
+
 std::string_view trim(std::string_view text) {
-  size_t begin = text.find_first_not_of(" \t\n");
+  size_t begin = text.find_first_not_of(" \t\r\n");
   if (begin == std::string_view::npos)
     return {};
-  size_t end = text.find_last_not_of(" \t\n");
+  size_t end = text.find_last_not_of(" \t\r\n");
   return text.substr(begin, end - begin + 1);
 }
 
-/// Splits `text` at `separator`, trimming the pieces and dropping empty
-/// ones (so that a trailing ';' is harmless).
+/// Splits `text` at every `separator` and trims the pieces; empty pieces are
+/// kept so that callers can decide whether they are harmless.
 std::vector<std::string_view> splitTrimmed(std::string_view text,
                                            char separator) {
   std::vector<std::string_view> pieces;
-  while (!text.empty()) {
+  while (true) {
     size_t at = text.find(separator);
-    std::string_view piece = trim(text.substr(0, at));
-    if (!piece.empty())
-      pieces.push_back(piece);
+    pieces.push_back(trim(text.substr(0, at)));
     if (at == std::string_view::npos)
-      break;
+      return pieces;
     text.remove_prefix(at + 1);
   }
-  return pieces;
+}
+
+/// Reads a mesh axis size written in decimal, with an optional sign. A value
+/// beyond int64_t saturates, which the mesh size limit then rejects; only
+/// text that is not an integer at all gives std::nullopt.
+std::optional<int64_t> parseSize(std::string_view text) {
+  bool negative = false;
+  if (!text.empty() && (text.front() == '+' || text.front() == '-')) {
+    negative = text.front() == '-';
+    text.remove_prefix(1);
+  }
+  if (text.empty() || !std::all_of(text.begin(), text.end(),
+                                   [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  int64_t value = 0;
+  auto [end, status] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  (void)end;
+  if (status == std::errc::result_out_of_range)
+    return negative ? std::numeric_limits<int64_t>::min()
+                    : std::numeric_limits<int64_t>::max();
+  return negative ? -value : value;
 }
 
 /// Reads one layout, collecting diagnostics as it goes so that a user sees
-/// every mistake of a file at once.
+/// every mistake of a file at once rather than one per run.
 class LayoutReader {
 public:
   LayoutReader(std::string source, std::vector<Diagnostic> &diagnostics)
@@ -64,65 +93,136 @@ private:
     ++errors;
   }
 
-  /// Reports every key of `map` that appears twice; yaml-cpp keeps both.
-  void checkDuplicateKeys(const YAML::Node &map, const std::string &where);
+  using KeyVisitor = std::function<void(
+      const YAML::Node &key, const std::string &name, const YAML::Node &value)>;
+  /// Calls `visit` for the first occurrence of every key of `map`. yaml-cpp
+  /// silently keeps both entries of a key given twice, so every map of the
+  /// file is read through here to report the second one; keys that are not
+  /// plain names are reported too.
+  void forEachKey(const YAML::Node &map, const std::string &where,
+                  const KeyVisitor &visit);
+
+  /// Each of these returns false when the mesh could not be built.
   bool readMesh(const YAML::Node &node, LayoutSpec &spec);
   bool readMeshString(std::string_view text, SourceLocation location,
                       LayoutSpec &spec);
-  void readRules(const YAML::Node &node, std::vector<DimRule> &rules);
+  bool buildMesh(std::vector<std::string> names, std::vector<int64_t> sizes,
+                 SourceLocation location, LayoutSpec &spec);
+  /// Checks a size that was written as an integer; reports at `location`.
+  bool checkAxisSize(const std::string &name, std::string_view text,
+                     int64_t size, SourceLocation location);
+
+  /// `owner` is "" for the general rules, or " of tensor 'name'".
+  void readRules(const YAML::Node &node, const std::string &owner,
+                 std::vector<DimRule> &rules);
   void readRulesString(std::string_view text, SourceLocation location,
                        std::vector<DimRule> &rules);
   void readOverrides(const YAML::Node &node, LayoutSpec &spec);
-  /// Checks every rule's axes against the mesh.
-  void checkRules(const LayoutSpec &spec, const std::vector<DimRule> &rules,
-                  const std::string &owner);
+
+  /// Checks every rule's axes: each must be an axis of the mesh (checked
+  /// only when the mesh is known, so that a broken mesh does not make every
+  /// rule an error as well) and appear once per rule.
+  void checkRules(const std::optional<Mesh> &mesh,
+                  const std::vector<DimRule> &rules, const std::string &owner);
 
   std::string source;
   std::vector<Diagnostic> &diagnostics;
   int errors = 0;
 };
 
-void LayoutReader::checkDuplicateKeys(const YAML::Node &map,
-                                      const std::string &where) {
+void LayoutReader::forEachKey(const YAML::Node &map, const std::string &where,
+                              const KeyVisitor &visit) {
   std::set<std::string> seen;
-  for (auto it = map.begin(); it != map.end(); ++it)
-    if (it->first.IsScalar() && !seen.insert(it->first.Scalar()).second)
-      error(at(it->first),
-            "duplicate key '" + it->first.Scalar() + "' in " + where);
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (!it->first.IsScalar()) {
+      error(at(it->first), "keys in " + where + " must be names");
+      continue;
+    }
+    const std::string &name = it->first.Scalar();
+    if (!seen.insert(name).second) {
+      error(at(it->first), "duplicate key '" + name + "' in " + where);
+      continue;
+    }
+    visit(it->first, name, it->second);
+  }
+}
+
+bool LayoutReader::checkAxisSize(const std::string &name, std::string_view text,
+                                 int64_t size, SourceLocation location) {
+  if (size < 1) {
+    error(std::move(location), "mesh axis '" + name + "' has size " +
+                                   std::string(text) + "; sizes must be >= 1");
+    return false;
+  }
+  if (size > kMaxRanks) {
+    error(std::move(location), "mesh axis '" + name + "' has size " +
+                                   std::string(text) +
+                                   "; a mesh may have at most " +
+                                   std::to_string(kMaxRanks) + " ranks");
+    return false;
+  }
+  return true;
+}
+
+bool LayoutReader::buildMesh(std::vector<std::string> names,
+                             std::vector<int64_t> sizes,
+                             SourceLocation location, LayoutSpec &spec) {
+  if (names.empty()) {
+    error(location, "the mesh has no axes");
+    return false;
+  }
+  std::string message;
+  if (!validateMesh(names, sizes, message)) {
+    error(location, message);
+    return false;
+  }
+  // Every size is at most kMaxRanks, so the product cannot overflow before
+  // it is caught.
+  int64_t ranks = 1;
+  for (int64_t size : sizes) {
+    ranks *= size;
+    if (ranks > kMaxRanks) {
+      error(location, "the mesh " + formatMesh(Mesh(names, sizes)) +
+                          " has more than " + std::to_string(kMaxRanks) +
+                          " ranks");
+      return false;
+    }
+  }
+  spec.mesh = Mesh(std::move(names), std::move(sizes));
+  return true;
 }
 
 bool LayoutReader::readMeshString(std::string_view text,
                                   SourceLocation location, LayoutSpec &spec) {
   std::vector<std::string> names;
   std::vector<int64_t> sizes;
+  bool valid = true;
   for (std::string_view segment : splitTrimmed(text, ';')) {
+    if (segment.empty())
+      continue;
     size_t colon = segment.find(':');
     std::string name(trim(segment.substr(0, colon)));
-    std::string size = colon == std::string_view::npos
-                           ? ""
-                           : std::string(trim(segment.substr(colon + 1)));
-    char *end = nullptr;
-    long long value = size.empty() ? 0 : std::strtoll(size.c_str(), &end, 10);
-    if (name.empty() || size.empty() || *end != '\0') {
+    std::string_view sizeText = colon == std::string_view::npos
+                                    ? std::string_view()
+                                    : trim(segment.substr(colon + 1));
+    std::optional<int64_t> size = parseSize(sizeText);
+    if (name.empty() || !size) {
       error(location, "malformed mesh axis '" + std::string(segment) +
                           "' (expected name:size)");
-      return false;
+      valid = false;
+      continue;
+    }
+    if (!checkAxisSize(name, sizeText, *size, location)) {
+      valid = false;
+      continue;
     }
     names.push_back(name);
-    sizes.push_back(value);
+    sizes.push_back(*size);
     spec.axisLocations.push_back(location);
   }
-  std::string message;
-  if (names.empty()) {
-    error(location, "the mesh has no axes");
+  if (!valid)
     return false;
-  }
-  if (!validateMesh(names, sizes, message)) {
-    error(location, message);
-    return false;
-  }
-  spec.mesh = Mesh(names, sizes);
-  return true;
+  return buildMesh(std::move(names), std::move(sizes), location, spec);
 }
 
 bool LayoutReader::readMesh(const YAML::Node &node, LayoutSpec &spec) {
@@ -133,128 +233,148 @@ bool LayoutReader::readMesh(const YAML::Node &node, LayoutSpec &spec) {
                     "{data: 2, model: 4}");
     return false;
   }
-  checkDuplicateKeys(node, "mesh");
   std::vector<std::string> names;
   std::vector<int64_t> sizes;
   bool valid = true;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    std::string name = it->first.Scalar();
-    long long size = 0;
-    std::string text = it->second.IsScalar() ? it->second.Scalar() : "";
-    char *end = nullptr;
-    if (!text.empty())
-      size = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0') {
-      error(at(it->second), "mesh axis '" + name + "' has size '" + text +
-                                "'; sizes must be integers");
-      valid = false;
-      continue;
-    }
-    if (size < 1) {
-      error(at(it->second), "mesh axis '" + name + "' has size " +
-                                std::to_string(size) + "; sizes must be >= 1");
-      valid = false;
-      continue;
-    }
-    names.push_back(name);
-    sizes.push_back(size);
-    spec.axisLocations.push_back(at(it->first));
-  }
+  forEachKey(node, "mesh",
+             [&](const YAML::Node &key, const std::string &name,
+                 const YAML::Node &value) {
+               if (value.IsNull()) {
+                 error(at(key), "mesh axis '" + name + "' has no size");
+                 valid = false;
+                 return;
+               }
+               if (!value.IsScalar()) {
+                 error(at(value), "mesh axis '" + name +
+                                      "' has a list or map as its size; "
+                                      "sizes must be integers");
+                 valid = false;
+                 return;
+               }
+               const std::string &text = value.Scalar();
+               std::optional<int64_t> size = parseSize(text);
+               if (!size) {
+                 error(at(value), "mesh axis '" + name + "' has size '" + text +
+                                      "'; sizes must be integers");
+                 valid = false;
+                 return;
+               }
+               if (!checkAxisSize(name, text, *size, at(value))) {
+                 valid = false;
+                 return;
+               }
+               names.push_back(name);
+               sizes.push_back(*size);
+               spec.axisLocations.push_back(at(key));
+             });
   if (!valid)
     return false;
-  if (names.empty()) {
-    error(at(node), "the mesh has no axes");
-    return false;
-  }
-  std::string message;
-  if (!validateMesh(names, sizes, message)) {
-    error(at(node), message);
-    return false;
-  }
-  spec.mesh = Mesh(names, sizes);
-  return true;
+  return buildMesh(std::move(names), std::move(sizes), at(node), spec);
 }
 
 void LayoutReader::readRulesString(std::string_view text,
                                    SourceLocation location,
                                    std::vector<DimRule> &rules) {
   for (std::string_view segment : splitTrimmed(text, ';')) {
+    if (segment.empty())
+      continue;
     size_t colon = segment.find(':');
     std::string dim(trim(segment.substr(0, colon)));
-    if (dim.empty() || colon == std::string_view::npos) {
+    DimRule rule{dim, {}, location};
+    // "dim:" alone keeps the dimension whole, like [] in YAML; an empty
+    // name between commas or a second colon is a typo, not a replication.
+    bool wellFormed = !dim.empty() && colon != std::string_view::npos;
+    std::string_view axesText =
+        wellFormed ? trim(segment.substr(colon + 1)) : std::string_view();
+    if (wellFormed && !axesText.empty())
+      for (std::string_view axis : splitTrimmed(axesText, ',')) {
+        if (axis.empty() || axis.find(':') != std::string_view::npos)
+          wellFormed = false;
+        rule.axes.emplace_back(axis);
+      }
+    if (!wellFormed) {
       error(location, "malformed rule '" + std::string(segment) +
                           "' (expected dim:axis or dim:axis,axis)");
       continue;
     }
-    DimRule rule{dim, {}, location};
-    for (std::string_view axis : splitTrimmed(segment.substr(colon + 1), ','))
-      rule.axes.emplace_back(axis);
-    rules.push_back(rule);
+    rules.push_back(std::move(rule));
   }
 }
 
-void LayoutReader::readRules(const YAML::Node &node,
+void LayoutReader::readRules(const YAML::Node &node, const std::string &owner,
                              std::vector<DimRule> &rules) {
+  // An empty `layout:` or override leaves every dimension replicated.
+  if (node.IsNull())
+    return;
   if (node.IsScalar())
     return readRulesString(node.Scalar(), at(node), rules);
   if (!node.IsMap()) {
-    error(at(node), "rules must map dimension names to mesh axes, e.g. "
-                    "{batch: data}");
+    error(at(node), "rules" + owner +
+                        " must map dimension names to mesh axes, e.g. "
+                        "{batch: data}");
     return;
   }
-  checkDuplicateKeys(node, "the rules");
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    DimRule rule{it->first.Scalar(), {}, at(it->first)};
-    const YAML::Node &value = it->second;
-    if (value.IsScalar()) {
-      rule.axes.push_back(value.Scalar());
-    } else if (value.IsSequence()) {
-      for (const YAML::Node &axis : value) {
-        if (!axis.IsScalar()) {
-          error(at(axis),
-                "axes of dimension '" + rule.dim + "' must be mesh axis names");
-          continue;
-        }
-        rule.axes.push_back(axis.Scalar());
-      }
-    } else if (!value.IsNull()) {
-      error(at(value), "dimension '" + rule.dim +
-                           "' must map to a mesh axis or a list of them");
-      continue;
-    }
-    rules.push_back(rule);
-  }
+  forEachKey(node, "the rules" + owner,
+             [&](const YAML::Node &key, const std::string &dim,
+                 const YAML::Node &value) {
+               DimRule rule{dim, {}, at(key)};
+               if (value.IsScalar()) {
+                 rule.axes.push_back(value.Scalar());
+               } else if (value.IsSequence()) {
+                 for (const YAML::Node &axis : value) {
+                   if (!axis.IsScalar()) {
+                     error(at(axis), "axes of dimension '" + dim + "'" + owner +
+                                         " must be mesh axis names");
+                     return;
+                   }
+                   rule.axes.push_back(axis.Scalar());
+                 }
+               } else if (!value.IsNull()) {
+                 error(at(value),
+                       "dimension '" + dim + "'" + owner +
+                           " must map to a mesh axis or a list of them");
+                 return;
+               }
+               rules.push_back(std::move(rule));
+             });
 }
 
 void LayoutReader::readOverrides(const YAML::Node &node, LayoutSpec &spec) {
+  if (node.IsNull())
+    return;
   if (!node.IsMap()) {
     error(at(node), "'overrides' must map tensor names to rules, e.g. "
                     "{logits: {vocab: model}}");
     return;
   }
-  checkDuplicateKeys(node, "overrides");
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    TensorOverride override{it->first.Scalar(), {}, at(it->first)};
-    readRules(it->second, override.rules);
-    spec.overrides.push_back(override);
-  }
+  // A tensor overridden twice is a key given twice, so forEachKey reports
+  // it and only the first override is kept.
+  forEachKey(node, "overrides",
+             [&](const YAML::Node &key, const std::string &tensor,
+                 const YAML::Node &value) {
+               TensorOverride override{tensor, {}, at(key)};
+               readRules(value, " of tensor '" + tensor + "'", override.rules);
+               spec.overrides.push_back(std::move(override));
+             });
 }
 
-void LayoutReader::checkRules(const LayoutSpec &spec,
+void LayoutReader::checkRules(const std::optional<Mesh> &mesh,
                               const std::vector<DimRule> &rules,
                               const std::string &owner) {
   std::set<std::string> dims;
   for (const DimRule &rule : rules) {
+    // Only the string syntax can get here with a repeated dimension; in
+    // YAML it is a duplicate key, reported when the map was read.
     if (!dims.insert(rule.dim).second)
       error(rule.location,
-            "dimension '" + rule.dim + "' has two rules" + owner);
+            "dimension '" + rule.dim + "'" + owner + " has two rules");
     std::set<std::string> axes;
     for (const std::string &axis : rule.axes) {
-      if (!spec.mesh.axisIndex(axis))
+      if (mesh && !mesh->axisIndex(axis))
         error(rule.location, "dimension '" + rule.dim + "'" + owner +
                                  " is split over '" + axis +
                                  "', which is not an axis of the mesh " +
-                                 formatMesh(spec.mesh));
+                                 formatMesh(*mesh));
       else if (!axes.insert(axis).second)
         error(rule.location, "dimension '" + rule.dim + "'" + owner +
                                  " uses mesh axis '" + axis + "' twice");
@@ -269,31 +389,36 @@ std::optional<LayoutSpec> LayoutReader::readYaml(const YAML::Node &root) {
     error(at(root), "a layout file must be a map with 'mesh' and 'layout'");
     return std::nullopt;
   }
-  checkDuplicateKeys(root, "the layout file");
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    const std::string &key = it->first.Scalar();
-    if (key != "mesh" && key != "layout" && key != "overrides")
-      error(at(it->first),
-            "unknown key '" + key + "' (expected mesh, layout or overrides)");
-  }
-  if (!root["mesh"]) {
+  // Optional rather than empty nodes: assigning to a yaml-cpp node that is
+  // already bound writes through to the document instead of rebinding it.
+  std::optional<YAML::Node> meshNode, layoutNode, overridesNode;
+  forEachKey(root, "the layout file",
+             [&](const YAML::Node &key, const std::string &name,
+                 const YAML::Node &value) {
+               if (name == "mesh")
+                 meshNode.emplace(value);
+               else if (name == "layout")
+                 layoutNode.emplace(value);
+               else if (name == "overrides")
+                 overridesNode.emplace(value);
+               else
+                 error(at(key), "unknown key '" + name +
+                                    "' (expected mesh, layout or overrides)");
+             });
+  // Without a usable mesh the rules are still read, so that their own
+  // mistakes are reported in the same run.
+  std::optional<Mesh> mesh;
+  if (!meshNode)
     error(at(root), "the layout file has no 'mesh'");
-    return std::nullopt;
-  }
-  if (!readMesh(root["mesh"], spec))
-    return std::nullopt;
-  if (root["layout"])
-    readRules(root["layout"], spec.rules);
-  if (root["overrides"])
-    readOverrides(root["overrides"], spec);
-  checkRules(spec, spec.rules, "");
-  std::set<std::string> tensors;
-  for (const TensorOverride &override : spec.overrides) {
-    if (!tensors.insert(override.tensor).second)
-      error(override.location,
-            "tensor '" + override.tensor + "' is overridden twice");
-    checkRules(spec, override.rules, " of tensor '" + override.tensor + "'");
-  }
+  else if (readMesh(*meshNode, spec))
+    mesh = spec.mesh;
+  if (layoutNode)
+    readRules(*layoutNode, "", spec.rules);
+  if (overridesNode)
+    readOverrides(*overridesNode, spec);
+  checkRules(mesh, spec.rules, "");
+  for (const TensorOverride &override : spec.overrides)
+    checkRules(mesh, override.rules, " of tensor '" + override.tensor + "'");
   if (errors)
     return std::nullopt;
   return spec;
@@ -304,13 +429,35 @@ std::optional<LayoutSpec> LayoutReader::readStrings(std::string_view mesh,
   LayoutSpec spec;
   spec.source = source;
   SourceLocation location{source, 0, 0};
-  if (!readMeshString(mesh, location, spec))
-    return std::nullopt;
+  std::optional<Mesh> parsedMesh;
+  if (readMeshString(mesh, location, spec))
+    parsedMesh = spec.mesh;
   readRulesString(rules, location, spec.rules);
-  checkRules(spec, spec.rules, "");
+  checkRules(parsedMesh, spec.rules, "");
   if (errors)
     return std::nullopt;
   return spec;
+}
+
+/// Runs `parse`, turning any exception that escapes it into an error, so
+/// that tools built without exceptions can call the parsers safely.
+std::optional<LayoutSpec>
+withoutExceptions(const std::string &sourceName,
+                  std::vector<Diagnostic> &diagnostics,
+                  const std::function<std::optional<LayoutSpec>()> &parse) {
+  std::string message;
+  try {
+    return parse();
+  } catch (const std::exception &exception) {
+    message = exception.what();
+  } catch (...) {
+    message = "unknown exception";
+  }
+  diagnostics.push_back(
+      {Diagnostic::Error,
+       {sourceName, 0, 0},
+       "internal error while reading the layout: " + message});
+  return std::nullopt;
 }
 
 } // namespace
@@ -348,41 +495,75 @@ std::optional<LayoutSpec>
 tessel::layout::parseLayoutText(std::string_view yamlText,
                                 const std::string &sourceName,
                                 std::vector<Diagnostic> &diagnostics) {
-  LayoutReader reader(sourceName, diagnostics);
-  // yaml-cpp reports malformed input by throwing; nothing escapes from here.
-  try {
-    YAML::Node root = YAML::Load(std::string(yamlText));
-    return reader.readYaml(root);
-  } catch (const YAML::Exception &exception) {
-    SourceLocation location{sourceName, 0, 0};
-    if (exception.mark.line >= 0)
-      location = {sourceName, exception.mark.line + 1,
-                  exception.mark.column + 1};
-    diagnostics.push_back(
-        {Diagnostic::Error, location, "malformed YAML: " + exception.msg});
-    return std::nullopt;
-  }
+  return withoutExceptions(sourceName, diagnostics, [&]() {
+    LayoutReader reader(sourceName, diagnostics);
+    std::vector<YAML::Node> documents;
+    // yaml-cpp reports malformed input by throwing; the mark says where.
+    try {
+      documents = YAML::LoadAll(std::string(yamlText));
+    } catch (const YAML::Exception &exception) {
+      SourceLocation location{sourceName, 0, 0};
+      if (exception.mark.line >= 0)
+        location = {sourceName, exception.mark.line + 1,
+                    exception.mark.column + 1};
+      diagnostics.push_back(
+          {Diagnostic::Error, location, "malformed YAML: " + exception.msg});
+      return std::optional<LayoutSpec>();
+    }
+    if (documents.empty()) {
+      diagnostics.push_back({Diagnostic::Error,
+                             {sourceName, 0, 0},
+                             "the layout file is empty; it needs a 'mesh'"});
+      return std::optional<LayoutSpec>();
+    }
+    // A second document would otherwise be ignored without a word.
+    if (documents.size() > 1) {
+      const YAML::Mark mark = documents[1].Mark();
+      diagnostics.push_back(
+          {Diagnostic::Error,
+           {sourceName, mark.line < 0 ? 0 : mark.line + 1, mark.column + 1},
+           "a layout file holds one YAML document, not " +
+               std::to_string(documents.size())});
+      return std::optional<LayoutSpec>();
+    }
+    return reader.readYaml(documents.front());
+  });
 }
 
 std::optional<LayoutSpec>
 tessel::layout::parseLayoutFile(const std::string &path,
                                 std::vector<Diagnostic> &diagnostics) {
-  std::ifstream in(path);
-  if (!in) {
-    diagnostics.push_back(
-        {Diagnostic::Error, {path, 0, 0}, "cannot open layout file"});
-    return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return parseLayoutText(text.str(), path, diagnostics);
+  return withoutExceptions(path, diagnostics, [&]() {
+    auto reportFailure = [&](const char *what) {
+      diagnostics.push_back({Diagnostic::Error,
+                             {path, 0, 0},
+                             std::string(what) + ": " + std::strerror(errno)});
+      return std::optional<LayoutSpec>();
+    };
+    // stdio rather than iostreams, because it says why a file could not be
+    // opened or read (a directory opens but cannot be read).
+    errno = 0;
+    std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(
+        std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file)
+      return reportFailure("cannot open layout file");
+    std::string text;
+    char buffer[4096];
+    while (size_t count = std::fread(buffer, 1, sizeof(buffer), file.get()))
+      text.append(buffer, count);
+    if (std::ferror(file.get()))
+      return reportFailure("cannot read layout file");
+    return parseLayoutText(text, path, diagnostics);
+  });
 }
 
 std::optional<LayoutSpec>
 tessel::layout::parseLayoutStrings(std::string_view mesh,
                                    std::string_view rules,
                                    std::vector<Diagnostic> &diagnostics) {
-  return LayoutReader(kCommandLine, diagnostics).readStrings(mesh, rules);
+  return withoutExceptions(kCommandLine, diagnostics, [&]() {
+    return LayoutReader(kCommandLine, diagnostics).readStrings(mesh, rules);
+  });
 }
 
 std::string tessel::layout::formatMesh(const Mesh &mesh) {

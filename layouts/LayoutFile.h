@@ -1,5 +1,4 @@
-//===- LayoutFile.h - the user's layout: a mesh and its rules ----*- C++
-//-*-===//
+//===- LayoutFile.h - the user's layout: a mesh and its rules ---*- C++ -*-===//
 //
 // A layout is a whole parallelisation strategy: a mesh with named axes, and
 // rules that map dimension names onto mesh axes, with optional per-tensor
@@ -12,6 +11,10 @@
 // or from Mesh-TensorFlow's strings: mesh "data:2;model:4" and rules
 // "batch:data;hidden:model" (several axes: "d_ff:data,model"). The YAML file
 // may also use the strings as the values of `mesh` and `layout`.
+//
+// Every mistake is reported as a Diagnostic that names the file, line and
+// column. The parsers never throw: yaml-cpp's exceptions are caught inside,
+// so tools built without exceptions can call them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,15 +73,17 @@ struct LayoutSpec {
   std::vector<TensorOverride> overrides;
 
   /// Returns the axes that split `dim` of the tensor named `tensor`: its
-  /// override if it has one for `dim`, else the rule for `dim`, else none.
+  /// override if it has one for `dim`, else the rule for `dim`, else none
+  /// (replicated). `tensor` may be empty for a value without a name.
   AxisList axesFor(std::string_view tensor, std::string_view dim) const;
 
   /// Returns the rule that decided axesFor, or nullptr when none did.
   const DimRule *ruleFor(std::string_view tensor, std::string_view dim) const;
 };
 
-/// Reads a YAML layout file. Returns std::nullopt if any diagnostic is an
-/// error; warnings may come with a layout.
+/// Reads a YAML layout file. Appends every problem found to `diagnostics` and
+/// returns std::nullopt if any of them is an error; warnings may come with a
+/// layout.
 std::optional<LayoutSpec> parseLayoutFile(const std::string &path,
                                           std::vector<Diagnostic> &diagnostics);
 
@@ -87,7 +92,8 @@ std::optional<LayoutSpec> parseLayoutText(std::string_view yamlText,
                                           const std::string &sourceName,
                                           std::vector<Diagnostic> &diagnostics);
 
-/// Reads Mesh-TensorFlow's mesh and rules strings.
+/// Reads Mesh-TensorFlow's mesh and rules strings; diagnostics name the
+/// source "<command line>" and carry no line.
 std::optional<LayoutSpec>
 parseLayoutStrings(std::string_view mesh, std::string_view rules,
                    std::vector<Diagnostic> &diagnostics);

@@ -9,9 +9,21 @@ using namespace tessel::layout;
 
 bool tessel::layout::checkLayout(const Mesh &mesh, const TensorLayout &layout,
                                  std::string &error) {
+  if (layout.shape.size() != layout.dims.size() ||
+      layout.axes.size() != layout.dims.size()) {
+    error = "tensor layout has " + std::to_string(layout.dims.size()) +
+            " dimension names, " + std::to_string(layout.shape.size()) +
+            " sizes and " + std::to_string(layout.axes.size()) + " axis lists";
+    return false;
+  }
   std::map<std::string, std::string> splitBy;
   for (size_t i = 0; i < layout.dims.size(); ++i) {
     const std::string &dim = layout.dims[i];
+    if (layout.shape[i] < 0) {
+      error = "dimension '" + dim + "' has size " +
+              std::to_string(layout.shape[i]) + "; sizes must be >= 0";
+      return false;
+    }
     for (const std::string &axis : layout.axes[i]) {
       if (!mesh.axisIndex(axis)) {
         error = "dimension '" + dim + "' is split over '" + axis +

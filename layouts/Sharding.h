@@ -1,5 +1,4 @@
-//===- Sharding.h - layout maths of one tensor on a mesh ---------*- C++
-//-*-===//
+//===- Sharding.h - layout maths of one tensor on a mesh --------*- C++ -*-===//
 //
 // A tensor's layout says, per dimension, which mesh axes split it. From that
 // follow the shape of every rank's block, where the block starts in the
@@ -30,9 +29,13 @@ struct TensorLayout {
   std::vector<AxisList> axes;
 };
 
-/// Checks that every axis exists, that no mesh axis splits two dimensions
-/// (or one twice), and that every split divides its dimension. On failure
-/// returns false with a message that names the dimension and the axis.
+/// Checks that the layout describes every dimension once (as many names,
+/// sizes and axis lists, no size below 0), that every axis exists, that no
+/// mesh axis splits two dimensions (or one twice), and that every split
+/// divides its dimension. On failure returns false with a message that names
+/// the dimension and the axis.
+///
+/// The functions below assume a layout that passes this check.
 bool checkLayout(const Mesh &mesh, const TensorLayout &layout,
                  std::string &error);
 
