@@ -13,6 +13,7 @@ enum class PartitionRule {
   Reduction,
   Positional,
   Across,
+  SlidingWindow,
   Whole,
 };
 

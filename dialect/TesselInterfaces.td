@@ -23,6 +23,10 @@ def Tessel_PartitionableOpInterface : OpInterface<"PartitionableOpInterface"> {
     - Across: the op combines elements across the dimensions
       getDimsWorkedAcross() names and treats every index of the others
       alike; those dimensions are gathered, the other splits stay.
+    - SlidingWindow: a convolution or pooling; a spatial dimension split over
+      one mesh axis stays split when every block's window fits the block
+      plus a halo, which a halo_exchange with the neighbours brings; the
+      other dimensions it works across are gathered as for Across.
     - Whole: operands are gathered whole; the default, correct for any op.
   }];
   let methods = [
@@ -31,7 +35,7 @@ def Tessel_PartitionableOpInterface : OpInterface<"PartitionableOpInterface"> {
       [{ return ::mlir::tessel::PartitionRule::Whole; }]>,
     InterfaceMethod<[{
         Returns the dimensions the op combines elements across, for the
-        Across rule.
+        Across and SlidingWindow rules.
       }],
       "::llvm::SmallVector<::llvm::StringRef>", "getDimsWorkedAcross", (ins),
       "", [{ return {}; }]>,

@@ -9,6 +9,8 @@
 #include "passes/Passes.h"
 #include "passes/Resharding.h"
 
+#include <limits>
+
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELPARTITION
@@ -61,6 +63,7 @@ private:
   LogicalResult partitionReduce(ReduceOp op);
   LogicalResult partitionRename(RenameOp op);
   LogicalResult partitionAcross(Operation *op, ArrayRef<StringRef> across);
+  LogicalResult partitionWindow(Operation *op);
   LogicalResult partitionWhole(Operation *op);
 
   func::FuncOp func;
@@ -231,6 +234,98 @@ LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
   return success();
 }
 
+// A convolution or pooling whose spatial dimension is split keeps it split
+// when each block's output rows need only the block's input rows plus
+// `low` rows of the previous block and `high` of the next: block g of the
+// output, rows [g m, (g+1) m), reads input rows [g m s - low, ...), which
+// starts at the block's first row g n exactly when m s = n. A halo_exchange
+// then brings the neighbours' rows, edge ranks receive the global padding
+// value, and the local op runs without padding on that dimension.
+LogicalResult FunctionPartitioner::partitionWindow(Operation *op) {
+  auto conv = dyn_cast<Conv2DOp>(op);
+  auto pool = dyn_cast<PoolOp>(op);
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
+  NamedTensorType input = globalTypeOf(op->getOperand(0));
+  ArrayAttr spatial = conv ? conv.getSpatial() : pool.getSpatial();
+  ArrayRef<int64_t> strides = conv ? conv.getStrides() : pool.getStrides();
+  SmallVector<int64_t> padding(conv ? conv.getPadding() : pool.getPadding());
+  // Max pooling ignores padding, which a minus-infinity row does too; an
+  // average pool counts only real rows, so it only splits without halos.
+  bool isAverage = pool && pool.getKind() == PoolKind::Avg;
+  double padValue =
+      pool && !isAverage ? -std::numeric_limits<double>::infinity() : 0.0;
+
+  struct Halo {
+    StringRef dim;
+    StringAttr axis;
+    int64_t low, high;
+  };
+  SmallVector<Halo> halos;
+  // The spatial dimensions that stay split, with or without a halo.
+  SmallVector<StringRef> kept;
+  for (unsigned i = 0; i < 2; ++i) {
+    StringRef dim = cast<StringAttr>(spatial[i]).getValue();
+    SmallVector<StringAttr> axes =
+        result.getLayout() ? result.getLayout().getAxesOf(dim)
+                           : SmallVector<StringAttr>();
+    if (axes.size() != 1)
+      continue;
+    int64_t blocks = *mesh.getAxisSize(axes[0].getValue());
+    int64_t size = *input.getDimSize(dim), outSize = *result.getDimSize(dim);
+    if (size % blocks != 0 || outSize % blocks != 0)
+      continue;
+    int64_t n = size / blocks, m = outSize / blocks;
+    int64_t extent =
+        conv ? conv.getDilations()[i] *
+                       (*conv.getFilter().getType().getDimSize(
+                            cast<StringAttr>(conv.getKernel()[i]).getValue()) -
+                        1) +
+                   1
+             : pool.getWindow()[i];
+    int64_t low = padding[2 * i], high = extent - strides[i] - low;
+    if (m * strides[i] != n || high < 0 || low > n || high > n)
+      continue;
+    if (isAverage && (low != 0 || high != 0))
+      continue;
+    kept.push_back(dim);
+    // Windows that tile the blocks exactly need no neighbour rows.
+    if (low != 0 || high != 0)
+      halos.push_back({dim, axes[0], low, high});
+    padding[2 * i] = padding[2 * i + 1] = 0;
+  }
+
+  SmallVector<StringRef> across;
+  for (StringRef dim :
+       cast<PartitionableOpInterface>(op).getDimsWorkedAcross())
+    if (!llvm::is_contained(kept, dim))
+      across.push_back(dim);
+  LayoutAttr target = withoutSplitsOf(result, across);
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(blockAs(
+        operand, withLayoutOn(globalTypeOf(operand), target), op->getLoc()));
+  for (const Halo &halo : halos) {
+    auto type = cast<NamedTensorType>(operands[0].getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[*type.getDimIndex(halo.dim)] += halo.low + halo.high;
+    operands[0] = HaloExchangeOp::create(
+        builder, op->getLoc(),
+        NamedTensorType::get(op->getContext(), type.getDimNames(), shape,
+                             type.getElementType(), LayoutAttr()),
+        operands[0], builder.getStringAttr(halo.dim), halo.axis,
+        builder.getDenseI64ArrayAttr({halo.low, halo.high}),
+        builder.getF64FloatAttr(padValue));
+  }
+  NamedTensorType computed = result.withLayout(target);
+  Operation *local =
+      cloneOn(op, operands, localTypeOf(computed, mesh)).getDefiningOp();
+  local->setAttr("padding", builder.getDenseI64ArrayAttr(padding));
+  Resharder resharder(builder, op->getLoc(), mesh);
+  blocks[op->getResult(0)] =
+      resharder.reshard(local->getResult(0), computed, result);
+  return success();
+}
+
 // Any other op runs on whole operands: gather every split dimension, run the
 // op as in the global program, then keep this rank's block of the result.
 // Correct for every op, and the starting point that op-specific rules
@@ -268,6 +363,8 @@ LogicalResult FunctionPartitioner::partition(Operation *op) {
     return partitionRename(cast<RenameOp>(op));
   case PartitionRule::Across:
     return partitionAcross(op, partitionable.getDimsWorkedAcross());
+  case PartitionRule::SlidingWindow:
+    return partitionWindow(op);
   case PartitionRule::Whole:
     return partitionWhole(op);
   }
