@@ -18,8 +18,10 @@ include "dialect/TesselTypes.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// Every rank runs the same program, so a collective whose result no rank
+// uses can go on every rank at once: the mesh-level ops are pure.
 class Tessel_MeshOp<string mnemonic, list<Trait> traits = []>
-    : Tessel_Op<mnemonic, traits> {
+    : Tessel_Op<mnemonic, !listconcat([Pure], traits)> {
   let hasVerifier = 1;
 }
 
@@ -187,7 +189,7 @@ def Tessel_CollectivePermuteOp : Tessel_MeshOp<"collective_permute"> {
   }];
 }
 
-def Tessel_ShardSliceOp : Tessel_MeshOp<"shard_slice", [Pure]> {
+def Tessel_ShardSliceOp : Tessel_MeshOp<"shard_slice"> {
   let summary = "keep this rank's block of a replicated dimension";
   let description = [{
     The member at group position `p` keeps block `p` of the group-size equal

@@ -91,4 +91,35 @@ def TesselPartition : Pass<"tessel-partition", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }
 
+def TesselOptimizeComm : Pass<"tessel-optimize-comm", "::mlir::ModuleOp"> {
+  let summary = "replace communication patterns by cheaper collectives";
+  let description = [{
+    Rewrites patterns of mesh-level ops in a partitioned program:
+
+    - `all_reduce` whose only use keeps one block of it (`shard_slice` over
+      the same axes) becomes one `reduce_scatter`, which sends half as much;
+    - `all_gather` along a dimension whose result is sliced back along the
+      same dimension over the same axes is the rank's own block: both go;
+    - `all_gather` along one dimension sliced along another over the same
+      axes moves the split from one dimension to the other: one
+      `all_to_all`, which sends a 1/g share instead of the whole gather.
+
+    Before:
+
+    ```mlir
+    %s = tessel.all_reduce sum %p over ["model"] : !tessel.tensor<[b:4, n:8], f32>
+    %k = tessel.shard_slice %s along "n" over ["model"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:2], f32>
+    ```
+
+    After:
+
+    ```mlir
+    %k = tessel.reduce_scatter sum %p along "n" over ["model"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:2], f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+}
+
 #endif // TESSEL_PASSES_TD

@@ -27,6 +27,6 @@ echo
 echo "== hybrid layout: partitioned program, all 4 ranks, checked against one rank"
 "$bin/tessel-opt" examples/mlp/mlp.mlir \
   --tessel-apply-layout=layout-file=examples/mlp/hybrid.yaml \
-  --tessel-partition -o "$out/mlp.hybrid.mlir"
+  --tessel-partition --tessel-optimize-comm -o "$out/mlp.hybrid.mlir"
 "$bin/tessel-eval" "$out/mlp.hybrid.mlir" --check-against "$out/reference" "$@"
 echo "the per-rank program is in $out/mlp.hybrid.mlir"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The differential sweep: every example under every layout, partitioned and
-# run for every rank of its mesh by the reference evaluator, must compute
+# The differential sweep: every example under every layout, partitioned,
+# its communication optimised, and run for every rank of its mesh by the reference evaluator, must compute
 # what the one-rank program computes (relative error under 1e-5).
 #
 # usage: sweep.sh BUILD_BIN_DIR EXAMPLES_DIR
@@ -35,7 +35,7 @@ check() { # name, model, reference dir, apply-layout option
   file=$(echo "$name" | tr -c "A-Za-z0-9_.\n" "_")
   local partitioned="$work/$file.mlir"
   if "$bin/tessel-opt" "$model" "--tessel-apply-layout=$option" \
-       --tessel-partition -o "$partitioned" 2> "$work/$file.err" &&
+       --tessel-partition --tessel-optimize-comm -o "$partitioned" 2> "$work/$file.err" &&
      "$bin/tessel-eval" "$partitioned" --random-inputs --seed 11 \
        --check-against "$reference" > "$work/$file.out" 2>> "$work/$file.err"; then
     echo "PASS: $name"

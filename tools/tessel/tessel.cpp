@@ -78,6 +78,7 @@ static int explain() {
   OwningOpRef<ModuleOp> partitioned = module.clone();
   PassManager partition(&context);
   partition.addPass(mlir::tessel::createTesselPartition());
+  partition.addPass(mlir::tessel::createTesselOptimizeComm());
   if (failed(partition.run(*partitioned)))
     return 1;
   ::tessel::analysis::addPartitionedCosts(
