@@ -41,6 +41,14 @@ std::optional<int64_t> integerArgumentBound(func::FuncOp func, unsigned index) {
           tighten(*gather.getTable().getType().getDimSize(gather.getDim()));
       } else if (auto oneHot = dyn_cast<OneHotOp>(user)) {
         tighten(*oneHot.getType().getDimSize(oneHot.getDim()));
+      } else if (auto compare = dyn_cast<CompareOp>(user)) {
+        // Ids compared with the indices of a dimension (an iota, perhaps
+        // sliced to a rank's block) index that dimension.
+        Value other = compare.getOperand(1 - use.getOperandNumber());
+        while (auto slice = other.getDefiningOp<ShardSliceOp>())
+          other = slice.getInput();
+        if (auto iota = other.getDefiningOp<IotaOp>())
+          tighten(*iota.getType().getDimSize(iota.getDim()));
       } else if (isa<AllGatherOp, ShardSliceOp, AllToAllOp,
                      CollectivePermuteOp, HaloExchangeOp>(user)) {
         worklist.push_back(user->getResult(0));

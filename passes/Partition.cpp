@@ -8,6 +8,7 @@
 
 #include "passes/Passes.h"
 #include "passes/Resharding.h"
+#include "passes/SplitReductions.h"
 
 #include <limits>
 
@@ -63,6 +64,7 @@ private:
   LogicalResult partitionReduce(ReduceOp op);
   LogicalResult partitionRename(RenameOp op);
   LogicalResult partitionAcross(Operation *op, ArrayRef<StringRef> across);
+  bool tryPartitionSplitSoftmax(Operation *op);
   LogicalResult partitionWindow(Operation *op);
   LogicalResult partitionWhole(Operation *op);
 
@@ -219,8 +221,74 @@ LogicalResult FunctionPartitioner::partitionRename(RenameOp op) {
 // dimension, a convolution over its window) but treat every index of the
 // other dimensions alike run on blocks that hold those dimensions whole:
 // a batch split stays a batch split.
+// Softmax, log_softmax and cross-entropy along a split dimension need not
+// gather it: a max and a sum across the ranks are enough (see
+// SplitReductions.h). Returns false, building nothing, when the dimension
+// is not split or its axes are taken by another dimension of the result.
+bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
+  auto softmax = dyn_cast<SoftmaxOp>(op);
+  auto logSoftmax = dyn_cast<LogSoftmaxOp>(op);
+  auto loss = dyn_cast<SoftmaxCrossEntropyOp>(op);
+  if (!softmax && !logSoftmax && !loss)
+    return false;
+  Value x = op->getOperand(0);
+  NamedTensorType input = globalTypeOf(x);
+  StringRef dim = softmax      ? softmax.getDim()
+                  : logSoftmax ? logSoftmax.getDim()
+                               : loss.getDim();
+  // Softmax keeps the class dimension, so the result's layout decides its
+  // split; cross-entropy drops it, so the logits' layout does.
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
+  NamedTensorType splitBy = loss ? input : result;
+  SmallVector<StringAttr> axes =
+      splitBy.getLayout() ? splitBy.getLayout().getAxesOf(dim)
+                          : SmallVector<StringAttr>();
+  if (axes.empty())
+    return false;
+  SmallVector<StringRef> others = {dim};
+  LayoutAttr rest = withoutSplitsOf(result, others);
+  for (StringAttr axis : axes)
+    if (rest && llvm::any_of(rest.getAxes(), [&](ArrayAttr used) {
+          return llvm::is_contained(used, axis);
+        }))
+      return false;
+  // The input: the result's splits on the other dimensions, `axes` on dim.
+  SmallVector<StringAttr> dims;
+  SmallVector<ArrayAttr> dimAxes;
+  if (rest)
+    for (auto [name, used] : llvm::zip(rest.getDims(), rest.getAxes())) {
+      dims.push_back(name);
+      dimAxes.push_back(used);
+    }
+  dims.push_back(builder.getStringAttr(dim));
+  dimAxes.push_back(builder.getArrayAttr(
+      SmallVector<Attribute>(axes.begin(), axes.end())));
+  NamedTensorType wanted =
+      input.withLayout(LayoutAttr::get(op->getContext(), dims, dimAxes));
+  Value block = blockAs(x, wanted, op->getLoc());
+  Value computed;
+  NamedTensorType computedType;
+  if (loss) {
+    Value labels = blockAs(loss.getLabels(),
+                           withLayoutOn(globalTypeOf(loss.getLabels()), rest),
+                           op->getLoc());
+    computed = buildSplitCrossEntropy(builder, op->getLoc(), block, labels,
+                                      dim, *input.getDimSize(dim), axes);
+    computedType = result.withLayout(rest);
+  } else {
+    computed = buildSplitSoftmax(builder, op->getLoc(), block, dim, axes,
+                                 /*logarithm=*/logSoftmax != nullptr);
+    computedType = wanted;
+  }
+  Resharder resharder(builder, op->getLoc(), mesh);
+  blocks[op->getResult(0)] = resharder.reshard(computed, computedType, result);
+  return true;
+}
+
 LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
                                                    ArrayRef<StringRef> across) {
+  if (tryPartitionSplitSoftmax(op))
+    return success();
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   LayoutAttr target = withoutSplitsOf(result, across);
   SmallVector<Value> operands;

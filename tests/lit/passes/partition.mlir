@@ -82,3 +82,23 @@ func.func @conv_rows(%x: !tessel.tensor<[batch:8, c:1, hidden:8, w:4], f32>)
       : !tessel.tensor<[batch:8, f:2, hidden:8, w:4], f32> -> !tessel.tensor<[batch:8, f:2, hidden:4, w:2], f32>
   return %p : !tessel.tensor<[batch:8, f:2, hidden:4, w:2], f32>
 }
+
+// -----
+
+// Cross-entropy over classes split on `model` never gathers the logits:
+// a max and a sum of exponentials travel, and each rank picks the label's
+// logit from its own classes by comparing labels with their global indices.
+// CHECK-LABEL: func.func @split_classes
+// CHECK-NOT: all_gather
+// CHECK: %[[M:.*]] = tessel.all_reduce max %{{.*}} over ["model"] : !tessel.tensor<[batch:4], f32>
+// CHECK: %[[S:.*]] = tessel.all_reduce sum %{{.*}} over ["model"] : !tessel.tensor<[batch:4], f32>
+// CHECK: %[[IDS:.*]] = tessel.iota "k" : !tessel.tensor<[k:8], i32>
+// CHECK: tessel.shard_slice %[[IDS]] along "k" over ["model"] : !tessel.tensor<[k:8], i32> -> !tessel.tensor<[k:2], i32>
+// CHECK: tessel.compare eq
+// CHECK: tessel.all_reduce sum %{{.*}} over ["model"] : !tessel.tensor<[batch:4], f32>
+func.func @split_classes(%logits: !tessel.tensor<[batch:8, k:8], f32>,
+                         %labels: !tessel.tensor<[batch:8], i32>) -> !tessel.tensor<[batch:8], f32> {
+  %l = tessel.softmax_cross_entropy %logits, %labels over "k"
+      : !tessel.tensor<[batch:8, k:8], f32>, !tessel.tensor<[batch:8], i32> -> !tessel.tensor<[batch:8], f32>
+  return %l : !tessel.tensor<[batch:8], f32>
+}

@@ -1,0 +1,36 @@
+//===- SplitReductions.h - softmax and cross-entropy on split classes -*- C++ -*-===//
+//
+// Softmax, log_softmax and softmax cross-entropy along a dimension that is
+// split over mesh axes, computed on the ranks' blocks without gathering the
+// dimension: a local maximum and an all_reduce max, then a local sum of
+// exponentials and an all_reduce sum. Only the reduced values travel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PASSES_SPLITREDUCTIONS_H
+#define TESSEL_PASSES_SPLITREDUCTIONS_H
+
+#include "dialect/TesselDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tessel {
+
+/// Builds softmax (or log_softmax) of the block `x` along `dim`, which is
+/// split over `axes`; returns a block of x's type.
+Value buildSplitSoftmax(OpBuilder &builder, Location loc, Value x,
+                        StringRef dim, ArrayRef<StringAttr> axes,
+                        bool logarithm);
+
+/// Builds softmax cross-entropy of the block `logits` against the block
+/// `labels`, along the class dimension `dim` of global size `classes`,
+/// split over `axes`. Each rank picks the logit of a label from its own
+/// classes: it compares the labels with the global indices of its classes
+/// (an iota over all classes, sliced to the rank's block).
+Value buildSplitCrossEntropy(OpBuilder &builder, Location loc, Value logits,
+                             Value labels, StringRef dim, int64_t classes,
+                             ArrayRef<StringAttr> axes);
+
+} // namespace mlir::tessel
+
+#endif // TESSEL_PASSES_SPLITREDUCTIONS_H
