@@ -49,9 +49,18 @@ func.func @mean(%x: !tessel.tensor<[batch:8], f32>) -> !tessel.tensor<[], f32> {
 
 // -----
 
-// Softmax over a split dimension gathers that dimension only; the batch
-// split stays, and the result is sliced back to its layout.
+// Softmax over a split dimension stays on blocks: a max and a sum of
+// exponentials across the ranks of `model`, no gather.
 // CHECK-LABEL: func.func @softmax_split
+// CHECK-NOT: all_gather
+// CHECK: %[[M:.*]] = tessel.reduce max %{{.*}} : !tessel.tensor<[batch:4, hidden:4], f32> -> !tessel.tensor<[batch:4], f32>
+// CHECK: %[[GM:.*]] = tessel.all_reduce max %[[M]] over ["model"]
+// CHECK: %[[X:.*]] = tessel.sub %{{.*}}, %[[GM]]
+// CHECK: %[[E:.*]] = tessel.exp %[[X]]
+// CHECK: %[[S:.*]] = tessel.reduce sum %[[E]]
+// CHECK: %[[GS:.*]] = tessel.all_reduce sum %[[S]] over ["model"]
+// CHECK: tessel.div %[[E]], %[[GS]] : !tessel.tensor<[batch:4, hidden:4], f32>, !tessel.tensor<[batch:4], f32> -> !tessel.tensor<[batch:4, hidden:4], f32>
+func.func @softmax_split
 // CHECK: %[[G:.*]] = tessel.all_gather %{{.*}} along "hidden" over ["model"] : !tessel.tensor<[batch:4, hidden:4], f32> -> !tessel.tensor<[batch:4, hidden:16], f32>
 // CHECK: %[[S:.*]] = tessel.softmax %[[G]] over "hidden" : !tessel.tensor<[batch:4, hidden:16], f32>
 // CHECK: tessel.shard_slice %[[S]] along "hidden" over ["model"] : !tessel.tensor<[batch:4, hidden:16], f32> -> !tessel.tensor<[batch:4, hidden:4], f32>
