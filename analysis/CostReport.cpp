@@ -260,7 +260,7 @@ void addPartitionedCosts(CostReport &report, func::FuncOp partitioned) {
   report.flopsPerRank = 0;
   report.commBytesPerRank = 0;
   report.collectives.clear();
-  countWork(CostModel(toLayoutMesh(getEnclosingMesh(partitioned))),
-            partitioned, report);
+  countWork(CostModel(toLayoutMesh(getEnclosingMesh(partitioned))), partitioned,
+            report);
 }
 } // namespace tessel::analysis

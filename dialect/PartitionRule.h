@@ -1,4 +1,5 @@
-//===- PartitionRule.h - the ways an op can be partitioned -------*- C++ -*-===//
+//===- PartitionRule.h - the ways an op can be partitioned -------*- C++
+//-*-===//
 
 #ifndef TESSEL_DIALECT_PARTITIONRULE_H
 #define TESSEL_DIALECT_PARTITIONRULE_H

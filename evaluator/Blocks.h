@@ -1,4 +1,5 @@
-//===- Blocks.h - global tensors and the blocks ranks hold -------*- C++ -*-===//
+//===- Blocks.h - global tensors and the blocks ranks hold -------*- C++
+//-*-===//
 //
 // A partitioned function keeps the global type of each argument and result
 // (`tessel.global_type`). These cut a global tensor into the block each

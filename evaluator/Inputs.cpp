@@ -2,8 +2,8 @@
 
 #include "evaluator/Inputs.h"
 
-#include "evaluator/Blocks.h"
 #include "dialect/MeshConversion.h"
+#include "evaluator/Blocks.h"
 #include "evaluator/kernels/Initializers.h"
 #include "evaluator/npy/NpyFile.h"
 
@@ -49,8 +49,8 @@ std::optional<int64_t> integerArgumentBound(func::FuncOp func, unsigned index) {
           other = slice.getInput();
         if (auto iota = other.getDefiningOp<IotaOp>())
           tighten(*iota.getType().getDimSize(iota.getDim()));
-      } else if (isa<AllGatherOp, ShardSliceOp, AllToAllOp,
-                     CollectivePermuteOp, HaloExchangeOp>(user)) {
+      } else if (isa<AllGatherOp, ShardSliceOp, AllToAllOp, CollectivePermuteOp,
+                     HaloExchangeOp>(user)) {
         worklist.push_back(user->getResult(0));
       }
     }
@@ -92,13 +92,14 @@ buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
     // A partitioned function's argument is a block of a global tensor: a
     // file without "{rank}" and random data describe the global tensor.
     NamedTensorType globalType;
-    if (auto global = func.getArgAttrOfType<TypeAttr>(index, kGlobalTypeAttrName))
+    if (auto global =
+            func.getArgAttrOfType<TypeAttr>(index, kGlobalTypeAttrName))
       globalType = dyn_cast<NamedTensorType>(global.getValue());
     ref::TensorSpec spec = specOf(globalType ? globalType : type);
     PerRank tensors;
     auto file = files.find(name);
-    bool perRankFiles = file != files.end() &&
-                        file->second.find("{rank}") != std::string::npos;
+    bool perRankFiles =
+        file != files.end() && file->second.find("{rank}") != std::string::npos;
     std::optional<ref::Tensor> whole;
     if (perRankFiles) {
       for (int64_t rank = 0; rank < numRanks; ++rank) {

@@ -25,15 +25,13 @@ namespace {
 ///   => reduce_scatter along d over A.
 /// Each member needs only its block of the reduced tensor, which is what a
 /// reduce_scatter gives, at half the traffic of the all_reduce.
-struct AllReduceThenSliceToReduceScatter
-    : OpRewritePattern<ShardSliceOp> {
+struct AllReduceThenSliceToReduceScatter : OpRewritePattern<ShardSliceOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ShardSliceOp slice,
                                 PatternRewriter &rewriter) const final {
     auto reduce = slice.getInput().getDefiningOp<AllReduceOp>();
-    if (!reduce || reduce.getAxes() != slice.getAxes() ||
-        !reduce->hasOneUse())
+    if (!reduce || reduce.getAxes() != slice.getAxes() || !reduce->hasOneUse())
       return failure();
     rewriter.replaceOpWithNewOp<ReduceScatterOp>(
         slice, slice.getType(), reduce.getKind(), reduce.getInput(),

@@ -12,7 +12,6 @@
 
 #include <limits>
 
-
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELPARTITION
 #include "passes/Passes.h.inc"
@@ -45,8 +44,7 @@ private:
   /// layout of `wanted` (the value's dimensions with another layout).
   Value blockAs(Value value, NamedTensorType wanted, Location loc) {
     Resharder resharder(builder, loc, mesh);
-    return resharder.reshard(blocks.lookup(value), globalTypeOf(value),
-                             wanted);
+    return resharder.reshard(blocks.lookup(value), globalTypeOf(value), wanted);
   }
 
   /// Builds a copy of `op` on the given operands with the given result type,
@@ -88,8 +86,7 @@ LogicalResult FunctionPartitioner::partitionElementwise(Operation *op) {
     operands.push_back(blockAs(
         operand, withLayoutOn(globalTypeOf(operand), result.getLayout()),
         op->getLoc()));
-  blocks[op->getResult(0)] =
-      cloneOn(op, operands, localTypeOf(result, mesh));
+  blocks[op->getResult(0)] = cloneOn(op, operands, localTypeOf(result, mesh));
   return success();
 }
 
@@ -171,15 +168,16 @@ LogicalResult FunctionPartitioner::partitionReduce(ReduceOp op) {
     bool isMean = op.getKind() == ReduceKind::Mean;
     ReduceKind localKind = isMean ? ReduceKind::Sum : op.getKind();
     Value local = ReduceOp::create(builder, loc, localResult, localKind, block);
-    CollectiveKind combine = localKind == ReduceKind::Max   ? CollectiveKind::Max
-                             : localKind == ReduceKind::Min ? CollectiveKind::Min
-                                                            : CollectiveKind::Sum;
+    CollectiveKind combine = localKind == ReduceKind::Max ? CollectiveKind::Max
+                             : localKind == ReduceKind::Min
+                                 ? CollectiveKind::Min
+                                 : CollectiveKind::Sum;
     SmallVector<Attribute> axes(splitReduced.begin(), splitReduced.end());
     reduced = AllReduceOp::create(builder, loc, localResult, combine, local,
                                   builder.getArrayAttr(axes));
     if (isMean) {
-      auto scalar = NamedTensorType::get(
-          op.getContext(), {}, {}, result.getElementType(), LayoutAttr());
+      auto scalar = NamedTensorType::get(op.getContext(), {}, {},
+                                         result.getElementType(), LayoutAttr());
       Value scale = ConstantOp::create(
           builder, loc, scalar,
           builder.getFloatAttr(builder.getF64Type(), 1.0 / reducedCount));
@@ -240,9 +238,9 @@ bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
   // split; cross-entropy drops it, so the logits' layout does.
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   NamedTensorType splitBy = loss ? input : result;
-  SmallVector<StringAttr> axes =
-      splitBy.getLayout() ? splitBy.getLayout().getAxesOf(dim)
-                          : SmallVector<StringAttr>();
+  SmallVector<StringAttr> axes = splitBy.getLayout()
+                                     ? splitBy.getLayout().getAxesOf(dim)
+                                     : SmallVector<StringAttr>();
   if (axes.empty())
     return false;
   SmallVector<StringRef> others = {dim};
@@ -261,8 +259,8 @@ bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
       dimAxes.push_back(used);
     }
   dims.push_back(builder.getStringAttr(dim));
-  dimAxes.push_back(builder.getArrayAttr(
-      SmallVector<Attribute>(axes.begin(), axes.end())));
+  dimAxes.push_back(
+      builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
   NamedTensorType wanted =
       input.withLayout(LayoutAttr::get(op->getContext(), dims, dimAxes));
   Value block = blockAs(x, wanted, op->getLoc());
@@ -272,8 +270,8 @@ bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
     Value labels = blockAs(loss.getLabels(),
                            withLayoutOn(globalTypeOf(loss.getLabels()), rest),
                            op->getLoc());
-    computed = buildSplitCrossEntropy(builder, op->getLoc(), block, labels,
-                                      dim, *input.getDimSize(dim), axes);
+    computed = buildSplitCrossEntropy(builder, op->getLoc(), block, labels, dim,
+                                      *input.getDimSize(dim), axes);
     computedType = result.withLayout(rest);
   } else {
     computed = buildSplitSoftmax(builder, op->getLoc(), block, dim, axes,
@@ -333,9 +331,9 @@ LogicalResult FunctionPartitioner::partitionWindow(Operation *op) {
   SmallVector<StringRef> kept;
   for (unsigned i = 0; i < 2; ++i) {
     StringRef dim = cast<StringAttr>(spatial[i]).getValue();
-    SmallVector<StringAttr> axes =
-        result.getLayout() ? result.getLayout().getAxesOf(dim)
-                           : SmallVector<StringAttr>();
+    SmallVector<StringAttr> axes = result.getLayout()
+                                       ? result.getLayout().getAxesOf(dim)
+                                       : SmallVector<StringAttr>();
     if (axes.size() != 1)
       continue;
     int64_t blocks = *mesh.getAxisSize(axes[0].getValue());
@@ -363,8 +361,7 @@ LogicalResult FunctionPartitioner::partitionWindow(Operation *op) {
   }
 
   SmallVector<StringRef> across;
-  for (StringRef dim :
-       cast<PartitionableOpInterface>(op).getDimsWorkedAcross())
+  for (StringRef dim : cast<PartitionableOpInterface>(op).getDimsWorkedAcross())
     if (!llvm::is_contained(kept, dim))
       across.push_back(dim);
   LayoutAttr target = withoutSplitsOf(result, across);
@@ -410,8 +407,8 @@ LogicalResult FunctionPartitioner::partitionWhole(Operation *op) {
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   Value whole = cloneOn(op, operands, result.withLayout(LayoutAttr()));
   Resharder resharder(builder, op->getLoc(), mesh);
-  blocks[op->getResult(0)] = resharder.reshard(
-      whole, result.withLayout(LayoutAttr()), result);
+  blocks[op->getResult(0)] =
+      resharder.reshard(whole, result.withLayout(LayoutAttr()), result);
   return success();
 }
 
@@ -479,8 +476,7 @@ LogicalResult FunctionPartitioner::run() {
   return success();
 }
 
-struct PartitionPass
-    : mlir::tessel::impl::TesselPartitionBase<PartitionPass> {
+struct PartitionPass : mlir::tessel::impl::TesselPartitionBase<PartitionPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
     MeshAttr mesh = getEnclosingMesh(module);
@@ -490,8 +486,7 @@ struct PartitionPass
       return signalPassFailure();
     }
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() &&
-          failed(FunctionPartitioner(func, mesh).run()))
+      if (!func.isExternal() && failed(FunctionPartitioner(func, mesh).run()))
         return signalPassFailure();
   }
 };

@@ -14,8 +14,8 @@ NamedTensorType mlir::tessel::localTypeOf(NamedTensorType global,
                                           MeshAttr mesh) {
   SmallVector<int64_t> shape;
   for (auto [name, size] : llvm::zip(global.getDimNames(), global.getShape()))
-    shape.push_back(size / *mesh.getGroupSize(
-                               axesOf(global.getLayout(), name.getValue())));
+    shape.push_back(
+        size / *mesh.getGroupSize(axesOf(global.getLayout(), name.getValue())));
   return NamedTensorType::get(global.getContext(), global.getDimNames(), shape,
                               global.getElementType(), LayoutAttr());
 }
@@ -52,8 +52,7 @@ LayoutAttr mlir::tessel::withoutSplitsOf(NamedTensorType type,
 }
 
 static ArrayAttr axisArray(OpBuilder &builder, ArrayRef<StringAttr> axes) {
-  return builder.getArrayAttr(
-      SmallVector<Attribute>(axes.begin(), axes.end()));
+  return builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
 }
 
 /// Returns `type` with the size of `dim` multiplied by `factor` (which may
@@ -61,8 +60,8 @@ static ArrayAttr axisArray(OpBuilder &builder, ArrayRef<StringAttr> axes) {
 static NamedTensorType scaledDim(NamedTensorType type, StringRef dim,
                                  int64_t factor, int64_t divisor) {
   SmallVector<int64_t> shape(type.getShape());
-  shape[*type.getDimIndex(dim)] = shape[*type.getDimIndex(dim)] * factor /
-                                  divisor;
+  shape[*type.getDimIndex(dim)] =
+      shape[*type.getDimIndex(dim)] * factor / divisor;
   return NamedTensorType::get(type.getContext(), type.getDimNames(), shape,
                               type.getElementType(), type.getLayout());
 }
@@ -70,9 +69,8 @@ static NamedTensorType scaledDim(NamedTensorType type, StringRef dim,
 Value Resharder::completePartialSum(Value block, ArrayRef<StringAttr> axes) {
   if (axes.empty())
     return block;
-  return AllReduceOp::create(builder, loc, block.getType(),
-                             CollectiveKind::Sum, block,
-                             axisArray(builder, axes));
+  return AllReduceOp::create(builder, loc, block.getType(), CollectiveKind::Sum,
+                             block, axisArray(builder, axes));
 }
 
 Value Resharder::gatherDim(Value block, StringRef dim,

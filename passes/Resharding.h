@@ -1,4 +1,5 @@
-//===- Resharding.h - moving a block from one layout to another --*- C++ -*-===//
+//===- Resharding.h - moving a block from one layout to another --*- C++
+//-*-===//
 //
 // A catalogue of small resharding steps, each a mesh-level op with the
 // layouts before and after, and the planner that composes them. The planner

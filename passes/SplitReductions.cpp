@@ -50,20 +50,19 @@ public:
 
 } // namespace
 
-Value mlir::tessel::buildSplitSoftmax(OpBuilder &builder, Location loc,
-                                      Value x, StringRef dim,
-                                      ArrayRef<StringAttr> axes,
+Value mlir::tessel::buildSplitSoftmax(OpBuilder &builder, Location loc, Value x,
+                                      StringRef dim, ArrayRef<StringAttr> axes,
                                       bool logarithm) {
   BlockOps ops(builder, loc);
   Type type = x.getType();
   // Subtracting the global maximum keeps exp from overflowing, as the
   // one-rank softmax does.
-  Value max = ops.reduceAcross(x, dim, ReduceKind::Max, CollectiveKind::Max,
-                               axes);
+  Value max =
+      ops.reduceAcross(x, dim, ReduceKind::Max, CollectiveKind::Max, axes);
   Value shifted = ops.binary<SubOp>(x, max, type);
   Value exps = ops.unary<ExpOp>(shifted);
-  Value sum = ops.reduceAcross(exps, dim, ReduceKind::Sum, CollectiveKind::Sum,
-                               axes);
+  Value sum =
+      ops.reduceAcross(exps, dim, ReduceKind::Sum, CollectiveKind::Sum, axes);
   if (!logarithm)
     return ops.binary<DivOp>(exps, sum, type);
   return ops.binary<SubOp>(shifted, ops.unary<LogOp>(sum), type);
@@ -82,8 +81,8 @@ Value mlir::tessel::buildSplitCrossEntropy(OpBuilder &builder, Location loc,
       builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
 
   // loss = log(sum exp(x - max)) - (x[label] - max).
-  Value max = ops.reduceAcross(logits, dim, ReduceKind::Max,
-                               CollectiveKind::Max, axes);
+  Value max =
+      ops.reduceAcross(logits, dim, ReduceKind::Max, CollectiveKind::Max, axes);
   Value shifted = ops.binary<SubOp>(logits, max, logitsType);
   Value sum = ops.reduceAcross(ops.unary<ExpOp>(shifted), dim, ReduceKind::Sum,
                                CollectiveKind::Sum, axes);
@@ -102,15 +101,15 @@ Value mlir::tessel::buildSplitCrossEntropy(OpBuilder &builder, Location loc,
       dimName, axisArray);
   // Exactly one rank holds each label's class; the others add zero.
   auto maskType = logitsType.withElementType(builder.getI1Type());
-  Value isLabel = CompareOp::create(builder, loc, maskType, CompareKind::Eq,
-                                    labels, ids);
+  Value isLabel =
+      CompareOp::create(builder, loc, maskType, CompareKind::Eq, labels, ids);
   auto scalar = NamedTensorType::get(context, {}, {},
                                      logitsType.getElementType(), LayoutAttr());
-  Value zero = ConstantOp::create(builder, loc, scalar,
-                                  builder.getF64FloatAttr(0.0));
+  Value zero =
+      ConstantOp::create(builder, loc, scalar, builder.getF64FloatAttr(0.0));
   Value picked =
       SelectOp::create(builder, loc, logitsType, isLabel, shifted, zero);
-  Value labelLogit = ops.reduceAcross(picked, dim, ReduceKind::Sum,
-                                      CollectiveKind::Sum, axes);
+  Value labelLogit =
+      ops.reduceAcross(picked, dim, ReduceKind::Sum, CollectiveKind::Sum, axes);
   return ops.binary<SubOp>(logSum, labelLogit, lossType);
 }

@@ -1,4 +1,5 @@
-//===- SplitReductions.h - softmax and cross-entropy on split classes -*- C++ -*-===//
+//===- SplitReductions.h - softmax and cross-entropy on split classes -*- C++
+//-*-===//
 //
 // Softmax, log_softmax and softmax cross-entropy along a dimension that is
 // split over mesh axes, computed on the ranks' blocks without gathering the

@@ -1,4 +1,5 @@
-//===- ModelFile.h - what the tessel tools share -----------------*- C++ -*-===//
+//===- ModelFile.h - what the tessel tools share -----------------*- C++
+//-*-===//
 //
 // Reading a model file and choosing its function, the same way in every
 // tool, with diagnostics that point at file:line:col.

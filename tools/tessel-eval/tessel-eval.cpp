@@ -10,10 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/TesselDialect.h"
-#include "tools/support/ModelFile.h"
 #include "evaluator/Blocks.h"
 #include "evaluator/Inputs.h"
 #include "evaluator/npy/NpyFile.h"
+#include "tools/support/ModelFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -45,10 +45,12 @@ static cl::opt<std::string>
 static cl::opt<std::string> checkAgainst(
     "check-against",
     cl::desc("compare each result with DIR/result<i>.npy (a reference run)"));
-static cl::opt<double> relativeTolerance("rtol", cl::desc("relative tolerance of --check-against"),
-                            cl::init(1e-5));
-static cl::opt<double> absoluteTolerance("atol", cl::desc("absolute tolerance of --check-against"),
-                            cl::init(1e-6));
+static cl::opt<double>
+    relativeTolerance("rtol", cl::desc("relative tolerance of --check-against"),
+                      cl::init(1e-5));
+static cl::opt<double>
+    absoluteTolerance("atol", cl::desc("absolute tolerance of --check-against"),
+                      cl::init(1e-6));
 static cl::opt<unsigned> printLimit("print-limit",
                                     cl::desc("elements printed per result"),
                                     cl::init(8));
@@ -81,7 +83,8 @@ static bool compareWithReference(const std::string &name,
   double worst = 0;
   for (size_t i = 0; i < tensor.data.size(); ++i) {
     double difference = std::abs(tensor.data[i] - reference.data[i]);
-    double allowed = absoluteTolerance + relativeTolerance * std::abs(reference.data[i]);
+    double allowed =
+        absoluteTolerance + relativeTolerance * std::abs(reference.data[i]);
     worst = std::max(worst, difference);
     if (!(difference <= allowed)) {
       llvm::errs() << name << ": element " << i << " is " << tensor.data[i]
@@ -147,8 +150,9 @@ int main(int argc, char **argv) {
       ::tessel::ref::Tensor whole;
       std::string error;
       if (!::tessel::eval::assembleGlobal(
-              perRank, cast<mlir::tessel::NamedTensorType>(globalType.getValue()),
-              mesh, whole, error)) {
+              perRank,
+              cast<mlir::tessel::NamedTensorType>(globalType.getValue()), mesh,
+              whole, error)) {
         llvm::errs() << label << ": " << error << "\n";
         return 1;
       }

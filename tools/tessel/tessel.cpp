@@ -11,8 +11,8 @@
 
 #include "analysis/CostReport.h"
 #include "dialect/TesselDialect.h"
-#include "tools/support/ModelFile.h"
 #include "passes/Passes.h"
+#include "tools/support/ModelFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
