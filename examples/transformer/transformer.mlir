@@ -146,7 +146,7 @@ func.func @forward(%tokens: !tokens {tessel.name = "tokens"},
   %nf_g = tessel.mul %nf, %lnf_g : !act, !vec -> !act
   %hf = tessel.add %nf_g, %lnf_b : !act, !vec -> !act
 
-  %logits = tessel.einsum %hf, %w_out
+  %logits = tessel.einsum %hf, %w_out {tessel.name = "logits"}
       : (!act, !tessel.tensor<[d_model:64, vocab:256], f32>) -> !logits
 
   // Cross-entropy of every position against its target token, averaged
