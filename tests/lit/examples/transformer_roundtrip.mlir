@@ -48,7 +48,7 @@
 
 // Head and loss.
 // CHECK: tessel.layer_norm %[[X2]] over ["d_model"]
-// CHECK: %[[LOGITS:.*]] = tessel.einsum %{{.*}}, %[[UNEMBED]] : {{.*}} -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+// CHECK: %[[LOGITS:.*]] = tessel.einsum %{{.*}}, %[[UNEMBED]] {tessel.name = "logits"} : {{.*}} -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
 // CHECK: %[[LOSSES:.*]] = tessel.softmax_cross_entropy %[[LOGITS]], %[[TARGETS]] over "vocab" : {{.*}} -> !tessel.tensor<[batch:4, seq:16], f32>
 // CHECK: %[[LOSS:.*]] = tessel.reduce mean %[[LOSSES]] : !tessel.tensor<[batch:4, seq:16], f32> -> !tessel.tensor<[], f32>
 // CHECK: return %[[LOSS]] : !tessel.tensor<[], f32>
