@@ -21,28 +21,13 @@ int64_t elementBytes(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
-/// Returns the layout maths' view of a tensor type.
-layout::TensorLayout tensorLayoutOf(NamedTensorType type) {
-  layout::TensorLayout result;
-  for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
-    result.dims.push_back(name.str());
-    result.shape.push_back(size);
-    layout::AxisList axes;
-    if (LayoutAttr layoutAttr = type.getLayout())
-      for (StringAttr axis : layoutAttr.getAxesOf(name.getValue()))
-        axes.push_back(axis.str());
-    result.axes.push_back(axes);
-  }
-  return result;
-}
-
 /// Computes per-rank sizes of the values of one function.
 class CostModel {
 public:
   explicit CostModel(layout::Mesh mesh) : mesh(std::move(mesh)) {}
 
   std::vector<int64_t> localShape(NamedTensorType type) const {
-    return layout::localShape(mesh, tensorLayoutOf(type));
+    return layout::localShape(mesh, toTensorLayout(type));
   }
 
   int64_t localElements(NamedTensorType type) const {
@@ -208,7 +193,7 @@ CostReport buildCostReport(func::FuncOp func) {
       value.printAsOperand(os, asmState);
     }
     tensor.kind = kind.str();
-    layout::TensorLayout tensorLayout = tensorLayoutOf(type);
+    layout::TensorLayout tensorLayout = toTensorLayout(type);
     tensor.dims = tensorLayout.dims;
     tensor.globalShape = tensorLayout.shape;
     tensor.axes = tensorLayout.axes;

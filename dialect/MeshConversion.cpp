@@ -24,6 +24,20 @@ MeshAttr mlir::tessel::toMeshAttr(MLIRContext *context,
   return MeshAttr::get(context, names, mesh.axisSizes());
 }
 
+::tessel::layout::TensorLayout mlir::tessel::toTensorLayout(NamedTensorType type) {
+  ::tessel::layout::TensorLayout result;
+  for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
+    result.dims.push_back(name.str());
+    result.shape.push_back(size);
+    ::tessel::layout::AxisList axes;
+    if (LayoutAttr layout = type.getLayout())
+      for (StringAttr axis : layout.getAxesOf(name.getValue()))
+        axes.push_back(axis.str());
+    result.axes.push_back(axes);
+  }
+  return result;
+}
+
 StringRef mlir::tessel::getTensorName(Value value) {
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     auto func = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());

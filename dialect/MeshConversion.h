@@ -11,6 +11,7 @@
 
 #include "dialect/TesselDialect.h"
 #include "layouts/Mesh.h"
+#include "layouts/Sharding.h"
 
 namespace mlir::tessel {
 
@@ -19,6 +20,10 @@ namespace mlir::tessel {
 
 /// Returns the attribute that describes `mesh`.
 MeshAttr toMeshAttr(MLIRContext *context, const ::tessel::layout::Mesh &mesh);
+
+/// Returns the layout maths' view of a tensor type: its dimensions, global
+/// sizes and the axes its layout splits each over.
+::tessel::layout::TensorLayout toTensorLayout(NamedTensorType type);
 
 /// Returns the name a layout override refers to `value` by: the
 /// `tessel.name` of a function argument or of the op that defines it, or a

@@ -2,6 +2,7 @@
 
 #include "evaluator/Blocks.h"
 
+#include "dialect/MeshConversion.h"
 #include "evaluator/kernels/Shape.h"
 #include "layouts/Sharding.h"
 
@@ -10,26 +11,11 @@ using namespace mlir::tessel;
 namespace ref = ::tessel::ref;
 namespace layout = ::tessel::layout;
 
-/// Returns the layout maths' view of a laid-out tensor type.
-static layout::TensorLayout tensorLayoutOf(NamedTensorType type) {
-  layout::TensorLayout result;
-  for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
-    result.dims.push_back(name.str());
-    result.shape.push_back(size);
-    layout::AxisList axes;
-    if (type.getLayout())
-      for (StringAttr axis : type.getLayout().getAxesOf(name.getValue()))
-        axes.push_back(axis.str());
-    result.axes.push_back(axes);
-  }
-  return result;
-}
-
 namespace tessel::eval {
 
 ref::Tensor blockOf(const ref::Tensor &global, NamedTensorType globalType,
                     const layout::Mesh &mesh, int64_t rank) {
-  layout::TensorLayout tensorLayout = tensorLayoutOf(globalType);
+  layout::TensorLayout tensorLayout = toTensorLayout(globalType);
   ref::TensorSpec spec = global.spec;
   spec.shape = layout::localShape(mesh, tensorLayout);
   return ref::slice(global, spec.dims,
@@ -39,7 +25,7 @@ ref::Tensor blockOf(const ref::Tensor &global, NamedTensorType globalType,
 bool assembleGlobal(const PerRank &blocks, NamedTensorType globalType,
                     const layout::Mesh &mesh, ref::Tensor &global,
                     std::string &error) {
-  layout::TensorLayout tensorLayout = tensorLayoutOf(globalType);
+  layout::TensorLayout tensorLayout = toTensorLayout(globalType);
   ref::TensorSpec spec = blocks.front().spec;
   spec.shape = tensorLayout.shape;
   global = ref::Tensor(spec);
