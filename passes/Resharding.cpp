@@ -2,6 +2,8 @@
 
 #include "passes/Resharding.h"
 
+#include "dialect/MeshConversion.h"
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -12,10 +14,8 @@ static SmallVector<StringAttr> axesOf(LayoutAttr layout, StringRef dim) {
 
 NamedTensorType mlir::tessel::localTypeOf(NamedTensorType global,
                                           MeshAttr mesh) {
-  SmallVector<int64_t> shape;
-  for (auto [name, size] : llvm::zip(global.getDimNames(), global.getShape()))
-    shape.push_back(
-        size / *mesh.getGroupSize(axesOf(global.getLayout(), name.getValue())));
+  std::vector<int64_t> shape = ::tessel::layout::localShape(
+      toLayoutMesh(mesh), toTensorLayout(global));
   return NamedTensorType::get(global.getContext(), global.getDimNames(), shape,
                               global.getElementType(), LayoutAttr());
 }
