@@ -63,6 +63,7 @@ private:
   LogicalResult partitionRename(RenameOp op);
   LogicalResult partitionAcross(Operation *op, ArrayRef<StringRef> across);
   bool tryPartitionSplitSoftmax(Operation *op);
+  bool tryPartitionSplitLayerNorm(LayerNormOp op);
   LogicalResult partitionWindow(Operation *op);
   LogicalResult partitionWhole(Operation *op);
 
@@ -283,10 +284,37 @@ bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
   return true;
 }
 
+// Layer norm over split dimensions sums across the ranks instead of
+// gathering: the block keeps the result's layout.
+bool FunctionPartitioner::tryPartitionSplitLayerNorm(LayerNormOp op) {
+  NamedTensorType result = op.getType();
+  if (!result.getLayout())
+    return false;
+  SmallVector<StringRef> dims;
+  SmallVector<StringAttr> axes;
+  int64_t count = 1;
+  for (Attribute dim : op.getDims()) {
+    StringRef name = cast<StringAttr>(dim).getValue();
+    dims.push_back(name);
+    count *= *result.getDimSize(name);
+    llvm::append_range(axes, result.getLayout().getAxesOf(name));
+  }
+  if (axes.empty())
+    return false;
+  Value block = blockAs(op.getInput(), result, op.getLoc());
+  blocks[op.getResult()] =
+      buildSplitLayerNorm(builder, op.getLoc(), block, dims, axes, count,
+                          op.getEpsilon().convertToDouble());
+  return true;
+}
+
 LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
                                                    ArrayRef<StringRef> across) {
   if (tryPartitionSplitSoftmax(op))
     return success();
+  if (auto norm = dyn_cast<LayerNormOp>(op))
+    if (tryPartitionSplitLayerNorm(norm))
+      return success();
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   LayoutAttr target = withoutSplitsOf(result, across);
   SmallVector<Value> operands;

@@ -26,15 +26,26 @@ public:
                                 type.getElementType(), LayoutAttr());
   }
 
-  /// Reduces `x` along `dim` on the block, then across the ranks of `axes`.
-  Value reduceAcross(Value x, StringRef dim, ReduceKind local,
+  /// Reduces `x` along `dims` on the block, then across the ranks of
+  /// `axes`.
+  Value reduceAcross(Value x, ArrayRef<StringRef> dims, ReduceKind local,
                      CollectiveKind across, ArrayRef<StringAttr> axes) {
     auto type = cast<NamedTensorType>(x.getType());
-    Value partial =
-        ReduceOp::create(builder, loc, without(type, dim), local, x);
+    for (StringRef dim : dims)
+      type = without(type, dim);
+    Value partial = ReduceOp::create(builder, loc, type, local, x);
     return AllReduceOp::create(
         builder, loc, partial.getType(), across, partial,
         builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
+  }
+
+  /// Returns a scalar constant with the element type of `like`.
+  Value scalar(Value like, double value) {
+    auto type = cast<NamedTensorType>(like.getType());
+    auto scalarType = NamedTensorType::get(
+        type.getContext(), {}, {}, type.getElementType(), LayoutAttr());
+    return ConstantOp::create(builder, loc, scalarType,
+                              builder.getF64FloatAttr(value));
   }
 
   template <typename BinaryOp> Value binary(Value lhs, Value rhs, Type type) {
@@ -58,11 +69,11 @@ Value mlir::tessel::buildSplitSoftmax(OpBuilder &builder, Location loc, Value x,
   // Subtracting the global maximum keeps exp from overflowing, as the
   // one-rank softmax does.
   Value max =
-      ops.reduceAcross(x, dim, ReduceKind::Max, CollectiveKind::Max, axes);
+      ops.reduceAcross(x, {dim}, ReduceKind::Max, CollectiveKind::Max, axes);
   Value shifted = ops.binary<SubOp>(x, max, type);
   Value exps = ops.unary<ExpOp>(shifted);
   Value sum =
-      ops.reduceAcross(exps, dim, ReduceKind::Sum, CollectiveKind::Sum, axes);
+      ops.reduceAcross(exps, {dim}, ReduceKind::Sum, CollectiveKind::Sum, axes);
   if (!logarithm)
     return ops.binary<DivOp>(exps, sum, type);
   return ops.binary<SubOp>(shifted, ops.unary<LogOp>(sum), type);
@@ -82,9 +93,9 @@ Value mlir::tessel::buildSplitCrossEntropy(OpBuilder &builder, Location loc,
 
   // loss = log(sum exp(x - max)) - (x[label] - max).
   Value max =
-      ops.reduceAcross(logits, dim, ReduceKind::Max, CollectiveKind::Max, axes);
+      ops.reduceAcross(logits, {dim}, ReduceKind::Max, CollectiveKind::Max, axes);
   Value shifted = ops.binary<SubOp>(logits, max, logitsType);
-  Value sum = ops.reduceAcross(ops.unary<ExpOp>(shifted), dim, ReduceKind::Sum,
+  Value sum = ops.reduceAcross(ops.unary<ExpOp>(shifted), {dim}, ReduceKind::Sum,
                                CollectiveKind::Sum, axes);
   Value logSum = ops.unary<LogOp>(sum);
 
@@ -110,6 +121,28 @@ Value mlir::tessel::buildSplitCrossEntropy(OpBuilder &builder, Location loc,
   Value picked =
       SelectOp::create(builder, loc, logitsType, isLabel, shifted, zero);
   Value labelLogit =
-      ops.reduceAcross(picked, dim, ReduceKind::Sum, CollectiveKind::Sum, axes);
+      ops.reduceAcross(picked, {dim}, ReduceKind::Sum, CollectiveKind::Sum, axes);
   return ops.binary<SubOp>(logSum, labelLogit, lossType);
+}
+
+Value mlir::tessel::buildSplitLayerNorm(OpBuilder &builder, Location loc,
+                                        Value x, ArrayRef<StringRef> dims,
+                                        ArrayRef<StringAttr> axes,
+                                        int64_t count, double epsilon) {
+  BlockOps ops(builder, loc);
+  Type type = x.getType();
+  Value inverseCount = ops.scalar(x, 1.0 / count);
+  // Two passes, as the one-rank op: the variance of the centred values.
+  Value sum = ops.reduceAcross(x, dims, ReduceKind::Sum, CollectiveKind::Sum,
+                               axes);
+  Value mean = ops.binary<MulOp>(sum, inverseCount, sum.getType());
+  Value centred = ops.binary<SubOp>(x, mean, type);
+  Value squares = ops.binary<MulOp>(centred, centred, type);
+  Value squareSum = ops.reduceAcross(squares, dims, ReduceKind::Sum,
+                                     CollectiveKind::Sum, axes);
+  Value variance =
+      ops.binary<MulOp>(squareSum, inverseCount, squareSum.getType());
+  Value shifted = ops.binary<AddOp>(variance, ops.scalar(x, epsilon),
+                                    variance.getType());
+  return ops.binary<MulOp>(centred, ops.unary<RsqrtOp>(shifted), type);
 }

@@ -1,10 +1,10 @@
 //===- SplitReductions.h - softmax and cross-entropy on split classes -*- C++
 //-*-===//
 //
-// Softmax, log_softmax and softmax cross-entropy along a dimension that is
-// split over mesh axes, computed on the ranks' blocks without gathering the
-// dimension: a local maximum and an all_reduce max, then a local sum of
-// exponentials and an all_reduce sum. Only the reduced values travel.
+// Softmax, log_softmax, softmax cross-entropy and layer_norm along
+// dimensions that are split over mesh axes, computed on the ranks' blocks
+// without gathering them: local maxima and sums, combined by all_reduce.
+// Only the reduced values travel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +31,13 @@ Value buildSplitSoftmax(OpBuilder &builder, Location loc, Value x,
 Value buildSplitCrossEntropy(OpBuilder &builder, Location loc, Value logits,
                              Value labels, StringRef dim, int64_t classes,
                              ArrayRef<StringAttr> axes);
+
+/// Builds layer_norm of the block `x` over `dims`, some of them split over
+/// `axes`, where `count` is the number of elements normalised together in
+/// the global tensor: the mean and the variance are sums across the ranks.
+Value buildSplitLayerNorm(OpBuilder &builder, Location loc, Value x,
+                          ArrayRef<StringRef> dims, ArrayRef<StringAttr> axes,
+                          int64_t count, double epsilon);
 
 } // namespace mlir::tessel
 
