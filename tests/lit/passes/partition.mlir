@@ -114,9 +114,10 @@ func.func @split_classes(%logits: !tessel.tensor<[batch:8, k:8], f32>,
 // across the ranks (1/16 = 0.0625 of the global count), never a gather.
 // CHECK-LABEL: func.func @split_layer_norm
 // CHECK-NOT: all_gather
+// CHECK: %[[C:.*]] = tessel.constant 6.250000e-02
 // CHECK: %[[S:.*]] = tessel.reduce sum %{{.*}} : !tessel.tensor<[batch:4, hidden:4], f32> -> !tessel.tensor<[batch:4], f32>
-// CHECK: tessel.all_reduce sum %[[S]] over ["model"]
-// CHECK: tessel.constant 6.250000e-02
+// CHECK: %[[T:.*]] = tessel.all_reduce sum %[[S]] over ["model"]
+// CHECK: tessel.mul %[[T]], %[[C]]
 // CHECK: tessel.all_reduce sum %{{.*}} over ["model"]
 // CHECK: tessel.rsqrt
 func.func @split_layer_norm(%x: !tessel.tensor<[batch:8, hidden:16], f32>) -> !tessel.tensor<[batch:8, hidden:16], f32> {
