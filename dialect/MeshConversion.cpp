@@ -24,7 +24,8 @@ MeshAttr mlir::tessel::toMeshAttr(MLIRContext *context,
   return MeshAttr::get(context, names, mesh.axisSizes());
 }
 
-::tessel::layout::TensorLayout mlir::tessel::toTensorLayout(NamedTensorType type) {
+::tessel::layout::TensorLayout
+mlir::tessel::toTensorLayout(NamedTensorType type) {
   ::tessel::layout::TensorLayout result;
   for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
     result.dims.push_back(name.str());

@@ -2,6 +2,7 @@
 
 #include "evaluator/Inputs.h"
 
+#include "dialect/IndexBounds.h"
 #include "dialect/MeshConversion.h"
 #include "evaluator/Blocks.h"
 #include "evaluator/kernels/Initializers.h"
@@ -22,40 +23,11 @@ std::string argumentName(func::FuncOp func, unsigned index) {
 
 namespace tessel::eval {
 std::optional<int64_t> integerArgumentBound(func::FuncOp func, unsigned index) {
-  std::optional<int64_t> bound;
-  auto tighten = [&](int64_t size) {
-    bound = bound ? std::min(*bound, size) : size;
-  };
-  // Mesh-level ops move an argument's values without changing them, so the
-  // ops that index with it may sit behind them.
-  SmallVector<Value> worklist = {func.getArgument(index)};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(user)) {
-        if (use.getOperandNumber() == 1)
-          tighten(*loss.getLogits().getType().getDimSize(loss.getDim()));
-      } else if (auto gather = dyn_cast<GatherOp>(user)) {
-        if (use.getOperandNumber() == 1)
-          tighten(*gather.getTable().getType().getDimSize(gather.getDim()));
-      } else if (auto oneHot = dyn_cast<OneHotOp>(user)) {
-        tighten(*oneHot.getType().getDimSize(oneHot.getDim()));
-      } else if (auto compare = dyn_cast<CompareOp>(user)) {
-        // Ids compared with the indices of a dimension (an iota, perhaps
-        // sliced to a rank's block) index that dimension.
-        Value other = compare.getOperand(1 - use.getOperandNumber());
-        while (auto slice = other.getDefiningOp<ShardSliceOp>())
-          other = slice.getInput();
-        if (auto iota = other.getDefiningOp<IotaOp>())
-          tighten(*iota.getType().getDimSize(iota.getDim()));
-      } else if (isa<AllGatherOp, ShardSliceOp, AllToAllOp, CollectivePermuteOp,
-                     HaloExchangeOp>(user)) {
-        worklist.push_back(user->getResult(0));
-      }
-    }
-  }
-  return bound;
+  // A partitioned function records the bound its global program implied.
+  if (auto recorded =
+          func.getArgAttrOfType<IntegerAttr>(index, kIndexBoundAttrName))
+    return recorded.getInt();
+  return getIndexBound(func.getArgument(index));
 }
 } // namespace tessel::eval
 

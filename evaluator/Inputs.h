@@ -20,8 +20,9 @@ namespace tessel::eval {
 std::string argumentName(mlir::func::FuncOp func, unsigned index);
 
 /// Returns the exclusive upper bound that integer argument `index` must stay
-/// under: the size of the class, vocabulary or one-hot dimension that the
-/// ops reading it index with it, or std::nullopt if no op constrains it.
+/// under: its `tessel.index_bound` (in a partitioned function), else the
+/// size of the class, vocabulary or one-hot dimension that the ops reading
+/// it index with it, or std::nullopt if no op constrains it.
 std::optional<int64_t> integerArgumentBound(mlir::func::FuncOp func,
                                             unsigned index);
 

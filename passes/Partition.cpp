@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+
+#include "dialect/IndexBounds.h"
 #include "passes/Resharding.h"
 #include "passes/SplitReductions.h"
 
@@ -64,6 +66,7 @@ private:
   LogicalResult partitionAcross(Operation *op, ArrayRef<StringRef> across);
   bool tryPartitionSplitSoftmax(Operation *op);
   bool tryPartitionSplitLayerNorm(LayerNormOp op);
+  bool tryPartitionSplitGather(GatherOp op);
   LogicalResult partitionWindow(Operation *op);
   LogicalResult partitionWhole(Operation *op);
 
@@ -308,8 +311,54 @@ bool FunctionPartitioner::tryPartitionSplitLayerNorm(LayerNormOp op) {
   return true;
 }
 
+// An embedding lookup from a table split along its lookup dimension: each
+// rank serves the ids in its rows (see SplitReductions.h).
+bool FunctionPartitioner::tryPartitionSplitGather(GatherOp op) {
+  NamedTensorType table = globalTypeOf(op.getTable());
+  SmallVector<StringAttr> axes = table.getLayout()
+                                     ? table.getLayout().getAxesOf(op.getDim())
+                                     : SmallVector<StringAttr>();
+  if (axes.empty())
+    return false;
+  NamedTensorType result = op.getType();
+  SmallVector<StringRef> lookup = {op.getDim()};
+  LayoutAttr rest = withoutSplitsOf(result, lookup);
+  for (StringAttr axis : axes)
+    if (rest && llvm::any_of(rest.getAxes(), [&](ArrayAttr used) {
+          return llvm::is_contained(used, axis);
+        }))
+      return false;
+  SmallVector<StringAttr> dims;
+  SmallVector<ArrayAttr> dimAxes;
+  if (rest)
+    for (auto [name, used] : llvm::zip(rest.getDims(), rest.getAxes()))
+      if (table.hasDim(name.getValue())) {
+        dims.push_back(name);
+        dimAxes.push_back(used);
+      }
+  dims.push_back(builder.getStringAttr(op.getDim()));
+  dimAxes.push_back(
+      builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
+  Value tableBlock =
+      blockAs(op.getTable(),
+              table.withLayout(LayoutAttr::get(op.getContext(), dims, dimAxes)),
+              op.getLoc());
+  Value idsBlock = blockAs(
+      op.getIds(), withLayoutOn(globalTypeOf(op.getIds()), rest), op.getLoc());
+  NamedTensorType computed = result.withLayout(rest);
+  Value block = buildSplitGather(builder, op.getLoc(), tableBlock, idsBlock,
+                                 op.getDim(), *table.getDimSize(op.getDim()),
+                                 axes, localTypeOf(computed, mesh));
+  Resharder resharder(builder, op.getLoc(), mesh);
+  blocks[op.getResult()] = resharder.reshard(block, computed, result);
+  return true;
+}
+
 LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
                                                    ArrayRef<StringRef> across) {
+  if (auto gather = dyn_cast<GatherOp>(op))
+    if (tryPartitionSplitGather(gather))
+      return success();
   if (tryPartitionSplitSoftmax(op))
     return success();
   if (auto norm = dyn_cast<LayerNormOp>(op))
@@ -473,6 +522,11 @@ LogicalResult FunctionPartitioner::run() {
       return func.emitError() << "argument #" << argument.getArgNumber()
                               << " is not a tessel tensor";
     argumentTypes[argument] = type;
+    // The ops of the per-rank program index blocks, so the range of an id
+    // input is recorded while the global program still shows it.
+    if (std::optional<int64_t> bound = getIndexBound(argument))
+      func.setArgAttr(argument.getArgNumber(), kIndexBoundAttrName,
+                      builder.getI64IntegerAttr(*bound));
     func.setArgAttr(argument.getArgNumber(), kGlobalTypeAttrName,
                     TypeAttr::get(type));
     argument.setType(localTypeOf(type, mesh));

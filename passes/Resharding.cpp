@@ -14,8 +14,8 @@ static SmallVector<StringAttr> axesOf(LayoutAttr layout, StringRef dim) {
 
 NamedTensorType mlir::tessel::localTypeOf(NamedTensorType global,
                                           MeshAttr mesh) {
-  std::vector<int64_t> shape = ::tessel::layout::localShape(
-      toLayoutMesh(mesh), toTensorLayout(global));
+  std::vector<int64_t> shape =
+      ::tessel::layout::localShape(toLayoutMesh(mesh), toTensorLayout(global));
   return NamedTensorType::get(global.getContext(), global.getDimNames(), shape,
                               global.getElementType(), LayoutAttr());
 }

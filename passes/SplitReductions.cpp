@@ -42,10 +42,33 @@ public:
   /// Returns a scalar constant with the element type of `like`.
   Value scalar(Value like, double value) {
     auto type = cast<NamedTensorType>(like.getType());
-    auto scalarType = NamedTensorType::get(
-        type.getContext(), {}, {}, type.getElementType(), LayoutAttr());
+    auto scalarType = NamedTensorType::get(type.getContext(), {}, {},
+                                           type.getElementType(), LayoutAttr());
     return ConstantOp::create(builder, loc, scalarType,
                               builder.getF64FloatAttr(value));
+  }
+
+  /// Returns a scalar integer constant of `elementType`.
+  Value integer(Type elementType, int64_t value) {
+    auto scalarType = NamedTensorType::get(builder.getContext(), {}, {},
+                                           elementType, LayoutAttr());
+    return ConstantOp::create(builder, loc, scalarType,
+                              builder.getIntegerAttr(elementType, value));
+  }
+
+  /// Returns the global indices of this rank's block of `dim` (of global
+  /// size `size`, split over `axes`), in `elementType`.
+  Value blockIndices(StringRef dim, int64_t size, int64_t blockSize,
+                     Type elementType, ArrayRef<StringAttr> axes) {
+    MLIRContext *context = builder.getContext();
+    StringAttr name = builder.getStringAttr(dim);
+    auto all = NamedTensorType::get(context, {name}, {size}, elementType,
+                                    LayoutAttr());
+    auto block = NamedTensorType::get(context, {name}, {blockSize}, elementType,
+                                      LayoutAttr());
+    return ShardSliceOp::create(
+        builder, loc, block, IotaOp::create(builder, loc, all, name), name,
+        builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
   }
 
   template <typename BinaryOp> Value binary(Value lhs, Value rhs, Type type) {
@@ -92,24 +115,16 @@ Value mlir::tessel::buildSplitCrossEntropy(OpBuilder &builder, Location loc,
       builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
 
   // loss = log(sum exp(x - max)) - (x[label] - max).
-  Value max =
-      ops.reduceAcross(logits, {dim}, ReduceKind::Max, CollectiveKind::Max, axes);
+  Value max = ops.reduceAcross(logits, {dim}, ReduceKind::Max,
+                               CollectiveKind::Max, axes);
   Value shifted = ops.binary<SubOp>(logits, max, logitsType);
-  Value sum = ops.reduceAcross(ops.unary<ExpOp>(shifted), {dim}, ReduceKind::Sum,
-                               CollectiveKind::Sum, axes);
+  Value sum = ops.reduceAcross(ops.unary<ExpOp>(shifted), {dim},
+                               ReduceKind::Sum, CollectiveKind::Sum, axes);
   Value logSum = ops.unary<LogOp>(sum);
 
   // The global index of each of this rank's classes.
-  StringAttr dimName = builder.getStringAttr(dim);
-  int64_t localClasses = *logitsType.getDimSize(dim);
-  Type indexType = labelsType.getElementType();
-  auto allIds = NamedTensorType::get(context, {dimName}, {classes}, indexType,
-                                     LayoutAttr());
-  auto localIds = NamedTensorType::get(context, {dimName}, {localClasses},
-                                       indexType, LayoutAttr());
-  Value ids = ShardSliceOp::create(
-      builder, loc, localIds, IotaOp::create(builder, loc, allIds, dimName),
-      dimName, axisArray);
+  Value ids = ops.blockIndices(dim, classes, *logitsType.getDimSize(dim),
+                               labelsType.getElementType(), axes);
   // Exactly one rank holds each label's class; the others add zero.
   auto maskType = logitsType.withElementType(builder.getI1Type());
   Value isLabel =
@@ -120,8 +135,8 @@ Value mlir::tessel::buildSplitCrossEntropy(OpBuilder &builder, Location loc,
       ConstantOp::create(builder, loc, scalar, builder.getF64FloatAttr(0.0));
   Value picked =
       SelectOp::create(builder, loc, logitsType, isLabel, shifted, zero);
-  Value labelLogit =
-      ops.reduceAcross(picked, {dim}, ReduceKind::Sum, CollectiveKind::Sum, axes);
+  Value labelLogit = ops.reduceAcross(picked, {dim}, ReduceKind::Sum,
+                                      CollectiveKind::Sum, axes);
   return ops.binary<SubOp>(logSum, labelLogit, lossType);
 }
 
@@ -133,8 +148,8 @@ Value mlir::tessel::buildSplitLayerNorm(OpBuilder &builder, Location loc,
   Type type = x.getType();
   Value inverseCount = ops.scalar(x, 1.0 / count);
   // Two passes, as the one-rank op: the variance of the centred values.
-  Value sum = ops.reduceAcross(x, dims, ReduceKind::Sum, CollectiveKind::Sum,
-                               axes);
+  Value sum =
+      ops.reduceAcross(x, dims, ReduceKind::Sum, CollectiveKind::Sum, axes);
   Value mean = ops.binary<MulOp>(sum, inverseCount, sum.getType());
   Value centred = ops.binary<SubOp>(x, mean, type);
   Value squares = ops.binary<MulOp>(centred, centred, type);
@@ -142,7 +157,43 @@ Value mlir::tessel::buildSplitLayerNorm(OpBuilder &builder, Location loc,
                                      CollectiveKind::Sum, axes);
   Value variance =
       ops.binary<MulOp>(squareSum, inverseCount, squareSum.getType());
-  Value shifted = ops.binary<AddOp>(variance, ops.scalar(x, epsilon),
-                                    variance.getType());
+  Value shifted =
+      ops.binary<AddOp>(variance, ops.scalar(x, epsilon), variance.getType());
   return ops.binary<MulOp>(centred, ops.unary<RsqrtOp>(shifted), type);
+}
+
+Value mlir::tessel::buildSplitGather(OpBuilder &builder, Location loc,
+                                     Value table, Value ids, StringRef dim,
+                                     int64_t rows, ArrayRef<StringAttr> axes,
+                                     Type resultType) {
+  BlockOps ops(builder, loc);
+  auto tableType = cast<NamedTensorType>(table.getType());
+  auto idsType = cast<NamedTensorType>(ids.getType());
+  Type idType = idsType.getElementType();
+  int64_t blockRows = *tableType.getDimSize(dim);
+  // The first row this rank holds, as a scalar.
+  Value indices = ops.blockIndices(dim, rows, blockRows, idType, axes);
+  auto scalarId =
+      NamedTensorType::get(builder.getContext(), {}, {}, idType, LayoutAttr());
+  Value firstRow =
+      ReduceOp::create(builder, loc, scalarId, ReduceKind::Min, indices);
+  Value local = ops.binary<SubOp>(ids, firstRow, idsType);
+  // An id is this rank's when 0 <= id - firstRow < blockRows.
+  auto maskType = idsType.withElementType(builder.getI1Type());
+  Value notBelow = CompareOp::create(builder, loc, maskType, CompareKind::Ge,
+                                     local, ops.integer(idType, 0));
+  Value below = CompareOp::create(builder, loc, maskType, CompareKind::Lt,
+                                  local, ops.integer(idType, blockRows));
+  Value mine = SelectOp::create(builder, loc, maskType, notBelow, below,
+                                ops.integer(builder.getI1Type(), 0));
+  // Other ranks' ids read row 0 and are zeroed afterwards.
+  Value safe = SelectOp::create(builder, loc, idsType, mine, local,
+                                ops.integer(idType, 0));
+  Value found = GatherOp::create(builder, loc, resultType, table, safe,
+                                 builder.getStringAttr(dim));
+  Value kept = SelectOp::create(builder, loc, resultType, mine, found,
+                                ops.scalar(table, 0.0));
+  return AllReduceOp::create(
+      builder, loc, resultType, CollectiveKind::Sum, kept,
+      builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
 }

@@ -39,6 +39,14 @@ Value buildSplitLayerNorm(OpBuilder &builder, Location loc, Value x,
                           ArrayRef<StringRef> dims, ArrayRef<StringAttr> axes,
                           int64_t count, double epsilon);
 
+/// Builds an embedding lookup from the block `table`, whose lookup
+/// dimension `dim` (global size `rows`) is split over `axes`: each rank
+/// looks up the ids that fall in its rows and contributes zeros for the
+/// others, and an all_reduce sum assembles the rows.
+Value buildSplitGather(OpBuilder &builder, Location loc, Value table, Value ids,
+                       StringRef dim, int64_t rows, ArrayRef<StringAttr> axes,
+                       Type resultType);
+
 } // namespace mlir::tessel
 
 #endif // TESSEL_PASSES_SPLITREDUCTIONS_H

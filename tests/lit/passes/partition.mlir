@@ -124,3 +124,25 @@ func.func @split_layer_norm(%x: !tessel.tensor<[batch:8, hidden:16], f32>) -> !t
   %n = tessel.layer_norm %x over ["hidden"] epsilon 1.0e-05 : !tessel.tensor<[batch:8, hidden:16], f32>
   return %n : !tessel.tensor<[batch:8, hidden:16], f32>
 }
+
+// -----
+
+// An embedding table split along its rows (`k` over `model`): each rank
+// looks up the ids in its rows, zeroes the others, and an all_reduce sum
+// assembles the embeddings; the table is never gathered. The id input
+// records the range it indexes.
+// CHECK-LABEL: func.func @split_table
+// CHECK-SAME: tessel.index_bound = 8 : i64
+// CHECK-NOT: all_gather
+// CHECK: %[[ROWS:.*]] = tessel.shard_slice %{{.*}} along "k" over ["model"] : !tessel.tensor<[k:8], i32> -> !tessel.tensor<[k:2], i32>
+// CHECK: %[[FIRST:.*]] = tessel.reduce min %[[ROWS]]
+// CHECK: %[[LOCAL:.*]] = tessel.sub %{{.*}}, %[[FIRST]]
+// CHECK: %[[E:.*]] = tessel.gather %{{.*}}[%{{.*}}] over "k" : !tessel.tensor<[k:2, n:3], f32>
+// CHECK: %[[KEPT:.*]] = tessel.select %{{.*}}, %[[E]], %{{.*}}
+// CHECK: tessel.all_reduce sum %[[KEPT]] over ["model"] : !tessel.tensor<[batch:4, n:3], f32>
+func.func @split_table(%ids: !tessel.tensor<[batch:8], i32>) -> !tessel.tensor<[batch:8, n:3], f32> {
+  %t = tessel.parameter "table" normal scale 1.0 seed 1 : !tessel.tensor<[k:8, n:3], f32>
+  %e = tessel.gather %t[%ids] over "k" : !tessel.tensor<[k:8, n:3], f32>, !tessel.tensor<[batch:8], i32>
+      -> !tessel.tensor<[batch:8, n:3], f32>
+  return %e : !tessel.tensor<[batch:8, n:3], f32>
+}
