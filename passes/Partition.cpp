@@ -242,32 +242,17 @@ bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
   // split; cross-entropy drops it, so the logits' layout does.
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   NamedTensorType splitBy = loss ? input : result;
-  SmallVector<StringAttr> axes = splitBy.getLayout()
-                                     ? splitBy.getLayout().getAxesOf(dim)
-                                     : SmallVector<StringAttr>();
+  SmallVector<StringAttr> axes = axesOf(splitBy.getLayout(), dim);
   if (axes.empty())
     return false;
+  // The input: the result's splits on the other dimensions, `axes` on dim.
   SmallVector<StringRef> others = {dim};
   LayoutAttr rest = withoutSplitsOf(result, others);
-  for (StringAttr axis : axes)
-    if (rest && llvm::any_of(rest.getAxes(), [&](ArrayAttr used) {
-          return llvm::is_contained(used, axis);
-        }))
-      return false;
-  // The input: the result's splits on the other dimensions, `axes` on dim.
-  SmallVector<StringAttr> dims;
-  SmallVector<ArrayAttr> dimAxes;
-  if (rest)
-    for (auto [name, used] : llvm::zip(rest.getDims(), rest.getAxes())) {
-      dims.push_back(name);
-      dimAxes.push_back(used);
-    }
-  dims.push_back(builder.getStringAttr(dim));
-  dimAxes.push_back(
-      builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
-  NamedTensorType wanted =
-      input.withLayout(LayoutAttr::get(op->getContext(), dims, dimAxes));
-  Value block = blockAs(x, wanted, op->getLoc());
+  std::optional<NamedTensorType> wanted =
+      withSplitAdded(input, rest, dim, axes);
+  if (!wanted)
+    return false;
+  Value block = blockAs(x, *wanted, op->getLoc());
   Value computed;
   NamedTensorType computedType;
   if (loss) {
@@ -280,7 +265,7 @@ bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
   } else {
     computed = buildSplitSoftmax(builder, op->getLoc(), block, dim, axes,
                                  /*logarithm=*/logSoftmax != nullptr);
-    computedType = wanted;
+    computedType = *wanted;
   }
   Resharder resharder(builder, op->getLoc(), mesh);
   blocks[op->getResult(0)] = resharder.reshard(computed, computedType, result);
@@ -315,34 +300,17 @@ bool FunctionPartitioner::tryPartitionSplitLayerNorm(LayerNormOp op) {
 // rank serves the ids in its rows (see SplitReductions.h).
 bool FunctionPartitioner::tryPartitionSplitGather(GatherOp op) {
   NamedTensorType table = globalTypeOf(op.getTable());
-  SmallVector<StringAttr> axes = table.getLayout()
-                                     ? table.getLayout().getAxesOf(op.getDim())
-                                     : SmallVector<StringAttr>();
+  SmallVector<StringAttr> axes = axesOf(table.getLayout(), op.getDim());
   if (axes.empty())
     return false;
   NamedTensorType result = op.getType();
   SmallVector<StringRef> lookup = {op.getDim()};
   LayoutAttr rest = withoutSplitsOf(result, lookup);
-  for (StringAttr axis : axes)
-    if (rest && llvm::any_of(rest.getAxes(), [&](ArrayAttr used) {
-          return llvm::is_contained(used, axis);
-        }))
-      return false;
-  SmallVector<StringAttr> dims;
-  SmallVector<ArrayAttr> dimAxes;
-  if (rest)
-    for (auto [name, used] : llvm::zip(rest.getDims(), rest.getAxes()))
-      if (table.hasDim(name.getValue())) {
-        dims.push_back(name);
-        dimAxes.push_back(used);
-      }
-  dims.push_back(builder.getStringAttr(op.getDim()));
-  dimAxes.push_back(
-      builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
-  Value tableBlock =
-      blockAs(op.getTable(),
-              table.withLayout(LayoutAttr::get(op.getContext(), dims, dimAxes)),
-              op.getLoc());
+  std::optional<NamedTensorType> wanted =
+      withSplitAdded(table, rest, op.getDim(), axes);
+  if (!wanted)
+    return false;
+  Value tableBlock = blockAs(op.getTable(), *wanted, op.getLoc());
   Value idsBlock = blockAs(
       op.getIds(), withLayoutOn(globalTypeOf(op.getIds()), rest), op.getLoc());
   NamedTensorType computed = result.withLayout(rest);
@@ -408,9 +376,7 @@ LogicalResult FunctionPartitioner::partitionWindow(Operation *op) {
   SmallVector<StringRef> kept;
   for (unsigned i = 0; i < 2; ++i) {
     StringRef dim = cast<StringAttr>(spatial[i]).getValue();
-    SmallVector<StringAttr> axes = result.getLayout()
-                                       ? result.getLayout().getAxesOf(dim)
-                                       : SmallVector<StringAttr>();
+    SmallVector<StringAttr> axes = axesOf(result.getLayout(), dim);
     if (axes.size() != 1)
       continue;
     int64_t blocks = *mesh.getAxisSize(axes[0].getValue());

@@ -7,9 +7,30 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// Returns the axes that split `dim` under `layout` (none for a null one).
-static SmallVector<StringAttr> axesOf(LayoutAttr layout, StringRef dim) {
+SmallVector<StringAttr> mlir::tessel::axesOf(LayoutAttr layout, StringRef dim) {
   return layout ? layout.getAxesOf(dim) : SmallVector<StringAttr>();
+}
+
+std::optional<NamedTensorType>
+mlir::tessel::withSplitAdded(NamedTensorType type, LayoutAttr rest,
+                             StringRef dim, ArrayRef<StringAttr> axes) {
+  for (StringAttr axis : axes)
+    if (rest && llvm::any_of(rest.getAxes(), [&](ArrayAttr used) {
+          return llvm::is_contained(used, axis);
+        }))
+      return std::nullopt;
+  SmallVector<StringAttr> dims;
+  SmallVector<ArrayAttr> dimAxes;
+  if (LayoutAttr kept = withLayoutOn(type, rest).getLayout())
+    for (auto [name, used] : llvm::zip(kept.getDims(), kept.getAxes())) {
+      dims.push_back(name);
+      dimAxes.push_back(used);
+    }
+  MLIRContext *context = type.getContext();
+  dims.push_back(StringAttr::get(context, dim));
+  dimAxes.push_back(ArrayAttr::get(
+      context, SmallVector<Attribute>(axes.begin(), axes.end())));
+  return type.withLayout(LayoutAttr::get(context, dims, dimAxes));
 }
 
 NamedTensorType mlir::tessel::localTypeOf(NamedTensorType global,

@@ -25,6 +25,16 @@ NamedTensorType localTypeOf(NamedTensorType global, MeshAttr mesh);
 /// Returns `global` with `layout` restricted to the dimensions it has.
 NamedTensorType withLayoutOn(NamedTensorType global, LayoutAttr layout);
 
+/// Returns the axes that split `dim` under `layout` (none for a null one).
+SmallVector<StringAttr> axesOf(LayoutAttr layout, StringRef dim);
+
+/// Returns `type` laid out as `rest` on its other dimensions and with `dim`
+/// split over `axes`, or std::nullopt when one of `axes` already splits a
+/// dimension of `rest`.
+std::optional<NamedTensorType> withSplitAdded(NamedTensorType type,
+                                              LayoutAttr rest, StringRef dim,
+                                              ArrayRef<StringAttr> axes);
+
 /// Returns the layout that replicates every dimension of `type` named in
 /// `dims` and keeps the others as they are.
 LayoutAttr withoutSplitsOf(NamedTensorType type, ArrayRef<StringRef> dims);
