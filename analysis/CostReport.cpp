@@ -94,8 +94,8 @@ int64_t CostModel::flops(Operation *op) const {
         return 2 * points * std::max<int64_t>(1, einsum.getInputs().size() - 1);
       })
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, GeluOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
-            CompareOp, SelectOp, CastOp>(
+            ReluOp, GeluOp, ErfOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
+            CompareOp, SelectOp, CastOp, BroadcastOp>(
           [&](Operation *) { return resultElements(op); })
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.
@@ -112,8 +112,24 @@ int64_t CostModel::flops(Operation *op) const {
                localDimSize(conv.getInput().getType(), conv.getInputChannel()) *
                window;
       })
+      // Each gradient of a convolution does the forward's multiply-adds.
+      .Case<Conv2DBackwardInputOp, Conv2DBackwardFilterOp>([&](auto conv) {
+        int64_t window = 1, channels = 1;
+        auto filterType = cast<NamedTensorType>(
+            isa<Conv2DBackwardInputOp>(op) ? op->getOperand(1).getType()
+                                           : op->getResult(0).getType());
+        for (Attribute kernel : conv.getKernel())
+          window *= *filterType.getDimSize(cast<StringAttr>(kernel).getValue());
+        channels = localDimSize(filterType, conv.getInputChannel());
+        return 2 * operandElements(op, isa<Conv2DBackwardInputOp>(op) ? 0 : 1) *
+               channels * window;
+      })
       .Case([&](PoolOp pool) {
         return resultElements(op) * pool.getWindow()[0] * pool.getWindow()[1];
+      })
+      .Case([&](PoolBackwardOp pool) {
+        return operandElements(op, 1) * pool.getWindow()[0] *
+               pool.getWindow()[1];
       })
       .Default([](Operation *) { return 0; });
 }

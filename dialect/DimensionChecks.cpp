@@ -80,27 +80,33 @@ LogicalResult mlir::tessel::verifyHasDim(Operation *op, NamedTensorType type,
   return success();
 }
 
+LogicalResult mlir::tessel::verifyDims(
+    Operation *op, NamedTensorType type,
+    ArrayRef<std::pair<StringAttr, int64_t>> expected, StringRef what) {
+  for (auto [name, size] : expected) {
+    std::optional<int64_t> actualSize = type.getDimSize(name.getValue());
+    if (!actualSize)
+      return op->emitOpError()
+             << what << " is missing dimension '" << name.getValue() << "'";
+    if (*actualSize != size)
+      return op->emitOpError()
+             << what << " dimension '" << name.getValue() << "' has size "
+             << *actualSize << ", expected " << size;
+  }
+  if (type.getRank() != expected.size()) {
+    for (StringAttr name : type.getDimNames())
+      if (llvm::none_of(expected,
+                        [&](auto pair) { return pair.first == name; }))
+        return op->emitOpError() << what << " has unexpected dimension '"
+                                 << name.getValue() << "'";
+  }
+  return success();
+}
+
 LogicalResult mlir::tessel::verifyResultDims(
     Operation *op, NamedTensorType result,
     ArrayRef<std::pair<StringAttr, int64_t>> expected) {
-  for (auto [name, size] : expected) {
-    std::optional<int64_t> resultSize = result.getDimSize(name.getValue());
-    if (!resultSize)
-      return op->emitOpError()
-             << "result is missing dimension '" << name.getValue() << "'";
-    if (*resultSize != size)
-      return op->emitOpError()
-             << "result dimension '" << name.getValue() << "' has size "
-             << *resultSize << ", expected " << size;
-  }
-  if (result.getRank() != expected.size()) {
-    for (StringAttr name : result.getDimNames())
-      if (llvm::none_of(expected,
-                        [&](auto pair) { return pair.first == name; }))
-        return op->emitOpError()
-               << "result has unexpected dimension '" << name.getValue() << "'";
-  }
-  return success();
+  return verifyDims(op, result, expected, "result");
 }
 
 SmallVector<std::pair<StringAttr, int64_t>>

@@ -41,6 +41,12 @@ LogicalResult verifyIntegerElements(Operation *op, NamedTensorType type,
 LogicalResult verifyHasDim(Operation *op, NamedTensorType type, StringRef dim,
                            StringRef what);
 
+/// Checks that `type` has exactly the dimensions (by name, any order) and
+/// sizes in `expected`; `what` names the value in the message.
+LogicalResult verifyDims(Operation *op, NamedTensorType type,
+                         ArrayRef<std::pair<StringAttr, int64_t>> expected,
+                         StringRef what);
+
 /// Checks that `result` has exactly the dimensions (by name, any order) and
 /// sizes in `expected`.
 LogicalResult

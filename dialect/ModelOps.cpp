@@ -155,6 +155,7 @@ TESSEL_UNARY_VERIFIER(RsqrtOp, true)
 TESSEL_UNARY_VERIFIER(TanhOp, true)
 TESSEL_UNARY_VERIFIER(SigmoidOp, true)
 TESSEL_UNARY_VERIFIER(GeluOp, true)
+TESSEL_UNARY_VERIFIER(ErfOp, true)
 #undef TESSEL_UNARY_VERIFIER
 
 /// Verifies a binary op: broadcasting by name, one element type.
@@ -208,6 +209,27 @@ LogicalResult CastOp::verify() {
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult BroadcastOp::verify() {
+  NamedTensorType input = getInput().getType();
+  for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
+    std::optional<int64_t> resultSize = getType().getDimSize(name.getValue());
+    if (!resultSize)
+      return emitOpError() << "input dimension '" << name.getValue()
+                           << "' is not a result dimension";
+    if (*resultSize != size)
+      return emitOpError() << "dimension '" << name.getValue() << "' has size "
+                           << size << " in the input but " << *resultSize
+                           << " in the result";
+  }
+  return verifySameElementType(*this, {input, getType()});
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType())
     return getInput();
   return {};
@@ -311,109 +333,146 @@ static LogicalResult verifyWindowAttrs(Operation *op, ArrayAttr spatial,
   return success();
 }
 
-LogicalResult Conv2DOp::verify() {
-  NamedTensorType input = getInput().getType();
-  NamedTensorType filter = getFilter().getType();
-  ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
-                    dilations = getDilations();
-  if (failed(verifyWindowAttrs(*this, getSpatial(), strides, padding)))
+/// Checks a convolution's attributes and that `output` is what convolving
+/// `input` with `filter` yields; `outputName` names the output in messages
+/// ("result" for conv2d, "result gradient" for its gradients).
+template <typename ConvLike>
+static LogicalResult verifyConvolution(ConvLike op, NamedTensorType input,
+                                       NamedTensorType filter,
+                                       NamedTensorType output,
+                                       StringRef outputName) {
+  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
+                    dilations = op.getDilations();
+  if (failed(verifyWindowAttrs(op, op.getSpatial(), strides, padding)))
     return failure();
-  if (getKernel().size() != 2)
-    return emitOpError() << "expected two kernel dimensions";
-  if (failed(verifyDistinctPair(*this, getSpatial(), "spatial")) ||
-      failed(verifyDistinctPair(*this, getKernel(), "kernel")))
+  if (op.getKernel().size() != 2)
+    return op.emitOpError() << "expected two kernel dimensions";
+  if (failed(verifyDistinctPair(op, op.getSpatial(), "spatial")) ||
+      failed(verifyDistinctPair(op, op.getKernel(), "kernel")))
     return failure();
   if (dilations.size() != 2 ||
       llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
-    return emitOpError() << "expected two positive dilations";
-  StringRef inC = getInputChannel(), outC = getOutputChannel();
-  if (failed(verifyHasDim(*this, input, inC, "input")) ||
-      failed(verifyHasDim(*this, filter, inC, "filter")) ||
-      failed(verifyHasDim(*this, filter, outC, "filter")))
+    return op.emitOpError() << "expected two positive dilations";
+  StringRef inC = op.getInputChannel(), outC = op.getOutputChannel();
+  if (failed(verifyHasDim(op, input, inC, "input")) ||
+      failed(verifyHasDim(op, filter, inC, "filter")) ||
+      failed(verifyHasDim(op, filter, outC, "filter")))
     return failure();
   if (input.hasDim(outC))
-    return emitOpError() << "output channel '" << outC
-                         << "' must not be an input dimension";
+    return op.emitOpError() << "output channel '" << outC
+                            << "' must not be an input dimension";
   if (*input.getDimSize(inC) != *filter.getDimSize(inC))
-    return emitOpError() << "dimension '" << inC << "' has size "
-                         << *input.getDimSize(inC) << " in the input but "
-                         << *filter.getDimSize(inC) << " in the filter";
+    return op.emitOpError() << "dimension '" << inC << "' has size "
+                            << *input.getDimSize(inC) << " in the input but "
+                            << *filter.getDimSize(inC) << " in the filter";
   SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (unsigned i = 0; i < 2; ++i) {
-    StringRef spatial = nameAt(getSpatial(), i),
-              kernel = nameAt(getKernel(), i);
-    if (failed(verifyHasDim(*this, input, spatial, "input")) ||
-        failed(verifyHasDim(*this, filter, kernel, "filter")))
+    StringRef spatial = nameAt(op.getSpatial(), i),
+              kernel = nameAt(op.getKernel(), i);
+    if (failed(verifyHasDim(op, input, spatial, "input")) ||
+        failed(verifyHasDim(op, filter, kernel, "filter")))
       return failure();
     int64_t extent = dilations[i] * (*filter.getDimSize(kernel) - 1) + 1;
     int64_t size = windowOutputSize(*input.getDimSize(spatial), padding[2 * i],
                                     padding[2 * i + 1], extent, strides[i]);
     if (size < 1)
-      return emitOpError() << "kernel '" << kernel
-                           << "' is larger than the padded dimension '"
-                           << spatial << "'";
+      return op.emitOpError() << "kernel '" << kernel
+                              << "' is larger than the padded dimension '"
+                              << spatial << "'";
   }
   llvm::SmallDenseSet<StringRef> filterDims = {
-      inC, outC, nameAt(getKernel(), 0), nameAt(getKernel(), 1)};
+      inC, outC, nameAt(op.getKernel(), 0), nameAt(op.getKernel(), 1)};
   if (filter.getRank() != 4 || filterDims.size() != 4 ||
       llvm::any_of(filter.getDimNames(), [&](StringAttr name) {
         return !filterDims.contains(name.getValue());
       }))
-    return emitOpError() << "filter must have exactly the dimensions '" << inC
-                         << "', '" << outC << "' and the two kernel ones";
+    return op.emitOpError() << "filter must have exactly the dimensions '"
+                            << inC << "', '" << outC
+                            << "' and the two kernel ones";
   for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
     if (name.getValue() == inC)
       continue;
     int64_t expectedSize = size;
     for (unsigned i = 0; i < 2; ++i)
-      if (name.getValue() == nameAt(getSpatial(), i))
+      if (name.getValue() == nameAt(op.getSpatial(), i))
         expectedSize = windowOutputSize(
             size, padding[2 * i], padding[2 * i + 1],
-            dilations[i] * (*filter.getDimSize(nameAt(getKernel(), i)) - 1) + 1,
+            dilations[i] * (*filter.getDimSize(nameAt(op.getKernel(), i)) - 1) +
+                1,
             strides[i]);
     expected.push_back({name, expectedSize});
   }
   expected.push_back(
-      {StringAttr::get(getContext(), outC), *filter.getDimSize(outC)});
-  if (failed(verifyResultDims(*this, getType(), expected)))
+      {StringAttr::get(op.getContext(), outC), *filter.getDimSize(outC)});
+  if (failed(verifyDims(op, output, expected, outputName)))
     return failure();
-  return verifySameElementType(*this, {input, filter, getType()});
+  return verifySameElementType(op, {input, filter, output});
 }
 
-LogicalResult PoolOp::verify() {
-  NamedTensorType input = getInput().getType();
-  ArrayRef<int64_t> window = getWindow(), strides = getStrides(),
-                    padding = getPadding();
-  if (failed(verifyWindowAttrs(*this, getSpatial(), strides, padding)))
+LogicalResult Conv2DOp::verify() {
+  return verifyConvolution(*this, getInput().getType(), getFilter().getType(),
+                           getType(), "result");
+}
+
+LogicalResult Conv2DBackwardInputOp::verify() {
+  return verifyConvolution(*this, getType(), getFilter().getType(),
+                           getResultGradient().getType(), "result gradient");
+}
+
+LogicalResult Conv2DBackwardFilterOp::verify() {
+  return verifyConvolution(*this, getInput().getType(), getType(),
+                           getResultGradient().getType(), "result gradient");
+}
+
+/// Checks a pooling's attributes and that `output` is what pooling `input`
+/// yields; `outputName` names the output in messages.
+template <typename PoolLike>
+static LogicalResult verifyPooling(PoolLike op, NamedTensorType input,
+                                   NamedTensorType output,
+                                   StringRef outputName) {
+  ArrayRef<int64_t> window = op.getWindow(), strides = op.getStrides(),
+                    padding = op.getPadding();
+  if (failed(verifyWindowAttrs(op, op.getSpatial(), strides, padding)))
     return failure();
   if (window.size() != 2 ||
       llvm::any_of(window, [](int64_t w) { return w < 1; }))
-    return emitOpError() << "expected two positive window sizes";
-  if (failed(verifyDistinctPair(*this, getSpatial(), "spatial")))
+    return op.emitOpError() << "expected two positive window sizes";
+  if (failed(verifyDistinctPair(op, op.getSpatial(), "spatial")))
     return failure();
   for (unsigned i = 0; i < 2; ++i) {
-    if (failed(verifyHasDim(*this, input, nameAt(getSpatial(), i), "input")))
+    if (failed(verifyHasDim(op, input, nameAt(op.getSpatial(), i), "input")))
       return failure();
     // A window made only of padding would have nothing to pool.
     if (padding[2 * i] >= window[i] || padding[2 * i + 1] >= window[i])
-      return emitOpError() << "padding of '" << nameAt(getSpatial(), i)
-                           << "' must be smaller than the window";
+      return op.emitOpError() << "padding of '" << nameAt(op.getSpatial(), i)
+                              << "' must be smaller than the window";
   }
   SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
     int64_t expectedSize = size;
     for (unsigned i = 0; i < 2; ++i)
-      if (name.getValue() == nameAt(getSpatial(), i))
+      if (name.getValue() == nameAt(op.getSpatial(), i))
         expectedSize = windowOutputSize(
             size, padding[2 * i], padding[2 * i + 1], window[i], strides[i]);
     if (expectedSize < 1)
-      return emitOpError() << "window is larger than the padded dimension '"
-                           << name.getValue() << "'";
+      return op.emitOpError() << "window is larger than the padded dimension '"
+                              << name.getValue() << "'";
     expected.push_back({name, expectedSize});
   }
-  if (failed(verifyResultDims(*this, getType(), expected)))
+  if (failed(verifyDims(op, output, expected, outputName)))
     return failure();
-  return verifySameElementType(*this, {input, getType()});
+  return verifySameElementType(op, {input, output});
+}
+
+LogicalResult PoolOp::verify() {
+  return verifyPooling(*this, getInput().getType(), getType(), "result");
+}
+
+LogicalResult PoolBackwardOp::verify() {
+  if (failed(verifyPooling(*this, getInput().getType(),
+                           getResultGradient().getType(), "result gradient")))
+    return failure();
+  return verifySameShape(*this, getInput().getType(), getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -23,6 +23,7 @@ TESSEL_PARTITION_RULE(TanhOp, Elementwise)
 TESSEL_PARTITION_RULE(SigmoidOp, Elementwise)
 TESSEL_PARTITION_RULE(ReluOp, Elementwise)
 TESSEL_PARTITION_RULE(GeluOp, Elementwise)
+TESSEL_PARTITION_RULE(ErfOp, Elementwise)
 TESSEL_PARTITION_RULE(AddOp, Elementwise)
 TESSEL_PARTITION_RULE(SubOp, Elementwise)
 TESSEL_PARTITION_RULE(MulOp, Elementwise)
@@ -33,6 +34,10 @@ TESSEL_PARTITION_RULE(PowOp, Elementwise)
 TESSEL_PARTITION_RULE(CompareOp, Elementwise)
 TESSEL_PARTITION_RULE(SelectOp, Elementwise)
 TESSEL_PARTITION_RULE(CastOp, Elementwise)
+// Each result element reads the input element at its own indices, so once
+// the input has the result's layout on the dimensions it has, the copy is
+// local.
+TESSEL_PARTITION_RULE(BroadcastOp, Elementwise)
 // A transpose keeps every element under its dimension names.
 TESSEL_PARTITION_RULE(TransposeOp, Elementwise)
 TESSEL_PARTITION_RULE(EinsumOp, Contraction)

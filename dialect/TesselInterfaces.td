@@ -42,4 +42,28 @@ def Tessel_PartitionableOpInterface : OpInterface<"PartitionableOpInterface"> {
   ];
 }
 
+def Tessel_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
+  let cppNamespace = "::mlir::tessel";
+  let description = [{
+    Says how tessel-autodiff carries the gradient of an op's result back to
+    its operands (reverse mode), so that a new op becomes differentiable by
+    implementing this interface rather than by editing the pass. The
+    gradients are built from model-level ops only, so the backward program
+    is laid out and partitioned like the forward one.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Builds, at the builder's insertion point, the gradient of every
+        operand given `resultGradient`, the gradient of the op's only result
+        (which has the result's type). Appends one value per operand to
+        `operandGradients`, each of its operand's type, or a null value for
+        an operand through which no gradient flows (integer ids, labels,
+        conditions).
+      }],
+      "void", "buildGradients",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Value":$resultGradient,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGradients)>,
+  ];
+}
+
 #endif // TESSEL_INTERFACES_TD

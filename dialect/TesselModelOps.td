@@ -24,6 +24,12 @@ def Tessel_AcrossRuleTrait : DeclareOpInterfaceMethods<
     Tessel_PartitionableOpInterface,
     ["getPartitionRule", "getDimsWorkedAcross"]>;
 
+// How tessel-autodiff differentiates each op (see TesselInterfaces.td): the
+// gradient builders are in Gradients.cpp. Sources, comparisons and one-hot
+// encodings have none: no gradient flows through integers.
+def Tessel_GradientTrait : DeclareOpInterfaceMethods<
+    Tessel_DifferentiableOpInterface, ["buildGradients"]>;
+
 //===----------------------------------------------------------------------===//
 // Sources: parameters, constants, iota
 //===----------------------------------------------------------------------===//
@@ -105,7 +111,7 @@ def Tessel_IotaOp : Tessel_Op<"iota", [Pure, Tessel_PartitionableOpInterface]> {
 // Contraction
 //===----------------------------------------------------------------------===//
 
-def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure, Tessel_PartitionRuleTrait]> {
+def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "a contraction named by its result's dimensions";
   let description = [{
     Multiplies its inputs element by element, matching dimensions by name,
@@ -137,7 +143,7 @@ def Tessel_EinsumOp : Tessel_Op<"einsum", [Pure, Tessel_PartitionRuleTrait]> {
 //===----------------------------------------------------------------------===//
 
 class Tessel_UnaryOp<string mnemonic, string formula, bit floatOnly = 1>
-    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait]> {
+    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "element-wise " # mnemonic;
   let description = "Computes `" # formula # [{` for every element.
 
@@ -168,9 +174,10 @@ def Tessel_TanhOp : Tessel_UnaryOp<"tanh", "tanh(x)">;
 def Tessel_SigmoidOp : Tessel_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
 def Tessel_ReluOp : Tessel_UnaryOp<"relu", "max(x, 0)", 0>;
 def Tessel_GeluOp : Tessel_UnaryOp<"gelu", "x * (1 + erf(x / sqrt(2))) / 2">;
+def Tessel_ErfOp : Tessel_UnaryOp<"erf", "erf(x)">;
 
 class Tessel_BinaryOp<string mnemonic, string formula>
-    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait]> {
+    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "element-wise " # mnemonic # " with broadcasting by name";
   let description = "Computes `" # formula # [{` for every element of the
     result. Broadcasting is by dimension name: each result element reads the
@@ -231,7 +238,7 @@ def Tessel_CompareOp : Tessel_Op<"compare", [Pure, Tessel_PartitionRuleTrait]> {
   let hasVerifier = 1;
 }
 
-def Tessel_SelectOp : Tessel_Op<"select", [Pure, Tessel_PartitionRuleTrait]> {
+def Tessel_SelectOp : Tessel_Op<"select", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "choose between two tensors element by element";
   let description = [{
     Yields `on_true` where `condition` is non-zero and `on_false` elsewhere,
@@ -260,7 +267,7 @@ def Tessel_SelectOp : Tessel_Op<"select", [Pure, Tessel_PartitionRuleTrait]> {
   let hasVerifier = 1;
 }
 
-def Tessel_CastOp : Tessel_Op<"cast", [Pure, Tessel_PartitionRuleTrait]> {
+def Tessel_CastOp : Tessel_Op<"cast", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "convert the element type";
   let description = [{
     Converts every element to the result's element type, rounding to nearest
@@ -282,11 +289,37 @@ def Tessel_CastOp : Tessel_Op<"cast", [Pure, Tessel_PartitionRuleTrait]> {
   let hasFolder = 1;
 }
 
+def Tessel_BroadcastOp : Tessel_Op<"broadcast",
+    [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
+  let summary = "repeat a tensor along new named dimensions";
+  let description = [{
+    Copies the input to every index of the result's dimensions that the
+    input lacks: each result element reads the input element with the same
+    index on the input's dimensions. It is the gradient of a sum over those
+    dimensions, and how a value is spread over dimensions it lacks.
+
+    Example:
+
+    ```mlir
+    %b = tessel.broadcast %x : !tessel.tensor<[hidden:8], f32>
+                            -> !tessel.tensor<[batch:4, hidden:8], f32>
+    ```
+
+    Constraints checked by the verifier: every input dimension is a result
+    dimension of the same size; one element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$input);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and normalisations
 //===----------------------------------------------------------------------===//
 
-def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure, Tessel_PartitionRuleTrait]> {
+def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "reduce over the dimensions the result drops";
   let description = [{
     Combines elements over every input dimension that the result does not
@@ -308,7 +341,7 @@ def Tessel_ReduceOp : Tessel_Op<"reduce", [Pure, Tessel_PartitionRuleTrait]> {
 }
 
 class Tessel_SoftmaxLikeOp<string mnemonic, string formula>
-    : Tessel_Op<mnemonic, [Pure, Tessel_AcrossRuleTrait]> {
+    : Tessel_Op<mnemonic, [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = mnemonic # " over one named dimension";
   let description = "Computes `" # formula # [{` along `dim`, subtracting
     the maximum first so that large inputs do not overflow.
@@ -335,7 +368,7 @@ def Tessel_LogSoftmaxOp
     : Tessel_SoftmaxLikeOp<"log_softmax", "x_i - log(sum_j e^x_j)">;
 
 def Tessel_SoftmaxCrossEntropyOp
-    : Tessel_Op<"softmax_cross_entropy", [Pure, Tessel_AcrossRuleTrait]> {
+    : Tessel_Op<"softmax_cross_entropy", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "cross-entropy of softmax(logits) against integer labels";
   let description = [{
     For every index of the labels computes
@@ -366,7 +399,7 @@ def Tessel_SoftmaxCrossEntropyOp
   let hasVerifier = 1;
 }
 
-def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure, Tessel_AcrossRuleTrait]> {
+def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "normalise to zero mean and unit variance over named dims";
   let description = [{
     Computes `(x - mean) / sqrt(var + epsilon)` where mean and (population)
@@ -400,7 +433,7 @@ def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure, Tessel_AcrossRuleTrait]>
 // Convolution and pooling
 //===----------------------------------------------------------------------===//
 
-def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure, Tessel_AcrossRuleTrait]> {
+def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "2-D convolution over two named spatial dimensions";
   let description = [{
     A cross-correlation, as in PyTorch and oneDNN:
@@ -446,7 +479,7 @@ def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure, Tessel_AcrossRuleTrait]> {
   let hasVerifier = 1;
 }
 
-def Tessel_PoolOp : Tessel_Op<"pool", [Pure, Tessel_AcrossRuleTrait]> {
+def Tessel_PoolOp : Tessel_Op<"pool", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "max or average pooling over two named spatial dimensions";
   let description = [{
     Reduces each `window` of the two `spatial` dimensions with `max` or
@@ -478,10 +511,122 @@ def Tessel_PoolOp : Tessel_Op<"pool", [Pure, Tessel_AcrossRuleTrait]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Gradients of windowed ops (built by tessel-autodiff)
+//===----------------------------------------------------------------------===//
+
+class Tessel_ConvGradientOp<string mnemonic, string summaryText, string body>
+    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionableOpInterface]> {
+  let summary = summaryText;
+  let description = body # [{
+
+    The attributes are those of the forward `tessel.conv2d`, whose input,
+    filter and result types are checked exactly as its verifier checks them.
+  }];
+  let results = (outs Tessel_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def Tessel_Conv2DBackwardInputOp : Tessel_ConvGradientOp<"conv2d_backward_input",
+    "gradient of a 2-D convolution with respect to its input", [{
+    Given the gradient `dy` of a `tessel.conv2d` result and its filter,
+    computes the gradient of the convolution's input, whose type is the
+    result type:
+
+    `dx[.., c, h, w] = sum over f, oh, ow, i, j with h = oh*sh - ph + i*dh
+    and w = ow*sw - pw + j*dw of dy[.., f, oh, ow] * k[c, f, i, j]`
+
+    Example:
+
+    ```mlir
+    %dx = tessel.conv2d_backward_input %dy, %k {input_channel = "c",
+            output_channel = "f", spatial = ["h", "w"], kernel = ["kh", "kw"],
+            padding = array<i64: 1, 1, 1, 1>}
+        : !tessel.tensor<[batch:8, f:16, h:28, w:28], f32>,
+          !tessel.tensor<[c:1, f:16, kh:3, kw:3], f32>
+        -> !tessel.tensor<[batch:8, c:1, h:28, w:28], f32>
+    ```}]> {
+  let arguments = (ins Tessel_Tensor:$result_gradient, Tessel_Tensor:$filter,
+      StrAttr:$input_channel, StrAttr:$output_channel,
+      StrArrayAttr:$spatial, StrArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let assemblyFormat = [{
+    $result_gradient `,` $filter attr-dict `:` qualified(type($result_gradient)) `,` qualified(type($filter)) `->` qualified(type($result))
+  }];
+}
+
+def Tessel_Conv2DBackwardFilterOp : Tessel_ConvGradientOp<"conv2d_backward_filter",
+    "gradient of a 2-D convolution with respect to its filter", [{
+    Given the input of a `tessel.conv2d` and the gradient `dy` of its
+    result, computes the gradient of the filter, whose type is the result
+    type:
+
+    `dk[c, f, i, j] = sum over the batch dims, oh, ow of
+    x[.., c, oh*sh - ph + i*dh, ow*sw - pw + j*dw] * dy[.., f, oh, ow]`
+
+    Example:
+
+    ```mlir
+    %dk = tessel.conv2d_backward_filter %x, %dy {input_channel = "c",
+            output_channel = "f", spatial = ["h", "w"], kernel = ["kh", "kw"],
+            padding = array<i64: 1, 1, 1, 1>}
+        : !tessel.tensor<[batch:8, c:1, h:28, w:28], f32>,
+          !tessel.tensor<[batch:8, f:16, h:28, w:28], f32>
+        -> !tessel.tensor<[c:1, f:16, kh:3, kw:3], f32>
+    ```}]> {
+  let arguments = (ins Tessel_Tensor:$input, Tessel_Tensor:$result_gradient,
+      StrAttr:$input_channel, StrAttr:$output_channel,
+      StrArrayAttr:$spatial, StrArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let assemblyFormat = [{
+    $input `,` $result_gradient attr-dict `:` qualified(type($input)) `,` qualified(type($result_gradient)) `->` qualified(type($result))
+  }];
+}
+
+def Tessel_PoolBackwardOp : Tessel_Op<"pool_backward",
+    [Pure, Tessel_PartitionableOpInterface]> {
+  let summary = "gradient of max or average pooling with respect to its input";
+  let description = [{
+    Given the input of a `tessel.pool` and the gradient `dy` of its result,
+    computes the gradient of the input (the result type is the input's).
+    For `max`, each window's gradient goes to the first position in
+    row-major window order that holds the window's maximum; for `avg`, it is
+    shared equally among the window's positions inside the input. Windows
+    that overlap add up.
+
+    Example:
+
+    ```mlir
+    %dx = tessel.pool_backward max %x, %dy {spatial = ["h", "w"],
+            window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : !tessel.tensor<[batch:8, f:16, h:28, w:28], f32>,
+          !tessel.tensor<[batch:8, f:16, h:14, w:14], f32>
+        -> !tessel.tensor<[batch:8, f:16, h:28, w:28], f32>
+    ```
+
+    Constraints checked by the verifier: those of `tessel.pool` for the
+    input and `dy`; the result has the input's type.
+  }];
+  let arguments = (ins Tessel_PoolKind:$kind, Tessel_Tensor:$input,
+      Tessel_Tensor:$result_gradient,
+      StrArrayAttr:$spatial, DenseI64ArrayAttr:$window,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $input `,` $result_gradient attr-dict `:` qualified(type($input)) `,` qualified(type($result_gradient)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Lookups
 //===----------------------------------------------------------------------===//
 
-def Tessel_GatherOp : Tessel_Op<"gather", [Pure, Tessel_AcrossRuleTrait]> {
+def Tessel_GatherOp : Tessel_Op<"gather", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "embedding lookup: rows of a table picked by integer ids";
   let description = [{
     For every index of `ids`, reads the slice of `table` at position
@@ -537,7 +682,7 @@ def Tessel_OneHotOp : Tessel_Op<"one_hot", [Pure, Tessel_AcrossRuleTrait]> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def Tessel_RenameOp : Tessel_Op<"rename", [Pure, Tessel_PartitionRuleTrait]> {
+def Tessel_RenameOp : Tessel_Op<"rename", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "give dimensions new names";
   let description = [{
     Changes dimension names, position by position, without moving data.
@@ -561,7 +706,7 @@ def Tessel_RenameOp : Tessel_Op<"rename", [Pure, Tessel_PartitionRuleTrait]> {
   let hasFolder = 1;
 }
 
-def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure, Tessel_PartitionableOpInterface]> {
+def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
   let summary = "split and merge dimensions";
   let description = [{
     Reinterprets the elements in row-major order of the input's dimension
@@ -586,7 +731,7 @@ def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure, Tessel_PartitionableOpInterfa
   let hasFolder = 1;
 }
 
-def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure, Tessel_PartitionRuleTrait]> {
+def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "reorder dimensions";
   let description = [{
     Moves the data so that the dimensions are stored in the result's order.
@@ -609,7 +754,7 @@ def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure, Tessel_PartitionRuleTrait
   let hasFolder = 1;
 }
 
-def Tessel_SliceOp : Tessel_Op<"slice", [Pure, Tessel_PartitionableOpInterface]> {
+def Tessel_SliceOp : Tessel_Op<"slice", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
   let summary = "a contiguous block of some dimensions";
   let description = [{
     Takes, along every dimension in `dims`, the result's size of elements
@@ -634,7 +779,7 @@ def Tessel_SliceOp : Tessel_Op<"slice", [Pure, Tessel_PartitionableOpInterface]>
   let hasVerifier = 1;
 }
 
-def Tessel_ConcatOp : Tessel_Op<"concat", [Pure, Tessel_PartitionableOpInterface]> {
+def Tessel_ConcatOp : Tessel_Op<"concat", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
   let summary = "join tensors along one dimension";
   let description = [{
     Concatenates the inputs in order along `dim`.
@@ -659,7 +804,7 @@ def Tessel_ConcatOp : Tessel_Op<"concat", [Pure, Tessel_PartitionableOpInterface
   let hasVerifier = 1;
 }
 
-def Tessel_PadOp : Tessel_Op<"pad", [Pure, Tessel_PartitionableOpInterface]> {
+def Tessel_PadOp : Tessel_Op<"pad", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
   let summary = "constant padding of some dimensions";
   let description = [{
     Adds `low[i]` elements before and `high[i]` after the data along each

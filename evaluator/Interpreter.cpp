@@ -108,6 +108,33 @@ ref::InitKind toRef(InitKind kind) {
   llvm_unreachable("unknown init kind");
 }
 
+ref::PoolKind toRef(PoolKind kind) {
+  return kind == PoolKind::Max ? ref::PoolKind::Max : ref::PoolKind::Avg;
+}
+
+/// The attributes of a convolution or one of its gradients.
+template <typename ConvLike> ref::ConvParams convParams(ConvLike op) {
+  ref::ConvParams params;
+  params.inputChannel = op.getInputChannel().str();
+  params.outputChannel = op.getOutputChannel().str();
+  params.spatial = stringArray<2>(op.getSpatial());
+  params.kernel = stringArray<2>(op.getKernel());
+  params.strides = intArray<2>(op.getStrides());
+  params.dilations = intArray<2>(op.getDilations());
+  params.padding = intArray<4>(op.getPadding());
+  return params;
+}
+
+/// The attributes of a pooling or its gradient.
+template <typename PoolLike> ref::PoolParams poolParams(PoolLike op) {
+  ref::PoolParams params;
+  params.spatial = stringArray<2>(op.getSpatial());
+  params.window = intArray<2>(op.getWindow());
+  params.strides = intArray<2>(op.getStrides());
+  params.padding = intArray<4>(op.getPadding());
+  return params;
+}
+
 /// Holds every value's per-rank tensors while a function runs.
 class Interpreter {
 public:
@@ -233,6 +260,7 @@ LogicalResult Interpreter::run(Operation *op) {
       .Case([&](SigmoidOp) { return unary(op, ref::UnaryKind::Sigmoid); })
       .Case([&](ReluOp) { return unary(op, ref::UnaryKind::Relu); })
       .Case([&](GeluOp) { return unary(op, ref::UnaryKind::Gelu); })
+      .Case([&](ErfOp) { return unary(op, ref::UnaryKind::Erf); })
       .Case([&](AddOp) { return binary(op, ref::BinaryKind::Add); })
       .Case([&](SubOp) { return binary(op, ref::BinaryKind::Sub); })
       .Case([&](MulOp) { return binary(op, ref::BinaryKind::Mul); })
@@ -290,30 +318,40 @@ LogicalResult Interpreter::run(Operation *op) {
         });
       })
       .Case([&](Conv2DOp c) {
-        ref::ConvParams params;
-        params.inputChannel = c.getInputChannel().str();
-        params.outputChannel = c.getOutputChannel().str();
-        params.spatial = stringArray<2>(c.getSpatial());
-        params.kernel = stringArray<2>(c.getKernel());
-        params.strides = intArray<2>(c.getStrides());
-        params.dilations = intArray<2>(c.getDilations());
-        params.padding = intArray<4>(c.getPadding());
+        ref::ConvParams params = convParams(c);
         ref::TensorSpec spec = resultSpec(c);
         return perRank(c, [&](int64_t r) {
           return ref::conv2d(operand(0)[r], operand(1)[r], params, spec);
         });
       })
+      .Case([&](Conv2DBackwardInputOp c) {
+        ref::ConvParams params = convParams(c);
+        ref::TensorSpec spec = resultSpec(c);
+        return perRank(c, [&](int64_t r) {
+          return ref::conv2dBackwardInput(operand(0)[r], operand(1)[r], params,
+                                          spec);
+        });
+      })
+      .Case([&](Conv2DBackwardFilterOp c) {
+        ref::ConvParams params = convParams(c);
+        ref::TensorSpec spec = resultSpec(c);
+        return perRank(c, [&](int64_t r) {
+          return ref::conv2dBackwardFilter(operand(0)[r], operand(1)[r],
+                                           params, spec);
+        });
+      })
       .Case([&](PoolOp p) {
-        ref::PoolParams params;
-        params.spatial = stringArray<2>(p.getSpatial());
-        params.window = intArray<2>(p.getWindow());
-        params.strides = intArray<2>(p.getStrides());
-        params.padding = intArray<4>(p.getPadding());
-        auto kind = p.getKind() == PoolKind::Max ? ref::PoolKind::Max
-                                                 : ref::PoolKind::Avg;
+        ref::PoolParams params = poolParams(p);
         ref::TensorSpec spec = resultSpec(p);
         return perRank(p, [&](int64_t r) {
-          return ref::pool(kind, operand(0)[r], params, spec);
+          return ref::pool(toRef(p.getKind()), operand(0)[r], params, spec);
+        });
+      })
+      .Case([&](PoolBackwardOp p) {
+        ref::PoolParams params = poolParams(p);
+        return perRank(p, [&](int64_t r) {
+          return ref::poolBackward(toRef(p.getKind()), operand(0)[r],
+                                   operand(1)[r], params);
         });
       })
       .Case([&](GatherOp g) {
@@ -339,6 +377,11 @@ LogicalResult Interpreter::run(Operation *op) {
         ref::TensorSpec spec = resultSpec(op);
         return perRank(
             op, [&](int64_t r) { return ref::reshape(operand(0)[r], spec); });
+      })
+      .Case([&](BroadcastOp) {
+        ref::TensorSpec spec = resultSpec(op);
+        return perRank(
+            op, [&](int64_t r) { return ref::broadcast(operand(0)[r], spec); });
       })
       .Case([&](TransposeOp) {
         ref::TensorSpec spec = resultSpec(op);

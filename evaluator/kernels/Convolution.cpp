@@ -74,13 +74,18 @@ struct WindowedLayout {
 };
 } // namespace
 
-Tensor conv2d(const Tensor &x, const Tensor &filter, const ConvParams &params,
-              const TensorSpec &resultSpec) {
+/// Calls `visit(resultOffset, xOffset, filterOffset)` for every tap of the
+/// convolution that reads an in-range input element: for every result
+/// element in row-major order, over c, then i, then j. The forward op and
+/// both of its gradients walk these same taps.
+template <typename Visit>
+static void forEachConvolutionTap(const TensorSpec &x, const TensorSpec &filter,
+                                  const ConvParams &params,
+                                  const TensorSpec &resultSpec, Visit &&visit) {
   assert(filter.rank() == 4 && "filter must have exactly four dims");
-  WindowedLayout layout(x.spec, resultSpec, params.spatial,
-                        params.outputChannel);
-  std::vector<int64_t> xStrides = rowMajorStrides(x.spec.shape);
-  std::vector<int64_t> filterStrides = rowMajorStrides(filter.spec.shape);
+  WindowedLayout layout(x, resultSpec, params.spatial, params.outputChannel);
+  std::vector<int64_t> xStrides = rowMajorStrides(x.shape);
+  std::vector<int64_t> filterStrides = rowMajorStrides(filter.shape);
   int64_t channels = x.dimSize(params.inputChannel);
   assert(filter.dimSize(params.inputChannel) == channels &&
          "input channel sizes differ");
@@ -103,7 +108,6 @@ Tensor conv2d(const Tensor &x, const Tensor &filter, const ConvParams &params,
   int resultOutputDim = resultSpec.dimIndex(params.outputChannel);
   assert(resultOutputDim >= 0 && "result lacks the output channel");
 
-  std::vector<double> values(resultSpec.numElements());
   int64_t flat = 0;
   forEachIndex(resultSpec.shape, [&](const std::vector<int64_t> &index) {
     int64_t xBase = layout.passThroughOffset(index);
@@ -112,7 +116,6 @@ Tensor conv2d(const Tensor &x, const Tensor &filter, const ConvParams &params,
     for (int s = 0; s < 2; ++s)
       origin[s] = index[layout.resultSpatial[s]] * params.strides[s] -
                   params.padding[2 * s];
-    double sum = 0.0;
     for (int64_t c = 0; c < channels; ++c) {
       for (int64_t i = 0; i < kernelSize[0]; ++i) {
         int64_t h = origin[0] + i * params.dilations[0];
@@ -122,24 +125,59 @@ Tensor conv2d(const Tensor &x, const Tensor &filter, const ConvParams &params,
           int64_t w = origin[1] + j * params.dilations[1];
           if (w < 0 || w >= layout.inputSpatialSize[1])
             continue;
-          double input = x.data[xBase + c * xChannelStride +
-                                h * layout.inputSpatialStride[0] +
-                                w * layout.inputSpatialStride[1]];
-          double weight =
-              filter.data[filterBase + c * filterChannelStride +
-                          i * kernelStride[0] + j * kernelStride[1]];
-          sum += input * weight;
+          visit(flat,
+                xBase + c * xChannelStride + h * layout.inputSpatialStride[0] +
+                    w * layout.inputSpatialStride[1],
+                filterBase + c * filterChannelStride + i * kernelStride[0] +
+                    j * kernelStride[1]);
         }
       }
     }
-    values[flat++] = sum;
+    ++flat;
   });
+}
+
+Tensor conv2d(const Tensor &x, const Tensor &filter, const ConvParams &params,
+              const TensorSpec &resultSpec) {
+  std::vector<double> values(resultSpec.numElements(), 0.0);
+  forEachConvolutionTap(x.spec, filter.spec, params, resultSpec,
+                        [&](int64_t out, int64_t in, int64_t weight) {
+                          values[out] += x.data[in] * filter.data[weight];
+                        });
   return Tensor(resultSpec, std::move(values));
 }
 
-Tensor pool(PoolKind kind, const Tensor &x, const PoolParams &params,
-            const TensorSpec &resultSpec) {
-  WindowedLayout layout(x.spec, resultSpec, params.spatial,
+Tensor conv2dBackwardInput(const Tensor &resultGradient, const Tensor &filter,
+                           const ConvParams &params,
+                           const TensorSpec &inputSpec) {
+  std::vector<double> values(inputSpec.numElements(), 0.0);
+  forEachConvolutionTap(inputSpec, filter.spec, params, resultGradient.spec,
+                        [&](int64_t out, int64_t in, int64_t weight) {
+                          values[in] +=
+                              resultGradient.data[out] * filter.data[weight];
+                        });
+  return Tensor(inputSpec, std::move(values));
+}
+
+Tensor conv2dBackwardFilter(const Tensor &x, const Tensor &resultGradient,
+                            const ConvParams &params,
+                            const TensorSpec &filterSpec) {
+  std::vector<double> values(filterSpec.numElements(), 0.0);
+  forEachConvolutionTap(x.spec, filterSpec, params, resultGradient.spec,
+                        [&](int64_t out, int64_t in, int64_t weight) {
+                          values[weight] +=
+                              x.data[in] * resultGradient.data[out];
+                        });
+  return Tensor(filterSpec, std::move(values));
+}
+
+/// Calls `visit(resultOffset, inputOffsets)` for every result element of a
+/// pooling, in row-major order, with the offsets of its window's in-range
+/// input elements in row-major window order.
+template <typename Visit>
+static void forEachPoolingWindow(const TensorSpec &x, const PoolParams &params,
+                                 const TensorSpec &resultSpec, Visit &&visit) {
+  WindowedLayout layout(x, resultSpec, params.spatial,
                         /*skippedResultDim=*/"");
   for (int s = 0; s < 2; ++s) {
     (void)s;
@@ -149,7 +187,7 @@ Tensor pool(PoolKind kind, const Tensor &x, const PoolParams &params,
                               params.padding[2 * s + 1]) &&
            "result spatial size does not match the pooling");
   }
-  std::vector<double> values(resultSpec.numElements());
+  std::vector<int64_t> offsets;
   int64_t flat = 0;
   forEachIndex(resultSpec.shape, [&](const std::vector<int64_t> &index) {
     int64_t base = layout.passThroughOffset(index);
@@ -157,9 +195,7 @@ Tensor pool(PoolKind kind, const Tensor &x, const PoolParams &params,
     for (int s = 0; s < 2; ++s)
       origin[s] = index[layout.resultSpatial[s]] * params.strides[s] -
                   params.padding[2 * s];
-    double maximum = -std::numeric_limits<double>::infinity();
-    double sum = 0.0;
-    int64_t count = 0;
+    offsets.clear();
     for (int64_t i = 0; i < params.window[0]; ++i) {
       int64_t h = origin[0] + i;
       if (h < 0 || h >= layout.inputSpatialSize[0])
@@ -168,21 +204,66 @@ Tensor pool(PoolKind kind, const Tensor &x, const PoolParams &params,
         int64_t w = origin[1] + j;
         if (w < 0 || w >= layout.inputSpatialSize[1])
           continue;
-        double value = x.data[base + h * layout.inputSpatialStride[0] +
-                              w * layout.inputSpatialStride[1]];
-        // Once NaN is seen it sticks, so Max propagates NaN.
-        if (!std::isnan(maximum) && (std::isnan(value) || value > maximum))
-          maximum = value;
-        sum += value;
-        ++count;
+        offsets.push_back(base + h * layout.inputSpatialStride[0] +
+                          w * layout.inputSpatialStride[1]);
       }
     }
-    if (kind == PoolKind::Max)
-      values[flat++] = maximum;
-    else
-      values[flat++] = count == 0 ? 0.0 : sum / static_cast<double>(count);
+    visit(flat++, static_cast<const std::vector<int64_t> &>(offsets));
   });
+}
+
+/// Returns the offset among `offsets` of the first maximum of `x`, the one
+/// max pooling passes its gradient to; a NaN counts as the maximum.
+static int64_t firstMaximum(const Tensor &x,
+                            const std::vector<int64_t> &offsets) {
+  int64_t best = offsets.front();
+  for (int64_t offset : offsets) {
+    if (std::isnan(x.data[best]))
+      break;
+    if (std::isnan(x.data[offset]) || x.data[offset] > x.data[best])
+      best = offset;
+  }
+  return best;
+}
+
+Tensor pool(PoolKind kind, const Tensor &x, const PoolParams &params,
+            const TensorSpec &resultSpec) {
+  std::vector<double> values(resultSpec.numElements());
+  forEachPoolingWindow(
+      x.spec, params, resultSpec,
+      [&](int64_t out, const std::vector<int64_t> &offsets) {
+        if (kind == PoolKind::Max) {
+          values[out] = offsets.empty()
+                            ? -std::numeric_limits<double>::infinity()
+                            : x.data[firstMaximum(x, offsets)];
+          return;
+        }
+        double sum = 0.0;
+        for (int64_t offset : offsets)
+          sum += x.data[offset];
+        values[out] =
+            offsets.empty() ? 0.0 : sum / static_cast<double>(offsets.size());
+      });
   return Tensor(resultSpec, std::move(values));
+}
+
+Tensor poolBackward(PoolKind kind, const Tensor &x,
+                    const Tensor &resultGradient, const PoolParams &params) {
+  std::vector<double> values(x.numElements(), 0.0);
+  forEachPoolingWindow(
+      x.spec, params, resultGradient.spec,
+      [&](int64_t out, const std::vector<int64_t> &offsets) {
+        if (offsets.empty())
+          return;
+        double gradient = resultGradient.data[out];
+        if (kind == PoolKind::Max) {
+          values[firstMaximum(x, offsets)] += gradient;
+          return;
+        }
+        for (int64_t offset : offsets)
+          values[offset] += gradient / static_cast<double>(offsets.size());
+      });
+  return Tensor(x.spec, std::move(values));
 }
 
 } // namespace tessel::ref

@@ -54,12 +54,33 @@ int64_t poolOutputSize(int64_t inputSize, int64_t window, int64_t stride,
 Tensor conv2d(const Tensor &x, const Tensor &filter, const ConvParams &params,
               const TensorSpec &resultSpec);
 
+/// The gradient of conv2d's input x (of spec `inputSpec`) given the
+/// gradient of its result and its filter: every tap of the convolution adds
+/// resultGradient[out] * filter[tap] to the input element it read.
+Tensor conv2dBackwardInput(const Tensor &resultGradient, const Tensor &filter,
+                           const ConvParams &params,
+                           const TensorSpec &inputSpec);
+
+/// The gradient of conv2d's filter (of spec `filterSpec`) given its input and
+/// the gradient of its result: every tap adds x[tap] * resultGradient[out] to
+/// the filter element it used.
+Tensor conv2dBackwardFilter(const Tensor &x, const Tensor &resultGradient,
+                            const ConvParams &params,
+                            const TensorSpec &filterSpec);
+
 /// Max or average pooling over windows of the two spatial dims. Padded
 /// positions never contribute: Max treats them as -inf and Avg divides by the
 /// number of in-range positions of each window. A window that lies wholly in
 /// the padding yields -inf for Max and 0 for Avg.
 Tensor pool(PoolKind kind, const Tensor &x, const PoolParams &params,
             const TensorSpec &resultSpec);
+
+/// The gradient of pool's input x given the gradient of its result: Max
+/// passes each window's gradient to the window's first maximum (row-major
+/// window order; a NaN counts as the maximum), Avg shares it equally among
+/// the window's in-range elements. Overlapping windows add up.
+Tensor poolBackward(PoolKind kind, const Tensor &x,
+                    const Tensor &resultGradient, const PoolParams &params);
 
 } // namespace tessel::ref
 

@@ -30,6 +30,8 @@ static double applyUnary(UnaryKind kind, double x) {
     return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
   case UnaryKind::Abs:
     return std::fabs(x);
+  case UnaryKind::Erf:
+    return std::erf(x);
   }
   return x;
 }

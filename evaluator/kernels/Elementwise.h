@@ -25,6 +25,7 @@ enum class UnaryKind {
   Relu,    // max(x, 0)
   Gelu,    // exact erf form: 0.5 * x * (1 + erf(x / sqrt(2)))
   Abs,
+  Erf,
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };

@@ -43,6 +43,10 @@ Tensor reshape(const Tensor &x, const TensorSpec &resultSpec) {
 
 Tensor transpose(const Tensor &x, const TensorSpec &resultSpec) {
   assert(resultSpec.rank() == x.rank() && "transpose keeps every dim");
+  return broadcast(x, resultSpec);
+}
+
+Tensor broadcast(const Tensor &x, const TensorSpec &resultSpec) {
   NamedIndexMap sourceMap(resultSpec.dims, resultSpec.shape, x.spec);
   std::vector<double> values;
   values.reserve(resultSpec.numElements());

@@ -26,6 +26,10 @@ Tensor reshape(const Tensor &x, const TensorSpec &resultSpec);
 /// Reorders x's dims into `resultSpec`'s order, matching them by name.
 Tensor transpose(const Tensor &x, const TensorSpec &resultSpec);
 
+/// Copies x to every index of the result dims it lacks, matching the others
+/// by name (a transpose is the case of no new dims).
+Tensor broadcast(const Tensor &x, const TensorSpec &resultSpec);
+
 /// For each listed dim, the `resultSpec`-sized window starting at the
 /// matching entry of `starts` (stride 1); unlisted dims are kept whole.
 Tensor slice(const Tensor &x, const std::vector<std::string> &dims,
