@@ -18,6 +18,9 @@ namespace tessel::eval {
 /// The name of the attribute that holds an argument's or result's global
 /// type in a partitioned function.
 constexpr const char *kGlobalTypeAttrName = "tessel.global_type";
+/// Marks an argument that is never negative (Adam's second moment, a step
+/// count), so that random inputs for it are drawn from [0, 1).
+constexpr const char *kNonNegativeAttrName = "tessel.nonnegative";
 
 /// Returns the block of `global` (a tensor of the laid-out `globalType`)
 /// that `rank` of `mesh` holds.

@@ -89,13 +89,15 @@ buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
         return func.emitError() << "input '" << name << "': " << error;
     } else if (randomSeed) {
       std::optional<int64_t> bound = integerArgumentBound(func, index);
+      // Optimizer state such as Adam's second moment is never negative.
+      bool nonNegative = func.getArgAttr(index, kNonNegativeAttrName) != nullptr;
       whole.emplace(spec);
       uint64_t seed = *randomSeed * 1000003 + index;
       for (int64_t i = 0; i < spec.numElements(); ++i) {
         double u = ref::unitUniform(seed, static_cast<uint64_t>(i));
         double value =
             ref::isFloatType(spec.type)
-                ? 2 * u - 1
+                ? (nonNegative ? u : 2 * u - 1)
                 : std::floor(u * static_cast<double>(bound.value_or(100)));
         whole->data[i] = ref::roundToType(value, spec.type);
       }

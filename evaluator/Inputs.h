@@ -30,7 +30,8 @@ std::optional<int64_t> integerArgumentBound(mlir::func::FuncOp func,
 /// `files` is read from that .npy path, in which "{rank}" stands for the
 /// rank number (so each rank can have its own shard). Any other argument is
 /// an error unless `randomSeed` is set, in which case floats are drawn
-/// uniformly from [-1, 1) and integers from [0, integerArgumentBound).
+/// uniformly from [-1, 1) ([0, 1) for a tessel.nonnegative argument) and
+/// integers from [0, integerArgumentBound).
 /// Errors name the argument and the file.
 mlir::FailureOr<std::vector<PerRank>>
 buildInputs(mlir::func::FuncOp func,

@@ -5,6 +5,79 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
+  let summary = "generate the training step of a model from its loss";
+  let description = [{
+    Differentiates the function that returns the model's scalar loss
+    (`function`, `forward` by default) in reverse mode and adds two
+    functions to the module, keeping the loss function as it is:
+
+    - `@init() -> (parameters..., state...)`: every `tessel.parameter` with
+      its initializer, and the optimizer's state at zero;
+    - `@train_step(parameters..., state..., data..., learning_rate)
+      -> (parameters..., state..., loss)`: the loss, its gradient with
+      respect to every parameter, and the optimizer's update.
+
+    Each op's gradient comes from its DifferentiableOpInterface and is
+    written with model-level ops, so the training step is laid out and
+    partitioned like any program: a parameter split over a mesh axis has its
+    gradient and optimizer state split the same way. Parameters and state
+    are named (`tessel.name`) after the parameter: `w1`, `w1.momentum`,
+    `w1.adam_m`, `w1.adam_v`, and `step` for Adam's step count. Optimizers:
+    `sgd`, `momentum`, `adam` (bias-corrected; `weight-decay` is an L2 term)
+    and `adamw` (decoupled weight decay); `clip-norm` scales all gradients
+    to at most that global L2 norm. The learning rate is an input, so that
+    a schedule lives in the program that calls the step.
+
+    Before:
+
+    ```mlir
+    func.func @forward(%x: !tessel.tensor<[batch:4, k:3], f32>)
+        -> !tessel.tensor<[], f32> {
+      %w = tessel.parameter "w" normal scale 0.1 seed 1
+          : !tessel.tensor<[k:3], f32>
+      %y = tessel.einsum %x, %w : (...) -> !tessel.tensor<[batch:4], f32>
+      %l = tessel.reduce mean %y : ... -> !tessel.tensor<[], f32>
+      return %l : !tessel.tensor<[], f32>
+    }
+    ```
+
+    After (`optimizer=sgd`), beside `@forward`:
+
+    ```mlir
+    func.func @init() -> (!tessel.tensor<[k:3], f32> {tessel.name = "w"}) {
+      %w = tessel.parameter "w" normal scale 0.1 seed 1 : ...
+      return %w : ...
+    }
+    func.func @train_step(%w: ... {tessel.name = "w"}, %x: ...,
+                          %lr: !tessel.tensor<[], f32> {tessel.name = "learning_rate"})
+        -> (... {tessel.name = "w"}, !tessel.tensor<[], f32> {tessel.name = "loss"}) {
+      // forward, then d loss / d w = einsum(dy, x), then w - lr * dw
+    }
+    ```
+  }];
+  let options = [
+    Option<"functionName", "function", "std::string", /*default=*/"\"forward\"",
+           "the function that returns the scalar loss">,
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd, momentum, adam or adamw">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "momentum of the momentum optimizer">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9",
+           "Adam's first-moment decay">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999",
+           "Adam's second-moment decay">,
+    Option<"epsilon", "epsilon", "double", /*default=*/"1e-8",
+           "Adam's denominator term">,
+    Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
+           "L2 term (sgd, momentum, adam) or decoupled decay (adamw)">,
+    Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
+           "clip gradients to this global L2 norm; 0 for none">,
+  ];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TesselApplyLayout : Pass<"tessel-apply-layout", "::mlir::ModuleOp"> {
   let summary = "give every tensor its layout on the device mesh";
   let description = [{

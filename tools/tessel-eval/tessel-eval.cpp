@@ -7,6 +7,10 @@
 // with a mesh runs on every rank of it; results are then printed and written
 // per rank.
 //
+// tessel-eval MODEL.mlir --check-gradients [--promote-f64] checks instead the
+// gradients of the function's scalar loss (as tessel-autodiff builds them)
+// against central finite differences.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialect/TesselDialect.h"
@@ -14,6 +18,7 @@
 #include "evaluator/Inputs.h"
 #include "evaluator/npy/NpyFile.h"
 #include "tools/support/ModelFile.h"
+#include "tools/tessel-eval/GradientCheck.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -54,6 +59,24 @@ static cl::opt<double>
 static cl::opt<unsigned> printLimit("print-limit",
                                     cl::desc("elements printed per result"),
                                     cl::init(8));
+
+static cl::opt<bool> checkGradients(
+    "check-gradients",
+    cl::desc("check the gradients of the function's scalar loss against "
+             "central finite differences (inputs as for a run)"));
+static cl::opt<bool> promoteF64(
+    "promote-f64",
+    cl::desc("compute in f64 instead of f32 (for --check-gradients)"));
+static cl::opt<unsigned>
+    gradientSamples("gradient-samples",
+                    cl::desc("elements checked per input"), cl::init(16));
+static cl::opt<double> gradientStep("gradient-step",
+                                    cl::desc("finite-difference step"),
+                                    cl::init(1e-6));
+static cl::opt<double> gradientTolerance(
+    "gradient-tolerance",
+    cl::desc("largest |fd - ad| / max(1, |fd|, |ad|) accepted"),
+    cl::init(1e-6));
 
 /// Prints a tensor's spec and its first elements.
 static void printTensor(llvm::raw_ostream &os, const std::string &label,
@@ -120,6 +143,17 @@ int main(int argc, char **argv) {
       return 1;
     }
     files[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  if (checkGradients) {
+    if (promoteF64)
+      mlir::tessel::promoteToF64(module);
+    mlir::tessel::GradientCheckOptions options;
+    options.samples = gradientSamples;
+    options.step = gradientStep;
+    options.tolerance = gradientTolerance;
+    options.files = files;
+    options.seed = seed;
+    return failed(mlir::tessel::checkGradients(func, options)) ? 1 : 0;
   }
   std::optional<uint64_t> randomSeed;
   if (randomInputs)

@@ -1,0 +1,216 @@
+//===- Autodiff.cpp - the training step of a model, from its loss ---------===//
+//
+// Implements tessel-autodiff: @init and @train_step beside the loss
+// function. The gradient comes from createGradientFunction; this pass adds
+// the optimizer's state and update around it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "passes/Differentiate.h"
+#include "passes/Optimizers.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELAUTODIFF
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr StringLiteral kNameAttr = "tessel.name";
+constexpr StringLiteral kNonNegativeAttr = "tessel.nonnegative";
+
+/// One tensor of the optimizer's state: its name, type and whether it is
+/// never negative.
+struct StateTensor {
+  std::string name;
+  NamedTensorType type;
+  bool nonNegative;
+};
+
+struct TesselAutodiffPass
+    : mlir::tessel::impl::TesselAutodiffBase<TesselAutodiffPass> {
+  using TesselAutodiffBase::TesselAutodiffBase;
+
+  void runOnOperation() final;
+
+private:
+  /// The state tensors in argument order: per parameter, then the step.
+  SmallVector<StateTensor> stateOf(ArrayRef<ParameterOp> parameters,
+                                   OptimizerKind kind);
+  void buildInit(ModuleOp module, ArrayRef<ParameterOp> parameters,
+                 ArrayRef<StateTensor> state, Location loc);
+  LogicalResult buildTrainStep(func::FuncOp step, unsigned numParameters,
+                               ArrayRef<StateTensor> state,
+                               const OptimizerConfig &config);
+};
+
+SmallVector<StateTensor>
+TesselAutodiffPass::stateOf(ArrayRef<ParameterOp> parameters,
+                            OptimizerKind kind) {
+  SmallVector<StateTensor> state;
+  for (ParameterOp parameter : parameters)
+    for (StringRef suffix : perParameterState(kind))
+      state.push_back({(parameter.getName() + "." + suffix).str(),
+                       parameter.getType(), isNonNegativeState(suffix)});
+  if (countsSteps(kind))
+    state.push_back({"step", NamedTensorType::get({}, {}, Float32Type::get(
+                                                              &getContext())),
+                     true});
+  return state;
+}
+
+void TesselAutodiffPass::buildInit(ModuleOp module,
+                                   ArrayRef<ParameterOp> parameters,
+                                   ArrayRef<StateTensor> state, Location loc) {
+  OpBuilder builder(module.getBodyRegion());
+  builder.setInsertionPointToEnd(module.getBody());
+  auto init = func::FuncOp::create(builder, loc, "init",
+                                   builder.getFunctionType({}, {}));
+  builder.setInsertionPointToEnd(init.addEntryBlock());
+  SmallVector<Value> results;
+  SmallVector<Attribute> names;
+  for (ParameterOp parameter : parameters) {
+    results.push_back(builder.clone(*parameter)->getResult(0));
+    names.push_back(parameter.getNameAttr());
+  }
+  for (const StateTensor &tensor : state) {
+    results.push_back(ConstantOp::create(
+        builder, loc, tensor.type,
+        builder.getFloatAttr(tensor.type.getElementType(), 0.0)));
+    names.push_back(builder.getStringAttr(tensor.name));
+  }
+  func::ReturnOp::create(builder, loc, results);
+  init.setFunctionType(
+      builder.getFunctionType({}, ValueRange(results).getTypes()));
+  for (auto [index, name] : llvm::enumerate(names))
+    init.setResultAttr(index, kNameAttr, name);
+}
+
+// The gradient function has arguments (parameters..., data...) and results
+// (loss, parameter gradients..., data gradients...). The step gets the
+// state after the parameters and the learning rate last, and returns the
+// updated parameters and state, then the loss.
+LogicalResult TesselAutodiffPass::buildTrainStep(
+    func::FuncOp step, unsigned numParameters, ArrayRef<StateTensor> state,
+    const OptimizerConfig &config) {
+  OpBuilder builder(step.getContext());
+  Location loc = step.getLoc();
+  for (auto [offset, tensor] : llvm::enumerate(state)) {
+    SmallVector<NamedAttribute> attrs = {builder.getNamedAttr(
+        kNameAttr, builder.getStringAttr(tensor.name))};
+    if (tensor.nonNegative)
+      attrs.push_back(builder.getNamedAttr(kNonNegativeAttr,
+                                           builder.getUnitAttr()));
+    if (failed(step.insertArgument(numParameters + offset, tensor.type,
+                                   builder.getDictionaryAttr(attrs), loc)))
+      return failure();
+  }
+  auto scalarType = NamedTensorType::get({}, {}, builder.getF32Type());
+  if (failed(step.insertArgument(
+          step.getNumArguments(), scalarType,
+          builder.getDictionaryAttr({builder.getNamedAttr(
+              kNameAttr, builder.getStringAttr("learning_rate"))}),
+          loc)))
+    return failure();
+
+  Block &body = step.getBody().front();
+  auto oldReturn = cast<func::ReturnOp>(body.getTerminator());
+  builder.setInsertionPoint(oldReturn);
+  TensorBuilder b(builder, loc);
+  unsigned perParameter = perParameterState(config.kind).size();
+  SmallVector<ParameterSlot> slots;
+  for (unsigned i = 0; i < numParameters; ++i) {
+    ParameterSlot slot;
+    slot.parameter = body.getArgument(i);
+    slot.gradient = oldReturn.getOperand(1 + i);
+    for (unsigned s = 0; s < perParameter; ++s)
+      slot.state.push_back(
+          body.getArgument(numParameters + i * perParameter + s));
+    slots.push_back(std::move(slot));
+  }
+  Value stepCount = countsSteps(config.kind)
+                        ? body.getArgument(numParameters + state.size() - 1)
+                        : Value();
+  Value learningRate = body.getArgument(step.getNumArguments() - 1);
+  OptimizerUpdate update =
+      buildOptimizerUpdate(b, config, slots, learningRate, stepCount);
+
+  SmallVector<Value> results(update.parameters);
+  for (const SmallVector<Value> &slotState : update.state)
+    llvm::append_range(results, slotState);
+  if (update.step)
+    results.push_back(update.step);
+  results.push_back(oldReturn.getOperand(0));
+  func::ReturnOp::create(builder, loc, results);
+  oldReturn.erase();
+
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (unsigned i = 0; i < numParameters + state.size(); ++i)
+    resultAttrs.push_back(builder.getDictionaryAttr(
+        {builder.getNamedAttr(kNameAttr, step.getArgAttr(i, kNameAttr))}));
+  resultAttrs.push_back(builder.getDictionaryAttr(
+      {builder.getNamedAttr(kNameAttr, builder.getStringAttr("loss"))}));
+  step.setFunctionType(builder.getFunctionType(
+      step.getArgumentTypes(), ValueRange(results).getTypes()));
+  step.setAllResultAttrs(resultAttrs);
+  return success();
+}
+
+void TesselAutodiffPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  auto lossFunction = module.lookupSymbol<func::FuncOp>(functionName);
+  if (!lossFunction) {
+    module.emitError() << "tessel-autodiff: no function '" << functionName
+                       << "' to differentiate";
+    return signalPassFailure();
+  }
+  for (StringRef taken : {"init", "train_step"})
+    if (module.lookupSymbol(taken)) {
+      module.emitError() << "tessel-autodiff: the module already has a '"
+                         << taken << "' symbol";
+      return signalPassFailure();
+    }
+  std::optional<OptimizerKind> kind = parseOptimizerKind(optimizer);
+  if (!kind) {
+    module.emitError() << "tessel-autodiff: unknown optimizer '" << optimizer
+                       << "' (expected sgd, momentum, adam or adamw)";
+    return signalPassFailure();
+  }
+  OptimizerConfig config;
+  config.kind = *kind;
+  config.momentum = momentum;
+  config.beta1 = beta1;
+  config.beta2 = beta2;
+  config.epsilon = epsilon;
+  config.weightDecay = weightDecay;
+  config.clipNorm = clipNorm;
+
+  SmallVector<ParameterOp> parameters = parametersOf(lossFunction);
+  if (parameters.empty()) {
+    lossFunction.emitError() << "function '" << functionName
+                             << "' declares no tessel.parameter to train";
+    return signalPassFailure();
+  }
+  FailureOr<func::FuncOp> step =
+      createGradientFunction(lossFunction, "train_step");
+  if (failed(step))
+    return signalPassFailure();
+  SmallVector<StateTensor> state = stateOf(parameters, config.kind);
+  if (failed(buildTrainStep(*step, parameters.size(), state, config)))
+    return signalPassFailure();
+  // Gradients of the data are not part of a training step.
+  Block &body = step->getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+  buildInit(module, parameters, state, lossFunction.getLoc());
+}
+
+} // namespace
