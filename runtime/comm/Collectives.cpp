@@ -1,0 +1,442 @@
+//===- Collectives.cpp - Mesh collectives over MPI ------------------------===//
+
+#include "comm/Collectives.h"
+
+#include "comm/ElementType.h"
+#include "comm/Packing.h"
+#include "comm/Status.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstring>
+
+namespace tessel::runtime {
+
+namespace {
+// Tags of the point-to-point messages. Collective traffic never matches
+// point-to-point receives, and messages between one pair of ranks with one
+// tag arrive in order, so these only need to tell the two halo directions
+// apart.
+constexpr int kTagLowHalo = 1;  // Becomes the receiver's low halo.
+constexpr int kTagHighHalo = 2; // Becomes the receiver's high halo.
+constexpr int kTagPermute = 3;
+} // namespace
+
+/// "group over [data, model] (4 ranks)"
+static std::string describe(const Group &group) {
+  return fmt::format("group over [{}] ({} rank{})", fmt::join(group.axes, ", "),
+                     group.size, group.size == 1 ? "" : "s");
+}
+
+/// The MPI operation behind a reduction, refusing what MPI cannot do for
+/// the type. Mean is a sum that the caller divides afterwards.
+static tessel_status_t mpiOp(tessel_reduction_t reduction,
+                             tessel_element_type_t type, const char *op,
+                             MPI_Op &out) {
+  switch (reduction) {
+  case TESSEL_REDUCTION_SUM:
+    out = MPI_SUM;
+    return TESSEL_STATUS_OK;
+  case TESSEL_REDUCTION_PROD:
+    out = MPI_PROD;
+    return TESSEL_STATUS_OK;
+  case TESSEL_REDUCTION_MAX:
+    out = MPI_MAX;
+    return TESSEL_STATUS_OK;
+  case TESSEL_REDUCTION_MIN:
+    out = MPI_MIN;
+    return TESSEL_STATUS_OK;
+  case TESSEL_REDUCTION_MEAN:
+    if (!isFloating(type))
+      return failf(TESSEL_STATUS_UNIMPLEMENTED,
+                   "{}: the mean of {} values is not provided (it is not a "
+                   "{} value)",
+                   op, elementTypeName(type), elementTypeName(type));
+    out = MPI_SUM;
+    return TESSEL_STATUS_OK;
+  }
+  return failf(TESSEL_STATUS_INVALID_ARGUMENT, "{}: unknown reduction {}", op,
+               static_cast<int>(reduction));
+}
+
+/// Turns the sums of a mean into means, for f32 and f64 data.
+static void divideSums(void *data, int64_t count, tessel_element_type_t type,
+                       int64_t groupSize) {
+  if (type == TESSEL_ELEMENT_TYPE_F64) {
+    auto *values = static_cast<double *>(data);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] /= static_cast<double>(groupSize);
+  } else {
+    auto *values = static_cast<float *>(data);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] /= static_cast<float>(groupSize);
+  }
+}
+
+tessel_status_t allReduce(const Group &group, tessel_reduction_t reduction,
+                          const TensorView &input, const TensorView &output) {
+  const char *op = "tessel_comm_all_reduce";
+  TESSEL_RETURN_IF_ERROR(
+      checkOutput(input, output, input.shape, op, /*allowInPlace=*/true));
+  MPI_Op mpiReduction = MPI_OP_NULL;
+  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
+  int64_t numElements = input.numElements();
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(numElements, op, count));
+  if (numElements == 0)
+    return TESSEL_STATUS_OK;
+  bool mean = reduction == TESSEL_REDUCTION_MEAN;
+
+  if (isHalfFloat(input.type)) {
+    // MPI has no 16-bit float arithmetic: reduce in f32 and round once.
+    std::vector<float> wide(numElements);
+    widenHalfToFloat(input.data, numElements, input.type, wide.data());
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Allreduce(MPI_IN_PLACE, wide.data(), count, MPI_FLOAT,
+                               mpiReduction, group.comm),
+                 "MPI_Allreduce", op));
+    if (mean)
+      divideSums(wide.data(), numElements, TESSEL_ELEMENT_TYPE_F32, group.size);
+    narrowFloatToHalf(wide.data(), numElements, input.type, output.data);
+    return TESSEL_STATUS_OK;
+  }
+
+  const void *send = output.data == input.data ? MPI_IN_PLACE : input.data;
+  TESSEL_RETURN_IF_ERROR(
+      checkMpi(MPI_Allreduce(send, output.data, count, mpiDatatype(input.type),
+                             mpiReduction, group.comm),
+               "MPI_Allreduce", op));
+  if (mean)
+    divideSums(output.data, numElements, input.type, group.size);
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t allGather(const Group &group, int32_t dim,
+                          const TensorView &input, const TensorView &output) {
+  const char *op = "tessel_comm_all_gather";
+  TESSEL_RETURN_IF_ERROR(checkDim(input, dim, op, "dim"));
+  std::vector<int64_t> gathered = input.shape;
+  gathered[dim] *= group.size;
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, gathered, op));
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(input.numElements(), op, count));
+  if (count == 0)
+    return TESSEL_STATUS_OK;
+
+  // MPI_Allgather lays the members' tensors one after another, which is
+  // already the concatenation along `dim` when nothing is outside it.
+  DimView chunk = viewAround(input.shape, dim);
+  MPI_Datatype type = mpiDatatype(input.type);
+  if (chunk.outer == 1)
+    return checkMpi(MPI_Allgather(input.data, count, type, output.data, count,
+                                  type, group.comm),
+                    "MPI_Allgather", op);
+  std::vector<char> received(input.numBytes() * group.size);
+  TESSEL_RETURN_IF_ERROR(
+      checkMpi(MPI_Allgather(input.data, count, type, received.data(), count,
+                             type, group.comm),
+               "MPI_Allgather", op));
+  unpackChunks(received.data(), chunk, group.size, output.data,
+               input.elementBytes());
+  return TESSEL_STATUS_OK;
+}
+
+/// Checks that `dim` of `input` splits into `parts` equal chunks.
+static tessel_status_t checkSplits(const TensorView &input, int32_t dim,
+                                   const Group &group, const char *op,
+                                   const char *role) {
+  TESSEL_RETURN_IF_ERROR(checkDim(input, dim, op, role));
+  if (input.shape[dim] % group.size != 0)
+    return failf(TESSEL_STATUS_INVALID_ARGUMENT,
+                 "{}: {} {} of the input {} has size {}, which does not split "
+                 "evenly over the {}",
+                 op, role, dim, describe(input), input.shape[dim],
+                 describe(group));
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
+                              int32_t dim, const TensorView &input,
+                              const TensorView &output) {
+  const char *op = "tessel_comm_reduce_scatter";
+  TESSEL_RETURN_IF_ERROR(checkSplits(input, dim, group, op, "dim"));
+  std::vector<int64_t> scattered = input.shape;
+  scattered[dim] /= group.size;
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
+  MPI_Op mpiReduction = MPI_OP_NULL;
+  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
+  int64_t numElements = input.numElements();
+  int64_t chunkElements = numElements / group.size;
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(chunkElements, op, count));
+  if (count == 0)
+    return TESSEL_STATUS_OK;
+  bool mean = reduction == TESSEL_REDUCTION_MEAN;
+
+  // MPI_Reduce_scatter_block hands member p the p-th contiguous block, so
+  // the chunks along `dim` are laid out one after another first unless they
+  // already are.
+  DimView whole = viewAround(input.shape, dim);
+  const void *send = input.data;
+  std::vector<char> packed;
+  if (whole.outer != 1) {
+    packed.resize(input.numBytes());
+    packChunks(input.data, whole, group.size, packed.data(),
+               input.elementBytes());
+    send = packed.data();
+  }
+
+  if (isHalfFloat(input.type)) {
+    std::vector<float> wide(numElements), reduced(chunkElements);
+    widenHalfToFloat(send, numElements, input.type, wide.data());
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Reduce_scatter_block(wide.data(), reduced.data(), count,
+                                          MPI_FLOAT, mpiReduction, group.comm),
+                 "MPI_Reduce_scatter_block", op));
+    if (mean)
+      divideSums(reduced.data(), chunkElements, TESSEL_ELEMENT_TYPE_F32,
+                 group.size);
+    narrowFloatToHalf(reduced.data(), chunkElements, input.type, output.data);
+    return TESSEL_STATUS_OK;
+  }
+
+  TESSEL_RETURN_IF_ERROR(
+      checkMpi(MPI_Reduce_scatter_block(send, output.data, count,
+                                        mpiDatatype(input.type), mpiReduction,
+                                        group.comm),
+               "MPI_Reduce_scatter_block", op));
+  if (mean)
+    divideSums(output.data, chunkElements, input.type, group.size);
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t allToAll(const Group &group, int32_t splitDim,
+                         int32_t concatDim, const TensorView &input,
+                         const TensorView &output) {
+  const char *op = "tessel_comm_all_to_all";
+  TESSEL_RETURN_IF_ERROR(checkSplits(input, splitDim, group, op, "split dim"));
+  TESSEL_RETURN_IF_ERROR(checkDim(input, concatDim, op, "concat dim"));
+  std::vector<int64_t> chunkShape = input.shape;
+  chunkShape[splitDim] /= group.size;
+  std::vector<int64_t> result = chunkShape;
+  result[concatDim] *= group.size;
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, result, op));
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(input.numElements() / group.size, op, count));
+  if (count == 0)
+    return TESSEL_STATUS_OK;
+  size_t elementBytes = input.elementBytes();
+
+  // MPI_Alltoall sends the j-th contiguous block to member j and stores the
+  // block from member i i-th. So: chunks along the split dim one after
+  // another before, and the received chunks joined along the concat dim
+  // after, each skipped when the layout already is that.
+  DimView whole = viewAround(input.shape, splitDim);
+  const void *send = input.data;
+  std::vector<char> packed;
+  if (whole.outer != 1) {
+    packed.resize(input.numBytes());
+    packChunks(input.data, whole, group.size, packed.data(), elementBytes);
+    send = packed.data();
+  }
+  DimView received = viewAround(chunkShape, concatDim);
+  void *receive = output.data;
+  std::vector<char> unjoined;
+  if (received.outer != 1) {
+    unjoined.resize(output.numBytes());
+    receive = unjoined.data();
+  }
+  MPI_Datatype type = mpiDatatype(input.type);
+  TESSEL_RETURN_IF_ERROR(checkMpi(
+      MPI_Alltoall(send, count, type, receive, count, type, group.comm),
+      "MPI_Alltoall", op));
+  if (received.outer != 1)
+    unpackChunks(unjoined.data(), received, group.size, output.data,
+                 elementBytes);
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t haloExchange(const MpiComm &comm, const std::string &axis,
+                             int32_t dim, int64_t low, int64_t high,
+                             double padValue, const TensorView &input,
+                             const TensorView &output) {
+  const char *op = "tessel_comm_halo_exchange";
+  const layout::Mesh &mesh = comm.mesh();
+  std::optional<unsigned> axisIndex = mesh.axisIndex(axis);
+  if (!axisIndex)
+    return failf(TESSEL_STATUS_INVALID_ARGUMENT,
+                 "{}: '{}' is not an axis of the mesh {}", op, axis,
+                 comm.meshString());
+  TESSEL_RETURN_IF_ERROR(checkDim(input, dim, op, "dim"));
+  int64_t local = input.shape[dim];
+  if (low < 0 || high < 0 || low > local || high > local)
+    return failf(TESSEL_STATUS_INVALID_ARGUMENT,
+                 "{}: halo widths low {} and high {} must be between 0 and "
+                 "the local size {} of dim {}: halos come from the immediate "
+                 "neighbours only",
+                 op, low, high, local, dim);
+  std::vector<int64_t> widened = input.shape;
+  widened[dim] += low + high;
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, widened, op));
+  if (output.numElements() == 0)
+    return TESSEL_STATUS_OK;
+
+  // Neighbours on the axis; the world communicator's ranks are mesh ranks.
+  std::vector<int64_t> coords = mesh.coordinatesOf(comm.rank());
+  int64_t coordinate = coords[*axisIndex];
+  int predecessor = MPI_PROC_NULL, successor = MPI_PROC_NULL;
+  if (coordinate > 0) {
+    --coords[*axisIndex];
+    predecessor = static_cast<int>(mesh.rankAt(coords));
+    ++coords[*axisIndex];
+  }
+  if (coordinate + 1 < mesh.axisSizes()[*axisIndex]) {
+    ++coords[*axisIndex];
+    successor = static_cast<int>(mesh.rankAt(coords));
+  }
+
+  DimView view = viewAround(input.shape, dim);
+  size_t elementBytes = input.elementBytes();
+  MPI_Datatype type = mpiDatatype(input.type);
+  int lowCount = 0, highCount = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(view.outer * low * view.inner, op, lowCount));
+  TESSEL_RETURN_IF_ERROR(
+      mpiCount(view.outer * high * view.inner, op, highCount));
+  // Halos arrive in, and leave from, contiguous buffers of shape
+  // [outer, width, inner]; at an edge of the axis the halo is padding.
+  std::vector<char> lowHalo(lowCount * elementBytes),
+      highHalo(highCount * elementBytes), lowSend(lowCount * elementBytes),
+      highSend(highCount * elementBytes);
+  std::vector<MPI_Request> requests;
+  // MPI writes each request handle when the call is made, so a slot is
+  // pushed for every call and handed over.
+  requests.reserve(4);
+  auto slot = [&]() {
+    requests.push_back(MPI_REQUEST_NULL);
+    return &requests.back();
+  };
+  if (low > 0) {
+    if (predecessor != MPI_PROC_NULL)
+      TESSEL_RETURN_IF_ERROR(
+          checkMpi(MPI_Irecv(lowHalo.data(), lowCount, type, predecessor,
+                             kTagLowHalo, comm.world(), slot()),
+                   "MPI_Irecv", op));
+    else
+      fillWith(lowHalo.data(), lowCount, input.type, padValue);
+    if (successor != MPI_PROC_NULL) {
+      // Our last `low` elements are the successor's low halo.
+      copyAlongDim(input.data, local, local - low, lowSend.data(), low, 0, low,
+                   view.outer, view.inner, elementBytes);
+      TESSEL_RETURN_IF_ERROR(
+          checkMpi(MPI_Isend(lowSend.data(), lowCount, type, successor,
+                             kTagLowHalo, comm.world(), slot()),
+                   "MPI_Isend", op));
+    }
+  }
+  if (high > 0) {
+    if (successor != MPI_PROC_NULL)
+      TESSEL_RETURN_IF_ERROR(
+          checkMpi(MPI_Irecv(highHalo.data(), highCount, type, successor,
+                             kTagHighHalo, comm.world(), slot()),
+                   "MPI_Irecv", op));
+    else
+      fillWith(highHalo.data(), highCount, input.type, padValue);
+    if (predecessor != MPI_PROC_NULL) {
+      // Our first `high` elements are the predecessor's high halo.
+      copyAlongDim(input.data, local, 0, highSend.data(), high, 0, high,
+                   view.outer, view.inner, elementBytes);
+      TESSEL_RETURN_IF_ERROR(
+          checkMpi(MPI_Isend(highSend.data(), highCount, type, predecessor,
+                             kTagHighHalo, comm.world(), slot()),
+                   "MPI_Isend", op));
+    }
+  }
+  // The own part is copied while the messages are in flight.
+  int64_t total = widened[dim];
+  copyAlongDim(input.data, local, 0, output.data, total, low, local, view.outer,
+               view.inner, elementBytes);
+  TESSEL_RETURN_IF_ERROR(
+      checkMpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                           MPI_STATUSES_IGNORE),
+               "MPI_Waitall", op));
+  copyAlongDim(lowHalo.data(), low, 0, output.data, total, 0, low, view.outer,
+               view.inner, elementBytes);
+  copyAlongDim(highHalo.data(), high, 0, output.data, total, low + local, high,
+               view.outer, view.inner, elementBytes);
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t
+collectivePermute(const Group &group,
+                  const std::vector<std::pair<int64_t, int64_t>> &pairs,
+                  const TensorView &input, const TensorView &output) {
+  const char *op = "tessel_comm_collective_permute";
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, input.shape, op));
+  // Where each position's tensor comes from; a later pair for the same
+  // target replaces an earlier one, as in the reference.
+  std::vector<int64_t> sourceOf(group.size, -1);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    auto [source, target] = pairs[i];
+    if (source < 0 || source >= group.size || target < 0 ||
+        target >= group.size)
+      return failf(TESSEL_STATUS_INVALID_ARGUMENT,
+                   "{}: pair #{} ({} -> {}) names a position outside the {}",
+                   op, i, source, target, describe(group));
+    sourceOf[target] = source;
+  }
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(input.numElements(), op, count));
+  if (count == 0)
+    return TESSEL_STATUS_OK;
+
+  int64_t self = group.position;
+  int64_t from = sourceOf[self];
+  MPI_Datatype type = mpiDatatype(input.type);
+  std::vector<MPI_Request> requests;
+  requests.reserve(group.size + 1);
+  if (from >= 0 && from != self) {
+    requests.push_back(MPI_REQUEST_NULL);
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Irecv(output.data, count, type, static_cast<int>(from),
+                           kTagPermute, group.comm, &requests.back()),
+                 "MPI_Irecv", op));
+  }
+  for (int64_t target = 0; target < group.size; ++target) {
+    if (target == self || sourceOf[target] != self)
+      continue;
+    requests.push_back(MPI_REQUEST_NULL);
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Isend(input.data, count, type, static_cast<int>(target),
+                           kTagPermute, group.comm, &requests.back()),
+                 "MPI_Isend", op));
+  }
+  if (from == self)
+    std::memcpy(output.data, input.data, input.numBytes());
+  else if (from < 0)
+    fillWith(output.data, input.numElements(), input.type, 0.0);
+  return checkMpi(MPI_Waitall(static_cast<int>(requests.size()),
+                              requests.data(), MPI_STATUSES_IGNORE),
+                  "MPI_Waitall", op);
+}
+
+tessel_status_t shardSlice(int64_t groupSize, int64_t position,
+                           const std::vector<std::string> &axes, int32_t dim,
+                           const TensorView &input, const TensorView &output) {
+  const char *op = "tessel_comm_shard_slice";
+  Group shape; // Only for checkSplits and its message.
+  shape.size = groupSize;
+  shape.position = position;
+  shape.axes = axes;
+  TESSEL_RETURN_IF_ERROR(checkSplits(input, dim, shape, op, "dim"));
+  int64_t chunk = input.shape[dim] / groupSize;
+  std::vector<int64_t> sliced = input.shape;
+  sliced[dim] = chunk;
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, sliced, op));
+  DimView view = viewAround(input.shape, dim);
+  copyAlongDim(input.data, view.size, position * chunk, output.data, chunk, 0,
+               chunk, view.outer, view.inner, input.elementBytes());
+  return TESSEL_STATUS_OK;
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,125 @@
+//===- ElementType.cpp - Element types: sizes, MPI types, values ----------===//
+
+#include "comm/ElementType.h"
+
+#include "comm/Float16.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace tessel::runtime {
+
+bool isValidElementType(tessel_element_type_t type) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_F32:
+  case TESSEL_ELEMENT_TYPE_F64:
+  case TESSEL_ELEMENT_TYPE_BF16:
+  case TESSEL_ELEMENT_TYPE_F16:
+  case TESSEL_ELEMENT_TYPE_I32:
+  case TESSEL_ELEMENT_TYPE_I64:
+    return true;
+  }
+  return false;
+}
+
+const char *elementTypeName(tessel_element_type_t type) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_F32:
+    return "f32";
+  case TESSEL_ELEMENT_TYPE_F64:
+    return "f64";
+  case TESSEL_ELEMENT_TYPE_BF16:
+    return "bf16";
+  case TESSEL_ELEMENT_TYPE_F16:
+    return "f16";
+  case TESSEL_ELEMENT_TYPE_I32:
+    return "i32";
+  case TESSEL_ELEMENT_TYPE_I64:
+    return "i64";
+  }
+  return "<invalid element type>";
+}
+
+size_t elementSize(tessel_element_type_t type) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_BF16:
+  case TESSEL_ELEMENT_TYPE_F16:
+    return 2;
+  case TESSEL_ELEMENT_TYPE_F32:
+  case TESSEL_ELEMENT_TYPE_I32:
+    return 4;
+  case TESSEL_ELEMENT_TYPE_F64:
+  case TESSEL_ELEMENT_TYPE_I64:
+    return 8;
+  }
+  assert(false && "invalid element type");
+  return 0;
+}
+
+bool isFloating(tessel_element_type_t type) {
+  return type == TESSEL_ELEMENT_TYPE_F32 || type == TESSEL_ELEMENT_TYPE_F64 ||
+         isHalfFloat(type);
+}
+
+bool isHalfFloat(tessel_element_type_t type) {
+  return type == TESSEL_ELEMENT_TYPE_BF16 || type == TESSEL_ELEMENT_TYPE_F16;
+}
+
+MPI_Datatype mpiDatatype(tessel_element_type_t type) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_F32:
+    return MPI_FLOAT;
+  case TESSEL_ELEMENT_TYPE_F64:
+    return MPI_DOUBLE;
+  case TESSEL_ELEMENT_TYPE_BF16:
+  case TESSEL_ELEMENT_TYPE_F16:
+    return MPI_UINT16_T;
+  case TESSEL_ELEMENT_TYPE_I32:
+    return MPI_INT32_T;
+  case TESSEL_ELEMENT_TYPE_I64:
+    return MPI_INT64_T;
+  }
+  assert(false && "invalid element type");
+  return MPI_DATATYPE_NULL;
+}
+
+template <typename T>
+static void fillTyped(void *data, int64_t count, T value) {
+  std::fill_n(static_cast<T *>(data), count, value);
+}
+
+void fillWith(void *data, int64_t count, tessel_element_type_t type,
+              double value) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_F32:
+    return fillTyped(data, count, static_cast<float>(value));
+  case TESSEL_ELEMENT_TYPE_F64:
+    return fillTyped(data, count, value);
+  case TESSEL_ELEMENT_TYPE_BF16:
+    return fillTyped(data, count, floatToBf16(static_cast<float>(value)));
+  case TESSEL_ELEMENT_TYPE_F16:
+    return fillTyped(data, count, floatToF16(static_cast<float>(value)));
+  case TESSEL_ELEMENT_TYPE_I32:
+    return fillTyped(data, count, static_cast<int32_t>(value));
+  case TESSEL_ELEMENT_TYPE_I64:
+    return fillTyped(data, count, static_cast<int64_t>(value));
+  }
+}
+
+void widenHalfToFloat(const void *source, int64_t count,
+                      tessel_element_type_t type, float *destination) {
+  const auto *bits = static_cast<const uint16_t *>(source);
+  bool isBf16 = type == TESSEL_ELEMENT_TYPE_BF16;
+  for (int64_t i = 0; i < count; ++i)
+    destination[i] = isBf16 ? bf16ToFloat(bits[i]) : f16ToFloat(bits[i]);
+}
+
+void narrowFloatToHalf(const float *source, int64_t count,
+                       tessel_element_type_t type, void *destination) {
+  auto *bits = static_cast<uint16_t *>(destination);
+  bool isBf16 = type == TESSEL_ELEMENT_TYPE_BF16;
+  for (int64_t i = 0; i < count; ++i)
+    bits[i] = isBf16 ? floatToBf16(source[i]) : floatToF16(source[i]);
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,40 @@
+//===- ElementType.h - Element types: sizes, MPI types, values --*- C++ -*-===//
+
+#ifndef TESSEL_RUNTIME_COMM_ELEMENTTYPE_H
+#define TESSEL_RUNTIME_COMM_ELEMENTTYPE_H
+
+#include "tessel/runtime/comm.h"
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tessel::runtime {
+
+bool isValidElementType(tessel_element_type_t type);
+/// "f32", "bf16", ...
+const char *elementTypeName(tessel_element_type_t type);
+size_t elementSize(tessel_element_type_t type);
+bool isFloating(tessel_element_type_t type);
+/// bf16 or f16, which MPI cannot do arithmetic on.
+bool isHalfFloat(tessel_element_type_t type);
+
+/// The MPI type with the element's representation. For bf16 and f16 it is
+/// MPI_UINT16_T, good for moving data but not for reducing it.
+MPI_Datatype mpiDatatype(tessel_element_type_t type);
+
+/// Sets `count` elements at `data` to `value` converted to the type.
+void fillWith(void *data, int64_t count, tessel_element_type_t type,
+              double value);
+
+/// Converts `count` bf16 or f16 elements to f32, and back (rounding to
+/// nearest even).
+void widenHalfToFloat(const void *source, int64_t count,
+                      tessel_element_type_t type, float *destination);
+void narrowFloatToHalf(const float *source, int64_t count,
+                       tessel_element_type_t type, void *destination);
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_COMM_ELEMENTTYPE_H

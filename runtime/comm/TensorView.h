@@ -1,0 +1,55 @@
+//===- TensorView.h - Checked views of tensor descriptors -------*- C++ -*-===//
+//
+// The C descriptors (tessel_tensor_t) come from generated code or from a
+// person's C program; each is checked once on entry and turned into a view
+// that the collectives can trust.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_COMM_TENSORVIEW_H
+#define TESSEL_RUNTIME_COMM_TENSORVIEW_H
+
+#include "tessel/runtime/comm.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessel::runtime {
+
+struct TensorView {
+  void *data = nullptr;
+  tessel_element_type_t type = TESSEL_ELEMENT_TYPE_F32;
+  std::vector<int64_t> shape;
+
+  int64_t numElements() const;
+  size_t elementBytes() const;
+  size_t numBytes() const { return size_t(numElements()) * elementBytes(); }
+  unsigned rank() const { return static_cast<unsigned>(shape.size()); }
+};
+
+/// "[4, 8, 2] x f32"
+std::string describe(const TensorView &tensor);
+std::string shapeString(const std::vector<int64_t> &shape);
+
+/// Checks a descriptor (non-null, known type, sizes >= 0, data present when
+/// there are elements) and makes a view of it. `op` and `role` ("input",
+/// "output") name it in messages.
+tessel_status_t viewOf(const tessel_tensor_t *descriptor, const char *op,
+                       const char *role, TensorView &out);
+
+/// Checks that `dim` is a dim of `tensor`.
+tessel_status_t checkDim(const TensorView &tensor, int32_t dim, const char *op,
+                         const char *role);
+
+/// Checks that `output` has the input's element type and exactly
+/// `expectedShape`, and that it does not overlap the input unless
+/// `allowInPlace` and it is the very same buffer.
+tessel_status_t checkOutput(const TensorView &input, const TensorView &output,
+                            const std::vector<int64_t> &expectedShape,
+                            const char *op, bool allowInPlace = false);
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_COMM_TENSORVIEW_H

@@ -1,0 +1,231 @@
+/*===- tessel/runtime/comm.h - Mesh communicators over MPI ------*- C -*-===//
+ *
+ * The communication half of the tessel runtime, as a C ABI.
+ *
+ * A tessel_comm_t is one rank of a collective group: the equivalent of an
+ * MPI_Comm, seen through the logical device mesh the program was compiled
+ * for. Every rank of the job creates one with the same mesh; rank r sits at
+ * the row-major coordinate of r over the mesh axes (the last axis varies
+ * fastest), exactly as in layouts/Mesh.h, which the compiler and the
+ * reference evaluator also use.
+ *
+ * Every mesh-level collective runs over a group: the ranks that share their
+ * coordinates on every axis *not* named, so a collective over {model} on a
+ * data x model mesh runs independently in each data row. Members of a group
+ * are ordered by their position, row-major over their coordinates on the
+ * named axes in the order the caller lists them (so {data, model} and
+ * {model, data} are the same ranks in different orders). Each group is an
+ * MPI sub-communicator, made on first use of an axis list and cached.
+ *
+ * The semantics of every operation are those of the reference evaluator
+ * (evaluator/kernels/Collectives.h); the comments below restate them.
+ *
+ * Conventions:
+ *   - Every function returns a tessel_status_t; on failure
+ *     tessel_last_error_message() describes what went wrong.
+ *   - Collective operations must be called by every member of the group (and
+ *     the first use of an axis list by every rank of the mesh, which is when
+ *     its sub-communicator is made) with the same arguments, as in any SPMD
+ *     program. Argument checks depend only on those shared arguments, so a
+ *     bad call fails on every rank alike instead of leaving some ranks
+ *     waiting in MPI.
+ *   - Tensors are dense and row-major. Dims are given by index. Outputs are
+ *     described by the caller, and their shapes are checked against the
+ *     shape the operation produces. Apart from all_reduce, which may run in
+ *     place, an output must not overlap its input.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TESSEL_RUNTIME_COMM_H
+#define TESSEL_RUNTIME_COMM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+typedef enum tessel_status_e {
+  TESSEL_STATUS_OK = 0,
+  /* A malformed call: unknown axis, bad dim, wrong output shape, ... */
+  TESSEL_STATUS_INVALID_ARGUMENT = 1,
+  /* The call is well formed but the job is not in a state to run it: the
+   * mesh does not match the number of ranks mpirun started, MPI was
+   * finalised, ... */
+  TESSEL_STATUS_FAILED_PRECONDITION = 2,
+  /* An MPI call returned an error (the message names the call). */
+  TESSEL_STATUS_MPI_ERROR = 3,
+  /* Out of memory for a temporary buffer, or a message too large for one
+   * MPI call (more than INT_MAX elements). */
+  TESSEL_STATUS_RESOURCE_EXHAUSTED = 4,
+  /* A combination the runtime does not provide (the mean of integers). */
+  TESSEL_STATUS_UNIMPLEMENTED = 5,
+  /* A bug in the runtime. */
+  TESSEL_STATUS_INTERNAL = 6,
+} tessel_status_t;
+
+/* The name of a status code ("INVALID_ARGUMENT"); never NULL. */
+const char *tessel_status_name(tessel_status_t status);
+
+/* The message of the most recent call that failed on this thread, or "" if
+ * none has. Successful calls leave it unchanged, like errno. The pointer is
+ * valid until the next failing call on this thread. */
+const char *tessel_last_error_message(void);
+
+/*===----------------------------------------------------------------------===*
+ * Tensors
+ *===----------------------------------------------------------------------===*/
+
+typedef enum tessel_element_type_e {
+  TESSEL_ELEMENT_TYPE_F32 = 0,
+  TESSEL_ELEMENT_TYPE_F64 = 1,
+  /* 16-bit floats, stored as their bit patterns (uint16_t). */
+  TESSEL_ELEMENT_TYPE_BF16 = 2,
+  TESSEL_ELEMENT_TYPE_F16 = 3,
+  TESSEL_ELEMENT_TYPE_I32 = 4,
+  TESSEL_ELEMENT_TYPE_I64 = 5,
+} tessel_element_type_t;
+
+/* A dense row-major tensor in host memory; the runtime never owns `data` or
+ * `shape`. A rank-0 tensor (one element) has rank 0 and may have a NULL
+ * shape. */
+typedef struct tessel_tensor_t {
+  void *data;
+  tessel_element_type_t element_type;
+  int32_t rank;
+  const int64_t *shape;
+} tessel_tensor_t;
+
+typedef enum tessel_reduction_e {
+  TESSEL_REDUCTION_SUM = 0,
+  TESSEL_REDUCTION_PROD = 1,
+  TESSEL_REDUCTION_MAX = 2,
+  TESSEL_REDUCTION_MIN = 3,
+  /* The sum divided by the group size; floating-point types only. */
+  TESSEL_REDUCTION_MEAN = 4,
+} tessel_reduction_t;
+
+/*===----------------------------------------------------------------------===*
+ * Communicators
+ *===----------------------------------------------------------------------===*/
+
+typedef struct tessel_comm_t tessel_comm_t;
+
+/* Creates this rank's communicator over a mesh of `num_axes` named axes.
+ * Collective over all ranks of the job.
+ *
+ * MPI may be initialised by the caller beforehand; if it is not, this call
+ * initialises it and the last tessel_comm_destroy finalises it again (so a
+ * process that lets the runtime own MPI cannot create a communicator after
+ * destroying its last one). The number of ranks mpirun started must equal
+ * the product of the axis sizes, or the call fails with
+ * TESSEL_STATUS_FAILED_PRECONDITION and a message such as
+ * "mesh data:2 x model:2 needs 4 ranks, but mpirun started 3". */
+tessel_status_t tessel_comm_create(int32_t num_axes,
+                                   const char *const *axis_names,
+                                   const int64_t *axis_sizes,
+                                   tessel_comm_t **out_comm);
+
+/* Frees the communicator and its sub-communicators. Collective over all
+ * ranks (MPI_Comm_free). NULL is accepted and ignored. */
+tessel_status_t tessel_comm_destroy(tessel_comm_t *comm);
+
+/* This rank's number in the job, 0 <= rank < size. */
+tessel_status_t tessel_comm_rank(const tessel_comm_t *comm, int64_t *out_rank);
+
+/* The number of ranks in the mesh. */
+tessel_status_t tessel_comm_size(const tessel_comm_t *comm, int64_t *out_size);
+
+/* This rank's coordinate on the named mesh axis. */
+tessel_status_t tessel_comm_coordinate(const tessel_comm_t *comm,
+                                       const char *axis,
+                                       int64_t *out_coordinate);
+
+/* The size of this rank's group over `axes` (in the given order) and the
+ * rank's position in it. Purely local; either output may be NULL. */
+tessel_status_t tessel_comm_group(const tessel_comm_t *comm, int32_t num_axes,
+                                  const char *const *axes, int64_t *out_size,
+                                  int64_t *out_position);
+
+/*===----------------------------------------------------------------------===*
+ * Collectives
+ *
+ * `num_axes`/`axes` name the group the operation runs in; no axes is a group
+ * of one rank. G below is the size of the group and p this rank's position
+ * in it.
+ *===----------------------------------------------------------------------===*/
+
+/* Every member gets the elementwise reduction of all members' inputs; the
+ * output has the input's shape and type and may be the input itself (in
+ * place). bf16 and f16 are widened to f32, reduced in f32 and rounded back
+ * once (to nearest, ties to even), so the result is the exact reduction
+ * rounded once for all but very long sums. */
+tessel_status_t tessel_comm_all_reduce(tessel_comm_t *comm, int32_t num_axes,
+                                       const char *const *axes,
+                                       tessel_reduction_t reduction,
+                                       const tessel_tensor_t *input,
+                                       const tessel_tensor_t *output);
+
+/* Every member gets the members' inputs concatenated along `dim` in position
+ * order: the output is G times larger along `dim`. */
+tessel_status_t tessel_comm_all_gather(tessel_comm_t *comm, int32_t num_axes,
+                                       const char *const *axes, int32_t dim,
+                                       const tessel_tensor_t *input,
+                                       const tessel_tensor_t *output);
+
+/* Reduces over the group like all_reduce, then the member at position p
+ * keeps the p-th of G equal chunks along `dim`, which G must divide. */
+tessel_status_t tessel_comm_reduce_scatter(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
+    tessel_reduction_t reduction, int32_t dim, const tessel_tensor_t *input,
+    const tessel_tensor_t *output);
+
+/* Each member splits its input along `split_dim` into G equal chunks; the
+ * member at position j receives chunk j of every member i and concatenates
+ * them along `concat_dim` in order of i. The dims may be the same (then the
+ * shape is unchanged). */
+tessel_status_t tessel_comm_all_to_all(tessel_comm_t *comm, int32_t num_axes,
+                                       const char *const *axes,
+                                       int32_t split_dim, int32_t concat_dim,
+                                       const tessel_tensor_t *input,
+                                       const tessel_tensor_t *output);
+
+/* The output is [the last `low` elements along `dim` of the predecessor on
+ * mesh axis `axis`] ++ [the input] ++ [the first `high` elements of the
+ * successor]: low + high larger along `dim`. At either edge of the axis,
+ * where there is no neighbour, that part is filled with `pad_value`
+ * (converted to the element type). Both widths must be at most the input's
+ * size along `dim`: halos come from the immediate neighbours only. */
+tessel_status_t tessel_comm_halo_exchange(tessel_comm_t *comm, const char *axis,
+                                          int32_t dim, int64_t low,
+                                          int64_t high, double pad_value,
+                                          const tessel_tensor_t *input,
+                                          const tessel_tensor_t *output);
+
+/* `pairs` holds `num_pairs` (source position, target position) pairs, as
+ * 2 * num_pairs integers. In each group the member at each target position
+ * receives the input of the member at the source position; members that
+ * receive nothing get zeros. When several pairs name one target, the last
+ * one counts. The output has the input's shape. */
+tessel_status_t tessel_comm_collective_permute(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
+    int32_t num_pairs, const int64_t *pairs, const tessel_tensor_t *input,
+    const tessel_tensor_t *output);
+
+/* Without communication: the output is chunk p of G equal chunks of the
+ * input along `dim`. */
+tessel_status_t tessel_comm_shard_slice(const tessel_comm_t *comm,
+                                        int32_t num_axes,
+                                        const char *const *axes, int32_t dim,
+                                        const tessel_tensor_t *input,
+                                        const tessel_tensor_t *output);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TESSEL_RUNTIME_COMM_H */
