@@ -34,6 +34,14 @@ struct StateTensor {
   bool nonNegative;
 };
 
+/// The type of the step's scalars (the learning rate, Adam's step count):
+/// a scalar of the first parameter's precision, which is the master
+/// weights' precision.
+NamedTensorType scalarTypeOf(ArrayRef<ParameterOp> parameters) {
+  return NamedTensorType::get({}, {},
+                              ParameterOp(parameters.front()).getType().getElementType());
+}
+
 struct TesselAutodiffPass
     : mlir::tessel::impl::TesselAutodiffBase<TesselAutodiffPass> {
   using TesselAutodiffBase::TesselAutodiffBase;
@@ -60,9 +68,7 @@ TesselAutodiffPass::stateOf(ArrayRef<ParameterOp> parameters,
       state.push_back({(parameter.getName() + "." + suffix).str(),
                        parameter.getType(), isNonNegativeState(suffix)});
   if (countsSteps(kind))
-    state.push_back({"step", NamedTensorType::get({}, {}, Float32Type::get(
-                                                              &getContext())),
-                     true});
+    state.push_back({"step", scalarTypeOf(parameters), true});
   return state;
 }
 
@@ -112,9 +118,11 @@ LogicalResult TesselAutodiffPass::buildTrainStep(
                                    builder.getDictionaryAttr(attrs), loc)))
       return failure();
   }
-  auto scalarType = NamedTensorType::get({}, {}, builder.getF32Type());
   if (failed(step.insertArgument(
-          step.getNumArguments(), scalarType,
+          step.getNumArguments(),
+          NamedTensorType::get({}, {},
+                               tensorTypeOf(step.getArgument(0))
+                                   .getElementType()),
           builder.getDictionaryAttr({builder.getNamedAttr(
               kNameAttr, builder.getStringAttr("learning_rate"))}),
           loc)))

@@ -66,12 +66,10 @@ OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
     clipByGlobalNorm(b, config.clipNorm, gradients);
 
   OptimizerUpdate update;
-  auto constant = [&](double value) {
-    return b.scalarLike(value, learningRate);
-  };
   // Adam's bias corrections 1 - beta^t depend on the step only.
   Value correction1, correction2;
   if (countsSteps(config.kind)) {
+    auto constant = [&](double value) { return b.scalarLike(value, step); };
     update.step = b.add(step, constant(1.0));
     correction1 = b.sub(constant(1.0), b.binary<PowOp>(constant(config.beta1),
                                                        update.step));
@@ -82,6 +80,17 @@ OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
   for (auto [slot, clipped] : llvm::zip(slots, gradients)) {
     Value p = slot.parameter;
     Value g = clipped;
+    // Scalars (hyperparameters, the learning rate, Adam's corrections) take
+    // the parameter's precision.
+    Type elementType = tensorTypeOf(p).getElementType();
+    auto constant = [&](double value) { return b.scalar(value, elementType); };
+    auto inPrecision = [&](Value scalar) -> Value {
+      if (tensorTypeOf(scalar).getElementType() == elementType)
+        return scalar;
+      return CastOp::create(b.builder, b.loc,
+                            tensorTypeOf(scalar).withElementType(elementType),
+                            scalar);
+    };
     if (config.weightDecay > 0 && !decoupledDecay)
       g = b.add(g, b.mul(p, constant(config.weightDecay)));
     Value direction;
@@ -108,15 +117,16 @@ OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
                       b.mul(b.mul(g, g), constant(1.0 - config.beta2)));
       state.push_back(m);
       state.push_back(v);
-      direction = b.div(b.div(m, correction1),
-                        b.add(b.sqrt(b.div(v, correction2)),
+      direction = b.div(b.div(m, inPrecision(correction1)),
+                        b.add(b.sqrt(b.div(v, inPrecision(correction2))),
                               constant(config.epsilon)));
       if (decoupledDecay && config.weightDecay > 0)
         direction = b.add(direction, b.mul(p, constant(config.weightDecay)));
       break;
     }
     }
-    update.parameters.push_back(b.sub(p, b.mul(direction, learningRate)));
+    update.parameters.push_back(
+        b.sub(p, b.mul(direction, inPrecision(learningRate))));
     update.state.push_back(std::move(state));
   }
   return update;
