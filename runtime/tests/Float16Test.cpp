@@ -63,11 +63,13 @@ TEST(Float16, EveryPatternRoundTrips) {
   for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
     uint16_t pattern = static_cast<uint16_t>(bits);
     float bf16 = bf16ToFloat(pattern);
-    if (!std::isnan(bf16))
+    if (!std::isnan(bf16)) {
       EXPECT_EQ(floatToBf16(bf16), pattern) << std::hex << bits;
+    }
     float f16 = f16ToFloat(pattern);
-    if (!std::isnan(f16))
+    if (!std::isnan(f16)) {
       EXPECT_EQ(floatToF16(f16), pattern) << std::hex << bits;
+    }
   }
 }
 
