@@ -481,6 +481,13 @@ LogicalResult FunctionPartitioner::partition(Operation *op) {
 
 LogicalResult FunctionPartitioner::run() {
   Block &body = func.getBody().front();
+  // The ops of the per-rank program index blocks, so the range of an id
+  // input is recorded while the global program still shows it: before any
+  // argument (an embedding table, say) becomes a block.
+  for (BlockArgument argument : body.getArguments())
+    if (std::optional<int64_t> bound = getIndexBound(argument))
+      func.setArgAttr(argument.getArgNumber(), kIndexBoundAttrName,
+                      builder.getI64IntegerAttr(*bound));
   // Arguments become blocks; their global types are kept for the tools.
   for (BlockArgument argument : body.getArguments()) {
     auto type = dyn_cast<NamedTensorType>(argument.getType());
@@ -488,11 +495,6 @@ LogicalResult FunctionPartitioner::run() {
       return func.emitError() << "argument #" << argument.getArgNumber()
                               << " is not a tessel tensor";
     argumentTypes[argument] = type;
-    // The ops of the per-rank program index blocks, so the range of an id
-    // input is recorded while the global program still shows it.
-    if (std::optional<int64_t> bound = getIndexBound(argument))
-      func.setArgAttr(argument.getArgNumber(), kIndexBoundAttrName,
-                      builder.getI64IntegerAttr(*bound));
     func.setArgAttr(argument.getArgNumber(), kGlobalTypeAttrName,
                     TypeAttr::get(type));
     argument.setType(localTypeOf(type, mesh));

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The differential sweep: every example under every layout, partitioned,
-# its communication optimised, and run for every rank of its mesh by the reference evaluator, must compute
-# what the one-rank program computes (relative error under 1e-5).
+# its communication optimised, and run for every rank of its mesh by the
+# reference evaluator, must compute what the one-rank program computes
+# (relative error under 1e-5). Both the forward pass (the loss) and the
+# training step that tessel-autodiff makes of it (loss, gradients and the
+# optimizer's update of every parameter and its state) are checked.
 #
 # usage: sweep.sh BUILD_BIN_DIR EXAMPLES_DIR
 set -euo pipefail
@@ -30,16 +33,24 @@ extra=(
   "cnn|model:2;rows:2|classes:model;f2:rows"
 )
 
+# The optimizer of each example's training step; between them the sweep
+# covers every optimizer's state under every layout.
+declare -A optimizers=(
+  [mlp]="optimizer=adam"
+  [transformer]="optimizer=adamw weight-decay=0.01 clip-norm=1.0"
+  [cnn]="optimizer=momentum"
+)
+
 passed=0
 failed=0
-check() { # name, model, reference dir, apply-layout option
-  local name=$1 model=$2 reference=$3 option=$4
+check() { # name, model, function, reference dir, apply-layout option
+  local name=$1 model=$2 function=$3 reference=$4 option=$5
   local file
   file=$(echo "$name" | tr -c "A-Za-z0-9_.\n" "_")
   local partitioned="$work/$file.mlir"
   if "$bin/tessel-opt" "$model" "--tessel-apply-layout=$option" \
        --tessel-partition --tessel-optimize-comm -o "$partitioned" 2> "$work/$file.err" &&
-     "$bin/tessel-eval" "$partitioned" --random-inputs --seed 11 \
+     "$bin/tessel-eval" "$partitioned" --function "$function" --random-inputs --seed 11 \
        --check-against "$reference" > "$work/$file.out" 2>> "$work/$file.err"; then
     echo "PASS: $name"
     passed=$((passed + 1))
@@ -52,21 +63,27 @@ check() { # name, model, reference dir, apply-layout option
 
 for dir in "$examples"/*/; do
   example=$(basename "$dir")
-  model="$dir/$example.mlir"
-  [ -f "$model" ] || continue
-  reference="$work/$example.reference"
-  "$bin/tessel-eval" "$model" --random-inputs --seed 11 \
-    --output-dir "$reference" > /dev/null
-  for layout in "$dir"/*.yaml; do
-    [ -f "$layout" ] || continue
-    check "$example/$(basename "$layout" .yaml)" "$model" "$reference" \
-      "layout-file=$layout"
-  done
-  for entry in "${extra[@]}"; do
-    IFS='|' read -r name mesh rules <<< "$entry"
-    [ "$name" = "$example" ] || continue
-    check "$example/mesh=$mesh/rules=$rules" "$model" "$reference" \
-      "mesh=$mesh rules=$rules"
+  forward="$dir/$example.mlir"
+  [ -f "$forward" ] || continue
+  step="$work/$example.train_step.mlir"
+  "$bin/tessel-opt" "$forward" "--tessel-autodiff=${optimizers[$example]:-}" -o "$step"
+  for function in forward train_step; do
+    model=$forward
+    [ "$function" = train_step ] && model=$step
+    reference="$work/$example.$function.reference"
+    "$bin/tessel-eval" "$model" --function "$function" --random-inputs --seed 11 \
+      --output-dir "$reference" > /dev/null
+    for layout in "$dir"/*.yaml; do
+      [ -f "$layout" ] || continue
+      check "$example/$function/$(basename "$layout" .yaml)" "$model" "$function" \
+        "$reference" "layout-file=$layout"
+    done
+    for entry in "${extra[@]}"; do
+      IFS='|' read -r name mesh rules <<< "$entry"
+      [ "$name" = "$example" ] || continue
+      check "$example/$function/mesh=$mesh/rules=$rules" "$model" "$function" \
+        "$reference" "mesh=$mesh rules=$rules"
+    done
   done
 done
 echo "$passed passed, $failed failed"
