@@ -77,6 +77,10 @@ public:
   Value neg(Value a) { return NegOp::create(builder, loc, tensorTypeOf(a), a); }
   Value exp(Value a) { return ExpOp::create(builder, loc, tensorTypeOf(a), a); }
   Value log(Value a) { return LogOp::create(builder, loc, tensorTypeOf(a), a); }
+  Value sqrt(Value a) {
+    return SqrtOp::create(builder, loc, tensorTypeOf(a), a);
+  }
+  Value max(Value a, Value b) { return binary<MaxOp>(a, b); }
 
   /// An i1 tensor: `kind` of a and b, broadcast by name.
   Value compare(CompareKind kind, Value a, Value b) {
