@@ -1,8 +1,8 @@
-//===- ElementType.cpp - Element types: sizes, MPI types, values ----------===//
+//===- ElementType.cpp - Element types: sizes, names, values --------------===//
 
-#include "comm/ElementType.h"
+#include "base/ElementType.h"
 
-#include "comm/Float16.h"
+#include "base/Float16.h"
 
 #include <algorithm>
 #include <cassert>
@@ -63,24 +63,6 @@ bool isFloating(tessel_element_type_t type) {
 
 bool isHalfFloat(tessel_element_type_t type) {
   return type == TESSEL_ELEMENT_TYPE_BF16 || type == TESSEL_ELEMENT_TYPE_F16;
-}
-
-MPI_Datatype mpiDatatype(tessel_element_type_t type) {
-  switch (type) {
-  case TESSEL_ELEMENT_TYPE_F32:
-    return MPI_FLOAT;
-  case TESSEL_ELEMENT_TYPE_F64:
-    return MPI_DOUBLE;
-  case TESSEL_ELEMENT_TYPE_BF16:
-  case TESSEL_ELEMENT_TYPE_F16:
-    return MPI_UINT16_T;
-  case TESSEL_ELEMENT_TYPE_I32:
-    return MPI_INT32_T;
-  case TESSEL_ELEMENT_TYPE_I64:
-    return MPI_INT64_T;
-  }
-  assert(false && "invalid element type");
-  return MPI_DATATYPE_NULL;
 }
 
 template <typename T>

@@ -1,11 +1,9 @@
-//===- ElementType.h - Element types: sizes, MPI types, values --*- C++ -*-===//
+//===- ElementType.h - Element types: sizes, names, values ------*- C++ -*-===//
 
-#ifndef TESSEL_RUNTIME_COMM_ELEMENTTYPE_H
-#define TESSEL_RUNTIME_COMM_ELEMENTTYPE_H
+#ifndef TESSEL_RUNTIME_BASE_ELEMENTTYPE_H
+#define TESSEL_RUNTIME_BASE_ELEMENTTYPE_H
 
-#include "tessel/runtime/comm.h"
-
-#include <mpi.h>
+#include "tessel/runtime/types.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,10 +18,6 @@ bool isFloating(tessel_element_type_t type);
 /// bf16 or f16, which MPI cannot do arithmetic on.
 bool isHalfFloat(tessel_element_type_t type);
 
-/// The MPI type with the element's representation. For bf16 and f16 it is
-/// MPI_UINT16_T, good for moving data but not for reducing it.
-MPI_Datatype mpiDatatype(tessel_element_type_t type);
-
 /// Sets `count` elements at `data` to `value` converted to the type.
 void fillWith(void *data, int64_t count, tessel_element_type_t type,
               double value);
@@ -37,4 +31,4 @@ void narrowFloatToHalf(const float *source, int64_t count,
 
 } // namespace tessel::runtime
 
-#endif // TESSEL_RUNTIME_COMM_ELEMENTTYPE_H
+#endif // TESSEL_RUNTIME_BASE_ELEMENTTYPE_H

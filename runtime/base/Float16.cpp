@@ -1,6 +1,6 @@
 //===- Float16.cpp - bf16 and f16 conversions -----------------------------===//
 
-#include "comm/Float16.h"
+#include "base/Float16.h"
 
 #include <cmath>
 #include <cstring>

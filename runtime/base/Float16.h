@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_RUNTIME_COMM_FLOAT16_H
-#define TESSEL_RUNTIME_COMM_FLOAT16_H
+#ifndef TESSEL_RUNTIME_BASE_FLOAT16_H
+#define TESSEL_RUNTIME_BASE_FLOAT16_H
 
 #include <cstdint>
 
@@ -23,4 +23,4 @@ uint16_t floatToF16(float value);
 
 } // namespace tessel::runtime
 
-#endif // TESSEL_RUNTIME_COMM_FLOAT16_H
+#endif // TESSEL_RUNTIME_BASE_FLOAT16_H

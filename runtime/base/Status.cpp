@@ -1,6 +1,6 @@
 //===- Status.cpp - Status returns and the last error message -------------===//
 
-#include "comm/Status.h"
+#include "base/Status.h"
 
 namespace tessel::runtime {
 

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_RUNTIME_COMM_STATUS_H
-#define TESSEL_RUNTIME_COMM_STATUS_H
+#ifndef TESSEL_RUNTIME_BASE_STATUS_H
+#define TESSEL_RUNTIME_BASE_STATUS_H
 
-#include "tessel/runtime/comm.h"
+#include "tessel/runtime/types.h"
 
 #include <fmt/format.h>
 
@@ -39,4 +39,4 @@ tessel_status_t failf(tessel_status_t status,
       return tesselStatus;                                                     \
   } while (false)
 
-#endif // TESSEL_RUNTIME_COMM_STATUS_H
+#endif // TESSEL_RUNTIME_BASE_STATUS_H

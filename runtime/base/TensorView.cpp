@@ -1,9 +1,9 @@
 //===- TensorView.cpp - Checked views of tensor descriptors ---------------===//
 
-#include "comm/TensorView.h"
+#include "base/TensorView.h"
 
-#include "comm/ElementType.h"
-#include "comm/Status.h"
+#include "base/ElementType.h"
+#include "base/Status.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_RUNTIME_COMM_TENSORVIEW_H
-#define TESSEL_RUNTIME_COMM_TENSORVIEW_H
+#ifndef TESSEL_RUNTIME_BASE_TENSORVIEW_H
+#define TESSEL_RUNTIME_BASE_TENSORVIEW_H
 
-#include "tessel/runtime/comm.h"
+#include "tessel/runtime/types.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -52,4 +52,4 @@ tessel_status_t checkOutput(const TensorView &input, const TensorView &output,
 
 } // namespace tessel::runtime
 
-#endif // TESSEL_RUNTIME_COMM_TENSORVIEW_H
+#endif // TESSEL_RUNTIME_BASE_TENSORVIEW_H

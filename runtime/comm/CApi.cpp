@@ -8,10 +8,10 @@
 
 #include "tessel/runtime/comm.h"
 
+#include "base/Status.h"
+#include "base/TensorView.h"
 #include "comm/Collectives.h"
 #include "comm/MpiComm.h"
-#include "comm/Status.h"
-#include "comm/TensorView.h"
 
 #include <exception>
 #include <new>

@@ -2,9 +2,9 @@
 
 #include "comm/Collectives.h"
 
-#include "comm/ElementType.h"
+#include "base/ElementType.h"
+#include "base/Status.h"
 #include "comm/Packing.h"
-#include "comm/Status.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -12,8 +12,8 @@
 #ifndef TESSEL_RUNTIME_COMM_COLLECTIVES_H
 #define TESSEL_RUNTIME_COMM_COLLECTIVES_H
 
+#include "base/TensorView.h"
 #include "comm/MpiComm.h"
-#include "comm/TensorView.h"
 
 #include <utility>
 #include <vector>

@@ -2,12 +2,13 @@
 
 #include "comm/MpiComm.h"
 
-#include "comm/Status.h"
+#include "base/Status.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <mutex>
 
@@ -89,6 +90,24 @@ tessel_status_t mpiCount(int64_t count, const char *op, int &out) {
                  op, count, INT_MAX);
   out = static_cast<int>(count);
   return TESSEL_STATUS_OK;
+}
+
+MPI_Datatype mpiDatatype(tessel_element_type_t type) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_F32:
+    return MPI_FLOAT;
+  case TESSEL_ELEMENT_TYPE_F64:
+    return MPI_DOUBLE;
+  case TESSEL_ELEMENT_TYPE_BF16:
+  case TESSEL_ELEMENT_TYPE_F16:
+    return MPI_UINT16_T;
+  case TESSEL_ELEMENT_TYPE_I32:
+    return MPI_INT32_T;
+  case TESSEL_ELEMENT_TYPE_I64:
+    return MPI_INT64_T;
+  }
+  assert(false && "invalid element type");
+  return MPI_DATATYPE_NULL;
 }
 
 std::string meshString(const std::vector<std::string> &names,

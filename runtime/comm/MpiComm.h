@@ -84,6 +84,10 @@ tessel_status_t checkMpi(int code, const char *call, const char *op);
 /// Narrows an element count to the int that MPI calls take, or fails.
 tessel_status_t mpiCount(int64_t count, const char *op, int &out);
 
+/// The MPI type with the element's representation. For bf16 and f16 it is
+/// MPI_UINT16_T, good for moving data but not for reducing it.
+MPI_Datatype mpiDatatype(tessel_element_type_t type);
+
 std::string meshString(const std::vector<std::string> &names,
                        const std::vector<int64_t> &sizes);
 

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/runtime/comm.h"
-#include "comm/Float16.h"
+#include "base/Float16.h"
 #include "layouts/Mesh.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,9 @@
-# Runs a 2 x 2 mesh on 2 ranks and checks that the job fails, and that every
-# rank says why with both numbers. Run with cmake -P; MPIEXEC, NUMPROC_FLAG
-# and PROGRAM are passed with -D.
+# Runs a 2 x 2 mesh on 2 ranks and checks that the job fails and says why
+# with both numbers. Every rank fails alike (the in-process test
+# Comm.MeshThatDoesNotMatchTheJobIsAClearError checks that on every rank),
+# but mpirun kills the other ranks as soon as the first exits non-zero, so
+# the message may come from one rank only. Run with cmake -P; MPIEXEC,
+# NUMPROC_FLAG and PROGRAM are passed with -D.
 execute_process(
   COMMAND ${MPIEXEC} ${NUMPROC_FLAG} 2 --oversubscribe --allow-run-as-root
           --bind-to none ${PROGRAM} data=2 model=2
@@ -15,8 +18,7 @@ endif()
 set(expected "mesh data:2 x model:2 needs 4 ranks, but mpirun started 2")
 string(REGEX MATCHALL "${expected}" found "${output}")
 list(LENGTH found count)
-if(NOT count EQUAL 2)
-  message(FATAL_ERROR
-    "expected '${expected}' from both ranks, found it ${count} times")
+if(count EQUAL 0)
+  message(FATAL_ERROR "expected '${expected}' in the job's output")
 endif()
-message("ok: exit status ${status}, message from both ranks")
+message("ok: exit status ${status}, the message from ${count} rank(s)")

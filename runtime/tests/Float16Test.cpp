@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "comm/Float16.h"
+#include "base/Float16.h"
 
 #include <gtest/gtest.h>
 
