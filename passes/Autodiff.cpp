@@ -9,6 +9,7 @@
 #include "passes/Passes.h"
 
 #include "passes/Differentiate.h"
+#include "passes/ElementTypes.h"
 #include "passes/Optimizers.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -206,8 +207,26 @@ void TesselAutodiffPass::runOnOperation() {
                              << "' declares no tessel.parameter to train";
     return signalPassFailure();
   }
+  // Mixed precision differentiates a copy that computes in the narrow type
+  // from f32 inputs.
+  func::FuncOp differentiated = lossFunction;
+  if (precision != "f32") {
+    Builder types(&getContext());
+    FloatType computeType = precision == "bf16"  ? FloatType(types.getBF16Type())
+                            : precision == "f16" ? FloatType(types.getF16Type())
+                                                 : FloatType();
+    if (!computeType) {
+      module.emitError() << "tessel-autodiff: unknown precision '" << precision
+                         << "' (expected f32, bf16 or f16)";
+      return signalPassFailure();
+    }
+    differentiated = createMixedPrecisionCopy(
+        lossFunction, computeType, functionName + "_" + precision);
+  }
   FailureOr<func::FuncOp> step =
-      createGradientFunction(lossFunction, "train_step");
+      createGradientFunction(differentiated, "train_step");
+  if (differentiated != lossFunction)
+    differentiated.erase();
   if (failed(step))
     return signalPassFailure();
   SmallVector<StateTensor> state = stateOf(parameters, config.kind);

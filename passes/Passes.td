@@ -29,6 +29,11 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
     to at most that global L2 norm. The learning rate is an input, so that
     a schedule lives in the program that calls the step.
 
+    `precision=bf16` (or `f16`) trains in mixed precision without editing
+    the model: the parameters, the optimizer state, the update and the loss
+    stay f32 (master weights), the forward and backward ops compute in the
+    narrow type, and casts at the parameters carry f32 gradients back.
+
     Before:
 
     ```mlir
@@ -73,6 +78,9 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
            "L2 term (sgd, momentum, adam) or decoupled decay (adamw)">,
     Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
            "clip gradients to this global L2 norm; 0 for none">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
+           "f32 (the model's own types), or bf16 or f16: mixed precision "
+           "with f32 master weights">,
   ];
   let dependentDialects = ["::mlir::tessel::TesselDialect",
                            "::mlir::func::FuncDialect"];

@@ -5,6 +5,7 @@
 #include "evaluator/Inputs.h"
 #include "evaluator/Interpreter.h"
 #include "passes/Differentiate.h"
+#include "passes/ElementTypes.h"
 
 #include "llvm/Support/Format.h"
 
@@ -14,28 +15,6 @@ namespace ref = ::tessel::ref;
 using ::tessel::eval::PerRank;
 
 namespace {
-
-Type promoted(Type type) {
-  auto tensor = dyn_cast<NamedTensorType>(type);
-  if (!tensor || !tensor.getElementType().isF32())
-    return type;
-  return tensor.withElementType(Float64Type::get(type.getContext()));
-}
-
-/// A constant's value with f32 elements widened to f64.
-Attribute promoted(Attribute value) {
-  Type f64 = Float64Type::get(value.getContext());
-  if (auto floatValue = dyn_cast<FloatAttr>(value))
-    return FloatAttr::get(f64, floatValue.getValueAsDouble());
-  auto dense = dyn_cast<DenseFPElementsAttr>(value);
-  if (!dense || !dense.getElementType().isF32())
-    return value;
-  SmallVector<double> values;
-  for (APFloat element : dense.getValues<APFloat>())
-    values.push_back(element.convertToDouble());
-  auto type = RankedTensorType::get(dense.getType().getShape(), f64);
-  return DenseElementsAttr::get(type, ArrayRef<double>(values));
-}
 
 /// Evaluates the loss (result 0 of `func`) on `inputs`.
 FailureOr<double> lossOn(func::FuncOp func,
@@ -50,24 +29,8 @@ FailureOr<double> lossOn(func::FuncOp func,
 } // namespace
 
 void mlir::tessel::promoteToF64(ModuleOp module) {
-  module.walk([](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument argument : block.getArguments())
-          argument.setType(promoted(argument.getType()));
-    for (OpResult result : op->getResults())
-      result.setType(promoted(result.getType()));
-    if (auto constant = dyn_cast<ConstantOp>(op))
-      constant.setValueAttr(promoted(constant.getValue()));
-    if (auto func = dyn_cast<func::FuncOp>(op)) {
-      SmallVector<Type> inputs, results;
-      for (Type type : func.getArgumentTypes())
-        inputs.push_back(promoted(type));
-      for (Type type : func.getResultTypes())
-        results.push_back(promoted(type));
-      func.setFunctionType(FunctionType::get(func.getContext(), inputs, results));
-    }
-  });
+  Builder builder(module.getContext());
+  retypeFloats(module, builder.getF32Type(), builder.getF64Type());
 }
 
 LogicalResult mlir::tessel::checkGradients(func::FuncOp lossFunction,
