@@ -1,0 +1,57 @@
+/*===- tessel/runtime/kernels.h - Compute kernels on the CPU ----*- C -*-===//
+ *
+ * The compute half of the tessel runtime, as a C ABI. A tessel_kernels_t
+ * holds what the kernels need across calls (the oneDNN CPU engine and
+ * stream); create one per thread that runs kernels.
+ *
+ * Tensors are tessel_tensor_t (types.h): dense, row-major, in host memory,
+ * never owned by the runtime. Every function returns a tessel_status_t; on
+ * failure tessel_last_error_message() says why.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TESSEL_RUNTIME_KERNELS_H
+#define TESSEL_RUNTIME_KERNELS_H
+
+#include "tessel/runtime/types.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tessel_kernels_t tessel_kernels_t;
+
+tessel_status_t tessel_kernels_create(tessel_kernels_t **out_kernels);
+
+/* NULL is accepted and ignored. */
+tessel_status_t tessel_kernels_destroy(tessel_kernels_t *kernels);
+
+/* result = einsum(lhs, rhs), the contraction of two tensors.
+ *
+ * Each dim of each tensor carries a label, an arbitrary integer given in
+ * `*_labels` (one per dim, in dim order); the same label on two tensors
+ * means the same dim, with the same size. A label on
+ *   - lhs, rhs and result is a batch dim;
+ *   - lhs and result only is an M dim, rhs and result only an N dim;
+ *   - lhs and rhs only is contracted (a K dim): the result sums over it.
+ * Every result label must be on an operand, every operand label on the
+ * other operand or the result, and no tensor may repeat a label (no
+ * diagonals, no sums over one operand, no broadcasting).
+ *
+ * The operands are permuted (oneDNN reorders) into [batch, M, K] and
+ * [batch, K, N] unless they already are, multiplied by one batched oneDNN
+ * matmul, and the product is permuted into the result's dim order unless it
+ * is already [batch, M, N]. f32 only for now. */
+tessel_status_t
+tessel_kernels_einsum(tessel_kernels_t *kernels, const tessel_tensor_t *lhs,
+                      const int32_t *lhs_labels, const tessel_tensor_t *rhs,
+                      const int32_t *rhs_labels, const tessel_tensor_t *result,
+                      const int32_t *result_labels);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TESSEL_RUNTIME_KERNELS_H */

@@ -1,0 +1,81 @@
+/*===- tessel/runtime/program.h - What compiled programs call ---*- C -*-===//
+ *
+ * The ABI between a compiled SPMD program and the runtime. tessel compile
+ * lowers each function of a partitioned module (tessel-lower-to-runtime) to
+ * an LLVM function that allocates its buffers, runs every op through
+ * tessel_rt_execute and frees each buffer after its last use; the driver
+ * (runtime/driver) owns main(), the communicator, the data and the training
+ * loop, and calls those functions.
+ *
+ * An op reaches the runtime as a descriptor: a NUL-terminated JSON object
+ * that the compiler writes once per op into the program's read-only data.
+ *
+ *   {"op": "tessel.einsum",              the op's name
+ *    "loc": "mlp.mlir:17:9",             where it is in the model
+ *    "operands": [TENSOR, ...],          local (per-rank) types
+ *    "result": TENSOR,
+ *    "attrs": {"name": VALUE, ...}}      the op's attributes
+ *
+ * TENSOR is {"dims": ["batch", "pixels"], "shape": [16, 784],
+ * "type": "f32"}, with the rank's local sizes in row-major storage order;
+ * "type" is one of f32, f64, bf16, f16, i1, i32, i64 (i1 stored as one byte,
+ * bf16 and f16 as their 16-bit patterns). VALUE is a string (string and enum
+ * attributes: "sum", "max", "normal", "ge"), a number, a list of strings or
+ * numbers (string arrays, dense i64 arrays), or for a constant's dense value
+ * a list of numbers in row-major order. A mesh-level op's "axes" name the
+ * mesh axes it runs over, in the order the op lists them.
+ *
+ * The program also exports tessel_program_metadata, a JSON object:
+ *
+ *   {"mesh": {"axes": ["data", "model"], "sizes": [2, 2]},
+ *    "functions": [{"name": "train_step", "symbol": "tessel_fn_train_step",
+ *                   "arguments": [ARG, ...], "results": [ARG, ...]}]}
+ *
+ * ARG is {"name": "w1", "global": TENSOR, "local": TENSOR,
+ * "layout": {"hidden": ["model"]}}: the tensor's `tessel.name`, its global
+ * and local types, and the mesh axes that split each split dimension.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TESSEL_RUNTIME_PROGRAM_H
+#define TESSEL_RUNTIME_PROGRAM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything one rank's program runs with: its communicator and its
+ * kernels' state. Created by the driver. */
+typedef struct tessel_context_t tessel_context_t;
+
+/* A compiled function: reads its arguments' buffers (which it never frees)
+ * and stores into results[i] a buffer it allocated with tessel_rt_alloc,
+ * which the caller then owns and frees with tessel_rt_free. */
+typedef void (*tessel_function_t)(tessel_context_t *context,
+                                  void *const *arguments, void **results);
+
+/* Allocates `bytes` bytes, aligned for any element type (64 bytes); a
+ * failure ends the job with a message. */
+void *tessel_rt_alloc(tessel_context_t *context, int64_t bytes);
+
+/* Frees a buffer of tessel_rt_alloc; NULL is ignored. */
+void tessel_rt_free(tessel_context_t *context, void *buffer);
+
+/* Runs one op: reads `num_operands` operand buffers and writes the op's
+ * result into `result` (allocated by the caller for the result's local
+ * type). `site` points to a slot private to this call site, NULL at first,
+ * where the runtime caches what it made of `descriptor`, so the JSON is
+ * parsed once per op and not once per step. An op that fails (a label
+ * outside its classes, an MPI error) ends the job with a message that names
+ * the op, its location in the model and the rank. */
+void tessel_rt_execute(tessel_context_t *context, void **site,
+                       const char *descriptor, void *const *operands,
+                       int32_t num_operands, void *result);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TESSEL_RUNTIME_PROGRAM_H */

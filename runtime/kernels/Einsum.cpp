@@ -1,0 +1,217 @@
+//===- Einsum.cpp - Einsum through oneDNN reorders and one matmul ---------===//
+//
+// The C entry points of tessel/runtime/kernels.h. oneDNN reports errors by
+// throwing dnnl::error; every entry point catches them, and anything else,
+// so that no exception crosses the C ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/runtime/kernels.h"
+
+#include "base/Status.h"
+#include "base/TensorView.h"
+#include "kernels/EinsumPlan.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+
+using namespace tessel::runtime;
+
+struct tessel_kernels_t {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+};
+
+namespace {
+
+const char *kOp = "tessel_kernels_einsum";
+
+template <typename Body>
+tessel_status_t guarded(const char *op, Body &&body) noexcept {
+  try {
+    return body();
+  } catch (const dnnl::error &error) {
+    return failf(error.status == dnnl_unimplemented
+                     ? TESSEL_STATUS_UNIMPLEMENTED
+                     : TESSEL_STATUS_INTERNAL,
+                 "{}: oneDNN: {} (status {})", op, error.what(),
+                 static_cast<int>(error.status));
+  } catch (const std::bad_alloc &) {
+    return failf(TESSEL_STATUS_RESOURCE_EXHAUSTED, "{}: out of memory", op);
+  } catch (const std::exception &error) {
+    return failf(TESSEL_STATUS_INTERNAL, "{}: {}", op, error.what());
+  } catch (...) {
+    return failf(TESSEL_STATUS_INTERNAL, "{}: unknown exception", op);
+  }
+}
+
+/// The row-major strides of a shape.
+dnnl::memory::dims stridesOf(const std::vector<int64_t> &shape) {
+  dnnl::memory::dims strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * shape[i];
+  return strides;
+}
+
+/// The dims and strides of `shape` visited in `order`: a view of the same
+/// memory with its dims permuted.
+dnnl::memory::desc permutedView(const std::vector<int64_t> &shape,
+                                const std::vector<unsigned> &order) {
+  dnnl::memory::dims strides = stridesOf(shape), dims, permutedStrides;
+  for (unsigned dim : order) {
+    dims.push_back(shape[dim]);
+    permutedStrides.push_back(strides[dim]);
+  }
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32,
+                            permutedStrides);
+}
+
+/// The same dims, dense and row-major.
+dnnl::memory::desc denseLike(const dnnl::memory::desc &view) {
+  dnnl::memory::dims dims = view.dims();
+  std::vector<int64_t> shape(dims.begin(), dims.end());
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32,
+                            stridesOf(shape));
+}
+
+/// Copies `from` described by `fromDesc` into `to` described by `toDesc`
+/// (same dims, any strides).
+void reorder(tessel_kernels_t &kernels, const dnnl::memory::desc &fromDesc,
+             void *from, const dnnl::memory::desc &toDesc, void *to) {
+  dnnl::memory source(fromDesc, kernels.engine, from);
+  dnnl::memory destination(toDesc, kernels.engine, to);
+  dnnl::reorder(source, destination)
+      .execute(kernels.stream, source, destination);
+}
+
+/// `tensor` with its dims in `order`, dense: the tensor's own memory when the
+/// order is its own, otherwise a permuted copy in `storage`.
+const float *inOrder(tessel_kernels_t &kernels, const TensorView &tensor,
+                     const std::vector<unsigned> &order,
+                     std::vector<float> &storage) {
+  if (isIdentity(order) || tensor.rank() == 0)
+    return static_cast<const float *>(tensor.data);
+  storage.resize(tensor.numElements());
+  dnnl::memory::desc view = permutedView(tensor.shape, order);
+  reorder(kernels, view, tensor.data, denseLike(view), storage.data());
+  return storage.data();
+}
+
+std::vector<int32_t> labelsOf(const int32_t *labels, unsigned rank) {
+  return std::vector<int32_t>(labels, labels + rank);
+}
+
+tessel_status_t checkLabels(const int32_t *labels, const TensorView &tensor,
+                            const char *role) {
+  if (tensor.rank() > 0 && !labels)
+    return failf(TESSEL_STATUS_INVALID_ARGUMENT,
+                 "{}: the {} has rank {} but no labels", kOp, role,
+                 tensor.rank());
+  if (tensor.rank() > DNNL_MAX_NDIMS)
+    return failf(TESSEL_STATUS_UNIMPLEMENTED,
+                 "{}: the {} has rank {}; oneDNN takes at most {} dims", kOp,
+                 role, tensor.rank(), DNNL_MAX_NDIMS);
+  if (tensor.type != TESSEL_ELEMENT_TYPE_F32)
+    return failf(TESSEL_STATUS_UNIMPLEMENTED,
+                 "{}: the {} is {}; only f32 is provided for now", kOp, role,
+                 describe(tensor));
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
+                       const int32_t *lhsLabels, const TensorView &rhs,
+                       const int32_t *rhsLabels, const TensorView &result,
+                       const int32_t *resultLabels) {
+  TESSEL_RETURN_IF_ERROR(checkLabels(lhsLabels, lhs, "lhs"));
+  TESSEL_RETURN_IF_ERROR(checkLabels(rhsLabels, rhs, "rhs"));
+  TESSEL_RETURN_IF_ERROR(checkLabels(resultLabels, result, "result"));
+  EinsumPlan plan;
+  TESSEL_RETURN_IF_ERROR(
+      planEinsum(lhs.shape, labelsOf(lhsLabels, lhs.rank()), rhs.shape,
+                 labelsOf(rhsLabels, rhs.rank()), result.shape,
+                 labelsOf(resultLabels, result.rank()), plan));
+  if (result.numElements() == 0)
+    return TESSEL_STATUS_OK;
+  if (plan.k == 0) { // An empty sum.
+    std::fill_n(static_cast<float *>(result.data), result.numElements(), 0.f);
+    return TESSEL_STATUS_OK;
+  }
+
+  std::vector<float> lhsStorage, rhsStorage, product;
+  const float *a = inOrder(kernels, lhs, plan.lhsOrder, lhsStorage);
+  const float *b = inOrder(kernels, rhs, plan.rhsOrder, rhsStorage);
+
+  // Dense [batch, M, K] x [batch, K, N]: every class collapses into one dim.
+  using tag = dnnl::memory::format_tag;
+  using dt = dnnl::memory::data_type;
+  dnnl::memory::desc aDesc({plan.batch, plan.m, plan.k}, dt::f32, tag::abc);
+  dnnl::memory::desc bDesc({plan.batch, plan.k, plan.n}, dt::f32, tag::abc);
+  dnnl::memory::desc cDesc({plan.batch, plan.m, plan.n}, dt::f32, tag::abc);
+  bool directResult = isIdentity(plan.resultOrder);
+  float *c = static_cast<float *>(result.data);
+  if (!directResult) {
+    product.resize(result.numElements());
+    c = product.data();
+  }
+  dnnl::matmul::primitive_desc matmulDesc(
+      dnnl::matmul::desc(aDesc, bDesc, cDesc), kernels.engine);
+  dnnl::memory aMemory(aDesc, kernels.engine, const_cast<float *>(a));
+  dnnl::memory bMemory(bDesc, kernels.engine, const_cast<float *>(b));
+  dnnl::memory cMemory(cDesc, kernels.engine, c);
+  dnnl::matmul(matmulDesc)
+      .execute(kernels.stream, {{DNNL_ARG_SRC, aMemory},
+                                {DNNL_ARG_WEIGHTS, bMemory},
+                                {DNNL_ARG_DST, cMemory}});
+
+  if (!directResult) {
+    // The product's dims are the result's in plan.resultOrder: write it
+    // through a permuted view of the result.
+    dnnl::memory::desc view = permutedView(result.shape, plan.resultOrder);
+    reorder(kernels, denseLike(view), product.data(), view, result.data);
+  }
+  kernels.stream.wait();
+  return TESSEL_STATUS_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+tessel_status_t tessel_kernels_create(tessel_kernels_t **out_kernels) {
+  return guarded("tessel_kernels_create", [&] {
+    if (!out_kernels)
+      return fail(TESSEL_STATUS_INVALID_ARGUMENT,
+                  "tessel_kernels_create: out_kernels is NULL");
+    *out_kernels = new tessel_kernels_t();
+    return TESSEL_STATUS_OK;
+  });
+}
+
+tessel_status_t tessel_kernels_destroy(tessel_kernels_t *kernels) {
+  return guarded("tessel_kernels_destroy", [&] {
+    delete kernels;
+    return TESSEL_STATUS_OK;
+  });
+}
+
+tessel_status_t
+tessel_kernels_einsum(tessel_kernels_t *kernels, const tessel_tensor_t *lhs,
+                      const int32_t *lhs_labels, const tessel_tensor_t *rhs,
+                      const int32_t *rhs_labels, const tessel_tensor_t *result,
+                      const int32_t *result_labels) {
+  return guarded(kOp, [&] {
+    if (!kernels)
+      return failf(TESSEL_STATUS_INVALID_ARGUMENT, "{}: kernels is NULL", kOp);
+    TensorView a, b, c;
+    TESSEL_RETURN_IF_ERROR(viewOf(lhs, kOp, "lhs", a));
+    TESSEL_RETURN_IF_ERROR(viewOf(rhs, kOp, "rhs", b));
+    TESSEL_RETURN_IF_ERROR(viewOf(result, kOp, "result", c));
+    return einsum(*kernels, a, lhs_labels, b, rhs_labels, c, result_labels);
+  });
+}
+
+} // extern "C"
