@@ -10,7 +10,8 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libopenmpi-dev openmpi-bin
   libdnnl-dev ocl-icd-opencl-dev
-  libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev
+  libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
+  dataset-fashion-mnist
 )
 
 missing=()

@@ -1,5 +1,6 @@
 //===- tessel-opt.cpp - the tessel dialect and passes in MlirOptMain ------===//
 
+#include "codegen/Passes.h"
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
 
@@ -11,8 +12,10 @@
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::tessel::registerTesselPasses();
+  mlir::tessel::registerTesselCodegenPasses();
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tessel::TesselDialect, mlir::func::FuncDialect>();
+  registry.insert<mlir::tessel::TesselDialect, mlir::func::FuncDialect,
+                  mlir::LLVM::LLVMDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tessel optimizer driver\n", registry));
 }

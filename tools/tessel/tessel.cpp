@@ -1,99 +1,37 @@
 //===- tessel.cpp - the tessel command-line driver ------------------------===//
 //
+//   tessel compile MODEL.mlir [--layout FILE | --mesh S --rules S]
+//                  [--optimizer NAME ...] [--emit mlir|llvm|obj|exe] -o OUT
+//   tessel run MODEL.mlir [--layout FILE ...] -n N [-- PROGRAM OPTIONS]
 //   tessel explain MODEL.mlir (--layout FILE | --mesh S --rules S)
 //                  [--function NAME] [--format text|json]
 //
-// `explain` applies a layout and reports, per tensor, its layout, local
-// shape and bytes per rank, then the collectives and the per-rank totals of
-// memory, communication and FLOPs.
-//
 //===----------------------------------------------------------------------===//
 
-#include "analysis/CostReport.h"
-#include "dialect/TesselDialect.h"
-#include "passes/Passes.h"
-#include "tools/support/ModelFile.h"
+#include "tools/tessel/Commands.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 
-using namespace mlir;
-namespace cl = llvm::cl;
-
-static cl::SubCommand explainCommand("explain",
-                                     "what a layout costs, per rank");
-static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
-                                      cl::Required, cl::sub(explainCommand));
-static cl::opt<std::string> layoutPath("layout", cl::desc("YAML layout file"),
-                                       cl::sub(explainCommand));
-static cl::opt<std::string>
-    meshSpec("mesh", cl::desc("mesh string, e.g. data:2;model:4"),
-             cl::sub(explainCommand));
-static cl::opt<std::string>
-    rulesSpec("rules", cl::desc("rules string, e.g. batch:data;hidden:model"),
-              cl::sub(explainCommand));
-static cl::opt<std::string>
-    functionName("function",
-                 cl::desc("function to explain (default: the first)"),
-                 cl::sub(explainCommand));
-enum class Format { Text, Json };
-static cl::opt<Format>
-    format("format", cl::desc("output format"), cl::init(Format::Text),
-           cl::values(clEnumValN(Format::Text, "text", "aligned tables"),
-                      clEnumValN(Format::Json, "json", "one JSON object")),
-           cl::sub(explainCommand));
-
-static int explain() {
-  if (layoutPath.empty() == meshSpec.empty()) {
-    llvm::errs() << "tessel explain: give either --layout FILE or --mesh "
-                    "(with --rules)\n";
-    return 1;
-  }
-  mlir::tessel::ModelFile model(modelPath);
-  if (!model.module())
-    return 1;
-  ModuleOp module = model.module();
-  MLIRContext &context = model.context();
-
-  PassManager pm(&context);
-  mlir::tessel::TesselApplyLayoutOptions options;
-  options.layoutFile = layoutPath;
-  options.meshSpec = meshSpec;
-  options.rulesSpec = rulesSpec;
-  pm.addPass(mlir::tessel::createTesselApplyLayout(options));
-  if (failed(pm.run(module)))
-    return 1;
-
-  func::FuncOp func = model.function(functionName);
-  if (!func)
-    return 1;
-  ::tessel::analysis::CostReport report =
-      ::tessel::analysis::buildCostReport(func);
-  // The collectives and the work per rank come from the program each rank
-  // would run.
-  OwningOpRef<ModuleOp> partitioned = module.clone();
-  PassManager partition(&context);
-  partition.addPass(mlir::tessel::createTesselPartition());
-  partition.addPass(mlir::tessel::createTesselOptimizeComm());
-  if (failed(partition.run(*partitioned)))
-    return 1;
-  ::tessel::analysis::addPartitionedCosts(
-      report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
-  llvm::outs() << (format == Format::Json
-                       ? ::tessel::analysis::formatJson(report)
-                       : ::tessel::analysis::formatText(report));
-  return 0;
-}
+#include <cstring>
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv, "tessel compiler driver\n");
-  if (explainCommand)
-    return explain();
-  llvm::errs() << "tessel: expected a command: explain (see tessel --help)\n";
+  // Everything after "--" belongs to the compiled program (tessel run).
+  std::vector<std::string> programArgs;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--") == 0) {
+      programArgs.assign(argv + i + 1, argv + argc);
+      argc = i;
+      break;
+    }
+  llvm::cl::ParseCommandLineOptions(argc, argv, "tessel compiler driver\n");
+  if (mlir::tessel::explainCommand)
+    return mlir::tessel::runExplain();
+  if (mlir::tessel::compileCommand)
+    return mlir::tessel::runCompile(argv[0]);
+  if (mlir::tessel::runCommand)
+    return mlir::tessel::runRun(argv[0], programArgs);
+  llvm::errs() << "tessel: expected a command: compile, run or explain (see "
+                  "tessel --help)\n";
   return 1;
 }

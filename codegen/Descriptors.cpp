@@ -1,0 +1,189 @@
+//===- Descriptors.cpp - what the runtime is told about each op -----------===//
+
+#include "codegen/Descriptors.h"
+
+#include "dialect/MeshConversion.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace json = llvm::json;
+
+namespace {
+
+constexpr StringLiteral kGlobalTypeAttr = "tessel.global_type";
+constexpr StringLiteral kNameAttr = "tessel.name";
+
+std::string elementTypeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return name;
+}
+
+/// Spells a location as file:line:col, the first one a fused or named
+/// location holds.
+std::string describeLocation(Location loc) {
+  std::string result;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      result = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+                ":" + Twine(file.getColumn()))
+                   .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.empty() ? "unknown location" : result;
+}
+
+/// Converts an attribute to the JSON the runtime reads: strings, numbers and
+/// lists of them; tessel's enumerations by their spelling.
+json::Value describeAttribute(Attribute attr) {
+  if (auto string = dyn_cast<StringAttr>(attr))
+    return string.getValue().str();
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getValue().getSExtValue();
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return real.getValueAsDouble();
+  if (auto unit = dyn_cast<UnitAttr>(attr))
+    return true;
+  if (auto array = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    json::Array values;
+    for (int64_t value : array.asArrayRef())
+      values.push_back(value);
+    return values;
+  }
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    json::Array values;
+    for (Attribute element : array)
+      values.push_back(describeAttribute(element));
+    return values;
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    json::Array values;
+    if (isa<FloatType>(dense.getElementType()))
+      for (APFloat value : dense.getValues<APFloat>())
+        values.push_back(value.convertToDouble());
+    else
+      for (APInt value : dense.getValues<APInt>())
+        values.push_back(value.getSExtValue());
+    return values;
+  }
+  if (auto type = dyn_cast<TypeAttr>(attr)) {
+    if (auto tensor = dyn_cast<NamedTensorType>(type.getValue()))
+      return describeTensor(tensor);
+  }
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  attr.print(os);
+  return printed;
+}
+
+json::Object describeLayout(NamedTensorType type) {
+  json::Object layout;
+  if (LayoutAttr attr = type.getLayout())
+    for (auto [dim, axes] : llvm::zip(attr.getDims(), attr.getAxes()))
+      layout[dim.getValue()] = describeAttribute(axes);
+  return layout;
+}
+
+/// Describes one argument or result: its name, global and local types and
+/// layout. `global` is null outside partitioned programs, where the local
+/// type is the global one.
+json::Object describeValue(StringRef name, NamedTensorType local,
+                           TypeAttr global) {
+  NamedTensorType globalType =
+      global ? cast<NamedTensorType>(global.getValue()) : local;
+  return json::Object{{"name", name.str()},
+                      {"global", describeTensor(globalType)},
+                      {"local", describeTensor(local)},
+                      {"layout", describeLayout(globalType)}};
+}
+
+} // namespace
+
+std::string mlir::tessel::compiledFunctionSymbol(StringRef functionName) {
+  return ("tessel_fn_" + functionName).str();
+}
+
+json::Object mlir::tessel::describeTensor(NamedTensorType type) {
+  json::Array dims, shape;
+  for (StringAttr dim : type.getDimNames())
+    dims.push_back(dim.getValue().str());
+  for (int64_t size : type.getShape())
+    shape.push_back(size);
+  return json::Object{{"dims", std::move(dims)},
+                      {"shape", std::move(shape)},
+                      {"type", elementTypeName(type.getElementType())}};
+}
+
+json::Object mlir::tessel::describeOp(Operation *op) {
+  json::Array operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(describeTensor(cast<NamedTensorType>(operand.getType())));
+  json::Object attrs;
+  for (NamedAttribute attr : op->getAttrs())
+    attrs[attr.getName().getValue()] = describeAttribute(attr.getValue());
+  // Enumerations are stored as integers; the runtime reads their spelling.
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](ReduceOp reduce) {
+        attrs["kind"] = stringifyReduceKind(reduce.getKind()).str();
+      })
+      .Case([&](CompareOp compare) {
+        attrs["kind"] = stringifyCompareKind(compare.getKind()).str();
+      })
+      .Case<PoolOp, PoolBackwardOp>([&](auto pool) {
+        attrs["kind"] = stringifyPoolKind(pool.getKind()).str();
+      })
+      .Case([&](ParameterOp parameter) {
+        attrs["init"] = stringifyInitKind(parameter.getInit()).str();
+      })
+      .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
+        attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();
+      });
+  return json::Object{
+      {"op", op->getName().getStringRef().str()},
+      {"loc", describeLocation(op->getLoc())},
+      {"operands", std::move(operands)},
+      {"result",
+       describeTensor(cast<NamedTensorType>(op->getResult(0).getType()))},
+      {"attrs", std::move(attrs)}};
+}
+
+json::Object mlir::tessel::describeProgram(ModuleOp module) {
+  json::Array axes, sizes;
+  if (auto mesh = module->getAttrOfType<MeshAttr>("tessel.mesh")) {
+    for (StringAttr axis : mesh.getAxisNames())
+      axes.push_back(axis.getValue().str());
+    for (int64_t size : mesh.getAxisSizes())
+      sizes.push_back(size);
+  }
+  json::Array functions;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    json::Array arguments, results;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto name = func.getArgAttrOfType<StringAttr>(i, kNameAttr);
+      arguments.push_back(describeValue(
+          name ? name.getValue() : StringRef(),
+          cast<NamedTensorType>(func.getArgumentTypes()[i]),
+          func.getArgAttrOfType<TypeAttr>(i, kGlobalTypeAttr)));
+    }
+    for (unsigned i = 0; i < func.getNumResults(); ++i) {
+      auto name = func.getResultAttrOfType<StringAttr>(i, kNameAttr);
+      results.push_back(describeValue(
+          name ? name.getValue() : StringRef(),
+          cast<NamedTensorType>(func.getResultTypes()[i]),
+          func.getResultAttrOfType<TypeAttr>(i, kGlobalTypeAttr)));
+    }
+    functions.push_back(
+        json::Object{{"name", func.getSymName().str()},
+                     {"symbol", compiledFunctionSymbol(func.getSymName())},
+                     {"arguments", std::move(arguments)},
+                     {"results", std::move(results)}});
+  }
+  return json::Object{
+      {"mesh", json::Object{{"axes", std::move(axes)}, {"sizes", std::move(sizes)}}},
+      {"functions", std::move(functions)}};
+}

@@ -1,0 +1,53 @@
+//===- Link.cpp - link a compiled program with the runtime ----------------===//
+
+#include "codegen/Link.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Returns the link line file: lib/tessel-link.rsp beside the directory of
+/// the running tool (build/bin/tessel -> build/lib/tessel-link.rsp).
+std::string linkLinePath(StringRef tool) {
+  std::string executable = llvm::sys::fs::getMainExecutable(
+      tool.str().c_str(), reinterpret_cast<void *>(&linkLinePath));
+  SmallString<256> path(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(executable)));
+  llvm::sys::path::append(path, "lib", "tessel-link.rsp");
+  return std::string(path);
+}
+
+} // namespace
+
+LogicalResult mlir::tessel::linkExecutable(StringRef tool, StringRef object,
+                                           StringRef output,
+                                           std::string &error) {
+  std::string rspPath = linkLinePath(tool);
+  if (!llvm::sys::fs::exists(rspPath)) {
+    error = "the runtime's link line " + rspPath +
+            " is missing: build the runtime (ninja -C build)";
+    return failure();
+  }
+  llvm::ErrorOr<std::string> compiler = llvm::sys::findProgramByName("c++");
+  if (!compiler) {
+    error = "no C++ compiler driver (c++) on PATH to link with";
+    return failure();
+  }
+  std::string rspArgument = "@" + rspPath;
+  SmallVector<StringRef> args = {*compiler, object, "-o", output,
+                                 rspArgument};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, {}, 0,
+                                         0, &message);
+  if (status != 0) {
+    error = "linking " + output.str() + " failed" +
+            (message.empty() ? "" : ": " + message);
+    return failure();
+  }
+  return success();
+}

@@ -1,0 +1,251 @@
+//===- LowerToRuntime.cpp - per-rank functions to runtime calls -----------===//
+//
+// Implements tessel-lower-to-runtime. Every tessel op becomes one call of
+// tessel_rt_execute with a descriptor of the op; this pass decides the
+// buffers: one per op result, allocated before the op and freed after the
+// op that uses it last.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Passes.h"
+
+#include "codegen/Descriptors.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELLOWERTORUNTIME
+#include "codegen/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+/// Returns the bytes of one element as the runtime stores it (i1 as a byte).
+int64_t elementBytes(Type type) {
+  if (type.isInteger(1))
+    return 1;
+  return (type.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+int64_t bufferBytes(Type type) {
+  auto tensor = cast<NamedTensorType>(type);
+  return std::max<int64_t>(1, tensor.getNumElements()) *
+         elementBytes(tensor.getElementType());
+}
+
+/// Builds the LLVM dialect side of the module: the runtime's declarations,
+/// read-only strings and one compiled function per tessel function.
+class RuntimeLowering {
+public:
+  explicit RuntimeLowering(ModuleOp module)
+      : module(module), builder(module.getContext()),
+        ptrType(LLVM::LLVMPointerType::get(module.getContext())),
+        i64Type(builder.getI64Type()), i32Type(builder.getI32Type()) {}
+
+  LogicalResult run();
+
+private:
+  void declareRuntime();
+  LLVM::GlobalOp addString(StringRef name, StringRef value,
+                           LLVM::Linkage linkage);
+  LLVM::GlobalOp addCacheSlot(StringRef name);
+  Value constantI64(int64_t value, Location loc) {
+    return LLVM::ConstantOp::create(builder, loc, i64Type,
+                                    builder.getI64IntegerAttr(value));
+  }
+  /// Returns the address of element `index` of a pointer array.
+  Value element(Value array, int64_t index, Location loc) {
+    return LLVM::GEPOp::create(builder, loc, ptrType, ptrType, array,
+                               ArrayRef<LLVM::GEPArg>{index});
+  }
+  LogicalResult lower(func::FuncOp func);
+
+  ModuleOp module;
+  OpBuilder builder;
+  Type ptrType, i64Type, i32Type;
+  LLVM::LLVMFuncOp allocFn, freeFn, executeFn;
+  unsigned numGlobals = 0;
+};
+
+void RuntimeLowering::declareRuntime() {
+  builder.setInsertionPointToStart(module.getBody());
+  MLIRContext *context = module.getContext();
+  Type voidType = LLVM::LLVMVoidType::get(context);
+  Location loc = module.getLoc();
+  allocFn = LLVM::LLVMFuncOp::create(
+      builder, loc, "tessel_rt_alloc",
+      LLVM::LLVMFunctionType::get(ptrType, {ptrType, i64Type}));
+  freeFn = LLVM::LLVMFuncOp::create(
+      builder, loc, "tessel_rt_free",
+      LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType}));
+  executeFn = LLVM::LLVMFuncOp::create(
+      builder, loc, "tessel_rt_execute",
+      LLVM::LLVMFunctionType::get(
+          voidType, {ptrType, ptrType, ptrType, ptrType, i32Type, ptrType}));
+}
+
+LLVM::GlobalOp RuntimeLowering::addString(StringRef name, StringRef value,
+                                          LLVM::Linkage linkage) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  std::string text = (value + Twine('\0')).str();
+  auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size());
+  return LLVM::GlobalOp::create(builder, module.getLoc(), type,
+                                /*isConstant=*/true, linkage, name,
+                                builder.getStringAttr(text));
+}
+
+// A slot the runtime fills with its parsed form of one op's descriptor.
+LLVM::GlobalOp RuntimeLowering::addCacheSlot(StringRef name) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto slot = LLVM::GlobalOp::create(builder, module.getLoc(), ptrType,
+                                     /*isConstant=*/false,
+                                     LLVM::Linkage::Internal, name,
+                                     Attribute());
+  Block *init = builder.createBlock(&slot.getInitializerRegion());
+  builder.setInsertionPointToStart(init);
+  Value null = LLVM::ZeroOp::create(builder, module.getLoc(), ptrType);
+  LLVM::ReturnOp::create(builder, module.getLoc(), null);
+  return slot;
+}
+
+LogicalResult RuntimeLowering::lower(func::FuncOp func) {
+  Location loc = func.getLoc();
+  Block &body = func.getBody().front();
+  for (Operation &op : body.without_terminator())
+    if (op.getNumResults() != 1 || op.getNumRegions() != 0 ||
+        !isa<NamedTensorType>(op.getResult(0).getType()) ||
+        !llvm::all_of(op.getOperandTypes(), llvm::IsaPred<NamedTensorType>))
+      return op.emitError() << "tessel-lower-to-runtime cannot lower '"
+                            << op.getName() << "'";
+
+  // The op after which each value is dead; the terminator keeps results.
+  llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
+  auto noteLastUse = [&](Value value) {
+    Operation *last = nullptr;
+    for (Operation *user : value.getUsers())
+      if (!last || last->isBeforeInBlock(user))
+        last = user;
+    if (last && isa<func::ReturnOp>(last))
+      return;
+    deadAfter[last ? last : value.getDefiningOp()].push_back(value);
+  };
+  for (Operation &op : body.without_terminator())
+    noteLastUse(op.getResult(0));
+
+  builder.setInsertionPointToEnd(module.getBody());
+  auto compiled = LLVM::LLVMFuncOp::create(
+      builder, loc, compiledFunctionSymbol(func.getSymName()),
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(func.getContext()),
+                                  {ptrType, ptrType, ptrType}));
+  Block *entry = compiled.addEntryBlock(builder);
+  builder.setInsertionPointToStart(entry);
+  Value context = entry->getArgument(0);
+  Value arguments = entry->getArgument(1);
+  Value results = entry->getArgument(2);
+
+  // One operand array, as large as the largest op needs, reused by every
+  // call.
+  int64_t maxOperands = 1;
+  for (Operation &op : body)
+    maxOperands = std::max<int64_t>(maxOperands, op.getNumOperands());
+  Value operandArray = LLVM::AllocaOp::create(
+      builder, loc, ptrType, LLVM::LLVMArrayType::get(ptrType, maxOperands),
+      constantI64(1, loc));
+
+  llvm::DenseMap<Value, Value> buffers;
+  for (BlockArgument argument : body.getArguments())
+    buffers[argument] = LLVM::LoadOp::create(
+        builder, loc, ptrType,
+        element(arguments, argument.getArgNumber(), loc));
+
+  for (Operation &op : body.without_terminator()) {
+    Location opLoc = op.getLoc();
+    std::string descriptor;
+    llvm::raw_string_ostream os(descriptor);
+    os << llvm::json::Value(describeOp(&op));
+    unsigned id = numGlobals++;
+    LLVM::GlobalOp text = addString(("tessel_op_" + Twine(id)).str(),
+                                    descriptor, LLVM::Linkage::Internal);
+    LLVM::GlobalOp slot = addCacheSlot(("tessel_site_" + Twine(id)).str());
+
+    Value result =
+        LLVM::CallOp::create(
+            builder, opLoc, allocFn,
+            ValueRange{context,
+                       constantI64(bufferBytes(op.getResult(0).getType()),
+                                   opLoc)})
+            .getResult();
+    buffers[op.getResult(0)] = result;
+    for (auto [index, operand] : llvm::enumerate(op.getOperands()))
+      LLVM::StoreOp::create(builder, opLoc, buffers.lookup(operand),
+                            element(operandArray, index, opLoc));
+    Value count = LLVM::ConstantOp::create(
+        builder, opLoc, i32Type,
+        builder.getI32IntegerAttr(op.getNumOperands()));
+    LLVM::CallOp::create(
+        builder, opLoc, executeFn,
+        ValueRange{context, LLVM::AddressOfOp::create(builder, opLoc, slot),
+                   LLVM::AddressOfOp::create(builder, opLoc, text),
+                   operandArray, count, result});
+    for (Value dead : deadAfter.lookup(&op))
+      if (!isa<BlockArgument>(dead))
+        LLVM::CallOp::create(builder, opLoc, freeFn,
+                             ValueRange{context, buffers.lookup(dead)});
+  }
+
+  // The caller owns every result buffer, so an argument or a value returned
+  // twice is handed out as a copy.
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  llvm::DenseSet<Value> handedOut;
+  for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+    Value buffer = buffers.lookup(value);
+    if (isa<BlockArgument>(value) || !handedOut.insert(value).second) {
+      Value bytes = constantI64(bufferBytes(value.getType()), ret.getLoc());
+      Value copy = LLVM::CallOp::create(builder, ret.getLoc(), allocFn,
+                                        ValueRange{context, bytes})
+                       .getResult();
+      LLVM::MemcpyOp::create(builder, ret.getLoc(), copy, buffer, bytes,
+                             /*isVolatile=*/false);
+      buffer = copy;
+    }
+    LLVM::StoreOp::create(builder, ret.getLoc(), buffer,
+                          element(results, index, ret.getLoc()));
+  }
+  LLVM::ReturnOp::create(builder, ret.getLoc(), ValueRange{});
+  return success();
+}
+
+LogicalResult RuntimeLowering::run() {
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  // The metadata describes the functions as they are before lowering.
+  std::string metadata;
+  llvm::raw_string_ostream os(metadata);
+  os << llvm::json::Value(describeProgram(module));
+  declareRuntime();
+  addString("tessel_program_metadata", metadata, LLVM::Linkage::External);
+  for (func::FuncOp func : functions) {
+    if (func.isExternal())
+      return func.emitError() << "tessel-lower-to-runtime: function '"
+                              << func.getSymName() << "' has no body";
+    if (failed(lower(func)))
+      return failure();
+  }
+  for (func::FuncOp func : functions)
+    func.erase();
+  // The mesh and the layouts now live in the metadata.
+  module->removeAttr("tessel.mesh");
+  return success();
+}
+
+struct TesselLowerToRuntimePass
+    : mlir::tessel::impl::TesselLowerToRuntimeBase<TesselLowerToRuntimePass> {
+  void runOnOperation() final {
+    if (failed(RuntimeLowering(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,44 @@
+//===- Pipeline.cpp - from a model to the program of one rank -------------===//
+
+#include "codegen/Pipeline.h"
+
+#include "codegen/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
+                                        const CompilePipelineOptions &options) {
+  if (options.train) {
+    TesselAutodiffOptions autodiff;
+    autodiff.optimizer = options.optimizer;
+    autodiff.precision = options.precision;
+    autodiff.weightDecay = options.weightDecay;
+    autodiff.clipNorm = options.clipNorm;
+    pm.addPass(createTesselAutodiff(autodiff));
+  }
+  if (!options.layoutFile.empty() || !options.meshSpec.empty()) {
+    TesselApplyLayoutOptions layout;
+    layout.layoutFile = options.layoutFile;
+    layout.meshSpec = options.meshSpec;
+    layout.rulesSpec = options.rulesSpec;
+    pm.addPass(createTesselApplyLayout(layout));
+    pm.addPass(createTesselPartition());
+    pm.addPass(createTesselOptimizeComm());
+  }
+  // The gradient builders make one constant per use.
+  pm.addPass(createCSEPass());
+  if (options.lower)
+    pm.addPass(createTesselLowerToRuntime());
+}
+
+void mlir::tessel::registerCompilePipeline() {
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "tessel-compile",
+      "the pipeline of `tessel compile`: autodiff, layout, partition, "
+      "optimize-comm, lower-to-runtime",
+      buildCompilePipeline);
+}

@@ -1,0 +1,59 @@
+//===- Pipeline.h - from a model to the program of one rank -----*- C++ -*-===//
+//
+// The pass pipeline of `tessel compile`: training step, layout, partition,
+// cheaper collectives, and the lowering to runtime calls. Also registered
+// as `tessel-compile` for tessel-opt and other MLIR tools.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_CODEGEN_PIPELINE_H
+#define TESSEL_CODEGEN_PIPELINE_H
+
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tessel {
+
+struct CompilePipelineOptions
+    : public PassPipelineOptions<CompilePipelineOptions> {
+  Option<bool> train{*this, "train",
+                     llvm::cl::desc("differentiate the loss into @init and "
+                                    "@train_step (tessel-autodiff)"),
+                     llvm::cl::init(true)};
+  Option<std::string> optimizer{*this, "optimizer",
+                                llvm::cl::desc("sgd, momentum, adam, adamw"),
+                                llvm::cl::init("sgd")};
+  Option<std::string> precision{*this, "precision",
+                                llvm::cl::desc("f32, bf16 or f16"),
+                                llvm::cl::init("f32")};
+  Option<double> weightDecay{*this, "weight-decay",
+                             llvm::cl::desc("weight decay"),
+                             llvm::cl::init(0.0)};
+  Option<double> clipNorm{*this, "clip-norm",
+                          llvm::cl::desc("global gradient norm limit"),
+                          llvm::cl::init(0.0)};
+  Option<std::string> layoutFile{*this, "layout-file",
+                                 llvm::cl::desc("a YAML layout file")};
+  Option<std::string> meshSpec{*this, "mesh",
+                               llvm::cl::desc("mesh string, data:2;model:2")};
+  Option<std::string> rulesSpec{*this, "rules",
+                                llvm::cl::desc("rules string, batch:data")};
+  Option<bool> lower{*this, "lower",
+                     llvm::cl::desc("lower to runtime calls (LLVM dialect)"),
+                     llvm::cl::init(true)};
+};
+
+/// Adds the passes of `tessel compile` to `pm`: tessel-autodiff (with
+/// `train`), tessel-apply-layout (with a layout), tessel-partition,
+/// tessel-optimize-comm, CSE and, with `lower`, tessel-lower-to-runtime.
+void buildCompilePipeline(OpPassManager &pm,
+                          const CompilePipelineOptions &options);
+
+/// Registers the pipeline as `tessel-compile`.
+void registerCompilePipeline();
+
+} // namespace mlir::tessel
+
+#endif // TESSEL_CODEGEN_PIPELINE_H

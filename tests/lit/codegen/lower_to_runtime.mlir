@@ -1,0 +1,75 @@
+// RUN: tessel-opt %s -split-input-file --tessel-lower-to-runtime | FileCheck %s
+
+// Each op is one tessel_rt_execute call with its descriptor; each result
+// buffer comes from tessel_rt_alloc and is freed after its last use; the
+// returned buffer is handed to the caller.
+
+// CHECK-DAG: llvm.func @tessel_rt_alloc(!llvm.ptr, i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func @tessel_rt_free(!llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @tessel_rt_execute(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr)
+// CHECK: llvm.mlir.global external constant @tessel_program_metadata("{\22functions\22:[{\22arguments\22:[{\22global\22:{\22dims\22:[\22n\22],\22shape\22:[4],\22type\22:\22f32\22},\22layout\22:{},\22local\22:{{.*}}\22name\22:\22x\22}],\22name\22:\22f\22,\22results\22:[{{.*}}\22name\22:\22y\22}],\22symbol\22:\22tessel_fn_f\22}],\22mesh\22:{\22axes\22:[],\22sizes\22:[]}}\00")
+
+// CHECK-LABEL: llvm.func @tessel_fn_f(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr)
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[E:.*]] = llvm.call @tessel_rt_alloc(%arg0, %[[BYTES]])
+// CHECK: llvm.store %[[X]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: %[[SITE:.*]] = llvm.mlir.addressof @tessel_site_0
+// CHECK: %[[TEXT:.*]] = llvm.mlir.addressof @tessel_op_0
+// CHECK: llvm.call @tessel_rt_execute(%arg0, %[[SITE]], %[[TEXT]], %{{.*}}, %{{.*}}, %[[E]])
+// CHECK: %[[S:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: llvm.call @tessel_rt_execute
+// The exp's buffer dies with the reduce, its only user.
+// CHECK-NEXT: llvm.call @tessel_rt_free(%arg0, %[[E]])
+// CHECK: llvm.store %[[S]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: llvm.return
+
+// CHECK: llvm.mlir.global internal constant @tessel_op_0("{\22attrs\22:{},\22loc\22:\22{{.*}}lower_to_runtime.mlir:{{[0-9]+}}:{{[0-9]+}}\22,\22op\22:\22tessel.exp\22,\22operands\22:[{\22dims\22:[\22n\22],\22shape\22:[4],\22type\22:\22f32\22}],\22result\22:{\22dims\22:[\22n\22],\22shape\22:[4],\22type\22:\22f32\22}}\00")
+// CHECK: llvm.mlir.global internal @tessel_site_0()
+// CHECK-NEXT: llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.mlir.global internal constant @tessel_op_1("{\22attrs\22:{\22kind\22:\22sum\22},{{.*}}\22op\22:\22tessel.reduce\22
+func.func @f(%x: !tessel.tensor<[n:4], f32> {tessel.name = "x"})
+    -> (!tessel.tensor<[], f32> {tessel.name = "y"}) {
+  %e = tessel.exp %x : !tessel.tensor<[n:4], f32>
+  %s = tessel.reduce sum %e : !tessel.tensor<[n:4], f32> -> !tessel.tensor<[], f32>
+  return %s : !tessel.tensor<[], f32>
+}
+
+// -----
+
+// An argument returned as it is, and a value returned twice, are copied so
+// that the caller owns each result buffer once.
+// CHECK-LABEL: llvm.func @tessel_fn_g
+// CHECK: %[[ARG:.*]] = llvm.load
+// CHECK: %[[NEG:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK: %[[COPY:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: "llvm.intr.memcpy"(%[[COPY]], %[[ARG]]
+// CHECK: llvm.store %[[COPY]],
+// CHECK: llvm.store %[[NEG]],
+// CHECK: %[[TWICE:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: "llvm.intr.memcpy"(%[[TWICE]], %[[NEG]]
+// CHECK: llvm.store %[[TWICE]],
+// CHECK-NOT: tessel_rt_free
+// CHECK: llvm.return
+func.func @g(%x: !tessel.tensor<[n:2], f32>)
+    -> (!tessel.tensor<[n:2], f32>, !tessel.tensor<[n:2], f32>, !tessel.tensor<[n:2], f32>) {
+  %y = tessel.neg %x : !tessel.tensor<[n:2], f32>
+  return %x, %y, %y : !tessel.tensor<[n:2], f32>, !tessel.tensor<[n:2], f32>, !tessel.tensor<[n:2], f32>
+}
+
+// -----
+
+// A partitioned program's metadata keeps the mesh and every argument's
+// global type and layout; descriptors hold local types and mesh axes.
+// CHECK: @tessel_program_metadata({{.*}}\22global\22:{\22dims\22:[\22b\22],\22shape\22:[8],\22type\22:\22f32\22},\22layout\22:{\22b\22:[\22data\22]},\22local\22:{\22dims\22:[\22b\22],\22shape\22:[4],{{.*}}\22mesh\22:{\22axes\22:[\22data\22],\22sizes\22:[2]}}
+// CHECK-NOT: tessel.mesh
+// CHECK: \22attrs\22:{\22axes\22:[\22data\22],\22kind\22:\22sum\22}{{.*}}\22op\22:\22tessel.all_reduce\22
+module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
+  func.func @h(%x: !tessel.tensor<[b:4], f32> {tessel.global_type = !tessel.tensor<[b:8], f32, #tessel.layout<{b = [data]}>>})
+      -> !tessel.tensor<[], f32> {
+    %p = tessel.reduce sum %x : !tessel.tensor<[b:4], f32> -> !tessel.tensor<[], f32>
+    %s = tessel.all_reduce sum %p over ["data"] : !tessel.tensor<[], f32>
+    return %s : !tessel.tensor<[], f32>
+  }
+}

@@ -1,0 +1,230 @@
+//===- Compile.cpp - tessel compile and tessel run ------------------------===//
+//
+// `compile` runs the whole pipeline on a model and a layout: the training
+// step (tessel-autodiff), the layout, partitioning, cheaper collectives, the
+// lowering to runtime calls, LLVM IR, an object file, and an executable
+// linked with the runtime. `--emit` stops at any stage and writes it.
+// `run` compiles to a temporary executable and starts it under mpirun with
+// as many ranks as the layout's mesh has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/tessel/Commands.h"
+
+#include "codegen/EmitObject.h"
+#include "codegen/Link.h"
+#include "codegen/Passes.h"
+#include "codegen/Pipeline.h"
+#include "tools/support/ModelFile.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace cl = llvm::cl;
+
+cl::SubCommand mlir::tessel::compileCommand(
+    "compile", "compile a model and a layout into an SPMD executable");
+cl::SubCommand mlir::tessel::runCommand(
+    "run", "compile, then run under mpirun (options after -- go to the "
+           "program)");
+
+namespace {
+
+enum class Stage { Mlir, Llvm, Object, Executable };
+
+// Options shared by compile and run.
+cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
+                               cl::Required, cl::sub(compileCommand),
+                               cl::sub(runCommand));
+cl::opt<std::string> layoutPath("layout", cl::desc("YAML layout file"),
+                                cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<std::string> meshSpec("mesh",
+                              cl::desc("mesh string, e.g. data:2;model:4"),
+                              cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<std::string>
+    rulesSpec("rules", cl::desc("rules string, e.g. batch:data;hidden:model"),
+              cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<std::string> optimizer("optimizer",
+                               cl::desc("sgd, momentum, adam or adamw"),
+                               cl::init("sgd"), cl::sub(compileCommand),
+                               cl::sub(runCommand));
+cl::opt<std::string> precision("precision",
+                               cl::desc("f32, or bf16 / f16 mixed precision"),
+                               cl::init("f32"), cl::sub(compileCommand),
+                               cl::sub(runCommand));
+cl::opt<double> weightDecay("weight-decay", cl::desc("weight decay"),
+                            cl::init(0.0), cl::sub(compileCommand),
+                            cl::sub(runCommand));
+cl::opt<double> clipNorm("clip-norm",
+                         cl::desc("clip gradients to this global L2 norm"),
+                         cl::init(0.0), cl::sub(compileCommand),
+                         cl::sub(runCommand));
+cl::opt<std::string> outputPath("o", cl::desc("output file"),
+                                cl::value_desc("path"),
+                                cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<Stage> emit(
+    "emit", cl::desc("the stage to write"), cl::init(Stage::Executable),
+    cl::values(clEnumValN(Stage::Mlir, "mlir",
+                          "the per-rank program (tessel and mesh ops)"),
+               clEnumValN(Stage::Llvm, "llvm", "LLVM IR of the program"),
+               clEnumValN(Stage::Object, "obj", "an object file"),
+               clEnumValN(Stage::Executable, "exe",
+                          "an executable linked with the runtime")),
+    cl::sub(compileCommand));
+cl::opt<int> numRanks("n", cl::desc("number of ranks (the mesh's by default)"),
+                      cl::init(0), cl::sub(runCommand));
+
+/// Writes `text` to `path`, or reports why not.
+bool writeFile(StringRef path, llvm::function_ref<void(raw_ostream &)> text) {
+  std::error_code code;
+  llvm::ToolOutputFile out(path, code, llvm::sys::fs::OF_Text);
+  if (code) {
+    llvm::errs() << "tessel: " << path << ": " << code.message() << "\n";
+    return false;
+  }
+  text(out.os());
+  out.keep();
+  return true;
+}
+
+/// Compiles the model to `stage` at `output`; on success sets `ranks` to
+/// the number of ranks its mesh has.
+int compileTo(const char *tool, Stage stage, StringRef output,
+              int64_t &ranks) {
+  if (!layoutPath.empty() && !meshSpec.empty()) {
+    llvm::errs() << "tessel: give either --layout FILE or --mesh (with "
+                    "--rules), not both\n";
+    return 1;
+  }
+  ModelFile model(modelPath);
+  if (!model.module())
+    return 1;
+  ModuleOp module = model.module();
+  MLIRContext &context = model.context();
+  context.loadDialect<LLVM::LLVMDialect>();
+
+  CompilePipelineOptions options;
+  options.optimizer = optimizer;
+  options.precision = precision;
+  options.weightDecay = weightDecay;
+  options.clipNorm = clipNorm;
+  options.layoutFile = layoutPath;
+  options.meshSpec = meshSpec;
+  options.rulesSpec = rulesSpec;
+  options.lower = false;
+  PassManager pm(&context);
+  buildCompilePipeline(pm, options);
+  if (failed(pm.run(module)))
+    return 1;
+  auto mesh = module->getAttrOfType<MeshAttr>("tessel.mesh");
+  ranks = mesh ? mesh.getNumRanks() : 1;
+  if (stage == Stage::Mlir)
+    return writeFile(output, [&](raw_ostream &os) { module.print(os); }) ? 0
+                                                                         : 1;
+
+  PassManager lower(&context);
+  lower.addPass(createTesselLowerToRuntime());
+  if (failed(lower.run(module)))
+    return 1;
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return 1;
+  if (stage == Stage::Llvm)
+    return writeFile(output,
+                     [&](raw_ostream &os) { llvmModule->print(os, nullptr); })
+               ? 0
+               : 1;
+
+  std::string error;
+  std::string objectPath =
+      stage == Stage::Object ? output.str() : (output + ".o").str();
+  if (failed(emitObjectFile(*llvmModule, objectPath, error))) {
+    llvm::errs() << "tessel: " << error << "\n";
+    return 1;
+  }
+  if (stage == Stage::Object)
+    return 0;
+  LogicalResult linked = linkExecutable(tool, objectPath, output, error);
+  llvm::sys::fs::remove(objectPath);
+  if (failed(linked)) {
+    llvm::errs() << "tessel: " << error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+/// The default output: the model's name with the stage's extension.
+std::string defaultOutput(Stage stage) {
+  StringRef stem = llvm::sys::path::stem(modelPath);
+  switch (stage) {
+  case Stage::Mlir:
+    return (stem + ".rank.mlir").str();
+  case Stage::Llvm:
+    return (stem + ".ll").str();
+  case Stage::Object:
+    return (stem + ".o").str();
+  case Stage::Executable:
+    return (stem + ".spmd").str();
+  }
+  llvm_unreachable("unknown stage");
+}
+
+} // namespace
+
+int mlir::tessel::runCompile(const char *tool) {
+  int64_t ranks = 0;
+  std::string output = outputPath.empty() ? defaultOutput(emit) : outputPath;
+  return compileTo(tool, emit, output, ranks);
+}
+
+int mlir::tessel::runRun(const char *tool, ArrayRef<std::string> programArgs) {
+  SmallString<128> output(outputPath);
+  if (output.empty()) {
+    if (std::error_code code = llvm::sys::fs::createTemporaryFile(
+            llvm::sys::path::stem(modelPath), "spmd", output)) {
+      llvm::errs() << "tessel: no temporary file: " << code.message() << "\n";
+      return 1;
+    }
+  }
+  int64_t ranks = 0;
+  if (int status = compileTo(tool, Stage::Executable, output, ranks))
+    return status;
+  if (numRanks != 0 && numRanks != ranks) {
+    llvm::errs() << "tessel: the layout's mesh has " << ranks
+                 << " ranks, but -n asks for " << numRanks << "\n";
+    return 1;
+  }
+  llvm::ErrorOr<std::string> mpirun = llvm::sys::findProgramByName("mpirun");
+  if (!mpirun) {
+    llvm::errs() << "tessel: mpirun is not on PATH (install openmpi-bin)\n";
+    return 1;
+  }
+  std::string count = std::to_string(ranks);
+  SmallVector<StringRef> args = {*mpirun, "-n", count, "--oversubscribe"};
+  // Open MPI refuses to run as root unless asked to.
+  if (geteuid() == 0)
+    args.push_back("--allow-run-as-root");
+  args.push_back(output);
+  for (const std::string &arg : programArgs)
+    args.push_back(arg);
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*mpirun, args, std::nullopt, {}, 0, 0,
+                                         &message);
+  if (outputPath.empty())
+    llvm::sys::fs::remove(output);
+  if (status < 0) {
+    llvm::errs() << "tessel: mpirun: " << message << "\n";
+    return 1;
+  }
+  return status;
+}

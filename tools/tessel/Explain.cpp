@@ -1,0 +1,86 @@
+//===- Explain.cpp - tessel explain: what a layout costs ------------------===//
+//
+// `explain` applies a layout and reports, per tensor, its layout, local
+// shape and bytes per rank, then the collectives and the per-rank totals of
+// memory, communication and FLOPs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/tessel/Commands.h"
+
+#include "analysis/CostReport.h"
+#include "dialect/TesselDialect.h"
+#include "passes/Passes.h"
+#include "tools/support/ModelFile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+cl::SubCommand mlir::tessel::explainCommand("explain",
+                                     "what a layout costs, per rank");
+static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required, cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string> layoutPath("layout", cl::desc("YAML layout file"),
+                                       cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string>
+    meshSpec("mesh", cl::desc("mesh string, e.g. data:2;model:4"),
+             cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string>
+    rulesSpec("rules", cl::desc("rules string, e.g. batch:data;hidden:model"),
+              cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("function to explain (default: the first)"),
+                 cl::sub(mlir::tessel::explainCommand));
+enum class Format { Text, Json };
+static cl::opt<Format>
+    format("format", cl::desc("output format"), cl::init(Format::Text),
+           cl::values(clEnumValN(Format::Text, "text", "aligned tables"),
+                      clEnumValN(Format::Json, "json", "one JSON object")),
+           cl::sub(mlir::tessel::explainCommand));
+
+int mlir::tessel::runExplain() {
+  if (layoutPath.empty() == meshSpec.empty()) {
+    llvm::errs() << "tessel explain: give either --layout FILE or --mesh "
+                    "(with --rules)\n";
+    return 1;
+  }
+  mlir::tessel::ModelFile model(modelPath);
+  if (!model.module())
+    return 1;
+  ModuleOp module = model.module();
+  MLIRContext &context = model.context();
+
+  PassManager pm(&context);
+  mlir::tessel::TesselApplyLayoutOptions options;
+  options.layoutFile = layoutPath;
+  options.meshSpec = meshSpec;
+  options.rulesSpec = rulesSpec;
+  pm.addPass(mlir::tessel::createTesselApplyLayout(options));
+  if (failed(pm.run(module)))
+    return 1;
+
+  func::FuncOp func = model.function(functionName);
+  if (!func)
+    return 1;
+  ::tessel::analysis::CostReport report =
+      ::tessel::analysis::buildCostReport(func);
+  // The collectives and the work per rank come from the program each rank
+  // would run.
+  OwningOpRef<ModuleOp> partitioned = module.clone();
+  PassManager partition(&context);
+  partition.addPass(mlir::tessel::createTesselPartition());
+  partition.addPass(mlir::tessel::createTesselOptimizeComm());
+  if (failed(partition.run(*partitioned)))
+    return 1;
+  ::tessel::analysis::addPartitionedCosts(
+      report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
+  llvm::outs() << (format == Format::Json
+                       ? ::tessel::analysis::formatJson(report)
+                       : ::tessel::analysis::formatText(report));
+  return 0;
+}
+
