@@ -238,6 +238,11 @@ void TesselAutodiffPass::runOnOperation() {
     if (isOpTriviallyDead(&op))
       op.erase();
   buildInit(module, parameters, state, lossFunction.getLoc());
+  // Other functions (an evaluation, say) run on the trained parameters.
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func != lossFunction && func != *step &&
+        func.getSymName() != "init" && !func.isExternal())
+      moveParametersToArguments(func);
 }
 
 } // namespace

@@ -36,6 +36,18 @@ SmallVector<ParameterOp> mlir::tessel::parametersOf(func::FuncOp func) {
   return parameters;
 }
 
+void mlir::tessel::moveParametersToArguments(func::FuncOp func) {
+  OpBuilder builder(func.getContext());
+  for (auto [index, parameter] : llvm::enumerate(parametersOf(func))) {
+    DictionaryAttr attrs = builder.getDictionaryAttr({builder.getNamedAttr(
+        kNameAttr, builder.getStringAttr(parameter.getName()))});
+    (void)func.insertArgument(index, parameter.getType(), attrs,
+                              parameter.getLoc());
+    parameter.replaceAllUsesWith(func.getArgument(index));
+    parameter.erase();
+  }
+}
+
 LogicalResult mlir::tessel::verifyLossFunction(func::FuncOp func) {
   if (func.isExternal())
     return func.emitError() << "function '" << func.getSymName()

@@ -25,6 +25,11 @@ SmallVector<ParameterOp> parametersOf(func::FuncOp lossFunction);
 /// Emits an error at the function otherwise.
 LogicalResult verifyLossFunction(func::FuncOp lossFunction);
 
+/// Replaces every tessel.parameter of `func` by a new leading argument named
+/// after the parameter, in the order of the ops, so that the function runs
+/// on the values a training loop holds rather than on fresh initial ones.
+void moveParametersToArguments(func::FuncOp func);
+
 /// Creates, after `lossFunction` in its module, the function `name` with
 /// arguments (parameters..., lossFunction's arguments...) that returns the
 /// loss and then, when `withGradients` is set, d loss / d each parameter

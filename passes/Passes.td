@@ -23,7 +23,10 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
     partitioned like any program: a parameter split over a mesh axis has its
     gradient and optimizer state split the same way. Parameters and state
     are named (`tessel.name`) after the parameter: `w1`, `w1.momentum`,
-    `w1.adam_m`, `w1.adam_v`, and `step` for Adam's step count. Optimizers:
+    `w1.adam_m`, `w1.adam_v`, and `step` for Adam's step count. Every other
+    function that declares parameters (an evaluation function, say) takes
+    them as leading arguments of the same names instead, so that it runs on
+    the values training holds. Optimizers:
     `sgd`, `momentum`, `adam` (bias-corrected; `weight-decay` is an L2 term)
     and `adamw` (decoupled weight decay); `clip-norm` scales all gradients
     to at most that global L2 norm. The learning rate is an input, so that

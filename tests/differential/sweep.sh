@@ -2,9 +2,10 @@
 # The differential sweep: every example under every layout, partitioned,
 # its communication optimised, and run for every rank of its mesh by the
 # reference evaluator, must compute what the one-rank program computes
-# (relative error under 1e-5). Both the forward pass (the loss) and the
-# training step that tessel-autodiff makes of it (loss, gradients and the
-# optimizer's update of every parameter and its state) are checked.
+# (relative error under 1e-5). The forward pass (the loss), the training
+# step that tessel-autodiff makes of it (loss, gradients and the optimizer's
+# update of every parameter and its state) and, where an example has one,
+# its evaluation (loss and number of correct predictions) are checked.
 #
 # usage: sweep.sh BUILD_BIN_DIR EXAMPLES_DIR
 set -euo pipefail
@@ -67,7 +68,9 @@ for dir in "$examples"/*/; do
   [ -f "$forward" ] || continue
   step="$work/$example.train_step.mlir"
   "$bin/tessel-opt" "$forward" "--tessel-autodiff=${optimizers[$example]:-}" -o "$step"
-  for function in forward train_step; do
+  functions="forward train_step"
+  grep -q "func.func @evaluate" "$forward" && functions="$functions evaluate"
+  for function in $functions; do
     model=$forward
     [ "$function" = train_step ] && model=$step
     reference="$work/$example.$function.reference"
