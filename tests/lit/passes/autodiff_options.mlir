@@ -4,8 +4,16 @@
 
 // OPTIMIZER: error: tessel-autodiff: unknown optimizer 'lamb' (expected sgd, momentum, adam or adamw)
 // TWICE: error: tessel-autodiff: the module already has a 'init' symbol
-// NAMED: func.func @train_step
-// NAMED: func.func @init
+// NAMED-LABEL: func.func @loss(
+// NAMED: tessel.parameter "w"
+// NAMED-LABEL: func.func @train_step
+// The other function runs on the trained parameter, an argument now.
+// NAMED-LABEL: func.func @forward(
+// NAMED-SAME: %[[W:[^:]*]]: !tessel.tensor<[batch:2], f32> {tessel.name = "w"},
+// NAMED-SAME: %[[X:[^:]*]]: !tessel.tensor<[batch:2], f32>)
+// NAMED-NOT: tessel.parameter
+// NAMED: tessel.einsum %[[X]], %[[W]]
+// NAMED-LABEL: func.func @init
 func.func @loss(%x: !tessel.tensor<[batch:2], f32>) -> !tessel.tensor<[], f32> {
   %w = tessel.parameter "w" ones scale 1.0 seed 0 : !tessel.tensor<[batch:2], f32>
   %y = tessel.einsum %x, %w : (!tessel.tensor<[batch:2], f32>,
