@@ -26,9 +26,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
 
-BUILD_DIR=${TESSEL_BUILD_DIR:-build}
+# TESSEL_SANITIZE=1 builds with AddressSanitizer and UBSan, in its own
+# directory so that the normal build stays as it is.
+SANITIZE=OFF
+DEFAULT_BUILD_DIR=build
+if [ "${TESSEL_SANITIZE:-0}" = 1 ]; then
+  SANITIZE=ON
+  DEFAULT_BUILD_DIR=build-sanitize
+fi
+BUILD_DIR=${TESSEL_BUILD_DIR:-$DEFAULT_BUILD_DIR}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja \
+    -DTESSEL_SANITIZE=$SANITIZE \
     -DCMAKE_BUILD_TYPE=${TESSEL_BUILD_TYPE:-Release} \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
