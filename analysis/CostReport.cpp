@@ -231,9 +231,22 @@ CostReport buildCostReport(func::FuncOp func) {
   for (BlockArgument argument : body.getArguments()) {
     if (!isa<NamedTensorType>(argument.getType()))
       continue;
-    describe(argument, "input");
-    report.inputBytesPerRank += model.localBytes(argument);
-    live += model.localBytes(argument);
+    // A training step takes the parameters and the optimizer's state as
+    // arguments (tessel-autodiff marks them); the rest is data.
+    auto role = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                  kRoleAttrName);
+    int64_t bytes = model.localBytes(argument);
+    if (role && role.getValue() == "parameter") {
+      describe(argument, "parameter");
+      report.parameterBytesPerRank += bytes;
+    } else if (role && role.getValue() == "optimizer_state") {
+      describe(argument, "state");
+      report.stateBytesPerRank += bytes;
+    } else {
+      describe(argument, "input");
+      report.inputBytesPerRank += bytes;
+    }
+    live += bytes;
   }
   report.peakBytesPerRank = live;
   for (Operation &op : body.without_terminator()) {

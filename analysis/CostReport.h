@@ -47,6 +47,8 @@ struct CostReport {
   std::vector<TensorCost> tensors;
   std::vector<CollectiveCost> collectives;
   int64_t parameterBytesPerRank = 0;
+  /// Optimizer state (momentum, Adam's moments) a training step carries.
+  int64_t stateBytesPerRank = 0;
   int64_t inputBytesPerRank = 0;
   int64_t activationBytesPerRank = 0;
   /// The most bytes live at once on a rank: parameters, plus the inputs and

@@ -85,12 +85,14 @@ std::string tessel::analysis::formatText(const CostReport &report) {
                        bytesText(collective.bytesPerRank));
   out += fmt::format("\nper rank:\n"
                      "  parameters   {}\n"
+                     "  opt. state   {}\n"
                      "  inputs       {}\n"
                      "  activations  {}\n"
                      "  peak memory  {}\n"
                      "  comm / step  {}\n"
                      "  FLOPs        {}\n",
                      bytesText(report.parameterBytesPerRank),
+                     bytesText(report.stateBytesPerRank),
                      bytesText(report.inputBytesPerRank),
                      bytesText(report.activationBytesPerRank),
                      bytesText(report.peakBytesPerRank),
@@ -129,6 +131,7 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
          {"bytes_per_rank", collective.bytesPerRank}});
   json["totals"] = {
       {"parameter_bytes_per_rank", report.parameterBytesPerRank},
+      {"optimizer_state_bytes_per_rank", report.stateBytesPerRank},
       {"input_bytes_per_rank", report.inputBytesPerRank},
       {"activation_bytes_per_rank", report.activationBytesPerRank},
       {"memory_bytes_per_rank", report.peakBytesPerRank},

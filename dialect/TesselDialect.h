@@ -39,6 +39,11 @@ namespace mlir::tessel {
 /// Returns the mesh of the module that encloses `op`, or a null attribute.
 MeshAttr getEnclosingMesh(Operation *op);
 
+/// The role of a training step's argument, set by tessel-autodiff:
+/// "parameter" or "optimizer_state" (other arguments are data). Tools read
+/// it to tell the model's state from its inputs.
+constexpr llvm::StringLiteral kRoleAttrName = "tessel.role";
+
 /// Returns true if `type` is an element type a tessel tensor may hold.
 bool isSupportedElementType(Type type);
 

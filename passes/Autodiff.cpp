@@ -110,8 +110,10 @@ LogicalResult TesselAutodiffPass::buildTrainStep(
   OpBuilder builder(step.getContext());
   Location loc = step.getLoc();
   for (auto [offset, tensor] : llvm::enumerate(state)) {
-    SmallVector<NamedAttribute> attrs = {builder.getNamedAttr(
-        kNameAttr, builder.getStringAttr(tensor.name))};
+    SmallVector<NamedAttribute> attrs = {
+        builder.getNamedAttr(kNameAttr, builder.getStringAttr(tensor.name)),
+        builder.getNamedAttr(kRoleAttrName,
+                             builder.getStringAttr("optimizer_state"))};
     if (tensor.nonNegative)
       attrs.push_back(builder.getNamedAttr(kNonNegativeAttr,
                                            builder.getUnitAttr()));

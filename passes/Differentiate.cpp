@@ -39,8 +39,11 @@ SmallVector<ParameterOp> mlir::tessel::parametersOf(func::FuncOp func) {
 void mlir::tessel::moveParametersToArguments(func::FuncOp func) {
   OpBuilder builder(func.getContext());
   for (auto [index, parameter] : llvm::enumerate(parametersOf(func))) {
-    DictionaryAttr attrs = builder.getDictionaryAttr({builder.getNamedAttr(
-        kNameAttr, builder.getStringAttr(parameter.getName()))});
+    DictionaryAttr attrs = builder.getDictionaryAttr(
+        {builder.getNamedAttr(kNameAttr,
+                              builder.getStringAttr(parameter.getName())),
+         builder.getNamedAttr(kRoleAttrName,
+                              builder.getStringAttr("parameter"))});
     (void)func.insertArgument(index, parameter.getType(), attrs,
                               parameter.getLoc());
     parameter.replaceAllUsesWith(func.getArgument(index));
@@ -193,7 +196,12 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
   };
   for (ParameterOp parameter : parameters) {
     argumentTypes.push_back(parameter.getType());
-    argumentAttrs.push_back(named(parameter.getName()));
+    argumentAttrs.push_back(DictionaryAttr::get(
+        context,
+        {builder.getNamedAttr(kNameAttr,
+                              builder.getStringAttr(parameter.getName())),
+         builder.getNamedAttr(kRoleAttrName,
+                              builder.getStringAttr("parameter"))}));
   }
   for (auto [index, type] : llvm::enumerate(source.getArgumentTypes())) {
     argumentTypes.push_back(type);

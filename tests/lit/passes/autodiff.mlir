@@ -9,8 +9,8 @@
 // SGD: tessel.parameter "w"
 
 // SGD-LABEL: func.func @train_step(
-// SGD-SAME: %[[W:.*]]: !tessel.tensor<[k:3], f32> {tessel.name = "w"},
-// SGD-SAME: %[[B:.*]]: !tessel.tensor<[], f32> {tessel.name = "b"},
+// SGD-SAME: %[[W:.*]]: !tessel.tensor<[k:3], f32> {tessel.name = "w", tessel.role = "parameter"},
+// SGD-SAME: %[[B:.*]]: !tessel.tensor<[], f32> {tessel.name = "b", tessel.role = "parameter"},
 // SGD-SAME: %[[X:.*]]: !tessel.tensor<[batch:4, k:3], f32> {tessel.name = "x"},
 // SGD-SAME: %[[LR:.*]]: !tessel.tensor<[], f32> {tessel.name = "learning_rate"})
 // SGD-SAME: -> (!tessel.tensor<[k:3], f32> {tessel.name = "w"}, !tessel.tensor<[], f32> {tessel.name = "b"}, !tessel.tensor<[], f32> {tessel.name = "loss"})
@@ -41,10 +41,10 @@
 // SGD: return %[[IW]], %[[IB]]
 
 // MOMENTUM-LABEL: func.func @train_step(
-// MOMENTUM-SAME: {tessel.name = "w"}
-// MOMENTUM-SAME: {tessel.name = "b"}
-// MOMENTUM-SAME: %[[VW:[^:]*]]: !tessel.tensor<[k:3], f32> {tessel.name = "w.momentum"}
-// MOMENTUM-SAME: {tessel.name = "b.momentum"}
+// MOMENTUM-SAME: {tessel.name = "w", tessel.role = "parameter"}
+// MOMENTUM-SAME: {tessel.name = "b", tessel.role = "parameter"}
+// MOMENTUM-SAME: %[[VW:[^:]*]]: !tessel.tensor<[k:3], f32> {tessel.name = "w.momentum", tessel.role = "optimizer_state"}
+// MOMENTUM-SAME: {tessel.name = "b.momentum", tessel.role = "optimizer_state"}
 // MOMENTUM-SAME: {tessel.name = "x"}
 // MOMENTUM-SAME: {tessel.name = "learning_rate"}
 // MOMENTUM: %[[MU:.*]] = tessel.constant 5.000000e-01
@@ -55,11 +55,11 @@
 
 // Clipping sums the squares of every gradient into one global norm.
 // ADAMW-LABEL: func.func @train_step(
-// ADAMW-SAME: {tessel.name = "w.adam_m"}
-// ADAMW-SAME: {tessel.name = "w.adam_v", tessel.nonnegative}
-// ADAMW-SAME: {tessel.name = "b.adam_m"}
-// ADAMW-SAME: {tessel.name = "b.adam_v", tessel.nonnegative}
-// ADAMW-SAME: {tessel.name = "step", tessel.nonnegative}
+// ADAMW-SAME: {tessel.name = "w.adam_m", tessel.role = "optimizer_state"}
+// ADAMW-SAME: {tessel.name = "w.adam_v", tessel.nonnegative, tessel.role = "optimizer_state"}
+// ADAMW-SAME: {tessel.name = "b.adam_m", tessel.role = "optimizer_state"}
+// ADAMW-SAME: {tessel.name = "b.adam_v", tessel.nonnegative, tessel.role = "optimizer_state"}
+// ADAMW-SAME: {tessel.name = "step", tessel.nonnegative, tessel.role = "optimizer_state"}
 // ADAMW-SAME: {tessel.name = "step"}, !tessel.tensor<[], f32> {tessel.name = "loss"})
 // ADAMW: %[[NORM2:.*]] = tessel.add
 // ADAMW: %[[NORM:.*]] = tessel.sqrt %[[NORM2]]

@@ -9,7 +9,7 @@
 // NAMED-LABEL: func.func @train_step
 // The other function runs on the trained parameter, an argument now.
 // NAMED-LABEL: func.func @forward(
-// NAMED-SAME: %[[W:[^:]*]]: !tessel.tensor<[batch:2], f32> {tessel.name = "w"},
+// NAMED-SAME: %[[W:[^:]*]]: !tessel.tensor<[batch:2], f32> {tessel.name = "w", tessel.role = "parameter"},
 // NAMED-SAME: %[[X:[^:]*]]: !tessel.tensor<[batch:2], f32>)
 // NAMED-NOT: tessel.parameter
 // NAMED: tessel.einsum %[[X]], %[[W]]
