@@ -1,0 +1,73 @@
+//===- Blocks.cpp - A rank's block of a global tensor ---------------------===//
+
+#include "driver/Blocks.h"
+
+#include <cstring>
+
+namespace tessel::driver {
+
+namespace {
+
+/// Calls copy(globalOffset, blockOffset, bytes) for each contiguous run of
+/// the block: one per index of every dim but the last.
+template <typename Copy>
+void forEachRun(const std::vector<int64_t> &globalShape,
+                const std::vector<int64_t> &offsets,
+                const std::vector<int64_t> &blockShape, size_t elementBytes,
+                Copy &&copy) {
+  size_t rank = globalShape.size();
+  if (rank == 0) {
+    copy(0, 0, elementBytes);
+    return;
+  }
+  for (int64_t size : blockShape)
+    if (size == 0)
+      return;
+  std::vector<int64_t> index(rank - 1, 0);
+  size_t runBytes = static_cast<size_t>(blockShape[rank - 1]) * elementBytes;
+  int64_t blockRow = 0;
+  while (true) {
+    int64_t globalFlat = 0;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      globalFlat = globalFlat * globalShape[d] + offsets[d] + index[d];
+    globalFlat = globalFlat * globalShape[rank - 1] + offsets[rank - 1];
+    copy(static_cast<size_t>(globalFlat) * elementBytes,
+         static_cast<size_t>(blockRow) * runBytes, runBytes);
+    ++blockRow;
+    size_t d = rank - 1;
+    while (d > 0) {
+      if (++index[d - 1] < blockShape[d - 1])
+        break;
+      index[d - 1] = 0;
+      --d;
+    }
+    if (d == 0)
+      return;
+  }
+}
+
+} // namespace
+
+void extractBlock(const void *global, const std::vector<int64_t> &globalShape,
+                  const std::vector<int64_t> &offsets,
+                  const std::vector<int64_t> &blockShape, size_t elementBytes,
+                  void *block) {
+  forEachRun(globalShape, offsets, blockShape, elementBytes,
+             [&](size_t globalAt, size_t blockAt, size_t bytes) {
+               std::memcpy(static_cast<char *>(block) + blockAt,
+                           static_cast<const char *>(global) + globalAt, bytes);
+             });
+}
+
+void placeBlock(const void *block, const std::vector<int64_t> &blockShape,
+                const std::vector<int64_t> &offsets,
+                const std::vector<int64_t> &globalShape, size_t elementBytes,
+                void *global) {
+  forEachRun(globalShape, offsets, blockShape, elementBytes,
+             [&](size_t globalAt, size_t blockAt, size_t bytes) {
+               std::memcpy(static_cast<char *>(global) + globalAt,
+                           static_cast<const char *>(block) + blockAt, bytes);
+             });
+}
+
+} // namespace tessel::driver

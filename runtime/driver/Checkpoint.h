@@ -1,0 +1,58 @@
+//===- Checkpoint.h - Safetensors checkpoints of the training state -*- C++
+//-*-===//
+//
+// A checkpoint holds every tensor that carries over from step to step (the
+// results of init: parameters, optimizer state, step count) in its global
+// form, in the safetensors format: an 8-byte little-endian header length, a
+// JSON header naming each tensor with its dtype, global shape and byte range,
+// then the raw data. Because tensors are global, a checkpoint written under
+// one layout or rank count resumes under any other: each rank takes its
+// block on reading.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_CHECKPOINT_H
+#define TESSEL_RUNTIME_DRIVER_CHECKPOINT_H
+
+#include "driver/Metadata.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+/// One tensor of the state: what it is, and this rank's block.
+struct StateTensor {
+  const ValueSpec *spec;
+  void *local;
+};
+
+/// The file a checkpoint after `step` steps has in `dir`.
+std::string checkpointPath(const std::string &dir, int64_t step);
+
+/// Collective over MPI_COMM_WORLD: gathers every tensor's blocks to rank 0,
+/// which writes them to a temporary file in `dir`, fsyncs it and renames it
+/// into place, so a crash while writing leaves the previous checkpoint
+/// whole. Returns false on every rank when writing failed, with the reason
+/// in `error` on rank 0.
+bool writeCheckpoint(const std::string &dir, int64_t step,
+                     const std::vector<StateTensor> &tensors,
+                     const layout::Mesh &mesh, int64_t rank,
+                     std::string &error);
+
+/// The checkpoint of the most steps in `dir`, if any.
+std::optional<std::string> latestCheckpoint(const std::string &dir);
+
+/// Reads `path` into each tensor's local block (buffers of its local type)
+/// and its step count into `step`. A tensor missing from the file or the
+/// program, or with another dtype or shape, is an error naming the file and
+/// the tensor. Every rank reads the file itself.
+bool readCheckpoint(const std::string &path,
+                    const std::vector<StateTensor> &tensors,
+                    const layout::Mesh &mesh, int64_t rank, int64_t &step,
+                    std::string &error);
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_CHECKPOINT_H

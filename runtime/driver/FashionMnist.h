@@ -1,0 +1,43 @@
+//===- FashionMnist.h - Fashion-MNIST in idx files --------------*- C++ -*-===//
+//
+// The training data the driver feeds: 28 x 28 grey images of ten kinds of
+// clothing, in the idx format of the original MNIST (a big-endian header,
+// then one unsigned byte per pixel or label), plain or gzipped as Debian's
+// dataset-fashion-mnist installs them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H
+#define TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+struct Dataset {
+  int64_t count = 0;
+  int64_t pixelsPerImage = 0;
+  /// count * pixelsPerImage bytes, row-major, 0 (white) to 255.
+  std::vector<uint8_t> pixels;
+  /// count labels in [0, 10).
+  std::vector<uint8_t> labels;
+};
+
+/// Where Debian's dataset-fashion-mnist puts the files.
+inline constexpr const char *kDefaultDataDir =
+    "/usr/share/datasets/fashion-mnist";
+
+/// Loads `<dir>/<split>-images-idx3-ubyte` and
+/// `<dir>/<split>-labels-idx1-ubyte` (each with or without .gz); `split` is
+/// "train" or "t10k". Returns nothing and says which file and what is wrong in
+/// `error` otherwise.
+std::optional<Dataset> loadFashionMnist(const std::string &dir,
+                                        const std::string &split,
+                                        std::string &error);
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H

@@ -1,0 +1,106 @@
+//===- Main.cpp - main() of every compiled program ------------------------===//
+//
+// A program made by tessel compile is an object file that defines
+// tessel_program_metadata, tessel_fn_init and tessel_fn_train_step; linking
+// it with this library gives the executable that mpirun starts, one process
+// per rank of the program's mesh.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/Agreement.h"
+#include "driver/Metadata.h"
+#include "driver/Options.h"
+#include "driver/Trainer.h"
+#include "executor/Context.h"
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <cstdio>
+
+extern "C" {
+extern const char tessel_program_metadata[];
+void tessel_fn_init(tessel_context_t *context, void *const *arguments,
+                    void **results);
+void tessel_fn_train_step(tessel_context_t *context, void *const *arguments,
+                          void **results);
+}
+
+using namespace tessel;
+using namespace tessel::driver;
+
+namespace {
+
+/// The functions are linked by fixed symbols; the metadata must name the
+/// same ones, or the driver would feed one function's arguments to another.
+std::optional<std::string> checkSymbols(const ProgramMetadata &metadata) {
+  for (const auto &[name, symbol] :
+       {std::pair<const char *, const char *>{"init", "tessel_fn_init"},
+        {"train_step", "tessel_fn_train_step"}}) {
+    const FunctionSpec *function = metadata.findFunction(name);
+    if (function && function->symbol != symbol)
+      return fmt::format("the program's metadata names '{}' as symbol '{}', "
+                         "but the driver calls '{}'",
+                         name, function->symbol, symbol);
+  }
+  return std::nullopt;
+}
+
+int run(int argc, char **argv, int64_t rank, int64_t ranks) {
+  int status = 0;
+  std::optional<Options> options = parseOptions(argc, argv, rank == 0, status);
+  if (!options)
+    return status;
+
+  std::string error;
+  std::optional<ProgramMetadata> metadata =
+      parseMetadata(tessel_program_metadata, error);
+  if (anyRankFailed(rank, metadata ? checkSymbols(*metadata)
+                                   : std::optional<std::string>(error)))
+    return 1;
+  const layout::Mesh &mesh = metadata->mesh;
+  if (mesh.numRanks() != ranks) {
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "tessel: the program's mesh %s needs %lld ranks, but "
+                   "mpirun started %lld\n",
+                   describeMesh(mesh).c_str(),
+                   static_cast<long long>(mesh.numRanks()),
+                   static_cast<long long>(ranks));
+    return 1;
+  }
+
+  std::vector<const char *> axes;
+  for (const std::string &axis : mesh.axisNames())
+    axes.push_back(axis.c_str());
+  tessel_comm_t *comm = nullptr;
+  if (tessel_comm_create(static_cast<int32_t>(axes.size()), axes.data(),
+                         mesh.axisSizes().data(), &comm) != TESSEL_STATUS_OK) {
+    error = tessel_last_error_message();
+    anyRankFailed(rank, error);
+    return 1;
+  }
+  runtime::ContextPtr context = runtime::createContext(comm, mesh, error);
+  if (anyRankFailed(rank, context ? std::nullopt
+                                  : std::optional<std::string>(error))) {
+    tessel_comm_destroy(comm);
+    return 1;
+  }
+  status = train(*options, {&*metadata, tessel_fn_init, tessel_fn_train_step},
+                 context.get(), rank);
+  context.reset();
+  tessel_comm_destroy(comm);
+  return status;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int status = run(argc, argv, rank, ranks);
+  MPI_Finalize();
+  return status;
+}

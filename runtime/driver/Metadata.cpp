@@ -1,0 +1,126 @@
+//===- Metadata.cpp - The program's description of itself -----------------===//
+
+#include "driver/Metadata.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+namespace tessel::driver {
+
+using nlohmann::json;
+using runtime::OpError;
+
+const ValueSpec *FunctionSpec::findArgument(const std::string &name) const {
+  for (const ValueSpec &argument : arguments)
+    if (argument.name == name)
+      return &argument;
+  return nullptr;
+}
+
+const FunctionSpec *
+ProgramMetadata::findFunction(const std::string &name) const {
+  for (const FunctionSpec &function : functions)
+    if (function.name == name)
+      return &function;
+  return nullptr;
+}
+
+std::string describeMesh(const layout::Mesh &mesh) {
+  std::vector<std::string> parts;
+  for (unsigned i = 0; i < mesh.numAxes(); ++i)
+    parts.push_back(
+        fmt::format("{}:{}", mesh.axisNames()[i], mesh.axisSizes()[i]));
+  return parts.empty() ? "with no axes"
+                       : fmt::format("{}", fmt::join(parts, " x "));
+}
+
+namespace {
+
+template <typename T>
+T get(const json &object, const char *key, const std::string &what) {
+  auto it = object.find(key);
+  if (it == object.end())
+    throw OpError(fmt::format("{} has no \"{}\"", what, key));
+  try {
+    return it->get<T>();
+  } catch (const json::exception &) {
+    throw OpError(fmt::format("{}: \"{}\" has the wrong type", what, key));
+  }
+}
+
+ValueSpec parseValue(const json &value, const layout::Mesh &mesh,
+                     const std::string &what) {
+  if (!value.is_object())
+    throw OpError(fmt::format("{} is not an object", what));
+  ValueSpec spec;
+  spec.name = get<std::string>(value, "name", what);
+  std::string named = fmt::format("{} '{}'", what, spec.name);
+  spec.global =
+      runtime::parseTensorType(value.at("global"), named + " (global)");
+  spec.local = runtime::parseTensorType(value.at("local"), named + " (local)");
+  spec.axes.assign(spec.global.dims.size(), {});
+  auto layoutIt = value.find("layout");
+  if (layoutIt != value.end() && !layoutIt->is_null()) {
+    if (!layoutIt->is_object())
+      throw OpError(fmt::format("{}: \"layout\" is not an object", named));
+    for (const auto &[dim, axes] : layoutIt->items()) {
+      int index = spec.global.dimIndex(dim, named.c_str());
+      if (!axes.is_array())
+        throw OpError(fmt::format(
+            "{}: the layout of '{}' is not a list of axes", named, dim));
+      for (const json &axis : axes)
+        spec.axes[index].push_back(axis.get<std::string>());
+    }
+  }
+  std::string error;
+  if (!layout::checkLayout(mesh, spec.tensorLayout(), error))
+    throw OpError(fmt::format("{}: {}", named, error));
+  if (spec.local.dims != spec.global.dims ||
+      layout::localShape(mesh, spec.tensorLayout()) != spec.local.shape ||
+      spec.local.type != spec.global.type)
+    throw OpError(fmt::format("{}: the local type {} is not the block of {} "
+                              "that its layout gives",
+                              named, spec.local.str(), spec.global.str()));
+  return spec;
+}
+
+} // namespace
+
+std::optional<ProgramMetadata> parseMetadata(const char *text,
+                                             std::string &error) {
+  try {
+    json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (root.is_discarded() || !root.is_object())
+      throw OpError("it is not a JSON object");
+    ProgramMetadata metadata;
+    const json &mesh = root.at("mesh");
+    std::optional<layout::Mesh> parsedMesh = layout::Mesh::create(
+        get<std::vector<std::string>>(mesh, "axes", "the mesh"),
+        get<std::vector<int64_t>>(mesh, "sizes", "the mesh"), error);
+    if (!parsedMesh)
+      throw OpError(fmt::format("the mesh: {}", error));
+    metadata.mesh = *parsedMesh;
+    for (const json &function : root.at("functions")) {
+      FunctionSpec spec;
+      spec.name = get<std::string>(function, "name", "a function");
+      std::string what = fmt::format("function '{}'", spec.name);
+      spec.symbol = get<std::string>(function, "symbol", what);
+      for (const json &argument : function.at("arguments"))
+        spec.arguments.push_back(
+            parseValue(argument, metadata.mesh, what + ": argument"));
+      for (const json &result : function.at("results"))
+        spec.results.push_back(
+            parseValue(result, metadata.mesh, what + ": result"));
+      metadata.functions.push_back(std::move(spec));
+    }
+    return metadata;
+  } catch (const OpError &failure) {
+    error = fmt::format("the program's metadata: {}", failure.what());
+  } catch (const std::exception &failure) {
+    error = fmt::format("the program's metadata: {}", failure.what());
+  }
+  return std::nullopt;
+}
+
+} // namespace tessel::driver

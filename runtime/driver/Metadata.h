@@ -1,0 +1,68 @@
+//===- Metadata.h - The program's description of itself ---------*- C++ -*-===//
+//
+// A compiled program exports tessel_program_metadata (the format is in
+// tessel/runtime/program.h): its mesh, and for each function the name,
+// global and local type and layout of every argument and result. The driver
+// learns from it which data to feed, which buffers carry over from step to
+// step, and which block of each tensor this rank holds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_METADATA_H
+#define TESSEL_RUNTIME_DRIVER_METADATA_H
+
+#include "executor/Descriptor.h"
+#include "layouts/Mesh.h"
+#include "layouts/Sharding.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+using runtime::TensorType;
+
+/// One argument or result of a function.
+struct ValueSpec {
+  std::string name;
+  TensorType global;
+  TensorType local;
+  /// The mesh axes that split each dim of `global`, in its dim order (empty
+  /// for a replicated dim).
+  std::vector<layout::AxisList> axes;
+
+  /// The layout maths' view of this value.
+  layout::TensorLayout tensorLayout() const {
+    return {global.dims, global.shape, axes};
+  }
+};
+
+struct FunctionSpec {
+  std::string name;
+  std::string symbol;
+  std::vector<ValueSpec> arguments;
+  std::vector<ValueSpec> results;
+
+  const ValueSpec *findArgument(const std::string &name) const;
+};
+
+struct ProgramMetadata {
+  layout::Mesh mesh;
+  std::vector<FunctionSpec> functions;
+
+  const FunctionSpec *findFunction(const std::string &name) const;
+};
+
+/// Parses and checks the metadata: a valid mesh, and for every value a
+/// layout that the mesh can apply to its global type and that gives its
+/// local type. Returns nothing and says why in `error` otherwise.
+std::optional<ProgramMetadata> parseMetadata(const char *text,
+                                             std::string &error);
+
+/// "data:2 x model:2", as the communicator spells a mesh.
+std::string describeMesh(const layout::Mesh &mesh);
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_METADATA_H

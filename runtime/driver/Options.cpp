@@ -1,0 +1,72 @@
+//===- Options.cpp - The command line of a compiled program ---------------===//
+
+#include "driver/Options.h"
+
+#include "driver/FashionMnist.h"
+
+#include <CLI/CLI.hpp>
+
+#include <sstream>
+
+namespace tessel::driver {
+
+std::optional<Options> parseOptions(int argc, char **argv, bool print,
+                                    int &exitStatus) {
+  Options options;
+  options.dataDir = kDefaultDataDir;
+  CLI::App app{"Trains the model compiled into this program, one process per "
+               "rank of its mesh (mpirun -n RANKS PROGRAM ...)."};
+  app.add_option("--steps", options.steps, "Steps to train for, in all")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--data", options.dataDir,
+                 "Directory of the Fashion-MNIST idx files (plain or .gz)")
+      ->capture_default_str();
+  app.add_option("--lr", options.learningRate, "Peak learning rate")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--schedule", options.schedule,
+                 "Learning rate schedule: constant, warmup (linear warm-up, "
+                 "then constant) or cosine (linear warm-up, then cosine decay "
+                 "to 0 at the last step)")
+      ->check(CLI::IsMember({"constant", "warmup", "cosine"}))
+      ->capture_default_str();
+  app.add_option("--warmup-steps", options.warmupSteps,
+                 "Steps of linear warm-up for warmup and cosine")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--seed", options.seed, "Seed of the order of the examples")
+      ->capture_default_str();
+  app.add_option("--metrics", options.metricsFile,
+                 "Write one JSON line per step (step, loss, samples_per_s, "
+                 "step_ms, lr) to this file");
+  app.add_option("--log-every", options.logEvery,
+                 "Print progress every N steps")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--checkpoint-dir", options.checkpointDir,
+                 "Write safetensors checkpoints to this directory");
+  app.add_option("--checkpoint-every", options.checkpointEvery,
+                 "Write a checkpoint every N steps (0: only at the end)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_flag("--resume", options.resume,
+               "Start from the latest checkpoint in --checkpoint-dir, under "
+               "any layout or rank count");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    std::ostringstream discard;
+    exitStatus = print ? app.exit(error) : app.exit(error, discard, discard);
+    return std::nullopt;
+  }
+  if (options.resume && options.checkpointDir.empty()) {
+    if (print)
+      std::fprintf(stderr, "tessel: --resume needs --checkpoint-dir\n");
+    exitStatus = 1;
+    return std::nullopt;
+  }
+  return options;
+}
+
+} // namespace tessel::driver

@@ -1,0 +1,34 @@
+//===- Options.h - The command line of a compiled program -------*- C++ -*-===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_OPTIONS_H
+#define TESSEL_RUNTIME_DRIVER_OPTIONS_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tessel::driver {
+
+struct Options {
+  int64_t steps = 100;
+  std::string dataDir;
+  double learningRate = 0.1;
+  std::string schedule = "constant";
+  int64_t warmupSteps = 0;
+  uint64_t seed = 0;
+  std::string metricsFile;
+  int64_t logEvery = 10;
+  std::string checkpointDir;
+  int64_t checkpointEvery = 0;
+  bool resume = false;
+};
+
+/// Parses the command line. Returns the options, or the exit status when
+/// the program should stop (0 after --help, 1 after a bad option); only
+/// rank 0 prints, so that a job of many ranks says it once.
+std::optional<Options> parseOptions(int argc, char **argv, bool print,
+                                    int &exitStatus);
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_OPTIONS_H

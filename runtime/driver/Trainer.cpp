@@ -1,0 +1,322 @@
+//===- Trainer.cpp - The training loop ------------------------------------===//
+
+#include "driver/Trainer.h"
+
+#include "driver/Agreement.h"
+#include "driver/Batches.h"
+#include "driver/Checkpoint.h"
+#include "driver/Schedule.h"
+#include "executor/Buffers.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+namespace tessel::driver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+/// Where each argument of train_step comes from.
+enum class Source { Images, Labels, LearningRate, State };
+
+/// The checks that make a program one the driver can train, and what it
+/// learns from them.
+struct StepPlan {
+  const FunctionSpec *init = nullptr;
+  const FunctionSpec *step = nullptr;
+  std::vector<Source> sources;
+  int64_t batchSize = 0;
+  int lossResult = -1;
+};
+
+std::optional<std::string> planStep(const ProgramMetadata &metadata,
+                                    const Dataset &dataset, StepPlan &plan) {
+  plan.init = metadata.findFunction("init");
+  plan.step = metadata.findFunction("train_step");
+  if (!plan.init || !plan.step)
+    return std::string("the program has no 'init' or no 'train_step' function "
+                       "in its metadata; compile a model with tessel-autodiff");
+  if (!plan.init->arguments.empty())
+    return std::string("the program's init takes arguments; it must take none");
+  for (const ValueSpec &argument : plan.step->arguments) {
+    const std::string &name = argument.name;
+    if (name == "images") {
+      int64_t pixels = argument.global.numElements() / batchSizeOf(argument);
+      if (!ref::isFloatType(argument.global.type) ||
+          pixels != dataset.pixelsPerImage)
+        return fmt::format("train_step's 'images' is {}; the data are {} "
+                           "pixels per image, as floats",
+                           argument.global.str(), dataset.pixelsPerImage);
+      plan.sources.push_back(Source::Images);
+      plan.batchSize = batchSizeOf(argument);
+    } else if (name == "labels") {
+      if (ref::isFloatType(argument.global.type) ||
+          argument.global.type == ref::ElementType::I1)
+        return fmt::format("train_step's 'labels' is {}; it must be i32 or i64",
+                           argument.global.str());
+      plan.sources.push_back(Source::Labels);
+    } else if (name == "learning_rate") {
+      if (argument.global.numElements() != 1 ||
+          !ref::isFloatType(argument.global.type))
+        return fmt::format("train_step's 'learning_rate' is {}; it must be a "
+                           "float scalar",
+                           argument.global.str());
+      plan.sources.push_back(Source::LearningRate);
+    } else {
+      bool fromInit = false;
+      for (const ValueSpec &result : plan.init->results)
+        fromInit = fromInit || (result.name == name &&
+                                result.local.shape == argument.local.shape &&
+                                result.local.type == argument.local.type);
+      if (!fromInit)
+        return fmt::format("train_step's argument '{}' ({}) is neither data "
+                           "('images', 'labels'), 'learning_rate', nor a "
+                           "result of init of the same local type",
+                           name, argument.local.str());
+      plan.sources.push_back(Source::State);
+    }
+  }
+  for (const ValueSpec &argument : plan.step->arguments)
+    if (argument.name == "labels" && plan.batchSize &&
+        batchSizeOf(argument) != plan.batchSize)
+      return std::string("train_step's 'images' and 'labels' have different "
+                         "batch sizes");
+  if (plan.batchSize == 0)
+    return std::string("train_step has no 'images' argument");
+  for (size_t i = 0; i < plan.step->results.size(); ++i)
+    if (plan.step->results[i].name == "loss")
+      plan.lossResult = static_cast<int>(i);
+  if (plan.lossResult < 0)
+    return std::string("train_step has no result named 'loss'");
+  if (plan.step->results[plan.lossResult].local.numElements() != 1)
+    return std::string("train_step's 'loss' is not a scalar");
+  return std::nullopt;
+}
+
+/// The state that carries over between steps: init's results by name, each
+/// this rank's block in a buffer of tessel_rt_alloc.
+class State {
+public:
+  State(tessel_context_t *context, const FunctionSpec &init)
+      : context(context), init(init) {}
+  ~State() {
+    for (auto &[name, buffer] : buffers)
+      tessel_rt_free(context, buffer);
+  }
+
+  /// Takes ownership of a function's results: those named like state
+  /// replace it; the rest are freed, except `keep`, which is returned.
+  void *absorb(const FunctionSpec &function, std::vector<void *> &results,
+               int keep) {
+    void *kept = nullptr;
+    for (size_t i = 0; i < results.size(); ++i) {
+      const std::string &name = function.results[i].name;
+      if (static_cast<int>(i) == keep) {
+        kept = results[i];
+      } else if (isState(name)) {
+        tessel_rt_free(context, buffers[name]);
+        buffers[name] = results[i];
+      } else {
+        tessel_rt_free(context, results[i]);
+      }
+    }
+    return kept;
+  }
+
+  /// Allocates a buffer for every tensor, for a checkpoint to fill.
+  void allocate() {
+    for (const ValueSpec &spec : init.results) {
+      tessel_rt_free(context, buffers[spec.name]);
+      buffers[spec.name] = tessel_rt_alloc(context, spec.local.numBytes());
+    }
+  }
+
+  void *operator[](const std::string &name) { return buffers.at(name); }
+
+  std::vector<StateTensor> tensors() {
+    std::vector<StateTensor> result;
+    for (const ValueSpec &spec : init.results)
+      result.push_back({&spec, buffers.at(spec.name)});
+    return result;
+  }
+
+private:
+  bool isState(const std::string &name) const {
+    for (const ValueSpec &spec : init.results)
+      if (spec.name == name)
+        return true;
+    return false;
+  }
+
+  tessel_context_t *context;
+  const FunctionSpec &init;
+  std::map<std::string, void *> buffers;
+};
+
+std::string formatDuration(double seconds) {
+  if (seconds < 60)
+    return fmt::format("{:.0f}s", seconds);
+  if (seconds < 3600)
+    return fmt::format("{:.0f}m{:02.0f}s", std::floor(seconds / 60),
+                       std::fmod(seconds, 60));
+  return fmt::format("{:.0f}h{:02.0f}m", std::floor(seconds / 3600),
+                     std::fmod(seconds / 60, 60));
+}
+
+} // namespace
+
+int train(const Options &options, const Program &program,
+          tessel_context_t *context, int64_t rank) {
+  const ProgramMetadata &metadata = *program.metadata;
+  const layout::Mesh &mesh = metadata.mesh;
+  std::string error;
+
+  std::optional<Dataset> dataset =
+      loadFashionMnist(options.dataDir, "train", error);
+  if (anyRankFailed(rank,
+                    dataset ? std::nullopt : std::optional<std::string>(error)))
+    return 1;
+  StepPlan plan;
+  if (anyRankFailed(rank, planStep(metadata, *dataset, plan)))
+    return 1;
+
+  State state(context, *plan.init);
+  int64_t firstStep = 0;
+  std::optional<std::string> resumeFrom;
+  if (options.resume)
+    resumeFrom = latestCheckpoint(options.checkpointDir);
+  if (resumeFrom) {
+    state.allocate();
+    bool ok = readCheckpoint(*resumeFrom, state.tensors(), mesh, rank,
+                             firstStep, error);
+    if (anyRankFailed(rank,
+                      ok ? std::nullopt : std::optional<std::string>(error)))
+      return 1;
+    if (rank == 0)
+      fmt::print("resumed from {} after step {}\n", *resumeFrom, firstStep);
+  } else {
+    if (options.resume && rank == 0)
+      fmt::print("no checkpoint in {}: starting from step 0\n",
+                 options.checkpointDir);
+    std::vector<void *> results(plan.init->results.size(), nullptr);
+    program.init(context, nullptr, results.data());
+    state.absorb(*plan.init, results, -1);
+  }
+
+  std::FILE *metrics = nullptr;
+  if (rank == 0 && !options.metricsFile.empty()) {
+    metrics = std::fopen(options.metricsFile.c_str(), resumeFrom ? "a" : "w");
+    if (!metrics)
+      error = fmt::format("cannot write metrics to {}", options.metricsFile);
+  }
+  if (anyRankFailed(rank, rank == 0 && !options.metricsFile.empty() && !metrics
+                              ? std::optional<std::string>(error)
+                              : std::nullopt))
+    return 1;
+
+  BatchMaker batches(*dataset, options.seed);
+  const FunctionSpec &step = *plan.step;
+  int64_t lastCheckpoint = firstStep;
+  double firstLoss = 0, lastLoss = 0;
+  Clock::time_point start = Clock::now(), windowStart = start;
+  int64_t windowSteps = 0;
+  for (int64_t s = firstStep; s < options.steps; ++s) {
+    Clock::time_point stepStart = Clock::now();
+    double lr = learningRate(options.schedule, options.learningRate,
+                             options.warmupSteps, s, options.steps);
+    std::vector<int64_t> examples = batches.examplesOfStep(s, plan.batchSize);
+    std::vector<void *> arguments, data;
+    for (size_t i = 0; i < step.arguments.size(); ++i) {
+      const ValueSpec &argument = step.arguments[i];
+      void *buffer = nullptr;
+      if (plan.sources[i] == Source::State) {
+        arguments.push_back(state[argument.name]);
+        continue;
+      }
+      buffer = tessel_rt_alloc(context, argument.local.numBytes());
+      data.push_back(buffer);
+      arguments.push_back(buffer);
+      if (plan.sources[i] == Source::Images)
+        batches.fillImages(argument, examples, mesh, rank, buffer);
+      else if (plan.sources[i] == Source::Labels)
+        batches.fillLabels(argument, examples, mesh, rank, buffer);
+      else
+        runtime::storeElement(argument.local.type, buffer, 0, lr);
+    }
+    std::vector<void *> results(step.results.size(), nullptr);
+    program.trainStep(context, arguments.data(), results.data());
+    void *lossBuffer = state.absorb(step, results, plan.lossResult);
+    double loss = runtime::loadElement(step.results[plan.lossResult].local.type,
+                                       lossBuffer, 0);
+    tessel_rt_free(context, lossBuffer);
+    for (void *buffer : data)
+      tessel_rt_free(context, buffer);
+    Clock::time_point stepEnd = Clock::now();
+
+    if (s == firstStep)
+      firstLoss = loss;
+    lastLoss = loss;
+    ++windowSteps;
+    double stepSeconds = secondsBetween(stepStart, stepEnd);
+    if (metrics) {
+      nlohmann::json line = {{"step", s + 1},
+                             {"loss", loss},
+                             {"samples_per_s", plan.batchSize / stepSeconds},
+                             {"step_ms", stepSeconds * 1e3},
+                             {"lr", lr}};
+      std::fprintf(metrics, "%s\n", line.dump().c_str());
+      std::fflush(metrics);
+    }
+    if (rank == 0 &&
+        ((s + 1) % options.logEvery == 0 || s + 1 == options.steps)) {
+      double window = secondsBetween(windowStart, stepEnd);
+      double perStep = secondsBetween(start, stepEnd) / (s + 1 - firstStep);
+      fmt::print("step {}/{}  loss {:.4f}  {:.0f} samples/s  ETA {}\n", s + 1,
+                 options.steps, loss, plan.batchSize * windowSteps / window,
+                 formatDuration(perStep * (options.steps - s - 1)));
+      std::fflush(stdout);
+      windowStart = stepEnd;
+      windowSteps = 0;
+    }
+    if (!options.checkpointDir.empty() && options.checkpointEvery > 0 &&
+        (s + 1) % options.checkpointEvery == 0) {
+      bool ok = writeCheckpoint(options.checkpointDir, s + 1, state.tensors(),
+                                mesh, rank, error);
+      if (anyRankFailed(rank,
+                        ok ? std::nullopt : std::optional<std::string>(error)))
+        return 1;
+      lastCheckpoint = s + 1;
+    }
+  }
+  if (!options.checkpointDir.empty() && lastCheckpoint != options.steps &&
+      firstStep < options.steps) {
+    bool ok = writeCheckpoint(options.checkpointDir, options.steps,
+                              state.tensors(), mesh, rank, error);
+    if (anyRankFailed(rank,
+                      ok ? std::nullopt : std::optional<std::string>(error)))
+      return 1;
+  }
+  if (metrics)
+    std::fclose(metrics);
+  if (rank == 0 && firstStep < options.steps) {
+    double seconds = secondsBetween(start, Clock::now());
+    int64_t trained = options.steps - firstStep;
+    fmt::print("trained steps {}-{} on {} rank{} ({}) in {:.1f}s: {:.0f} "
+               "samples/s, loss {:.4f} -> {:.4f}\n",
+               firstStep + 1, options.steps, mesh.numRanks(),
+               mesh.numRanks() == 1 ? "" : "s", describeMesh(mesh), seconds,
+               plan.batchSize * trained / seconds, firstLoss, lastLoss);
+  }
+  return 0;
+}
+
+} // namespace tessel::driver

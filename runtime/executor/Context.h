@@ -1,0 +1,49 @@
+//===- Context.h - What one rank's program runs with ------------*- C++ -*-===//
+//
+// The definition behind the opaque tessel_context_t of
+// tessel/runtime/program.h. The driver makes one per rank after creating
+// the communicator; the executor's mesh-level ops use the communicator, and
+// the einsum fast path the oneDNN kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_EXECUTOR_CONTEXT_H
+#define TESSEL_RUNTIME_EXECUTOR_CONTEXT_H
+
+#include "layouts/Mesh.h"
+#include "tessel/runtime/comm.h"
+#include "tessel/runtime/program.h"
+
+#include <memory>
+#include <string>
+
+struct tessel_kernels_t;
+
+struct tessel_context_t {
+  /// Not owned: the driver creates and destroys it. NULL in a context made
+  /// for model-level ops only, where mesh-level ops are an error.
+  tessel_comm_t *comm = nullptr;
+  tessel::layout::Mesh mesh;
+  /// The rank's number in the job, for error messages; 0 without a
+  /// communicator.
+  int64_t rank = 0;
+  /// Owned; NULL when the runtime was built without oneDNN, and then einsum
+  /// runs on the reference kernels.
+  tessel_kernels_t *kernels = nullptr;
+};
+
+namespace tessel::runtime {
+
+struct ContextDeleter {
+  void operator()(tessel_context_t *context) const;
+};
+using ContextPtr = std::unique_ptr<tessel_context_t, ContextDeleter>;
+
+/// Makes a rank's context over `comm` (which may be NULL) and `mesh`. On
+/// failure (oneDNN could not start) returns null and says why in `error`.
+ContextPtr createContext(tessel_comm_t *comm, layout::Mesh mesh,
+                         std::string &error);
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_EXECUTOR_CONTEXT_H

@@ -1,0 +1,128 @@
+//===- Execute.cpp - The C entry points of tessel/runtime/program.h -------===//
+//
+// No exception crosses the C ABI: everything that can throw (JSON parsing,
+// OpError, bad_alloc) is caught here and becomes the job's error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/Execute.h"
+
+#include "executor/Context.h"
+#include "executor/Fatal.h"
+#include "executor/Op.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <vector>
+
+using namespace tessel::runtime;
+
+namespace {
+
+/// Owns every PreparedOp until the process exits. Call sites are static
+/// slots in the compiled program, which lives as long as the process, so
+/// the ops they point to must too; keeping them here (rather than leaking)
+/// lets leak checkers see them freed.
+class PreparedOps {
+public:
+  PreparedOp *keep(std::unique_ptr<PreparedOp> op) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ops.push_back(std::move(op));
+    return ops.back().get();
+  }
+
+private:
+  std::mutex mutex;
+  std::vector<std::unique_ptr<PreparedOp>> ops;
+};
+
+PreparedOps &preparedOps() {
+  static PreparedOps ops;
+  return ops;
+}
+
+std::string errorMessage(const tessel_context_t *context,
+                         const OpDescriptor &desc, const std::string &what) {
+  return fmt::format("tessel: rank {}: error at {} in {}: {}",
+                     context ? context->rank : 0,
+                     desc.loc.empty() ? "an unknown location" : desc.loc,
+                     desc.op.empty() ? "an unknown op" : desc.op, what);
+}
+
+} // namespace
+
+namespace tessel::runtime {
+
+std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
+                                      const char *descriptor,
+                                      void *const *operands,
+                                      int32_t numOperands, void *result) {
+  OpDescriptor parsed;
+  const OpDescriptor *desc = &parsed;
+  try {
+    if (!context)
+      throw OpError("the context is NULL");
+    if (!site)
+      throw OpError("the call site's cache slot is NULL");
+    auto *op = static_cast<PreparedOp *>(*site);
+    if (!op) {
+      op = preparedOps().keep(prepareOp(descriptor, parsed));
+      *site = op;
+    }
+    desc = &op->desc;
+    if (numOperands < 0 ||
+        static_cast<size_t>(numOperands) != desc->operands.size())
+      throw OpError(
+          fmt::format("called with {} operands, the descriptor has {}",
+                      numOperands, desc->operands.size()));
+    for (int32_t i = 0; i < numOperands; ++i)
+      if (!operands[i] && desc->operands[i].numElements() > 0)
+        throw OpError(fmt::format("operand {} is NULL", i));
+    if (!result && desc->result.numElements() > 0)
+      throw OpError("the result buffer is NULL");
+    op->kernel(*context, operands, result);
+    return std::nullopt;
+  } catch (const OpError &error) {
+    return errorMessage(context, *desc, error.what());
+  } catch (const std::bad_alloc &) {
+    return errorMessage(context, *desc, "out of memory");
+  } catch (const std::exception &error) {
+    return errorMessage(context, *desc,
+                        fmt::format("internal error: {}", error.what()));
+  } catch (...) {
+    return errorMessage(context, *desc, "internal error");
+  }
+}
+
+} // namespace tessel::runtime
+
+extern "C" {
+
+void *tessel_rt_alloc(tessel_context_t *context, int64_t bytes) {
+  // aligned_alloc wants a multiple of the alignment, and a zero-size tensor
+  // still gets a distinct pointer.
+  constexpr int64_t alignment = 64;
+  int64_t rounded =
+      bytes <= 0 ? alignment : (bytes + alignment - 1) / alignment * alignment;
+  void *buffer = std::aligned_alloc(alignment, static_cast<size_t>(rounded));
+  if (!buffer)
+    fatalError(fmt::format("tessel: rank {}: error: out of memory allocating "
+                           "{} bytes",
+                           context ? context->rank : 0, bytes));
+  return buffer;
+}
+
+void tessel_rt_free(tessel_context_t *, void *buffer) { std::free(buffer); }
+
+void tessel_rt_execute(tessel_context_t *context, void **site,
+                       const char *descriptor, void *const *operands,
+                       int32_t num_operands, void *result) {
+  if (std::optional<std::string> error =
+          tryExecute(context, site, descriptor, operands, num_operands, result))
+    fatalError(*error);
+}
+
+} // extern "C"

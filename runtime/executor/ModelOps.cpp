@@ -1,0 +1,471 @@
+//===- ModelOps.cpp - Model-level ops on the reference kernels ------------===//
+//
+// Every model-level op of the dialect, run by the reference kernels of
+// evaluator/kernels, so that a compiled program computes what tessel-eval
+// computes. The dispatch and the mapping of attributes to kernel parameters
+// mirror evaluator/Interpreter.cpp; the operands are converted to doubles
+// and the result is rounded once to its type.
+//
+// Einsum of two f32 operands goes to oneDNN instead (FastEinsum.cpp), where
+// it can.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/Buffers.h"
+#include "executor/FastEinsum.h"
+#include "executor/Op.h"
+
+#include "evaluator/kernels/Kernels.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace tessel::runtime {
+
+namespace {
+
+using Inputs = std::vector<ref::Tensor>;
+using RefFunction = std::function<ref::Tensor(const Inputs &)>;
+
+/// A kernel that loads the operands as reference tensors, calls `compute`
+/// and stores what it returns into the result.
+Kernel viaReference(const OpDescriptor &desc, RefFunction compute) {
+  return [operandTypes = desc.operands, resultType = desc.result,
+          compute = std::move(compute)](tessel_context_t &,
+                                        void *const *operands, void *result) {
+    Inputs inputs;
+    inputs.reserve(operandTypes.size());
+    for (size_t i = 0; i < operandTypes.size(); ++i)
+      inputs.push_back(loadTensor(operandTypes[i], operands[i]));
+    storeTensor(compute(inputs), resultType, result);
+  };
+}
+
+/// Looks an attribute's string value up in a table of (spelling, value).
+template <typename Enum, size_t N>
+Enum enumAttr(const OpDescriptor &desc, const char *name,
+              const std::pair<const char *, Enum> (&table)[N]) {
+  std::string value = desc.stringAttr(name);
+  for (const auto &[spelling, kind] : table)
+    if (value == spelling)
+      return kind;
+  std::string known;
+  for (const auto &[spelling, kind] : table)
+    known += fmt::format("{}'{}'", known.empty() ? "" : ", ", spelling);
+  throw OpError(
+      fmt::format("attribute '{}' is '{}', not one of {}", name, value, known));
+}
+
+constexpr std::pair<const char *, ref::ReductionKind> kReduceKinds[] = {
+    {"sum", ref::ReductionKind::Sum},   {"mean", ref::ReductionKind::Mean},
+    {"max", ref::ReductionKind::Max},   {"min", ref::ReductionKind::Min},
+    {"prod", ref::ReductionKind::Prod},
+};
+constexpr std::pair<const char *, ref::CompareKind> kCompareKinds[] = {
+    {"eq", ref::CompareKind::Eq}, {"ne", ref::CompareKind::Ne},
+    {"lt", ref::CompareKind::Lt}, {"le", ref::CompareKind::Le},
+    {"gt", ref::CompareKind::Gt}, {"ge", ref::CompareKind::Ge},
+};
+constexpr std::pair<const char *, ref::PoolKind> kPoolKinds[] = {
+    {"max", ref::PoolKind::Max},
+    {"avg", ref::PoolKind::Avg},
+};
+constexpr std::pair<const char *, ref::InitKind> kInitKinds[] = {
+    {"zeros", ref::InitKind::Zeros},
+    {"ones", ref::InitKind::Ones},
+    {"uniform", ref::InitKind::Uniform},
+    {"normal", ref::InitKind::Normal},
+};
+
+template <size_t N>
+std::array<int64_t, N> fixedInts(const OpDescriptor &desc, const char *name,
+                                 std::optional<std::vector<int64_t>> fallback) {
+  std::vector<int64_t> values = desc.intListAttr(name, std::move(fallback));
+  if (values.size() != N)
+    throw OpError(fmt::format("attribute '{}' has {} values, not {}", name,
+                              values.size(), N));
+  std::array<int64_t, N> result{};
+  std::copy(values.begin(), values.end(), result.begin());
+  return result;
+}
+
+std::array<std::string, 2> twoNames(const OpDescriptor &desc,
+                                    const char *name) {
+  std::vector<std::string> values = desc.stringListAttr(name);
+  if (values.size() != 2)
+    throw OpError(
+        fmt::format("attribute '{}' has {} names, not 2", name, values.size()));
+  return {values[0], values[1]};
+}
+
+/// The attributes of conv2d and its two gradients, with ODS's defaults.
+ref::ConvParams convParams(const OpDescriptor &desc) {
+  ref::ConvParams params;
+  params.inputChannel = desc.stringAttr("input_channel");
+  params.outputChannel = desc.stringAttr("output_channel");
+  params.spatial = twoNames(desc, "spatial");
+  params.kernel = twoNames(desc, "kernel");
+  params.strides = fixedInts<2>(desc, "strides", std::vector<int64_t>{1, 1});
+  params.dilations =
+      fixedInts<2>(desc, "dilations", std::vector<int64_t>{1, 1});
+  params.padding =
+      fixedInts<4>(desc, "padding", std::vector<int64_t>{0, 0, 0, 0});
+  return params;
+}
+
+/// The attributes of pool and its gradient.
+ref::PoolParams poolParams(const OpDescriptor &desc) {
+  ref::PoolParams params;
+  params.spatial = twoNames(desc, "spatial");
+  params.window = fixedInts<2>(desc, "window", std::nullopt);
+  params.strides = fixedInts<2>(desc, "strides", std::vector<int64_t>{1, 1});
+  params.padding =
+      fixedInts<4>(desc, "padding", std::vector<int64_t>{0, 0, 0, 0});
+  return params;
+}
+
+/// Checks that a dim-naming attribute names a dim of operand `operand`, so
+/// that a mistake is an error here rather than an assertion in a kernel.
+std::string operandDim(const OpDescriptor &desc, const char *name,
+                       size_t operand) {
+  std::string dim = desc.stringAttr(name);
+  desc.operands[operand].dimIndex(dim,
+                                  fmt::format("operand {}", operand).c_str());
+  return dim;
+}
+
+//===----------------------------------------------------------------------===//
+// Builders, one per op
+//===----------------------------------------------------------------------===//
+
+Kernel buildParameter(const OpDescriptor &desc) {
+  desc.expectOperands(0);
+  ref::InitKind kind = enumAttr(desc, "init", kInitKinds);
+  double scale = desc.doubleAttr("scale", 1.0);
+  auto seed = static_cast<uint64_t>(desc.intAttr("seed", 0));
+  if (!ref::isFloatType(desc.result.type))
+    throw OpError("a parameter must have a float element type");
+  // The whole tensor of the result's type: a parameter split by the layout
+  // is followed by the shard_slice that takes this rank's block, and each
+  // element is a function of its global index, so all ranks agree.
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &) {
+    return ref::initializeParameter(spec, kind, scale, seed);
+  });
+}
+
+Kernel buildConstant(const OpDescriptor &desc) {
+  desc.expectOperands(0);
+  auto value = desc.attrs.find("value");
+  if (value == desc.attrs.end())
+    throw OpError("attribute 'value' is missing");
+  int64_t count = desc.result.numElements();
+  std::vector<double> values;
+  if (value->is_array()) {
+    for (const nlohmann::json &element : *value) {
+      std::optional<double> number = jsonNumber(element);
+      if (!number)
+        throw OpError("attribute 'value' holds something other than numbers");
+      values.push_back(*number);
+    }
+  } else if (std::optional<double> number = jsonNumber(*value)) {
+    values.push_back(*number);
+  } else {
+    throw OpError("attribute 'value' is neither a number nor a list of them");
+  }
+  // A single value is a splat, as a splat dense attribute is in MLIR.
+  if (values.size() == 1)
+    values.assign(count, values.front());
+  if (static_cast<int64_t>(values.size()) != count)
+    throw OpError(fmt::format("attribute 'value' has {} values for a result "
+                              "of {} elements",
+                              values.size(), count));
+  // The bytes are made once; each call copies them.
+  auto bytes = std::make_shared<std::vector<unsigned char>>(
+      static_cast<size_t>(desc.result.numBytes()));
+  for (int64_t i = 0; i < count; ++i)
+    storeElement(desc.result.type, bytes->data(), i, values[i]);
+  return [bytes](tessel_context_t &, void *const *, void *result) {
+    if (!bytes->empty())
+      std::memcpy(result, bytes->data(), bytes->size());
+  };
+}
+
+Kernel buildIota(const OpDescriptor &desc) {
+  desc.expectOperands(0);
+  std::string dim = desc.stringAttr("dim");
+  desc.result.dimIndex(dim, "the result");
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc,
+                      [=](const Inputs &) { return ref::iota(spec, dim); });
+}
+
+Kernel buildEinsum(const OpDescriptor &desc) {
+  if (desc.operands.empty())
+    throw OpError("einsum needs at least one operand");
+  if (std::optional<Kernel> fast = buildFastEinsum(desc))
+    return *fast;
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(
+      desc, [=](const Inputs &inputs) { return ref::einsum(inputs, spec); });
+}
+
+template <ref::UnaryKind Kind> Kernel buildUnary(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  return viaReference(
+      desc, [](const Inputs &inputs) { return ref::unary(Kind, inputs[0]); });
+}
+
+template <ref::BinaryKind Kind> Kernel buildBinary(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::binary(Kind, inputs[0], inputs[1], spec);
+  });
+}
+
+Kernel buildCompare(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  ref::CompareKind kind = enumAttr(desc, "kind", kCompareKinds);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::compare(kind, inputs[0], inputs[1], spec);
+  });
+}
+
+Kernel buildSelect(const OpDescriptor &desc) {
+  desc.expectOperands(3);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::select(inputs[0], inputs[1], inputs[2], spec);
+  });
+}
+
+Kernel buildCast(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  ref::ElementType type = desc.result.type;
+  return viaReference(
+      desc, [=](const Inputs &inputs) { return ref::cast(inputs[0], type); });
+}
+
+/// Broadcast, rename, reshape and transpose: the result's type says it all.
+template <ref::Tensor (*Move)(const ref::Tensor &, const ref::TensorSpec &)>
+Kernel buildDataMove(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  if (desc.operands[0].numElements() != desc.result.numElements() &&
+      Move != &ref::broadcast)
+    throw OpError(fmt::format("operand {} and result {} differ in size",
+                              desc.operands[0].str(), desc.result.str()));
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(
+      desc, [=](const Inputs &inputs) { return Move(inputs[0], spec); });
+}
+
+Kernel buildReduce(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  ref::ReductionKind kind = enumAttr(desc, "kind", kReduceKinds);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::reduce(kind, inputs[0], spec);
+  });
+}
+
+Kernel buildSoftmax(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::string dim = operandDim(desc, "dim", 0);
+  return viaReference(
+      desc, [=](const Inputs &inputs) { return ref::softmax(inputs[0], dim); });
+}
+
+Kernel buildLogSoftmax(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::string dim = operandDim(desc, "dim", 0);
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::logSoftmax(inputs[0], dim);
+  });
+}
+
+Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  std::string dim = operandDim(desc, "dim", 0);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    ref::Tensor out;
+    std::string error;
+    if (!ref::softmaxCrossEntropy(inputs[0], inputs[1], dim, spec, out, error))
+      throw OpError(error);
+    return out;
+  });
+}
+
+Kernel buildLayerNorm(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::vector<std::string> dims = desc.stringListAttr("dims");
+  for (const std::string &dim : dims)
+    desc.operands[0].dimIndex(dim, "operand 0");
+  double epsilon = desc.doubleAttr("epsilon", 1e-5);
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::layerNorm(inputs[0], dims, epsilon);
+  });
+}
+
+Kernel buildConv2D(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  ref::ConvParams params = convParams(desc);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::conv2d(inputs[0], inputs[1], params, spec);
+  });
+}
+
+Kernel buildConv2DBackwardInput(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  ref::ConvParams params = convParams(desc);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::conv2dBackwardInput(inputs[0], inputs[1], params, spec);
+  });
+}
+
+Kernel buildConv2DBackwardFilter(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  ref::ConvParams params = convParams(desc);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::conv2dBackwardFilter(inputs[0], inputs[1], params, spec);
+  });
+}
+
+Kernel buildPool(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  ref::PoolKind kind = enumAttr(desc, "kind", kPoolKinds);
+  ref::PoolParams params = poolParams(desc);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::pool(kind, inputs[0], params, spec);
+  });
+}
+
+Kernel buildPoolBackward(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  ref::PoolKind kind = enumAttr(desc, "kind", kPoolKinds);
+  ref::PoolParams params = poolParams(desc);
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::poolBackward(kind, inputs[0], inputs[1], params);
+  });
+}
+
+Kernel buildGather(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  std::string dim = operandDim(desc, "dim", 0);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    ref::Tensor out;
+    std::string error;
+    if (!ref::gather(inputs[0], inputs[1], dim, spec, out, error))
+      throw OpError(error);
+    return out;
+  });
+}
+
+Kernel buildOneHot(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::string dim = desc.stringAttr("dim");
+  desc.result.dimIndex(dim, "the result");
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::oneHot(inputs[0], dim, spec);
+  });
+}
+
+Kernel buildSlice(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::vector<std::string> dims = desc.stringListAttr("dims");
+  std::vector<int64_t> starts = desc.intListAttr("starts");
+  if (dims.size() != starts.size())
+    throw OpError("attributes 'dims' and 'starts' differ in length");
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::slice(inputs[0], dims, starts, spec);
+  });
+}
+
+Kernel buildConcat(const OpDescriptor &desc) {
+  if (desc.operands.empty())
+    throw OpError("concat needs at least one operand");
+  std::string dim = operandDim(desc, "dim", 0);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::concat(inputs, dim, spec);
+  });
+}
+
+Kernel buildPad(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::vector<std::string> dims = desc.stringListAttr("dims");
+  std::vector<int64_t> low = desc.intListAttr("low");
+  std::vector<int64_t> high = desc.intListAttr("high");
+  if (dims.size() != low.size() || dims.size() != high.size())
+    throw OpError("attributes 'dims', 'low' and 'high' differ in length");
+  double value = desc.doubleAttr("value", 0.0);
+  ref::TensorSpec spec = desc.result.spec();
+  return viaReference(desc, [=](const Inputs &inputs) {
+    return ref::pad(inputs[0], dims, low, high, value, spec);
+  });
+}
+
+} // namespace
+
+void registerModelOps(KernelRegistry &registry) {
+  using UK = ref::UnaryKind;
+  using BK = ref::BinaryKind;
+  registry.insert({
+      {"tessel.parameter", buildParameter},
+      {"tessel.constant", buildConstant},
+      {"tessel.iota", buildIota},
+      {"tessel.einsum", buildEinsum},
+      {"tessel.neg", buildUnary<UK::Neg>},
+      {"tessel.abs", buildUnary<UK::Abs>},
+      {"tessel.exp", buildUnary<UK::Exp>},
+      {"tessel.log", buildUnary<UK::Log>},
+      {"tessel.sqrt", buildUnary<UK::Sqrt>},
+      {"tessel.rsqrt", buildUnary<UK::Rsqrt>},
+      {"tessel.tanh", buildUnary<UK::Tanh>},
+      {"tessel.sigmoid", buildUnary<UK::Sigmoid>},
+      {"tessel.relu", buildUnary<UK::Relu>},
+      {"tessel.gelu", buildUnary<UK::Gelu>},
+      {"tessel.erf", buildUnary<UK::Erf>},
+      {"tessel.add", buildBinary<BK::Add>},
+      {"tessel.sub", buildBinary<BK::Sub>},
+      {"tessel.mul", buildBinary<BK::Mul>},
+      {"tessel.div", buildBinary<BK::Div>},
+      {"tessel.max", buildBinary<BK::Max>},
+      {"tessel.min", buildBinary<BK::Min>},
+      {"tessel.pow", buildBinary<BK::Pow>},
+      {"tessel.compare", buildCompare},
+      {"tessel.select", buildSelect},
+      {"tessel.cast", buildCast},
+      {"tessel.broadcast", buildDataMove<ref::broadcast>},
+      {"tessel.rename", buildDataMove<ref::rename>},
+      {"tessel.reshape", buildDataMove<ref::reshape>},
+      {"tessel.transpose", buildDataMove<ref::transpose>},
+      {"tessel.reduce", buildReduce},
+      {"tessel.softmax", buildSoftmax},
+      {"tessel.log_softmax", buildLogSoftmax},
+      {"tessel.softmax_cross_entropy", buildSoftmaxCrossEntropy},
+      {"tessel.layer_norm", buildLayerNorm},
+      {"tessel.conv2d", buildConv2D},
+      {"tessel.conv2d_backward_input", buildConv2DBackwardInput},
+      {"tessel.conv2d_backward_filter", buildConv2DBackwardFilter},
+      {"tessel.pool", buildPool},
+      {"tessel.pool_backward", buildPoolBackward},
+      {"tessel.gather", buildGather},
+      {"tessel.one_hot", buildOneHot},
+      {"tessel.slice", buildSlice},
+      {"tessel.concat", buildConcat},
+      {"tessel.pad", buildPad},
+  });
+}
+
+} // namespace tessel::runtime

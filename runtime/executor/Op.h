@@ -1,0 +1,52 @@
+//===- Op.h - Ops prepared from their descriptors ---------------*- C++ -*-===//
+//
+// tessel_rt_execute parses a call site's descriptor once into a PreparedOp:
+// the descriptor and a kernel with its attributes already resolved, so each
+// later call only moves data. Each family of ops (model-level ops on the
+// reference kernels, einsum on oneDNN, mesh-level ops on the communicator)
+// registers a builder per op name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_EXECUTOR_OP_H
+#define TESSEL_RUNTIME_EXECUTOR_OP_H
+
+#include "executor/Descriptor.h"
+#include "tessel/runtime/program.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace tessel::runtime {
+
+/// Runs the op on the operand buffers into the result buffer; reports
+/// failures by throwing OpError.
+using Kernel = std::function<void(tessel_context_t &context,
+                                  void *const *operands, void *result)>;
+
+/// Makes an op's kernel from its descriptor, checking the attributes and
+/// operand count (OpError otherwise).
+using KernelBuilder = Kernel (*)(const OpDescriptor &desc);
+
+using KernelRegistry = std::map<std::string, KernelBuilder, std::less<>>;
+
+/// Each adds the builders of its family under the ops' full names
+/// ("tessel.einsum").
+void registerModelOps(KernelRegistry &registry);
+void registerMeshOps(KernelRegistry &registry);
+
+struct PreparedOp {
+  OpDescriptor desc;
+  Kernel kernel;
+};
+
+/// Parses `descriptor` and builds its kernel; OpError when either fails.
+/// `desc` receives what was parsed even on failure, for the message.
+std::unique_ptr<PreparedOp> prepareOp(const char *descriptor,
+                                      OpDescriptor &desc);
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_EXECUTOR_OP_H

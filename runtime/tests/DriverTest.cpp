@@ -1,0 +1,231 @@
+//===- DriverTest.cpp - Training jobs of the hand-compiled classifier -----===//
+//
+// Starts the LinearClassifier program (linked with tessel_driver) under
+// mpirun, as a user would, and checks what the jobs print and write: the
+// loss going down, one and two ranks agreeing, the mesh/rank mismatch, and a
+// checkpoint from two ranks resuming on one. The tests that train need
+// Fashion-MNIST and are skipped, saying so, when it is not installed.
+//
+//===----------------------------------------------------------------------===//
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *kDataDir = "/usr/share/datasets/fashion-mnist";
+
+struct Job {
+  int status;
+  std::string output;
+};
+
+/// Runs `program` under mpirun with `ranks` ranks; stdout and stderr
+/// together.
+Job runJob(int ranks, const char *program, const std::string &arguments) {
+  std::string command = std::string(TESSEL_MPIEXEC) + " -n " +
+                        std::to_string(ranks) +
+                        " --oversubscribe --allow-run-as-root --bind-to none " +
+                        program + " " + arguments + " 2>&1";
+  Job job{-1, ""};
+  std::FILE *pipe = ::popen(command.c_str(), "r");
+  if (!pipe)
+    return job;
+  char chunk[4096];
+  size_t read;
+  while ((read = std::fread(chunk, 1, sizeof chunk, pipe)) > 0)
+    job.output.append(chunk, read);
+  int status = ::pclose(pipe);
+  job.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return job;
+}
+
+/// A fresh directory for one test's files.
+fs::path scratch(const std::string &name) {
+  fs::path dir = fs::path(TESSEL_TEST_SCRATCH) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+/// The losses of a metrics file, by step.
+std::map<int64_t, double> lossesOf(const fs::path &metrics) {
+  std::map<int64_t, double> losses;
+  std::ifstream file(metrics);
+  std::string line;
+  while (std::getline(file, line)) {
+    nlohmann::json entry = nlohmann::json::parse(line);
+    for (const char *key : {"step", "loss", "samples_per_s", "step_ms", "lr"})
+      EXPECT_TRUE(entry.contains(key)) << key << " missing in " << line;
+    losses[entry["step"].get<int64_t>()] = entry["loss"].get<double>();
+  }
+  return losses;
+}
+
+/// The progress lines a job printed ("step 5/10  loss 1.2345"), without
+/// their timings.
+std::vector<std::string> progressOf(const std::string &output) {
+  std::vector<std::string> lines;
+  std::regex progress(R"(step \d+/\d+  loss [0-9.]+)");
+  for (auto it = std::sregex_iterator(output.begin(), output.end(), progress);
+       it != std::sregex_iterator(); ++it)
+    lines.push_back(it->str());
+  return lines;
+}
+
+bool haveData() {
+  return fs::exists(fs::path(kDataDir) / "train-images-idx3-ubyte.gz") ||
+         fs::exists(fs::path(kDataDir) / "train-images-idx3-ubyte");
+}
+
+#define REQUIRE_DATA()                                                         \
+  if (!haveData())                                                             \
+  GTEST_SKIP() << "Fashion-MNIST is not installed in " << kDataDir             \
+               << " (Debian package dataset-fashion-mnist): skipped"
+
+TEST(Driver, HelpListsTheOptions) {
+  Job job = runJob(1, TESSEL_LINEAR_NP1, "--help");
+  EXPECT_EQ(job.status, 0) << job.output;
+  for (const char *option :
+       {"--steps", "--data", "--lr", "--schedule", "--warmup-steps", "--seed",
+        "--metrics", "--log-every", "--checkpoint-dir", "--checkpoint-every",
+        "--resume"})
+    EXPECT_NE(job.output.find(option), std::string::npos) << option;
+}
+
+TEST(Driver, MeshThatDoesNotMatchTheJobIsAClearError) {
+  Job job = runJob(3, TESSEL_LINEAR_NP2, "--steps 1");
+  EXPECT_EQ(job.status, 1) << job.output;
+  EXPECT_NE(job.output.find("tessel: the program's mesh data:2 needs 2 ranks, "
+                            "but mpirun started 3"),
+            std::string::npos)
+      << job.output;
+}
+
+TEST(Driver, TrainingLowersTheLoss) {
+  REQUIRE_DATA();
+  fs::path dir = scratch("loss");
+  Job job = runJob(1, TESSEL_LINEAR_NP1,
+                   "--steps 60 --log-every 20 --schedule cosine "
+                   "--warmup-steps 5 --metrics " +
+                       (dir / "metrics.jsonl").string());
+  ASSERT_EQ(job.status, 0) << job.output;
+  std::cout << job.output;
+  EXPECT_EQ(progressOf(job.output).size(), 3u) << job.output;
+  EXPECT_NE(job.output.find("trained steps 1-60"), std::string::npos);
+  std::map<int64_t, double> losses = lossesOf(dir / "metrics.jsonl");
+  ASSERT_EQ(losses.size(), 60u);
+  // Ten classes: the untrained model is near log(10) = 2.30.
+  EXPECT_NEAR(losses[1], 2.30, 0.1);
+  double last = 0;
+  for (int64_t step = 51; step <= 60; ++step)
+    last += losses[step] / 10;
+  EXPECT_LT(last, 1.2) << "the loss did not go down";
+}
+
+TEST(Driver, OneAndTwoRanksPrintTheSameLosses) {
+  REQUIRE_DATA();
+  fs::path dir = scratch("ranks");
+  std::string arguments = "--steps 12 --log-every 3 --seed 5 --metrics ";
+  Job one =
+      runJob(1, TESSEL_LINEAR_NP1, arguments + (dir / "one.jsonl").string());
+  Job two =
+      runJob(2, TESSEL_LINEAR_NP2, arguments + (dir / "two.jsonl").string());
+  ASSERT_EQ(one.status, 0) << one.output;
+  ASSERT_EQ(two.status, 0) << two.output;
+  std::cout << one.output << two.output;
+  EXPECT_EQ(progressOf(one.output), progressOf(two.output));
+  EXPECT_EQ(progressOf(one.output).size(), 4u);
+  std::map<int64_t, double> a = lossesOf(dir / "one.jsonl"),
+                            b = lossesOf(dir / "two.jsonl");
+  ASSERT_EQ(a.size(), 12u);
+  ASSERT_EQ(b.size(), 12u);
+  for (auto [step, loss] : a)
+    EXPECT_NEAR(loss, b[step], 1e-5) << "step " << step;
+}
+
+TEST(Driver, CheckpointFromTwoRanksResumesOnOne) {
+  REQUIRE_DATA();
+  fs::path dir = scratch("checkpoint");
+  fs::path checkpoints = dir / "checkpoints";
+  std::string common =
+      "--seed 3 --log-every 1 --checkpoint-dir " + checkpoints.string();
+  Job first =
+      runJob(2, TESSEL_LINEAR_NP2, "--steps 4 --checkpoint-every 2 " + common);
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_TRUE(fs::exists(checkpoints / "step-00000002.safetensors"));
+  EXPECT_TRUE(fs::exists(checkpoints / "step-00000004.safetensors"));
+  for (const fs::directory_entry &entry : fs::directory_iterator(checkpoints))
+    EXPECT_EQ(entry.path().extension(), ".safetensors")
+        << "left behind: " << entry.path();
+
+  Job resumed = runJob(1, TESSEL_LINEAR_NP1,
+                       "--steps 7 --resume --metrics " +
+                           (dir / "resumed.jsonl").string() + " " + common);
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
+  std::cout << resumed.output;
+  EXPECT_NE(
+      resumed.output.find("resumed from " +
+                          (checkpoints / "step-00000004.safetensors").string() +
+                          " after step 4"),
+      std::string::npos)
+      << resumed.output;
+
+  Job straight = runJob(1, TESSEL_LINEAR_NP1,
+                        "--steps 7 --seed 3 --metrics " +
+                            (dir / "straight.jsonl").string());
+  ASSERT_EQ(straight.status, 0) << straight.output;
+  std::map<int64_t, double> after = lossesOf(dir / "resumed.jsonl"),
+                            reference = lossesOf(dir / "straight.jsonl");
+  ASSERT_EQ(after.size(), 3u);
+  for (int64_t step = 5; step <= 7; ++step)
+    EXPECT_NEAR(after[step], reference[step], 1e-5) << "step " << step;
+}
+
+/// Writes a safetensors file with one f32 tensor "w" of the given shape.
+void writeCheckpoint(const fs::path &path, std::vector<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  nlohmann::json header = {
+      {"w",
+       {{"dtype", "F32"}, {"shape", shape}, {"data_offsets", {0, 4 * count}}}},
+      {"__metadata__", {{"step", "3"}}}};
+  std::string text = header.dump();
+  uint64_t length = text.size();
+  std::ofstream file(path, std::ios::binary);
+  for (int i = 0; i < 8; ++i)
+    file.put(static_cast<char>(length >> (8 * i)));
+  file << text;
+  std::vector<float> zeros(count);
+  file.write(reinterpret_cast<const char *>(zeros.data()), 4 * count);
+}
+
+TEST(Driver, CheckpointThatDisagreesIsAClearError) {
+  REQUIRE_DATA();
+  fs::path dir = scratch("mismatch");
+  fs::path path = dir / "step-00000003.safetensors";
+  writeCheckpoint(path, {10, 784});
+  Job job = runJob(2, TESSEL_LINEAR_NP2,
+                   "--steps 5 --resume --checkpoint-dir " + dir.string());
+  EXPECT_EQ(job.status, 1) << job.output;
+  EXPECT_NE(job.output.find("checkpoint " + path.string() +
+                            ": tensor 'w' has shape [10, 784], but the "
+                            "program has it as [pixels:784, classes:10] f32"),
+            std::string::npos)
+      << job.output;
+}
+
+} // namespace

@@ -1,0 +1,83 @@
+# Tests of the executor (tessel_rt_execute) and the driver (main() of
+# compiled programs); included from CMakeLists.txt, whose MPI test
+# environment and test name prefix they share.
+
+# Every op family on hand-written descriptors, every rank running every
+# test; the mesh-level ops over a 1-D mesh of all ranks.
+add_executable(tessel-runtime-executor-tests
+  CommTestMain.cpp
+  ExecutorTest.cpp
+)
+target_link_libraries(tessel-runtime-executor-tests PRIVATE
+  TesselRuntimeExecutor GTest::gtest)
+foreach(ranks 1 2)
+  set(name ${TESSEL_RUNTIME_TEST_PREFIX}executor-np${ranks})
+  add_test(NAME ${name}
+    COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
+            --oversubscribe --allow-run-as-root --bind-to none
+            ${MPIEXEC_PREFLAGS} $<TARGET_FILE:tessel-runtime-executor-tests>)
+  set_tests_properties(${name} PROPERTIES
+    ENVIRONMENT "${TESSEL_MPI_TEST_ENVIRONMENT}"
+    PROCESSORS ${ranks}
+    TIMEOUT 120)
+endforeach()
+
+# An op failing on one rank while the other waits in a collective ends the
+# job with the op's message instead of hanging.
+add_executable(tessel-runtime-executor-abort ExecutorAbortMain.cpp)
+target_link_libraries(tessel-runtime-executor-abort PRIVATE
+  TesselRuntimeExecutor)
+set(name ${TESSEL_RUNTIME_TEST_PREFIX}executor-abort-np2)
+add_test(NAME ${name}
+  COMMAND ${CMAKE_COMMAND}
+    "-DCOMMAND=${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};2;--oversubscribe;--allow-run-as-root;--bind-to;none;$<TARGET_FILE:tessel-runtime-executor-abort>"
+    "-DEXPECTED=tessel: rank 1: error at model.mlir:7:3 in tessel.gather: .*3"
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/ExpectJobFailure.cmake)
+set_tests_properties(${name} PROPERTIES
+  ENVIRONMENT "${TESSEL_MPI_TEST_ENVIRONMENT}"
+  PROCESSORS 2
+  FAIL_REGULAR_EXPRESSION "not stopped"
+  TIMEOUT 120)
+
+# A hand-compiled linear classifier linked with the driver, built for a
+# one-rank and a two-rank data-parallel mesh, and the jobs that train it.
+foreach(ranks 1 2)
+  add_executable(tessel-runtime-linear-np${ranks} LinearClassifier.cpp)
+  math(EXPR local_batch "64 / ${ranks}")
+  target_compile_definitions(tessel-runtime-linear-np${ranks} PRIVATE
+    TESSEL_TEST_RANKS=${ranks} TESSEL_TEST_LOCAL_BATCH=${local_batch})
+  target_link_libraries(tessel-runtime-linear-np${ranks} PRIVATE
+    tessel_driver)
+endforeach()
+
+find_package(nlohmann_json 3 REQUIRED)
+add_executable(tessel-runtime-driver-tests DriverTest.cpp)
+target_link_libraries(tessel-runtime-driver-tests PRIVATE
+  GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json)
+target_compile_definitions(tessel-runtime-driver-tests PRIVATE
+  TESSEL_MPIEXEC="${MPIEXEC_EXECUTABLE}"
+  TESSEL_LINEAR_NP1="$<TARGET_FILE:tessel-runtime-linear-np1>"
+  TESSEL_LINEAR_NP2="$<TARGET_FILE:tessel-runtime-linear-np2>"
+  TESSEL_TEST_SCRATCH="${CMAKE_CURRENT_BINARY_DIR}/driver-scratch")
+add_dependencies(tessel-runtime-driver-tests
+  tessel-runtime-linear-np1 tessel-runtime-linear-np2)
+foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClearError
+             Loss:TrainingLowersTheLoss Ranks:OneAndTwoRanksPrintTheSameLosses
+             Resume:CheckpointFromTwoRanksResumesOnOne
+             BadCheckpoint:CheckpointThatDisagreesIsAClearError)
+  string(REPLACE ":" ";" parts ${test})
+  list(GET parts 0 short)
+  list(GET parts 1 gtest)
+  string(TOLOWER ${short} short)
+  set(name ${TESSEL_RUNTIME_TEST_PREFIX}driver-${short})
+  add_test(NAME ${name}
+    COMMAND tessel-runtime-driver-tests --gtest_filter=Driver.${gtest})
+  set_tests_properties(${name} PROPERTIES
+    ENVIRONMENT "${TESSEL_MPI_TEST_ENVIRONMENT}"
+    PROCESSORS 2
+    # Each scratch directory is its own, but two jobs at once would only
+    # compete for the two cores.
+    RESOURCE_LOCK tessel-driver
+    SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+    TIMEOUT 300)
+endforeach()

@@ -1,0 +1,638 @@
+//===- ExecutorTest.cpp - tessel_rt_execute on hand-written descriptors ---===//
+//
+// Each test writes the descriptor the compiler would write for one op, runs
+// it through the executor and checks the result against values worked out
+// by hand or against the reference kernel the op is defined by. Every rank
+// of the mpirun job runs every test; the mesh-level ops run over a 1-D mesh
+// "x" of all the job's ranks and check each rank's result from its
+// position, as the communicator's own tests do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "evaluator/kernels/Kernels.h"
+#include "executor/Buffers.h"
+#include "executor/Context.h"
+#include "executor/Descriptor.h"
+#include "executor/Execute.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace tessel;
+using namespace tessel::runtime;
+using nlohmann::json;
+
+namespace {
+
+int worldSize() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+int worldRank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+/// The context every test runs in: a 1-D mesh "x" of all ranks. Made on
+/// first use, which every rank reaches in the same test, as creating the
+/// communicator requires.
+tessel_context_t *context() {
+  static runtime::ContextPtr shared = [] {
+    tessel_comm_t *comm = nullptr;
+    const char *axes[] = {"x"};
+    int64_t sizes[] = {worldSize()};
+    if (tessel_comm_create(1, axes, sizes, &comm) != TESSEL_STATUS_OK)
+      ADD_FAILURE() << tessel_last_error_message();
+    std::string error;
+    runtime::ContextPtr made =
+        createContext(comm, layout::Mesh({"x"}, {worldSize()}), error);
+    EXPECT_TRUE(made) << error;
+    return made;
+  }();
+  return shared.get();
+}
+
+json T(std::vector<std::string> dims, std::vector<int64_t> shape,
+       const char *type = "f32") {
+  return {{"dims", dims}, {"shape", shape}, {"type", type}};
+}
+
+std::string op(const char *name, std::vector<json> operands, json result,
+               json attrs = json::object()) {
+  return json{{"op", name},
+              {"loc", "test.mlir:1:1"},
+              {"operands", operands},
+              {"result", result},
+              {"attrs", attrs}}
+      .dump();
+}
+
+/// Runs `descriptor` on operands given as doubles (stored in each operand's
+/// type) and returns the result's elements as doubles. The call site is
+/// fresh each time unless `site` is given.
+std::vector<double> execute(const std::string &descriptor,
+                            const std::vector<std::vector<double>> &values,
+                            void **site = nullptr) {
+  OpDescriptor desc;
+  parseDescriptor(descriptor.c_str(), desc);
+  std::vector<std::vector<unsigned char>> buffers;
+  std::vector<void *> operands;
+  for (size_t i = 0; i < desc.operands.size(); ++i) {
+    const TensorType &type = desc.operands[i];
+    buffers.emplace_back(type.numBytes() + 1);
+    EXPECT_EQ(values.at(i).size(), static_cast<size_t>(type.numElements()));
+    for (size_t j = 0; j < values[i].size(); ++j)
+      storeElement(type.type, buffers.back().data(), j, values[i][j]);
+    operands.push_back(buffers.back().data());
+  }
+  std::vector<unsigned char> result(desc.result.numBytes() + 1);
+  void *localSite = nullptr;
+  std::optional<std::string> error = tryExecute(
+      context(), site ? site : &localSite, descriptor.c_str(), operands.data(),
+      static_cast<int32_t>(operands.size()), result.data());
+  EXPECT_FALSE(error) << *error;
+  std::vector<double> out;
+  for (int64_t j = 0; j < desc.result.numElements(); ++j)
+    out.push_back(loadElement(desc.result.type, result.data(), j));
+  return out;
+}
+
+/// The message tessel_rt_execute would end the job with.
+std::string errorOf(const std::string &descriptor,
+                    std::vector<std::vector<double>> values,
+                    int32_t numOperands = -1) {
+  OpDescriptor desc;
+  std::vector<std::vector<unsigned char>> buffers;
+  std::vector<void *> operands;
+  std::vector<unsigned char> result(1 << 12);
+  for (std::vector<double> &operand : values) {
+    buffers.emplace_back(operand.size() * 8 + 8);
+    // Stored as f32 or i32 as the tests below need; only errors matter.
+    for (size_t j = 0; j < operand.size(); ++j)
+      reinterpret_cast<float *>(buffers.back().data())[j] =
+          static_cast<float>(operand[j]);
+    operands.push_back(buffers.back().data());
+  }
+  void *site = nullptr;
+  std::optional<std::string> error = tryExecute(
+      context(), &site, descriptor.c_str(), operands.data(),
+      numOperands >= 0 ? numOperands : static_cast<int32_t>(operands.size()),
+      result.data());
+  return error.value_or("(no error)");
+}
+
+std::vector<double> ramp(int64_t count, double scale = 1.0,
+                         double offset = 0.0) {
+  std::vector<double> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(offset + scale * std::sin(0.7 * i + 0.3));
+  return values;
+}
+
+ref::Tensor refTensor(std::vector<std::string> dims, std::vector<int64_t> shape,
+                      std::vector<double> values,
+                      ref::ElementType type = ref::ElementType::F32) {
+  return ref::Tensor({dims, shape, type}, std::move(values));
+}
+
+void expectNear(const std::vector<double> &actual,
+                const std::vector<double> &expected, double tolerance) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i)
+    if (std::isinf(expected[i]))
+      EXPECT_EQ(actual[i], expected[i]) << "at element " << i;
+    else
+      EXPECT_NEAR(actual[i], expected[i],
+                  tolerance * std::max(1.0, std::abs(expected[i])))
+          << "at element " << i;
+}
+
+//===----------------------------------------------------------------------===//
+// Generators and parameters
+//===----------------------------------------------------------------------===//
+
+TEST(Executor, ConstantListSplatAndIota) {
+  expectNear(execute(op("tessel.constant", {}, T({"a", "b"}, {2, 2}),
+                        {{"value", {1, 2.5, -3, 4}}}),
+                     {}),
+             {1, 2.5, -3, 4}, 0);
+  expectNear(
+      execute(op("tessel.constant", {}, T({"a"}, {3}, "i32"), {{"value", 7}}),
+              {}),
+      {7, 7, 7}, 0);
+  expectNear(execute(op("tessel.constant", {}, T({"a"}, {2}, "f32"),
+                        {{"value", {"-inf"}}}),
+                     {}),
+             {-INFINITY, -INFINITY}, 0);
+  expectNear(execute(op("tessel.iota", {}, T({"a", "b"}, {2, 3}, "i64"),
+                        {{"dim", "b"}}),
+                     {}),
+             {0, 1, 2, 0, 1, 2}, 0);
+}
+
+TEST(Executor, ParameterIsTheReferenceInitialisation) {
+  ref::Tensor expected =
+      ref::initializeParameter({{"p", "h"}, {4, 3}, ref::ElementType::F32},
+                               ref::InitKind::Normal, 0.02, 7);
+  expectNear(
+      execute(
+          op("tessel.parameter", {}, T({"p", "h"}, {4, 3}),
+             {{"name", "w"}, {"init", "normal"}, {"scale", 0.02}, {"seed", 7}}),
+          {}),
+      expected.data, 0);
+  expectNear(execute(op("tessel.parameter", {}, T({"h"}, {3}, "bf16"),
+                        {{"name", "b"}, {"init", "ones"}}),
+                     {}),
+             {1, 1, 1}, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Einsum: the oneDNN path and the reference path
+//===----------------------------------------------------------------------===//
+
+TEST(Executor, EinsumOnOneDnnMatchesTheReference) {
+  // Batch b, M i, K k, N j, with the result in an order that is not
+  // [batch, M, N].
+  std::vector<double> lhs = ramp(2 * 3 * 5), rhs = ramp(5 * 2 * 4, 0.5, 0.1);
+  ref::Tensor expected =
+      ref::einsum({refTensor({"i", "b", "k"}, {3, 2, 5}, lhs),
+                   refTensor({"k", "b", "j"}, {5, 2, 4}, rhs)},
+                  {{"j", "b", "i"}, {4, 2, 3}, ref::ElementType::F32});
+  expectNear(
+      execute(op("tessel.einsum",
+                 {T({"i", "b", "k"}, {3, 2, 5}), T({"k", "b", "j"}, {5, 2, 4})},
+                 T({"j", "b", "i"}, {4, 2, 3})),
+              {lhs, rhs}),
+      expected.data, 1e-5);
+}
+
+TEST(Executor, EinsumOutsideMatmulUsesTheReference) {
+  // A sum over a dim of one operand only, three operands, and bf16: none is
+  // a matmul, all must still be right.
+  std::vector<double> a = ramp(6), b = ramp(3, 2.0), c = ramp(2, 1.0, 1.0);
+  ref::Tensor sumOne =
+      ref::einsum({refTensor({"x", "y"}, {2, 3}, a), refTensor({"y"}, {3}, b)},
+                  {{}, {}, ref::ElementType::F32});
+  expectNear(execute(op("tessel.einsum", {T({"x", "y"}, {2, 3}), T({"y"}, {3})},
+                        T({}, {})),
+                     {a, b}),
+             sumOne.data, 1e-6);
+  ref::Tensor three =
+      ref::einsum({refTensor({"x", "y"}, {2, 3}, a), refTensor({"y"}, {3}, b),
+                   refTensor({"x"}, {2}, c)},
+                  {{"x"}, {2}, ref::ElementType::F32});
+  expectNear(execute(op("tessel.einsum",
+                        {T({"x", "y"}, {2, 3}), T({"y"}, {3}), T({"x"}, {2})},
+                        T({"x"}, {2})),
+                     {a, b, c}),
+             three.data, 1e-6);
+  std::vector<double> aRounded, bRounded;
+  for (double v : a)
+    aRounded.push_back(ref::roundToType(v, ref::ElementType::BF16));
+  for (double v : b)
+    bRounded.push_back(ref::roundToType(v, ref::ElementType::BF16));
+  ref::Tensor half = ref::einsum(
+      {refTensor({"x", "y"}, {2, 3}, aRounded, ref::ElementType::BF16),
+       refTensor({"y"}, {3}, bRounded, ref::ElementType::BF16)},
+      {{"x"}, {2}, ref::ElementType::BF16});
+  expectNear(execute(op("tessel.einsum",
+                        {T({"x", "y"}, {2, 3}, "bf16"), T({"y"}, {3}, "bf16")},
+                        T({"x"}, {2}, "bf16")),
+                     {a, b}),
+             half.data, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+TEST(Executor, UnaryOps) {
+  std::vector<double> x = {-1.5, -0.25, 0.0, 0.5, 2.0};
+  std::vector<double> positive = {0.25, 1.0, 2.0, 4.0, 9.0};
+  auto run = [&](const char *name, const std::vector<double> &input) {
+    return execute(op(name, {T({"a"}, {5})}, T({"a"}, {5})), {input});
+  };
+  auto apply = [](const std::vector<double> &input, double (*f)(double)) {
+    std::vector<double> out;
+    for (double v : input)
+      out.push_back(ref::roundToType(f(v), ref::ElementType::F32));
+    return out;
+  };
+  expectNear(run("tessel.neg", x), apply(x, [](double v) { return -v; }), 0);
+  expectNear(run("tessel.abs", x),
+             apply(x, [](double v) { return std::abs(v); }), 0);
+  expectNear(run("tessel.exp", x),
+             apply(x, [](double v) { return std::exp(v); }), 1e-7);
+  expectNear(run("tessel.log", positive),
+             apply(positive, [](double v) { return std::log(v); }), 1e-7);
+  expectNear(run("tessel.sqrt", positive),
+             apply(positive, [](double v) { return std::sqrt(v); }), 1e-7);
+  expectNear(run("tessel.rsqrt", positive),
+             apply(positive, [](double v) { return 1 / std::sqrt(v); }), 1e-7);
+  expectNear(run("tessel.tanh", x),
+             apply(x, [](double v) { return std::tanh(v); }), 1e-7);
+  expectNear(run("tessel.sigmoid", x),
+             apply(x, [](double v) { return 1 / (1 + std::exp(-v)); }), 1e-7);
+  expectNear(run("tessel.relu", x),
+             apply(x, [](double v) { return v > 0 ? v : 0.0; }), 0);
+  expectNear(run("tessel.gelu", x),
+             apply(x,
+                   [](double v) {
+                     return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+                   }),
+             1e-7);
+  expectNear(run("tessel.erf", x),
+             apply(x, [](double v) { return std::erf(v); }), 1e-7);
+}
+
+TEST(Executor, BinaryOpsBroadcastByName) {
+  // [a:2, b:3] op [b:3]: the rhs is broadcast along a.
+  std::vector<double> lhs = {1, 2, 3, 4, 5, 6}, rhs = {10, 20, 30};
+  auto run = [&](const char *name) {
+    return execute(
+        op(name, {T({"a", "b"}, {2, 3}), T({"b"}, {3})}, T({"a", "b"}, {2, 3})),
+        {lhs, rhs});
+  };
+  expectNear(run("tessel.add"), {11, 22, 33, 14, 25, 36}, 0);
+  expectNear(run("tessel.sub"), {-9, -18, -27, -6, -15, -24}, 0);
+  expectNear(run("tessel.mul"), {10, 40, 90, 40, 100, 180}, 0);
+  expectNear(run("tessel.div"), {0.1, 0.1, 0.1, 0.4, 0.25, 0.2}, 1e-7);
+  expectNear(run("tessel.max"), {10, 20, 30, 10, 20, 30}, 0);
+  expectNear(run("tessel.min"), {1, 2, 3, 4, 5, 6}, 0);
+  expectNear(
+      execute(op("tessel.pow", {T({"a"}, {3}), T({}, {})}, T({"a"}, {3})),
+              {{2, 3, 4}, {2}}),
+      {4, 9, 16}, 0);
+  // An outer "sum" of [a] and [b] into [b, a], and f16 rounding once.
+  expectNear(execute(op("tessel.add", {T({"a"}, {2}), T({"b"}, {2})},
+                        T({"b", "a"}, {2, 2})),
+                     {{1, 2}, {10, 20}}),
+             {11, 12, 21, 22}, 0);
+  expectNear(
+      execute(op("tessel.add", {T({"a"}, {1}, "f16"), T({"a"}, {1}, "f16")},
+                 T({"a"}, {1}, "f16")),
+              {{1000}, {0.25}}),
+      {1000}, 0);
+}
+
+TEST(Executor, CompareSelectCast) {
+  expectNear(execute(op("tessel.compare", {T({"a"}, {3}), T({"a"}, {3})},
+                        T({"a"}, {3}, "i1"), {{"kind", "ge"}}),
+                     {{1, 2, 3}, {2, 2, 2}}),
+             {0, 1, 1}, 0);
+  expectNear(execute(op("tessel.select",
+                        {T({"a"}, {3}, "i1"), T({"a"}, {3}), T({}, {})},
+                        T({"a"}, {3})),
+                     {{1, 0, 1}, {5, 6, 7}, {-1}}),
+             {5, -1, 7}, 0);
+  expectNear(execute(op("tessel.cast", {T({"a"}, {3})}, T({"a"}, {3}, "i32")),
+                     {{-1.7, 0.2, 3.9}}),
+             {-1, 0, 3}, 0);
+  expectNear(execute(op("tessel.cast", {T({"a"}, {2})}, T({"a"}, {2}, "bf16")),
+                     {{1.00390625, 3.0}}),
+             {1.0, 3.0}, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalisation
+//===----------------------------------------------------------------------===//
+
+TEST(Executor, Reduce) {
+  std::vector<double> x = {1, 2, 3, 4, 5, 6};
+  auto run = [&](const char *kind, json result) {
+    return execute(
+        op("tessel.reduce", {T({"a", "b"}, {2, 3})}, result, {{"kind", kind}}),
+        {x});
+  };
+  expectNear(run("sum", T({"a"}, {2})), {6, 15}, 0);
+  expectNear(run("mean", T({"b"}, {3})), {2.5, 3.5, 4.5}, 0);
+  expectNear(run("max", T({}, {})), {6}, 0);
+  expectNear(run("min", T({"b"}, {3})), {1, 2, 3}, 0);
+  expectNear(run("prod", T({"a"}, {2})), {6, 120}, 0);
+}
+
+TEST(Executor, SoftmaxAndCrossEntropy) {
+  std::vector<double> logits = {1, 2, 3, 0, 0, 0};
+  double z = std::exp(1) + std::exp(2) + std::exp(3);
+  expectNear(execute(op("tessel.softmax", {T({"n", "c"}, {2, 3})},
+                        T({"n", "c"}, {2, 3}), {{"dim", "c"}}),
+                     {logits}),
+             {std::exp(1) / z, std::exp(2) / z, std::exp(3) / z, 1. / 3, 1. / 3,
+              1. / 3},
+             1e-7);
+  expectNear(execute(op("tessel.log_softmax", {T({"n", "c"}, {2, 3})},
+                        T({"n", "c"}, {2, 3}), {{"dim", "c"}}),
+                     {logits}),
+             {1 - std::log(z), 2 - std::log(z), 3 - std::log(z), -std::log(3.0),
+              -std::log(3.0), -std::log(3.0)},
+             1e-6);
+  expectNear(execute(op("tessel.softmax_cross_entropy",
+                        {T({"n", "c"}, {2, 3}), T({"n"}, {2}, "i32")},
+                        T({"n"}, {2}), {{"dim", "c"}}),
+                     {logits, {2, 0}}),
+             {std::log(z) - 3, std::log(3.0)}, 1e-6);
+}
+
+TEST(Executor, LayerNorm) {
+  std::vector<double> x = {1, 2, 3, 4, 10, 10, 10, 14};
+  double r1 = 1 / std::sqrt(1.25 + 1e-5), r2 = 1 / std::sqrt(3.0 + 1e-5);
+  expectNear(execute(op("tessel.layer_norm", {T({"n", "h"}, {2, 4})},
+                        T({"n", "h"}, {2, 4}), {{"dims", {"h"}}}),
+                     {x}),
+             {-1.5 * r1, -0.5 * r1, 0.5 * r1, 1.5 * r1, -1 * r2, -1 * r2,
+              -1 * r2, 3 * r2},
+             1e-6);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling, against the reference kernels
+//===----------------------------------------------------------------------===//
+
+json convAttrs() {
+  return {{"input_channel", "c"},  {"output_channel", "f"},
+          {"spatial", {"h", "w"}}, {"kernel", {"kh", "kw"}},
+          {"strides", {2, 1}},     {"padding", {1, 1, 0, 1}},
+          {"dilations", {1, 2}}};
+}
+
+ref::ConvParams convParams() {
+  ref::ConvParams params;
+  params.inputChannel = "c";
+  params.outputChannel = "f";
+  params.spatial = {"h", "w"};
+  params.kernel = {"kh", "kw"};
+  params.strides = {2, 1};
+  params.padding = {1, 1, 0, 1};
+  params.dilations = {1, 2};
+  return params;
+}
+
+TEST(Executor, Conv2DAndItsGradients) {
+  // x [n:2, c:2, h:5, w:5], k [c:2, f:3, kh:3, kw:2]: output h = (5+2-3)/2+1
+  // = 3, w = (5+1-2-1)/1+1 = 4.
+  std::vector<double> x = ramp(2 * 2 * 5 * 5), k = ramp(2 * 3 * 3 * 2, 0.3),
+                      dy = ramp(2 * 3 * 3 * 4, 0.7, 0.1);
+  ref::Tensor xT = refTensor({"n", "c", "h", "w"}, {2, 2, 5, 5}, x);
+  ref::Tensor kT = refTensor({"c", "f", "kh", "kw"}, {2, 3, 3, 2}, k);
+  ref::Tensor dyT = refTensor({"n", "f", "h", "w"}, {2, 3, 3, 4}, dy);
+  ref::TensorSpec ySpec{
+      {"n", "f", "h", "w"}, {2, 3, 3, 4}, ref::ElementType::F32};
+  json xJ = T({"n", "c", "h", "w"}, {2, 2, 5, 5}),
+       kJ = T({"c", "f", "kh", "kw"}, {2, 3, 3, 2}),
+       yJ = T({"n", "f", "h", "w"}, {2, 3, 3, 4});
+  expectNear(execute(op("tessel.conv2d", {xJ, kJ}, yJ, convAttrs()), {x, k}),
+             ref::conv2d(xT, kT, convParams(), ySpec).data, 1e-6);
+  expectNear(
+      execute(op("tessel.conv2d_backward_input", {yJ, kJ}, xJ, convAttrs()),
+              {dy, k}),
+      ref::conv2dBackwardInput(dyT, kT, convParams(), xT.spec).data, 1e-6);
+  expectNear(
+      execute(op("tessel.conv2d_backward_filter", {xJ, yJ}, kJ, convAttrs()),
+              {x, dy}),
+      ref::conv2dBackwardFilter(xT, dyT, convParams(), kT.spec).data, 1e-6);
+}
+
+json withKind(json attrs, const char *kind) {
+  attrs["kind"] = kind;
+  return attrs;
+}
+
+TEST(Executor, PoolAndItsGradient) {
+  std::vector<double> x = {1, 5, 2, 0, 3, 4, 8, 1, 0, 2, 9, 9, 7, 1, 6, 3};
+  json attrs = {
+      {"spatial", {"h", "w"}}, {"window", {2, 2}}, {"strides", {2, 2}}};
+  json xJ = T({"h", "w"}, {4, 4}), yJ = T({"h", "w"}, {2, 2});
+  expectNear(execute(op("tessel.pool", {xJ}, yJ, withKind(attrs, "max")), {x}),
+             {5, 8, 7, 9}, 0);
+  expectNear(execute(op("tessel.pool", {xJ}, yJ, withKind(attrs, "avg")), {x}),
+             {13 / 4.0, 11 / 4.0, 10 / 4.0, 27 / 4.0}, 1e-7);
+  // Max passes each window's gradient to the window's first maximum.
+  expectNear(
+      execute(op("tessel.pool_backward", {xJ, yJ}, xJ, withKind(attrs, "max")),
+              {x, {1, 2, 3, 4}}),
+      {0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 4, 0, 3, 0, 0, 0}, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Lookups and data movement
+//===----------------------------------------------------------------------===//
+
+TEST(Executor, GatherAndOneHot) {
+  expectNear(
+      execute(op("tessel.gather", {T({"v", "d"}, {3, 2}), T({"n"}, {2}, "i32")},
+                 T({"n", "d"}, {2, 2}), {{"dim", "v"}}),
+              {{1, 2, 3, 4, 5, 6}, {2, 0}}),
+      {5, 6, 1, 2}, 0);
+  expectNear(execute(op("tessel.one_hot", {T({"n"}, {3}, "i64")},
+                        T({"n", "c"}, {3, 3}), {{"dim", "c"}}),
+                     {{2, 0, 7}}),
+             {0, 0, 1, 1, 0, 0, 0, 0, 0}, 0);
+}
+
+TEST(Executor, DataMovement) {
+  std::vector<double> x = {1, 2, 3, 4, 5, 6};
+  json x23 = T({"a", "b"}, {2, 3});
+  expectNear(execute(op("tessel.rename", {x23}, T({"p", "q"}, {2, 3})), {x}), x,
+             0);
+  expectNear(execute(op("tessel.reshape", {x23}, T({"r"}, {6})), {x}), x, 0);
+  expectNear(execute(op("tessel.transpose", {x23}, T({"b", "a"}, {3, 2})), {x}),
+             {1, 4, 2, 5, 3, 6}, 0);
+  expectNear(execute(op("tessel.broadcast", {T({"b"}, {3})}, x23), {{7, 8, 9}}),
+             {7, 8, 9, 7, 8, 9}, 0);
+  expectNear(execute(op("tessel.slice", {x23}, T({"a", "b"}, {2, 2}),
+                        {{"dims", {"b"}}, {"starts", {1}}}),
+                     {x}),
+             {2, 3, 5, 6}, 0);
+  expectNear(execute(op("tessel.concat", {x23, T({"a", "b"}, {1, 3})},
+                        T({"a", "b"}, {3, 3}), {{"dim", "a"}}),
+                     {x, {7, 8, 9}}),
+             {1, 2, 3, 4, 5, 6, 7, 8, 9}, 0);
+  expectNear(
+      execute(op("tessel.pad", {T({"h"}, {2})}, T({"h"}, {5}),
+                 {{"dims", {"h"}}, {"low", {1}}, {"high", {2}}, {"value", -1}}),
+              {{4, 5}}),
+      {-1, 4, 5, -1, -1}, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Caching and errors
+//===----------------------------------------------------------------------===//
+
+TEST(Executor, DescriptorIsParsedOncePerSite) {
+  std::string descriptor =
+      op("tessel.add", {T({"a"}, {2}), T({"a"}, {2})}, T({"a"}, {2}));
+  void *site = nullptr;
+  expectNear(execute(descriptor, {{1, 2}, {3, 4}}, &site), {4, 6}, 0);
+  void *cached = site;
+  ASSERT_NE(cached, nullptr);
+  // The second call does not read the descriptor: the cached op runs.
+  float a[] = {5, 6}, b[] = {7, 8}, out[2];
+  void *operands[] = {a, b};
+  EXPECT_FALSE(tryExecute(context(), &site, "not json", operands, 2, out));
+  EXPECT_EQ(site, cached);
+  EXPECT_EQ(out[0], 12);
+  EXPECT_EQ(out[1], 14);
+}
+
+TEST(Executor, ErrorsNameTheRankLocationAndOp) {
+  std::string prefix = "tessel: rank " + std::to_string(worldRank()) +
+                       ": error at test.mlir:1:1 in ";
+  std::string badLabel =
+      errorOf(op("tessel.softmax_cross_entropy",
+                 {T({"n", "c"}, {1, 3}), T({"n"}, {1}, "f32")}, T({"n"}, {1}),
+                 {{"dim", "c"}}),
+              {{0, 0, 0}, {5}});
+  EXPECT_EQ(badLabel.rfind(prefix + "tessel.softmax_cross_entropy: ", 0), 0u)
+      << badLabel;
+  EXPECT_NE(badLabel.find("5"), std::string::npos) << badLabel;
+  EXPECT_EQ(errorOf(op("tessel.frobnicate", {}, T({}, {})), {}),
+            prefix + "tessel.frobnicate: the runtime has no kernel for op "
+                     "'tessel.frobnicate'");
+  EXPECT_EQ(
+      errorOf(op("tessel.softmax", {T({"a"}, {2})}, T({"a"}, {2})), {{1, 2}}),
+      prefix + "tessel.softmax: attribute 'dim' is missing");
+  EXPECT_EQ(errorOf(op("tessel.softmax", {T({"a"}, {2})}, T({"a"}, {2}),
+                       {{"dim", "z"}}),
+                    {{1, 2}}),
+            prefix + "tessel.softmax: operand 0 has no dim 'z' (it is [a:2] "
+                     "f32)");
+  EXPECT_EQ(
+      errorOf(op("tessel.neg", {T({"a"}, {2})}, T({"a"}, {2})), {{1, 2}}, 0),
+      prefix + "tessel.neg: called with 0 operands, the descriptor has 1");
+  std::string unreadable = errorOf("{\"op\": ", {});
+  EXPECT_NE(unreadable.find("not valid JSON"), std::string::npos) << unreadable;
+}
+
+//===----------------------------------------------------------------------===//
+// Mesh-level ops over x: all ranks
+//===----------------------------------------------------------------------===//
+
+TEST(ExecutorMesh, AllReduceAllGatherReduceScatter) {
+  int size = worldSize(), rank = worldRank();
+  // Rank r holds r + 1 + i at element i.
+  std::vector<double> mine = {rank + 1.0, rank + 2.0};
+  double sumOfRanks = size * (size + 1) / 2.0;
+  expectNear(execute(op("tessel.all_reduce", {T({"a"}, {2})}, T({"a"}, {2}),
+                        {{"kind", "sum"}, {"axes", {"x"}}}),
+                     {mine}),
+             {sumOfRanks, sumOfRanks + size}, 0);
+  expectNear(
+      execute(op("tessel.all_reduce", {T({"a"}, {2}, "i64")},
+                 T({"a"}, {2}, "i64"), {{"kind", "max"}, {"axes", {"x"}}}),
+              {mine}),
+      {double(size), size + 1.0}, 0);
+  std::vector<double> gathered;
+  for (int r = 0; r < size; ++r)
+    gathered.insert(gathered.end(), {r + 1.0, r + 2.0});
+  expectNear(execute(op("tessel.all_gather", {T({"a"}, {2})},
+                        T({"a"}, {2 * size}), {{"dim", "a"}, {"axes", {"x"}}}),
+                     {mine}),
+             gathered, 0);
+  // i1 travels as i32: rank r contributes [r is even, true].
+  std::vector<double> flags;
+  for (int r = 0; r < size; ++r)
+    flags.insert(flags.end(), {r % 2 == 0 ? 1.0 : 0.0, 1.0});
+  expectNear(
+      execute(op("tessel.all_gather", {T({"a"}, {2}, "i1")},
+                 T({"a"}, {2 * size}, "i1"), {{"dim", "a"}, {"axes", {"x"}}}),
+              {{rank % 2 == 0 ? 1.0 : 0.0, 1.0}}),
+      flags, 0);
+  // reduce_scatter of [a: size] holding i + rank: chunk `rank` of the sum.
+  std::vector<double> row;
+  for (int i = 0; i < size; ++i)
+    row.push_back(i + rank);
+  expectNear(
+      execute(op("tessel.reduce_scatter", {T({"a"}, {size})}, T({"a"}, {1}),
+                 {{"kind", "sum"}, {"dim", "a"}, {"axes", {"x"}}}),
+              {row}),
+      {size * rank + sumOfRanks - size}, 0);
+}
+
+TEST(ExecutorMesh, AllToAllPermuteHaloAndShardSlice) {
+  int size = worldSize(), rank = worldRank();
+  // all_to_all over the same dim: member j gets chunk j of every member.
+  std::vector<double> chunks, expected;
+  for (int j = 0; j < size; ++j)
+    chunks.push_back(100 * rank + j);
+  for (int i = 0; i < size; ++i)
+    expected.push_back(100 * i + rank);
+  expectNear(
+      execute(op("tessel.all_to_all", {T({"a"}, {size})}, T({"a"}, {size}),
+                 {{"split_dim", "a"}, {"concat_dim", "a"}, {"axes", {"x"}}}),
+              {chunks}),
+      expected, 0);
+  // A ring shift: position p receives from p - 1.
+  std::vector<int64_t> pairs;
+  for (int p = 0; p < size; ++p)
+    pairs.insert(pairs.end(), {p, (p + 1) % size});
+  expectNear(execute(op("tessel.collective_permute", {T({"a"}, {1})},
+                        T({"a"}, {1}), {{"axes", {"x"}}, {"pairs", pairs}}),
+                     {{double(rank)}}),
+             {double((rank + size - 1) % size)}, 0);
+  // One element of halo on each side, -1 past the ends of the axis.
+  double before = rank > 0 ? 10 * (rank - 1) + 1 : -1;
+  double after = rank + 1 < size ? 10 * (rank + 1) : -1;
+  expectNear(execute(op("tessel.halo_exchange", {T({"h"}, {2})}, T({"h"}, {4}),
+                        {{"dim", "h"},
+                         {"axis", "x"},
+                         {"halo", {1, 1}},
+                         {"pad_value", -1}}),
+                     {{10.0 * rank, 10.0 * rank + 1}}),
+             {before, 10.0 * rank, 10.0 * rank + 1, after}, 0);
+  // shard_slice: this rank's block, no communication.
+  std::vector<double> whole;
+  for (int i = 0; i < 2 * size; ++i)
+    whole.push_back(i);
+  expectNear(execute(op("tessel.shard_slice", {T({"b", "a"}, {1, 2 * size})},
+                        T({"b", "a"}, {1, 2}), {{"dim", "a"}, {"axes", {"x"}}}),
+                     {whole}),
+             {2.0 * rank, 2.0 * rank + 1}, 0);
+}
+
+} // namespace
