@@ -10,6 +10,7 @@
 #include "driver/Agreement.h"
 #include "driver/Metadata.h"
 #include "driver/Options.h"
+#include "driver/Threads.h"
 #include "driver/Trainer.h"
 #include "executor/Context.h"
 
@@ -70,6 +71,7 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
     return 1;
   }
 
+  shareCoresAmongLocalRanks();
   std::vector<const char *> axes;
   for (const std::string &axis : mesh.axisNames())
     axes.push_back(axis.c_str());
