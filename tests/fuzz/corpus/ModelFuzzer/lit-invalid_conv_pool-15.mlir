@@ -1,0 +1,8 @@
+!x = !tessel.tensor<[batch:8, c:1, h:2, w:28], f32>
+!k = !tessel.tensor<[c:1, f:16, kh:3, kw:3], f32>
+func.func @conv_kernel_too_large(%x: !x, %k: !k) {
+  // expected-error @+1 {{'tessel.conv2d' op kernel 'kh' is larger than the padded dimension 'h'}}
+  %y = tessel.conv2d %x, %k {input_channel = "c", output_channel = "f", spatial = ["h", "w"], kernel = ["kh", "kw"]}
+      : !x, !k -> !tessel.tensor<[batch:8, f:16, h:1, w:26], f32>
+  return
+}

@@ -1,0 +1,5 @@
+func.func @cast_renames(%x: !tessel.tensor<[batch:4], f32>) {
+  // expected-error @+1 {{'tessel.cast' op result must have the input's dimensions}}
+  %y = tessel.cast %x : !tessel.tensor<[batch:4], f32> -> !tessel.tensor<[rows:4], bf16>
+  return
+}

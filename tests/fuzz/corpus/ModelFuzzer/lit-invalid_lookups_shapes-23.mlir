@@ -1,0 +1,6 @@
+func.func @slice_repeated_dim(%x: !tessel.tensor<[batch:2, seq:16], f32>) {
+  // expected-error @+1 {{'tessel.slice' op dims lists dimension 'seq' twice}}
+  %s = tessel.slice %x {dims = ["seq", "seq"], starts = array<i64: 4, 0>}
+      : !tessel.tensor<[batch:2, seq:16], f32> -> !tessel.tensor<[batch:2, seq:8], f32>
+  return
+}

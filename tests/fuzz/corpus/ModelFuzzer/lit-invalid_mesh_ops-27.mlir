@@ -1,0 +1,7 @@
+module attributes {tessel.mesh = #tessel.mesh<[data:2, model:4]>} {
+  func.func @all_to_all_missing_split_dim(%x: !tessel.tensor<[heads:2, seq:64], f32>) {
+    // expected-error @+1 {{'tessel.all_to_all' op input has no dimension 'key'}}
+    %t = tessel.all_to_all %x split "key" concat "heads" over ["model"] : !tessel.tensor<[heads:2, seq:64], f32> -> !tessel.tensor<[heads:8, seq:16], f32>
+    return
+  }
+}

@@ -1,0 +1,7 @@
+module attributes {tessel.mesh = #tessel.mesh<[data:2, model:4]>} {
+  func.func @all_to_all_split_size(%x: !tessel.tensor<[heads:2, seq:64], f32>) {
+    // expected-error @+1 {{'tessel.all_to_all' op result dimension 'seq' has size 64, expected 16}}
+    %t = tessel.all_to_all %x split "seq" concat "heads" over ["model"] : !tessel.tensor<[heads:2, seq:64], f32> -> !tessel.tensor<[heads:8, seq:64], f32>
+    return
+  }
+}

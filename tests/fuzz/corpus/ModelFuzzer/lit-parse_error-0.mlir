@@ -1,0 +1,8 @@
+// A malformed file is reported with its file name, line and column, and
+// tessel-opt exits with an error.
+
+func.func @forward(%x: !tessel.tensor<[batch:4, hidden:8], f32>)
+    -> !tessel.tensor<[batch:4, hidden:8], f32> {
+  %y = tessel.relu %x !tessel.tensor<[batch:4, hidden:8], f32>
+  return %y : !tessel.tensor<[batch:4, hidden:8], f32>
+}
