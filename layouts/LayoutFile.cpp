@@ -2,6 +2,7 @@
 
 #include "layouts/LayoutFile.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <set>
+#include <sstream>
 
 using namespace tessel::layout;
 
@@ -439,6 +441,56 @@ std::optional<LayoutSpec> LayoutReader::readStrings(std::string_view mesh,
   return spec;
 }
 
+/// Records where each document of a YAML stream starts and where its root
+/// node is, without building the nodes. The parser has stalled when a
+/// document starts at the very place the previous one did.
+class DocumentCounter : public YAML::EventHandler {
+public:
+  struct Document {
+    YAML::Mark start;
+    YAML::Mark root;
+  };
+
+  const std::vector<Document> &documents() const { return docs; }
+  bool stalled() const {
+    return docs.size() > 1 &&
+           docs[docs.size() - 1].start.pos == docs[docs.size() - 2].start.pos;
+  }
+
+  void OnDocumentStart(const YAML::Mark &mark) override {
+    docs.push_back({mark, YAML::Mark::null_mark()});
+    depth = 0;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark &mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark &mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark &mark, const std::string &, YAML::anchor_t,
+                const std::string &) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark &mark, const std::string &,
+                       YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(mark);
+    ++depth;
+  }
+  void OnSequenceEnd() override { --depth; }
+  void OnMapStart(const YAML::Mark &mark, const std::string &, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(mark);
+    ++depth;
+  }
+  void OnMapEnd() override { --depth; }
+
+private:
+  void node(const YAML::Mark &mark) {
+    if (depth == 0 && !docs.empty())
+      docs.back().root = mark;
+  }
+
+  std::vector<Document> docs;
+  int depth = 0;
+};
+
 /// Runs `parse`, turning any exception that escapes it into an error, so
 /// that tools built without exceptions can call the parsers safely.
 std::optional<LayoutSpec>
@@ -497,19 +549,47 @@ tessel::layout::parseLayoutText(std::string_view yamlText,
                                 std::vector<Diagnostic> &diagnostics) {
   return withoutExceptions(sourceName, diagnostics, [&]() {
     LayoutReader reader(sourceName, diagnostics);
-    std::vector<YAML::Node> documents;
+    auto here = [&](const YAML::Mark &mark) {
+      return mark.line < 0
+                 ? SourceLocation{sourceName, 0, 0}
+                 : SourceLocation{sourceName, mark.line + 1, mark.column + 1};
+    };
+    std::string text(yamlText);
+    // yaml-cpp 0.7's LoadAll never returns on some malformed streams, such
+    // as one that starts with ',' (jbeder/yaml-cpp#1040, fixed upstream
+    // after 0.8 by #1319; Debian bookworm ships 0.7): the parser reports an
+    // empty document without consuming the token, again and again, and
+    // LoadAll keeps every one until memory runs out. So tessel counts the
+    // documents with a parser it drives itself, stopping when one starts
+    // where the previous one did, and loads only a stream of exactly one.
+    DocumentCounter counter;
+    YAML::Node document;
     // yaml-cpp reports malformed input by throwing; the mark says where.
     try {
-      documents = YAML::LoadAll(std::string(yamlText));
+      std::istringstream stream(text);
+      YAML::Parser parser(stream);
+      while (parser.HandleNextDocument(counter) && !counter.stalled())
+        ;
+      if (counter.stalled()) {
+        const YAML::Mark mark = counter.documents().back().start;
+        std::string_view found =
+            mark.pos >= 0 && size_t(mark.pos) < text.size()
+                ? std::string_view(text).substr(mark.pos, 1)
+                : std::string_view();
+        diagnostics.push_back(
+            {Diagnostic::Error, here(mark),
+             "malformed YAML: unexpected '" + std::string(found) + "'"});
+        return std::optional<LayoutSpec>();
+      }
+      if (counter.documents().size() == 1)
+        document = YAML::Load(text);
     } catch (const YAML::Exception &exception) {
-      SourceLocation location{sourceName, 0, 0};
-      if (exception.mark.line >= 0)
-        location = {sourceName, exception.mark.line + 1,
-                    exception.mark.column + 1};
-      diagnostics.push_back(
-          {Diagnostic::Error, location, "malformed YAML: " + exception.msg});
+      diagnostics.push_back({Diagnostic::Error, here(exception.mark),
+                             "malformed YAML: " + exception.msg});
       return std::optional<LayoutSpec>();
     }
+    const std::vector<DocumentCounter::Document> &documents =
+        counter.documents();
     if (documents.empty()) {
       diagnostics.push_back({Diagnostic::Error,
                              {sourceName, 0, 0},
@@ -518,15 +598,12 @@ tessel::layout::parseLayoutText(std::string_view yamlText,
     }
     // A second document would otherwise be ignored without a word.
     if (documents.size() > 1) {
-      const YAML::Mark mark = documents[1].Mark();
-      diagnostics.push_back(
-          {Diagnostic::Error,
-           {sourceName, mark.line < 0 ? 0 : mark.line + 1, mark.column + 1},
-           "a layout file holds one YAML document, not " +
-               std::to_string(documents.size())});
+      diagnostics.push_back({Diagnostic::Error, here(documents[1].root),
+                             "a layout file holds one YAML document, not " +
+                                 std::to_string(documents.size())});
       return std::optional<LayoutSpec>();
     }
-    return reader.readYaml(documents.front());
+    return reader.readYaml(document);
   });
 }
 

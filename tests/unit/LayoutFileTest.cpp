@@ -362,6 +362,33 @@ TEST(LayoutFileTest, TabsAreMalformedYaml) {
             std::string::npos);
 }
 
+// Found by tests/fuzz/LayoutFileFuzzer: yaml-cpp 0.7's LoadAll never
+// returned on a stream that starts with ',' (it made empty documents without
+// end until memory ran out). The reader stops where the parser stalls.
+TEST(LayoutFileTest, StrayCommasAreMalformedYamlNotAHang) {
+  struct Case {
+    const char *text;
+    const char *expected;
+  };
+  const Case cases[] = {
+      {",", "1:1: error: malformed YAML: unexpected ','"},
+      {" , ]", "1:2: error: malformed YAML: unexpected ','"},
+      // The fuzzer's input, as it found it.
+      {", model: -2}\nlayout: {bat*attttttttttttttttttttttttttttttttttttt: "
+       "datc}\n",
+       "1:1: error: malformed YAML: unexpected ','"},
+      // A stall after a good document is caught too.
+      {"mesh: {data: 2}\n---\n,\n", "3:1: error: malformed YAML: "
+                                    "unexpected ','"},
+  };
+  for (const Case &c : cases) {
+    FileResult result = parseFile("stray_comma.yaml", c.text);
+    EXPECT_FALSE(result.spec) << c.text;
+    EXPECT_EQ(result.messages, Messages{result.path + ":" + c.expected})
+        << c.text;
+  }
+}
+
 TEST(LayoutFileTest, EmptyFilesNeedAMesh) {
   for (const char *text : {"", "# only a comment\n"}) {
     FileResult result = parseFile("empty.yaml", text);
