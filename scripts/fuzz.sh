@@ -84,11 +84,14 @@ for target in "${TARGETS[@]}"; do
   echo "fuzz: $target for ${SECONDS_PER_TARGET}s (log: $log)"
   status=0
   "$BUILD_DIR/bin/$target" "${args[@]}" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
+  # libFuzzer prints its final stats after a crash too, but its "Done ...
+  # in N second(s)" line only when it ran out its time.
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  time=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | tail -1 | awk '{print $5}')
+  time=$( (grep -o 'Done [0-9]* runs in [0-9]* second' "$log" || true) |
+          tail -1 | awk '{print $5}')
   found=$(find "$crashes" -type f -newer "$stamp" -printf '%f\n' |
           grep -E '^(crash|leak|timeout|oom)-' || true)
-  line="$target: ${time:-$SECONDS_PER_TARGET}s, ${execs:-?} executions"
+  line="$target: ${time:-?}s, ${execs:-?} executions"
   if [ "$status" -ne 0 ] || [ -n "$found" ]; then
     line+=", FAILED (exit $status)"
     first=$(grep -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|Fuzzer: ' "$log" || true)

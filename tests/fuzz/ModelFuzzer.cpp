@@ -20,6 +20,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -66,9 +68,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
 
+  // The bytes are copied into a buffer of their own, as the tools read a
+  // model file (ModelFile: a null-terminated MemoryBuffer in a SourceMgr).
+  // MLIR's lexer reads one byte past the end of a buffer that is not null
+  // terminated, which parseSourceString on libFuzzer's bare bytes would be.
   StringRef text(reinterpret_cast<const char *>(data), size);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz.mlir"), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, ParserConfig(&context), "fuzz.mlir");
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module || failed(verify(*module)))
     return 0;
 
