@@ -5,8 +5,9 @@
 // and verifies it. A module that parses and verifies is then laid out on a
 // fixed 2 x 2 mesh (tessel-apply-layout), partitioned (tessel-partition) and
 // its communication optimised (tessel-optimize-comm), as `tessel explain`
-// and `tessel compile` do. Errors are correct answers; crashes and
-// sanitizer reports are bugs.
+// and `tessel compile` do, and also partitioned and optimised as it is, and
+// optimised alone. Errors are correct answers; crashes and sanitizer
+// reports are bugs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,10 +31,11 @@ using namespace mlir;
 
 namespace {
 
-/// The dimension names of the examples (batch, hidden) are split, so that
-/// the example seeds and their mutants reach the partitioner's rules.
+/// The dimension names of the examples (batch, hidden) and of the lit tests
+/// (k) are split, so that those seeds and their mutants reach the
+/// partitioner's rules.
 constexpr const char *kMesh = "data:2;model:2";
-constexpr const char *kRules = "batch:data;hidden:model";
+constexpr const char *kRules = "batch:data;hidden:model;k:model";
 
 const DialectRegistry &registry() {
   static const DialectRegistry *dialects = [] {
@@ -70,8 +72,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   // The bytes are copied into a buffer of their own, as the tools read a
   // model file (ModelFile: a null-terminated MemoryBuffer in a SourceMgr).
-  // MLIR's lexer reads one byte past the end of a buffer that is not null
-  // terminated, which parseSourceString on libFuzzer's bare bytes would be.
+  // MLIR's lexer relies on the null terminator that a MemoryBuffer
+  // guarantees; parseSourceString on libFuzzer's bare, unterminated bytes
+  // read one byte past their end.
   StringRef text(reinterpret_cast<const char *>(data), size);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -81,13 +84,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module || failed(verify(*module)))
     return 0;
 
-  PassManager pm(&context);
-  tessel::TesselApplyLayoutOptions layout;
-  layout.meshSpec = kMesh;
-  layout.rulesSpec = kRules;
-  pm.addPass(tessel::createTesselApplyLayout(layout));
-  pm.addPass(tessel::createTesselPartition());
-  pm.addPass(tessel::createTesselOptimizeComm());
-  (void)pm.run(*module);
+  // Three pipelines, each on its own copy, as the tools and the lit tests
+  // run them: a model laid out on the fixed mesh and partitioned; a model
+  // that carries its own mesh and layouts, partitioned; a per-rank program
+  // whose communication is optimised.
+  auto run = [&](ModuleOp input, bool applyLayout, bool partition) {
+    OwningOpRef<ModuleOp> copy(input.clone());
+    PassManager pm(&context);
+    if (applyLayout) {
+      tessel::TesselApplyLayoutOptions layout;
+      layout.meshSpec = kMesh;
+      layout.rulesSpec = kRules;
+      pm.addPass(tessel::createTesselApplyLayout(layout));
+    }
+    if (partition)
+      pm.addPass(tessel::createTesselPartition());
+    pm.addPass(tessel::createTesselOptimizeComm());
+    (void)pm.run(*copy);
+  };
+  run(*module, /*applyLayout=*/true, /*partition=*/true);
+  run(*module, /*applyLayout=*/false, /*partition=*/true);
+  run(*module, /*applyLayout=*/false, /*partition=*/false);
   return 0;
 }
