@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -69,6 +70,18 @@ NamedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isSupportedElementType(elementType))
     return emitError() << "unsupported element type " << elementType
                        << " (expected f32, f16, bf16, f64, i1, i32 or i64)";
+  // Element counts, offsets and byte counts are int64_t everywhere (the
+  // verifiers, layouts/, the partitioner, tessel explain, the runtime's
+  // buffers), so a tensor whose bytes do not fit in one is refused here,
+  // once, instead of overflowing (undefined behaviour) in each of them.
+  // A probe run through tests/fuzz/ModelFuzzer caught the reshape verifier
+  // overflowing on such sizes.
+  int64_t bytes = (elementType.getIntOrFloatBitWidth() + 7) / 8;
+  for (auto [name, size] : llvm::zip(dimNames, shape))
+    if (llvm::MulOverflow(bytes, size, bytes))
+      return emitError() << "dimension '" << name.getValue() << "' of size "
+                         << size
+                         << " makes the tensor larger than 2^63 - 1 bytes";
   if (layout)
     for (StringAttr dim : layout.getDims())
       if (!seen.contains(dim))
