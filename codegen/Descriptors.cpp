@@ -6,6 +6,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tessel;
 namespace json = llvm::json;
@@ -38,6 +40,16 @@ std::string describeLocation(Location loc) {
   return result.empty() ? "unknown location" : result;
 }
 
+/// A number as JSON, which has no infinities (max pooling pads with -inf)
+/// nor NaN: those are spelled "inf", "-inf" and "nan".
+json::Value describeNumber(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
 /// Converts an attribute to the JSON the runtime reads: strings, numbers and
 /// lists of them; tessel's enumerations by their spelling.
 json::Value describeAttribute(Attribute attr) {
@@ -46,7 +58,7 @@ json::Value describeAttribute(Attribute attr) {
   if (auto integer = dyn_cast<IntegerAttr>(attr))
     return integer.getValue().getSExtValue();
   if (auto real = dyn_cast<FloatAttr>(attr))
-    return real.getValueAsDouble();
+    return describeNumber(real.getValueAsDouble());
   if (auto unit = dyn_cast<UnitAttr>(attr))
     return true;
   if (auto array = dyn_cast<DenseI64ArrayAttr>(attr)) {
@@ -65,7 +77,7 @@ json::Value describeAttribute(Attribute attr) {
     json::Array values;
     if (isa<FloatType>(dense.getElementType()))
       for (APFloat value : dense.getValues<APFloat>())
-        values.push_back(value.convertToDouble());
+        values.push_back(describeNumber(value.convertToDouble()));
     else
       for (APInt value : dense.getValues<APInt>())
         values.push_back(value.getSExtValue());

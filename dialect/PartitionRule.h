@@ -15,6 +15,7 @@ enum class PartitionRule {
   Positional,
   Across,
   SlidingWindow,
+  WindowGradient,
   Whole,
 };
 

@@ -27,6 +27,9 @@ def Tessel_PartitionableOpInterface : OpInterface<"PartitionableOpInterface"> {
       one mesh axis stays split when every block's window fits the block
       plus a halo, which a halo_exchange with the neighbours brings; the
       other dimensions it works across are gathered as for Across.
+    - WindowGradient: a gradient of a convolution or pooling; splits are
+      kept where blocks line up (with halos of the gradient or the input),
+      and a split dimension the op sums over leaves a partial sum.
     - Whole: operands are gathered whole; the default, correct for any op.
   }];
   let methods = [

@@ -515,7 +515,7 @@ def Tessel_PoolOp : Tessel_Op<"pool", [Pure, Tessel_AcrossRuleTrait, Tessel_Grad
 //===----------------------------------------------------------------------===//
 
 class Tessel_ConvGradientOp<string mnemonic, string summaryText, string body>
-    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionableOpInterface]> {
+    : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait]> {
   let summary = summaryText;
   let description = body # [{
 
@@ -587,7 +587,7 @@ def Tessel_Conv2DBackwardFilterOp : Tessel_ConvGradientOp<"conv2d_backward_filte
 }
 
 def Tessel_PoolBackwardOp : Tessel_Op<"pool_backward",
-    [Pure, Tessel_PartitionableOpInterface]> {
+    [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "gradient of max or average pooling with respect to its input";
   let description = [{
     Given the input of a `tessel.pool` and the gradient `dy` of its result,

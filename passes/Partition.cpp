@@ -68,6 +68,22 @@ private:
   bool tryPartitionSplitLayerNorm(LayerNormOp op);
   bool tryPartitionSplitGather(GatherOp op);
   LogicalResult partitionWindow(Operation *op);
+  LogicalResult partitionWindowGradient(Operation *op);
+  /// Extends `block` along `dim` by `low` rows of its predecessor on `axis`
+  /// and `high` rows of its successor (`padValue` at the mesh's edges).
+  Value exchangeHalo(Value block, StringRef dim, StringAttr axis, int64_t low,
+                     int64_t high, double padValue, Location loc) {
+    auto type = cast<NamedTensorType>(block.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[*type.getDimIndex(dim)] += low + high;
+    return HaloExchangeOp::create(
+        builder, loc,
+        NamedTensorType::get(block.getContext(), type.getDimNames(), shape,
+                             type.getElementType(), LayoutAttr()),
+        block, builder.getStringAttr(dim), axis,
+        builder.getDenseI64ArrayAttr({low, high}),
+        builder.getF64FloatAttr(padValue));
+  }
   LogicalResult partitionWhole(Operation *op);
 
   func::FuncOp func;
@@ -412,18 +428,9 @@ LogicalResult FunctionPartitioner::partitionWindow(Operation *op) {
   for (Value operand : op->getOperands())
     operands.push_back(blockAs(
         operand, withLayoutOn(globalTypeOf(operand), target), op->getLoc()));
-  for (const Halo &halo : halos) {
-    auto type = cast<NamedTensorType>(operands[0].getType());
-    SmallVector<int64_t> shape(type.getShape());
-    shape[*type.getDimIndex(halo.dim)] += halo.low + halo.high;
-    operands[0] = HaloExchangeOp::create(
-        builder, op->getLoc(),
-        NamedTensorType::get(op->getContext(), type.getDimNames(), shape,
-                             type.getElementType(), LayoutAttr()),
-        operands[0], builder.getStringAttr(halo.dim), halo.axis,
-        builder.getDenseI64ArrayAttr({halo.low, halo.high}),
-        builder.getF64FloatAttr(padValue));
-  }
+  for (const Halo &halo : halos)
+    operands[0] = exchangeHalo(operands[0], halo.dim, halo.axis, halo.low,
+                               halo.high, padValue, op->getLoc());
   NamedTensorType computed = result.withLayout(target);
   Operation *local =
       cloneOn(op, operands, localTypeOf(computed, mesh)).getDefiningOp();
@@ -431,6 +438,173 @@ LogicalResult FunctionPartitioner::partitionWindow(Operation *op) {
   Resharder resharder(builder, op->getLoc(), mesh);
   blocks[op->getResult(0)] =
       resharder.reshard(local->getResult(0), computed, result);
+  return success();
+}
+
+// The gradients of convolutions and pooling keep the splits that let each
+// rank compute its block from its blocks plus halos, like the forward ops:
+//
+// - pass-through dimensions (the batch) stay split as the result wants; a
+//   batch that the result lacks (the filter's gradient sums over it) stays
+//   split as the gradient dy has it and leaves a partial sum;
+// - a channel the result lacks (dy's output channel, for the input's
+//   gradient) stays split as dy has it and leaves a partial sum;
+// - a spatial dimension split over one axis stays split when the blocks
+//   line up: for the input's gradient of a stride-1 "same" convolution,
+//   dx rows [r, r + n) need dy rows [r - pad_high, r + n + pad_low), a halo
+//   of dy, and the local op pads (K - 1) d rows on both sides; for the
+//   filter's gradient each rank's output rows need the input rows the
+//   forward op reads (a halo of x, as in partitionWindow), and the spatial
+//   sum leaves a partial sum; max or average pooling whose windows tile the
+//   blocks (window = stride, no padding) is local.
+//
+// Any other split is gathered first, which is always correct.
+LogicalResult FunctionPartitioner::partitionWindowGradient(Operation *op) {
+  auto backwardInput = dyn_cast<Conv2DBackwardInputOp>(op);
+  auto backwardFilter = dyn_cast<Conv2DBackwardFilterOp>(op);
+  auto poolBackward = dyn_cast<PoolBackwardOp>(op);
+  MLIRContext *context = op->getContext();
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
+  // The input x and the result's gradient dy as the forward op saw them.
+  NamedTensorType x = backwardInput ? result : globalTypeOf(op->getOperand(0));
+  NamedTensorType dy = globalTypeOf(
+      backwardInput ? op->getOperand(0) : op->getOperand(1));
+  ArrayAttr spatial;
+  SmallVector<int64_t> strides, padding, extent(2, 0);
+  if (poolBackward) {
+    spatial = poolBackward.getSpatial();
+    strides.assign(poolBackward.getStrides().begin(),
+                   poolBackward.getStrides().end());
+    padding.assign(poolBackward.getPadding().begin(),
+                   poolBackward.getPadding().end());
+    for (unsigned i = 0; i < 2; ++i)
+      extent[i] = poolBackward.getWindow()[i];
+  } else {
+    auto attr = [&](StringRef name) {
+      return cast<DenseI64ArrayAttr>(op->getAttr(name)).asArrayRef();
+    };
+    spatial = cast<ArrayAttr>(op->getAttr("spatial"));
+    auto kernel = cast<ArrayAttr>(op->getAttr("kernel"));
+    NamedTensorType filter = backwardInput ? globalTypeOf(op->getOperand(1))
+                                           : result;
+    strides.assign(attr("strides").begin(), attr("strides").end());
+    padding.assign(attr("padding").begin(), attr("padding").end());
+    for (unsigned i = 0; i < 2; ++i)
+      extent[i] = attr("dilations")[i] *
+                      (*filter.getDimSize(
+                           cast<StringAttr>(kernel[i]).getValue()) -
+                       1) +
+                  1;
+  }
+
+  SmallVector<StringAttr> dims, partialAxes;
+  SmallVector<ArrayAttr> dimAxes;
+  llvm::SmallDenseSet<StringAttr> usedAxes;
+  auto keep = [&](StringAttr dim, ArrayRef<StringAttr> axes, bool partial) {
+    if (axes.empty() || llvm::is_contained(dims, dim) ||
+        llvm::any_of(axes, [&](StringAttr a) { return usedAxes.contains(a); }))
+      return false;
+    dims.push_back(dim);
+    SmallVector<Attribute> names(axes.begin(), axes.end());
+    dimAxes.push_back(ArrayAttr::get(context, names));
+    for (StringAttr axis : axes) {
+      usedAxes.insert(axis);
+      if (partial)
+        partialAxes.push_back(axis);
+    }
+    return true;
+  };
+
+  // Spatial dimensions first, with the halos and paddings they need.
+  struct Halo {
+    StringRef dim;
+    StringAttr axis;
+    int64_t low, high;
+  };
+  SmallVector<Halo> halos;
+  for (unsigned i = 0; i < 2; ++i) {
+    StringAttr dim = cast<StringAttr>(spatial[i]);
+    SmallVector<StringAttr> axes = backwardFilter
+                                       ? axesOf(dy.getLayout(), dim.getValue())
+                                       : axesOf(result.getLayout(),
+                                                dim.getValue());
+    if (axes.size() != 1)
+      continue;
+    int64_t blocks = *mesh.getAxisSize(axes[0].getValue());
+    int64_t size = *x.getDimSize(dim.getValue());
+    int64_t outSize = *dy.getDimSize(dim.getValue());
+    if (size % blocks != 0 || outSize % blocks != 0)
+      continue;
+    int64_t n = size / blocks, m = outSize / blocks;
+    int64_t low = 0, high = 0;
+    if (poolBackward) {
+      if (extent[i] != strides[i] || padding[2 * i] != 0 ||
+          padding[2 * i + 1] != 0 || m * strides[i] != n)
+        continue;
+    } else if (backwardInput) {
+      if (strides[i] != 1 || m != n ||
+          padding[2 * i] + padding[2 * i + 1] != extent[i] - 1)
+        continue;
+      low = padding[2 * i + 1];
+      high = padding[2 * i];
+      padding[2 * i] = padding[2 * i + 1] = extent[i] - 1;
+    } else {
+      low = padding[2 * i];
+      high = extent[i] - strides[i] - low;
+      if (m * strides[i] != n || high < 0)
+        continue;
+      padding[2 * i] = padding[2 * i + 1] = 0;
+    }
+    if (low > n || high > n || low > m || high > m)
+      continue;
+    keep(dim, axes, /*partial=*/backwardFilter != nullptr);
+    if (low != 0 || high != 0)
+      halos.push_back({dim.getValue(), axes[0], low, high});
+  }
+  // Then the result's other splits, and the contracted dimensions.
+  if (LayoutAttr layout = result.getLayout())
+    for (auto [dim, axes] : llvm::zip(layout.getDims(), layout.getAxes())) {
+      if (llvm::is_contained(spatial, dim))
+        continue;
+      if (backwardFilter && dim != backwardFilter.getInputChannelAttr() &&
+          dim != backwardFilter.getOutputChannelAttr())
+        continue;
+      SmallVector<StringAttr> names;
+      for (Attribute axis : axes)
+        names.push_back(cast<StringAttr>(axis));
+      keep(dim, names, /*partial=*/false);
+    }
+  if (LayoutAttr layout = dy.getLayout())
+    for (auto [dim, axes] : llvm::zip(layout.getDims(), layout.getAxes())) {
+      if (result.hasDim(dim.getValue()) || llvm::is_contained(spatial, dim))
+        continue;
+      SmallVector<StringAttr> names;
+      for (Attribute axis : axes)
+        names.push_back(cast<StringAttr>(axis));
+      keep(dim, names, /*partial=*/true);
+    }
+  // Every operand takes the splits on the dimensions it has: a channel kept
+  // split in dy is split in the filter too, so both sum over one block.
+  LayoutAttr target =
+      dims.empty() ? LayoutAttr() : LayoutAttr::get(context, dims, dimAxes);
+
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(blockAs(
+        operand, withLayoutOn(globalTypeOf(operand), target), op->getLoc()));
+  // The halo goes to the first operand: dy for the input's gradient, x for
+  // the filter's.
+  for (const Halo &halo : halos)
+    operands[0] = exchangeHalo(operands[0], halo.dim, halo.axis, halo.low,
+                               halo.high, 0.0, op->getLoc());
+  NamedTensorType computed = withLayoutOn(result, target);
+  Operation *local =
+      cloneOn(op, operands, localTypeOf(computed, mesh)).getDefiningOp();
+  local->setAttr("padding", builder.getDenseI64ArrayAttr(padding));
+  Resharder resharder(builder, op->getLoc(), mesh);
+  Value complete =
+      resharder.completePartialSum(local->getResult(0), partialAxes);
+  blocks[op->getResult(0)] = resharder.reshard(complete, computed, result);
   return success();
 }
 
@@ -473,6 +647,8 @@ LogicalResult FunctionPartitioner::partition(Operation *op) {
     return partitionAcross(op, partitionable.getDimsWorkedAcross());
   case PartitionRule::SlidingWindow:
     return partitionWindow(op);
+  case PartitionRule::WindowGradient:
+    return partitionWindowGradient(op);
   case PartitionRule::Whole:
     return partitionWhole(op);
   }

@@ -73,3 +73,15 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
     return %s : !tessel.tensor<[], f32>
   }
 }
+
+// -----
+
+// JSON has no infinities: the pad value of a max pooling's halo is spelled.
+// CHECK: \22attrs\22:{\22axis\22:\22rows\22,\22dim\22:\22h\22,\22halo\22:[1,0],\22pad_value\22:\22-inf\22}
+module attributes {tessel.mesh = #tessel.mesh<[rows:2]>} {
+  func.func @halo(%x: !tessel.tensor<[h:2], f32>) -> !tessel.tensor<[h:3], f32> {
+    %y = tessel.halo_exchange %x along "h" over "rows" halo [1, 0] {pad_value = 0xFFF0000000000000 : f64}
+        : !tessel.tensor<[h:2], f32> -> !tessel.tensor<[h:3], f32>
+    return %y : !tessel.tensor<[h:3], f32>
+  }
+}
