@@ -25,6 +25,10 @@ void tessel_fn_init(tessel_context_t *context, void *const *arguments,
                     void **results);
 void tessel_fn_train_step(tessel_context_t *context, void *const *arguments,
                           void **results);
+// Only models with an evaluation function define it.
+__attribute__((weak)) void tessel_fn_evaluate(tessel_context_t *context,
+                                              void *const *arguments,
+                                              void **results);
 }
 
 using namespace tessel;
@@ -37,7 +41,8 @@ namespace {
 std::optional<std::string> checkSymbols(const ProgramMetadata &metadata) {
   for (const auto &[name, symbol] :
        {std::pair<const char *, const char *>{"init", "tessel_fn_init"},
-        {"train_step", "tessel_fn_train_step"}}) {
+        {"train_step", "tessel_fn_train_step"},
+        {"evaluate", "tessel_fn_evaluate"}}) {
     const FunctionSpec *function = metadata.findFunction(name);
     if (function && function->symbol != symbol)
       return fmt::format("the program's metadata names '{}' as symbol '{}', "
@@ -88,7 +93,10 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
     tessel_comm_destroy(comm);
     return 1;
   }
-  status = train(*options, {&*metadata, tessel_fn_init, tessel_fn_train_step},
+  tessel_function_t evaluate =
+      metadata->findFunction("evaluate") ? tessel_fn_evaluate : nullptr;
+  status = train(*options,
+                 {&*metadata, tessel_fn_init, tessel_fn_train_step, evaluate},
                  context.get(), rank);
   context.reset();
   tessel_comm_destroy(comm);

@@ -50,6 +50,8 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                  "Write a checkpoint every N steps (0: only at the end)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_flag("!--no-evaluate", options.evaluate,
+               "skip the test-split accuracy after training");
   app.add_flag("--resume", options.resume,
                "Start from the latest checkpoint in --checkpoint-dir, under "
                "any layout or rank count");

@@ -21,6 +21,8 @@ struct Options {
   std::string checkpointDir;
   int64_t checkpointEvery = 0;
   bool resume = false;
+  /// Report the test accuracy after training, when the model can.
+  bool evaluate = true;
 };
 
 /// Parses the command line. Returns the options, or the exit status when

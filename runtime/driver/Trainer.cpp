@@ -5,6 +5,7 @@
 #include "driver/Agreement.h"
 #include "driver/Batches.h"
 #include "driver/Checkpoint.h"
+#include "driver/Evaluation.h"
 #include "driver/Schedule.h"
 #include "executor/Buffers.h"
 
@@ -141,6 +142,11 @@ public:
   }
 
   void *operator[](const std::string &name) { return buffers.at(name); }
+  /// The buffer of a state tensor, or null if there is none of that name.
+  void *find(const std::string &name) {
+    auto it = buffers.find(name);
+    return it == buffers.end() ? nullptr : it->second;
+  }
 
   std::vector<StateTensor> tensors() {
     std::vector<StateTensor> result;
@@ -170,6 +176,40 @@ std::string formatDuration(double seconds) {
                        std::fmod(seconds, 60));
   return fmt::format("{:.0f}h{:02.0f}m", std::floor(seconds / 3600),
                      std::fmod(seconds / 60, 60));
+}
+
+/// Reports the trained model's accuracy on the test split (rank 0 prints
+/// it and adds it to the metrics).
+int evaluateOnTestSplit(const Options &options, const Program &program,
+                        tessel_context_t *context, int64_t rank, State &state,
+                        std::FILE *metrics) {
+  std::string error;
+  std::optional<Dataset> test =
+      loadFashionMnist(options.dataDir, "t10k", error);
+  if (anyRankFailed(rank,
+                    test ? std::nullopt : std::optional<std::string>(error)))
+    return 1;
+  std::optional<EvaluationResult> result = evaluateModel(
+      *program.metadata->findFunction("evaluate"), program.evaluate, *test,
+      program.metadata->mesh, rank, context,
+      [&](const std::string &name) { return state.find(name); }, error);
+  if (anyRankFailed(rank,
+                    result ? std::nullopt : std::optional<std::string>(error)))
+    return 1;
+  if (rank == 0 && result->examples > 0) {
+    double accuracy = result->correct / static_cast<double>(result->examples);
+    fmt::print("test accuracy {:.2f}% ({:.0f} of {} images), loss {:.4f}\n",
+               100 * accuracy, result->correct, result->examples,
+               result->meanLoss);
+    std::fflush(stdout);
+    if (metrics) {
+      nlohmann::json line = {{"test_accuracy", accuracy},
+                             {"test_loss", result->meanLoss},
+                             {"test_examples", result->examples}};
+      std::fprintf(metrics, "%s\n", line.dump().c_str());
+    }
+  }
+  return 0;
 }
 
 } // namespace
@@ -305,8 +345,6 @@ int train(const Options &options, const Program &program,
                       ok ? std::nullopt : std::optional<std::string>(error)))
       return 1;
   }
-  if (metrics)
-    std::fclose(metrics);
   if (rank == 0 && firstStep < options.steps) {
     double seconds = secondsBetween(start, Clock::now());
     int64_t trained = options.steps - firstStep;
@@ -315,8 +353,15 @@ int train(const Options &options, const Program &program,
                firstStep + 1, options.steps, mesh.numRanks(),
                mesh.numRanks() == 1 ? "" : "s", describeMesh(mesh), seconds,
                plan.batchSize * trained / seconds, firstLoss, lastLoss);
+    std::fflush(stdout);
   }
-  return 0;
+  int status = 0;
+  if (program.evaluate && options.evaluate)
+    status = evaluateOnTestSplit(options, program, context, rank, state,
+                                 metrics);
+  if (metrics)
+    std::fclose(metrics);
+  return status;
 }
 
 } // namespace tessel::driver

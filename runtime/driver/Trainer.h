@@ -19,6 +19,8 @@ struct Program {
   const ProgramMetadata *metadata;
   tessel_function_t init;
   tessel_function_t trainStep;
+  /// The model's evaluation on the test split, or null if it has none.
+  tessel_function_t evaluate = nullptr;
 };
 
 /// Trains as the options say; collective over MPI_COMM_WORLD. Returns the

@@ -1,0 +1,88 @@
+//===- Evaluation.cpp - Test accuracy of the trained model ----------------===//
+
+#include "driver/Evaluation.h"
+
+#include "driver/Batches.h"
+#include "executor/Buffers.h"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+namespace tessel::driver {
+
+std::optional<EvaluationResult>
+evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
+              const Dataset &dataset, const layout::Mesh &mesh, int64_t rank,
+              tessel_context_t *context,
+              const std::function<void *(const std::string &)> &stateBuffer,
+              std::string &error) {
+  int lossResult = -1, correctResult = -1;
+  for (size_t i = 0; i < function.results.size(); ++i) {
+    if (function.results[i].name == "loss")
+      lossResult = static_cast<int>(i);
+    if (function.results[i].name == "correct")
+      correctResult = static_cast<int>(i);
+  }
+  if (lossResult < 0 || correctResult < 0) {
+    error = "evaluate must return scalars named 'loss' and 'correct'";
+    return std::nullopt;
+  }
+  const ValueSpec *images = nullptr;
+  for (const ValueSpec &argument : function.arguments)
+    if (argument.name == "images")
+      images = &argument;
+  if (!images) {
+    error = "evaluate has no 'images' argument";
+    return std::nullopt;
+  }
+  int64_t batchSize = batchSizeOf(*images);
+  // The test examples in their order; the last partial batch is left out
+  // because the compiled program has one batch size.
+  BatchMaker batches(dataset, /*seed=*/0);
+  EvaluationResult result;
+  for (int64_t first = 0; first + batchSize <= dataset.count;
+       first += batchSize) {
+    std::vector<int64_t> examples(batchSize);
+    std::iota(examples.begin(), examples.end(), first);
+    std::vector<void *> arguments, data;
+    for (const ValueSpec &argument : function.arguments) {
+      if (argument.name != "images" && argument.name != "labels") {
+        void *buffer = stateBuffer(argument.name);
+        if (!buffer) {
+          error = fmt::format("evaluate's argument '{}' is neither data nor a "
+                              "trained tensor",
+                              argument.name);
+          for (void *owned : data)
+            tessel_rt_free(context, owned);
+          return std::nullopt;
+        }
+        arguments.push_back(buffer);
+        continue;
+      }
+      void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
+      data.push_back(buffer);
+      arguments.push_back(buffer);
+      if (argument.name == "images")
+        batches.fillImages(argument, examples, mesh, rank, buffer);
+      else
+        batches.fillLabels(argument, examples, mesh, rank, buffer);
+    }
+    std::vector<void *> results(function.results.size(), nullptr);
+    evaluate(context, arguments.data(), results.data());
+    result.meanLoss += runtime::loadElement(
+        function.results[lossResult].local.type, results[lossResult], 0);
+    result.correct += runtime::loadElement(
+        function.results[correctResult].local.type, results[correctResult], 0);
+    result.examples += batchSize;
+    for (void *buffer : results)
+      tessel_rt_free(context, buffer);
+    for (void *buffer : data)
+      tessel_rt_free(context, buffer);
+  }
+  if (result.examples > 0)
+    result.meanLoss /= static_cast<double>(result.examples / batchSize);
+  return result;
+}
+
+} // namespace tessel::driver
