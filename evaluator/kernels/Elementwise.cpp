@@ -8,7 +8,7 @@
 
 namespace tessel::ref {
 
-static double applyUnary(UnaryKind kind, double x) {
+double applyUnary(UnaryKind kind, double x) {
   switch (kind) {
   case UnaryKind::Neg:
     return -x;
@@ -43,8 +43,7 @@ Tensor unary(UnaryKind kind, const Tensor &x) {
   return result;
 }
 
-static double applyBinary(BinaryKind kind, double a, double b,
-                          bool integerResult) {
+double applyBinary(BinaryKind kind, double a, double b, bool integerResult) {
   switch (kind) {
   case BinaryKind::Add:
     return a + b;

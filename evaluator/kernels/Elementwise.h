@@ -32,6 +32,14 @@ enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };
 
 enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
 
+/// The value of one element of a unary op, in double (before rounding to
+/// the result type): the definition every kernel of the op shares.
+double applyUnary(UnaryKind kind, double x);
+
+/// The value of one element of a binary op, in double; `integerResult`
+/// selects integer division.
+double applyBinary(BinaryKind kind, double a, double b, bool integerResult);
+
 /// Applies `kind` to every element; the result has x's spec.
 Tensor unary(UnaryKind kind, const Tensor &x);
 

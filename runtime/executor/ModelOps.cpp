@@ -7,12 +7,14 @@
 // and the result is rounded once to its type.
 //
 // Einsum of two f32 operands goes to oneDNN instead (FastEinsum.cpp), where
-// it can.
+// it can, and f32 unary and binary ops run on the buffers
+// (FastElementwise.cpp) with the same formulas.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/Buffers.h"
 #include "executor/FastEinsum.h"
+#include "executor/FastElementwise.h"
 #include "executor/Op.h"
 
 #include "evaluator/kernels/Kernels.h"
@@ -213,12 +215,16 @@ Kernel buildEinsum(const OpDescriptor &desc) {
 
 template <ref::UnaryKind Kind> Kernel buildUnary(const OpDescriptor &desc) {
   desc.expectOperands(1);
+  if (std::optional<Kernel> fast = buildFastUnary(Kind, desc))
+    return *fast;
   return viaReference(
       desc, [](const Inputs &inputs) { return ref::unary(Kind, inputs[0]); });
 }
 
 template <ref::BinaryKind Kind> Kernel buildBinary(const OpDescriptor &desc) {
   desc.expectOperands(2);
+  if (std::optional<Kernel> fast = buildFastBinary(Kind, desc))
+    return *fast;
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::binary(Kind, inputs[0], inputs[1], spec);

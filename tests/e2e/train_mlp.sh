@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# End to end: the MLP compiled by `tessel compile` and trained under mpirun
+# on Fashion-MNIST. Every layout on 1, 2, 4 and 8 ranks gives the 1-rank
+# loss curve; training reaches 85% test accuracy; a checkpoint written under
+# one layout resumes under another layout and rank count with the same next
+# losses; a rank count that does not match the mesh is a clear error.
+#
+# usage: train_mlp.sh BUILD_BIN_DIR EXAMPLES_DIR
+set -euo pipefail
+bin=$1
+examples=$2
+here=$(cd "$(dirname "$0")" && pwd)
+data=/usr/share/datasets/fashion-mnist
+if [ ! -f "$data/train-images-idx3-ubyte.gz" ] && [ ! -f "$data/train-images-idx3-ubyte" ]; then
+  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
+  exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+model=$examples/mlp/mlp.mlir
+train=(--optimizer momentum)
+steps=100
+run_opts=(--data "$data" --lr 0.02 --seed 3 --log-every 1000 --no-evaluate)
+
+passed=0
+failed=0
+result() { # name, status
+  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
+  else echo "FAIL: $1"; failed=$((failed + 1)); fi
+}
+ranks_of() { # a compiled program's rank count, from its mesh
+  "$bin/tessel" compile "$model" "${@}" "${train[@]}" --emit=mlir -o "$work/probe.mlir"
+  python3 -c '
+import re, sys
+text = open(sys.argv[1]).read()
+mesh = re.search(r"#tessel.mesh<\[([^\]]*)\]>", text)
+sizes = [int(p.split(":")[1]) for p in mesh.group(1).split(",")] if mesh else []
+n = 1
+for s in sizes: n *= s
+print(n)' "$work/probe.mlir"
+}
+
+# The one-rank reference.
+"$bin/tessel" compile "$model" "${train[@]}" -o "$work/reference.spmd"
+"$work/reference.spmd" --steps $steps --metrics "$work/reference.jsonl" "${run_opts[@]}" > "$work/reference.out"
+
+# Every layout file, and meshes of 2 and 8 ranks.
+layouts=(
+  "data.yaml|--layout|$examples/mlp/data.yaml"
+  "model.yaml|--layout|$examples/mlp/model.yaml"
+  "hybrid.yaml|--layout|$examples/mlp/hybrid.yaml"
+  "data:2|--mesh=data:2|--rules=batch:data"
+  "model:2 (classes)|--mesh=model:2|--rules=classes:model"
+  "data:8|--mesh=data:8|--rules=batch:data"
+  "data:2 x model:4|--mesh=data:2;model:4|--rules=batch:data;hidden:model"
+)
+for entry in "${layouts[@]}"; do
+  IFS='|' read -r name a b <<< "$entry"
+  file=$(echo "$name" | tr -c "A-Za-z0-9\n" "_")
+  n=$(ranks_of "$a" "$b")
+  status=0
+  "$bin/tessel" compile "$model" "$a" "$b" "${train[@]}" -o "$work/$file.spmd" &&
+    mpirun -n "$n" --oversubscribe "$work/$file.spmd" --steps $steps \
+      --metrics "$work/$file.jsonl" "${run_opts[@]}" > "$work/$file.out" 2>&1 &&
+    python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/$file.jsonl" 1e-4 ||
+    { status=1; tail -5 "$work/$file.out"; }
+  result "$name on $n ranks: the 1-rank loss curve over $steps steps" $status
+done
+
+# A checkpoint written on 4 ranks (hybrid) resumes on 2 ranks (data) and on
+# one rank with the losses the uninterrupted run has.
+status=0
+mpirun -n 4 --oversubscribe "$work/hybrid_yaml.spmd" --steps 60 --checkpoint-dir "$work/ckpt" \
+  --checkpoint-every 60 "${run_opts[@]}" > "$work/ckpt.out" 2>&1 &&
+  cp -r "$work/ckpt" "$work/ckpt1" &&
+  mpirun -n 2 --oversubscribe "$work/data_2.spmd" --steps 80 --checkpoint-dir "$work/ckpt" --resume \
+    --metrics "$work/resumed2.jsonl" "${run_opts[@]}" >> "$work/ckpt.out" 2>&1 &&
+  python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/resumed2.jsonl" 1e-5 61 ||
+  { status=1; tail -5 "$work/ckpt.out"; }
+result "checkpoint of hybrid on 4 ranks resumed as data:2 on 2 ranks" $status
+status=0
+"$work/reference.spmd" --steps 70 --checkpoint-dir "$work/ckpt1" --resume \
+  --metrics "$work/resumed1.jsonl" "${run_opts[@]}" > "$work/ckpt1.out" 2>&1 &&
+  python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/resumed1.jsonl" 1e-5 61 ||
+  { status=1; tail -5 "$work/ckpt1.out"; }
+result "the same checkpoint resumed on 1 rank" $status
+
+# A program for 4 ranks started on 2 says so and fails.
+status=0
+if mpirun -n 2 --oversubscribe "$work/hybrid_yaml.spmd" --steps 1 "${run_opts[@]}" > "$work/mismatch.out" 2>&1; then
+  status=1
+fi
+grep -q "needs 4 ranks, but mpirun started 2" "$work/mismatch.out" || status=1
+[ $status -eq 0 ] || cat "$work/mismatch.out"
+result "mesh data:2 x model:2 on 2 ranks is an error" $status
+
+# Training to 85% test accuracy (one rank, 3000 steps of momentum SGD,
+# about three epochs).
+status=0
+"$work/reference.spmd" --data "$data" --lr 0.02 --seed 3 --steps 3000 --log-every 1000 \
+  > "$work/accuracy.out" 2>&1 || status=1
+cat "$work/accuracy.out"
+python3 - "$work/accuracy.out" <<'PY' || status=1
+import re, sys
+match = re.search(r"test accuracy ([0-9.]+)%", open(sys.argv[1]).read())
+accuracy = float(match.group(1)) if match else 0.0
+print(f"test accuracy {accuracy}% (at least 85% needed)")
+sys.exit(0 if accuracy >= 85.0 else 1)
+PY
+result "the MLP reaches 85% test accuracy" $status
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
