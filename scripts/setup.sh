@@ -11,6 +11,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libdnnl-dev ocl-icd-opencl-dev
   libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
+  zlib1g-dev python3
   dataset-fashion-mnist
 )
 
