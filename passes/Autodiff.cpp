@@ -158,6 +158,12 @@ LogicalResult TesselAutodiffPass::buildTrainStep(
     llvm::append_range(results, slotState);
   if (update.step)
     results.push_back(update.step);
+  // The new values carry their tensors' names, so that a layout file's
+  // override for a parameter (say `unembed: {vocab: model}`) lays out the
+  // value the step returns as it lays out the argument the next step takes.
+  for (auto [index, value] : llvm::enumerate(results))
+    if (Operation *producer = value.getDefiningOp())
+      producer->setAttr(kNameAttr, step.getArgAttr(index, kNameAttr));
   results.push_back(oldReturn.getOperand(0));
   func::ReturnOp::create(builder, loc, results);
   oldReturn.erase();

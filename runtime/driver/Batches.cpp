@@ -103,4 +103,13 @@ void BatchMaker::fillLabels(const ValueSpec &argument,
   });
 }
 
+void BatchMaker::fillTokens(const ValueSpec &argument,
+                            const std::vector<int64_t> &batch,
+                            const layout::Mesh &mesh, int64_t rank, void *local,
+                            int64_t shift) {
+  fillBlock(argument, mesh, rank, local, [&](int64_t example, int64_t within) {
+    return static_cast<double>(dataset.text[batch[example] + within + shift]);
+  });
+}
+
 } // namespace tessel::driver

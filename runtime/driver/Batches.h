@@ -39,6 +39,13 @@ public:
   void fillLabels(const ValueSpec &argument, const std::vector<int64_t> &batch,
                   const layout::Mesh &mesh, int64_t rank, void *local);
 
+  /// Fills `local` with this rank's block of "tokens" (shift 0) or
+  /// "targets" (shift 1): element (example, i) is text byte
+  /// batch[example] + i + shift.
+  void fillTokens(const ValueSpec &argument, const std::vector<int64_t> &batch,
+                  const layout::Mesh &mesh, int64_t rank, void *local,
+                  int64_t shift);
+
 private:
   /// The dataset order of epoch `epoch` (cached: one epoch at a time).
   const std::vector<int64_t> &orderOfEpoch(int64_t epoch);

@@ -24,6 +24,9 @@ struct Dataset {
   std::vector<uint8_t> pixels;
   /// count labels in [0, 10).
   std::vector<uint8_t> labels;
+  /// The bytes of a text corpus (TextCorpus.h), whose example p is the
+  /// window starting at byte p; empty for images.
+  std::vector<uint8_t> text;
 };
 
 /// Where Debian's dataset-fashion-mnist puts the files.

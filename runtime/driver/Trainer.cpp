@@ -7,6 +7,7 @@
 #include "driver/Checkpoint.h"
 #include "driver/Evaluation.h"
 #include "driver/Schedule.h"
+#include "driver/TextCorpus.h"
 #include "executor/Buffers.h"
 
 #include <fmt/format.h>
@@ -27,7 +28,7 @@ double secondsBetween(Clock::time_point from, Clock::time_point to) {
 }
 
 /// Where each argument of train_step comes from.
-enum class Source { Images, Labels, LearningRate, State };
+enum class Source { Images, Labels, Tokens, Targets, LearningRate, State };
 
 /// The checks that make a program one the driver can train, and what it
 /// learns from them.
@@ -59,6 +60,16 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
                            argument.global.str(), dataset.pixelsPerImage);
       plan.sources.push_back(Source::Images);
       plan.batchSize = batchSizeOf(argument);
+    } else if (name == "tokens" || name == "targets") {
+      if (ref::isFloatType(argument.global.type) ||
+          argument.global.type == ref::ElementType::I1 ||
+          argument.global.rank() != 2)
+        return fmt::format("train_step's '{}' is {}; it must be [batch, seq] "
+                           "of i32 or i64 byte values",
+                           name, argument.global.str());
+      plan.sources.push_back(name == "tokens" ? Source::Tokens
+                                              : Source::Targets);
+      plan.batchSize = batchSizeOf(argument);
     } else if (name == "labels") {
       if (ref::isFloatType(argument.global.type) ||
           argument.global.type == ref::ElementType::I1)
@@ -86,13 +97,29 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
       plan.sources.push_back(Source::State);
     }
   }
+  // A step's results replace the arguments of the same name, so they must
+  // be the same blocks (a layout that splits a parameter but not its new
+  // value would feed the next step the wrong block).
+  for (size_t i = 0; i < plan.step->arguments.size(); ++i) {
+    if (plan.sources[i] != Source::State)
+      continue;
+    const ValueSpec &argument = plan.step->arguments[i];
+    for (const ValueSpec &result : plan.step->results)
+      if (result.name == argument.name &&
+          (result.local.shape != argument.local.shape ||
+           result.local.type != argument.local.type))
+        return fmt::format("train_step returns '{}' as {} but takes it as {}",
+                           argument.name, result.local.str(),
+                           argument.local.str());
+  }
   for (const ValueSpec &argument : plan.step->arguments)
     if (argument.name == "labels" && plan.batchSize &&
         batchSizeOf(argument) != plan.batchSize)
       return std::string("train_step's 'images' and 'labels' have different "
                          "batch sizes");
   if (plan.batchSize == 0)
-    return std::string("train_step has no 'images' argument");
+    return std::string("train_step has no data argument: 'images' (with "
+                       "'labels') or 'tokens' (with 'targets')");
   for (size_t i = 0; i < plan.step->results.size(); ++i)
     if (plan.step->results[i].name == "loss")
       plan.lossResult = static_cast<int>(i);
@@ -220,8 +247,22 @@ int train(const Options &options, const Program &program,
   const layout::Mesh &mesh = metadata.mesh;
   std::string error;
 
+  // A language model (a step that takes tokens) reads a text corpus; any
+  // other model, Fashion-MNIST.
+  const ValueSpec *tokens = nullptr;
+  if (const FunctionSpec *step = metadata.findFunction("train_step"))
+    for (const ValueSpec &argument : step->arguments)
+      if (argument.name == "tokens")
+        tokens = &argument;
   std::optional<Dataset> dataset =
-      loadFashionMnist(options.dataDir, "train", error);
+      tokens ? loadTextCorpus(options.dataDir.empty() ||
+                                      options.dataDir == kDefaultDataDir
+                                  ? kDefaultTextDir
+                                  : options.dataDir,
+                              tokens->global.numElements() /
+                                  batchSizeOf(*tokens),
+                              error)
+             : loadFashionMnist(options.dataDir, "train", error);
   if (anyRankFailed(rank,
                     dataset ? std::nullopt : std::optional<std::string>(error)))
     return 1;
@@ -289,6 +330,10 @@ int train(const Options &options, const Program &program,
         batches.fillImages(argument, examples, mesh, rank, buffer);
       else if (plan.sources[i] == Source::Labels)
         batches.fillLabels(argument, examples, mesh, rank, buffer);
+      else if (plan.sources[i] == Source::Tokens ||
+               plan.sources[i] == Source::Targets)
+        batches.fillTokens(argument, examples, mesh, rank, buffer,
+                           plan.sources[i] == Source::Targets ? 1 : 0);
       else
         runtime::storeElement(argument.local.type, buffer, 0, lr);
     }
