@@ -186,26 +186,30 @@ void DivOp::buildGradients(OpBuilder &builder, Value dy,
                           typeOf(getRhs())));
 }
 
-// The gradient goes to the operand that was chosen; a tie goes to the left
-// operand, so that the two gradients always add up to dy.
+// The gradient goes to the operand that was chosen (`lhsChosenBy` compares
+// the left with the right); a tie goes to the left operand, so that the two
+// gradients always add up to dy.
+static void buildChoiceGradients(OpBuilder &builder, Location loc, Value lhs,
+                                 Value rhs, Value dy, CompareKind lhsChosenBy,
+                                 SmallVectorImpl<Value> &grads) {
+  GradientBuilder g(builder, loc);
+  NamedTensorType type = typeOf(dy);
+  Value lhsChosen = g.compare(lhsChosenBy, lhs, rhs);
+  grads.push_back(g.fitTo(g.where(lhsChosen, dy, type), typeOf(lhs)));
+  grads.push_back(g.fitTo(g.select(lhsChosen, g.scalarLike(0.0, dy), dy, type),
+                          typeOf(rhs)));
+}
+
 void MaxOp::buildGradients(OpBuilder &builder, Value dy,
                            SmallVectorImpl<Value> &grads) {
-  GradientBuilder g(builder, getLoc());
-  NamedTensorType type = typeOf(dy);
-  Value lhsChosen = g.compare(CompareKind::Ge, getLhs(), getRhs());
-  grads.push_back(g.fitTo(g.where(lhsChosen, dy, type), typeOf(getLhs())));
-  grads.push_back(g.fitTo(g.select(lhsChosen, g.scalarLike(0.0, dy), dy, type),
-                          typeOf(getRhs())));
+  buildChoiceGradients(builder, getLoc(), getLhs(), getRhs(), dy,
+                       CompareKind::Ge, grads);
 }
 
 void MinOp::buildGradients(OpBuilder &builder, Value dy,
                            SmallVectorImpl<Value> &grads) {
-  GradientBuilder g(builder, getLoc());
-  NamedTensorType type = typeOf(dy);
-  Value lhsChosen = g.compare(CompareKind::Le, getLhs(), getRhs());
-  grads.push_back(g.fitTo(g.where(lhsChosen, dy, type), typeOf(getLhs())));
-  grads.push_back(g.fitTo(g.select(lhsChosen, g.scalarLike(0.0, dy), dy, type),
-                          typeOf(getRhs())));
+  buildChoiceGradients(builder, getLoc(), getLhs(), getRhs(), dy,
+                       CompareKind::Le, grads);
 }
 
 // y = a^b: da = dy * b * a^(b-1), db = dy * y * ln(a) (defined for a > 0).
