@@ -98,6 +98,18 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
   StringRef name = getTensorName(value);
   if (!name.empty())
     namedTensors[name].push_back(type);
+  // A parameter's optimizer state ("w1.adam_m", "w1.momentum") follows an
+  // override of its parameter ("w1"), so that a layout that shards a
+  // parameter (ZeRO) shards its state with it.
+  StringRef layoutName = name;
+  auto hasOverride = [&](StringRef tensor) {
+    return llvm::any_of(spec.overrides, [&](const layout::TensorOverride &o) {
+      return o.tensor == tensor;
+    });
+  };
+  if (!hasOverride(name) && name.contains('.') &&
+      hasOverride(name.rsplit('.').first))
+    layoutName = name.rsplit('.').first;
 
   layout::TensorLayout tensorLayout;
   SmallVector<StringAttr> splitDims;
@@ -105,7 +117,7 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
   Builder builder(&getContext());
   for (auto [dim, size] : llvm::zip(type.getDimNames(), type.getShape())) {
     allDims.insert(dim.getValue());
-    layout::AxisList axes = spec.axesFor(name, dim.getValue());
+    layout::AxisList axes = spec.axesFor(layoutName, dim.getValue());
     tensorLayout.dims.push_back(dim.str());
     tensorLayout.shape.push_back(size);
     tensorLayout.axes.push_back(axes);
@@ -126,7 +138,7 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
       diagnostic << " '" << name << "'";
     diagnostic << " " << type << ": " << error;
     for (StringAttr dim : splitDims) {
-      const layout::DimRule *rule = spec.ruleFor(name, dim.getValue());
+      const layout::DimRule *rule = spec.ruleFor(layoutName, dim.getValue());
       if (!rule)
         continue;
       if (rule->location.line > 0)

@@ -88,9 +88,12 @@ void TesselAutodiffPass::buildInit(ModuleOp module,
     names.push_back(parameter.getNameAttr());
   }
   for (const StateTensor &tensor : state) {
-    results.push_back(ConstantOp::create(
+    // Named, so that a layout lays out the initial state as the step's.
+    auto zeros = ConstantOp::create(
         builder, loc, tensor.type,
-        builder.getFloatAttr(tensor.type.getElementType(), 0.0)));
+        builder.getFloatAttr(tensor.type.getElementType(), 0.0));
+    zeros->setAttr(kNameAttr, builder.getStringAttr(tensor.name));
+    results.push_back(zeros);
     names.push_back(builder.getStringAttr(tensor.name));
   }
   func::ReturnOp::create(builder, loc, results);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end: the Transformer language model trained under mpirun on the
 # byte-level corpus every Debian machine has (/usr/share/common-licenses):
-# the data, Megatron and hybrid layouts on 4 ranks give the 1-rank loss
+# the data, Megatron, hybrid and ZeRO-like layouts on 4 ranks give the 1-rank loss
 # curve, and the loss goes down.
 #
 # usage: train_transformer.sh BUILD_BIN_DIR EXAMPLES_DIR
@@ -35,7 +35,7 @@ sys.exit(0 if last < 0.8 * first else 1)
 PY
 result "the loss goes down on one rank" $status
 
-for layout in data model hybrid; do
+for layout in data model hybrid zero; do
   status=0
   "$bin/tessel" compile "$model" --layout "$examples/transformer/$layout.yaml" \
     "${train[@]}" -o "$work/$layout.spmd" &&

@@ -51,7 +51,7 @@
 // MOMENTUM: %[[DECAYED:.*]] = tessel.mul %[[VW]], %[[MU]]
 // MOMENTUM: tessel.add %[[DECAYED]],
 // MOMENTUM-LABEL: func.func @init()
-// MOMENTUM: tessel.constant 0.000000e+00 : f32 -> !tessel.tensor<[k:3], f32>
+// MOMENTUM: tessel.constant 0.000000e+00 : f32 {tessel.name = "w.momentum"} -> !tessel.tensor<[k:3], f32>
 
 // Clipping sums the squares of every gradient into one global norm.
 // ADAMW-LABEL: func.func @train_step(
