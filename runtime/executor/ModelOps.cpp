@@ -316,30 +316,20 @@ Kernel buildLayerNorm(const OpDescriptor &desc) {
   });
 }
 
-Kernel buildConv2D(const OpDescriptor &desc) {
-  desc.expectOperands(2);
-  ref::ConvParams params = convParams(desc);
-  ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
-    return ref::conv2d(inputs[0], inputs[1], params, spec);
-  });
-}
+using ConvolutionKernel = ref::Tensor (*)(const ref::Tensor &,
+                                          const ref::Tensor &,
+                                          const ref::ConvParams &,
+                                          const ref::TensorSpec &);
 
-Kernel buildConv2DBackwardInput(const OpDescriptor &desc) {
+/// conv2d and its two gradients: two operands and the convolution's
+/// attributes; `Compute` is the reference kernel of the one at hand.
+template <ConvolutionKernel Compute>
+Kernel buildConvolution(const OpDescriptor &desc) {
   desc.expectOperands(2);
   ref::ConvParams params = convParams(desc);
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc, [=](const Inputs &inputs) {
-    return ref::conv2dBackwardInput(inputs[0], inputs[1], params, spec);
-  });
-}
-
-Kernel buildConv2DBackwardFilter(const OpDescriptor &desc) {
-  desc.expectOperands(2);
-  ref::ConvParams params = convParams(desc);
-  ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
-    return ref::conv2dBackwardFilter(inputs[0], inputs[1], params, spec);
+    return Compute(inputs[0], inputs[1], params, spec);
   });
 }
 
@@ -461,9 +451,9 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.log_softmax", buildLogSoftmax},
       {"tessel.softmax_cross_entropy", buildSoftmaxCrossEntropy},
       {"tessel.layer_norm", buildLayerNorm},
-      {"tessel.conv2d", buildConv2D},
-      {"tessel.conv2d_backward_input", buildConv2DBackwardInput},
-      {"tessel.conv2d_backward_filter", buildConv2DBackwardFilter},
+      {"tessel.conv2d", buildConvolution<ref::conv2d>},
+      {"tessel.conv2d_backward_input", buildConvolution<ref::conv2dBackwardInput>},
+      {"tessel.conv2d_backward_filter", buildConvolution<ref::conv2dBackwardFilter>},
       {"tessel.pool", buildPool},
       {"tessel.pool_backward", buildPoolBackward},
       {"tessel.gather", buildGather},
