@@ -94,8 +94,8 @@ int64_t CostModel::flops(Operation *op) const {
         return 2 * points * std::max<int64_t>(1, einsum.getInputs().size() - 1);
       })
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, GeluOp, ErfOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
-            CompareOp, SelectOp, CastOp, BroadcastOp>(
+            ReluOp, GeluOp, ErfOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
+            PowOp, CompareOp, SelectOp, CastOp, BroadcastOp>(
           [&](Operation *) { return resultElements(op); })
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.

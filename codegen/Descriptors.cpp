@@ -134,7 +134,8 @@ json::Object mlir::tessel::describeTensor(NamedTensorType type) {
 json::Object mlir::tessel::describeOp(Operation *op) {
   json::Array operands;
   for (Value operand : op->getOperands())
-    operands.push_back(describeTensor(cast<NamedTensorType>(operand.getType())));
+    operands.push_back(
+        describeTensor(cast<NamedTensorType>(operand.getType())));
   json::Object attrs;
   for (NamedAttribute attr : op->getAttrs())
     attrs[attr.getName().getValue()] = describeAttribute(attr.getValue());
@@ -155,13 +156,12 @@ json::Object mlir::tessel::describeOp(Operation *op) {
       .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
         attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();
       });
-  return json::Object{
-      {"op", op->getName().getStringRef().str()},
-      {"loc", describeLocation(op->getLoc())},
-      {"operands", std::move(operands)},
-      {"result",
-       describeTensor(cast<NamedTensorType>(op->getResult(0).getType()))},
-      {"attrs", std::move(attrs)}};
+  return json::Object{{"op", op->getName().getStringRef().str()},
+                      {"loc", describeLocation(op->getLoc())},
+                      {"operands", std::move(operands)},
+                      {"result", describeTensor(cast<NamedTensorType>(
+                                     op->getResult(0).getType()))},
+                      {"attrs", std::move(attrs)}};
 }
 
 json::Object mlir::tessel::describeProgram(ModuleOp module) {
@@ -177,10 +177,10 @@ json::Object mlir::tessel::describeProgram(ModuleOp module) {
     json::Array arguments, results;
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
       auto name = func.getArgAttrOfType<StringAttr>(i, kNameAttr);
-      arguments.push_back(describeValue(
-          name ? name.getValue() : StringRef(),
-          cast<NamedTensorType>(func.getArgumentTypes()[i]),
-          func.getArgAttrOfType<TypeAttr>(i, kGlobalTypeAttr)));
+      arguments.push_back(
+          describeValue(name ? name.getValue() : StringRef(),
+                        cast<NamedTensorType>(func.getArgumentTypes()[i]),
+                        func.getArgAttrOfType<TypeAttr>(i, kGlobalTypeAttr)));
     }
     for (unsigned i = 0; i < func.getNumResults(); ++i) {
       auto name = func.getResultAttrOfType<StringAttr>(i, kNameAttr);
@@ -195,7 +195,7 @@ json::Object mlir::tessel::describeProgram(ModuleOp module) {
                      {"arguments", std::move(arguments)},
                      {"results", std::move(results)}});
   }
-  return json::Object{
-      {"mesh", json::Object{{"axes", std::move(axes)}, {"sizes", std::move(sizes)}}},
-      {"functions", std::move(functions)}};
+  return json::Object{{"mesh", json::Object{{"axes", std::move(axes)},
+                                            {"sizes", std::move(sizes)}}},
+                      {"functions", std::move(functions)}};
 }

@@ -24,12 +24,12 @@ mlir::tessel::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context, "tessel_program");
   if (llvmModule)
-    llvmModule->setTargetTriple(llvm::Triple(llvm::sys::getDefaultTargetTriple()));
+    llvmModule->setTargetTriple(
+        llvm::Triple(llvm::sys::getDefaultTargetTriple()));
   return llvmModule;
 }
 
-LogicalResult mlir::tessel::emitObjectFile(llvm::Module &module,
-                                           StringRef path,
+LogicalResult mlir::tessel::emitObjectFile(llvm::Module &module, StringRef path,
                                            std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();

@@ -16,8 +16,8 @@ namespace {
 std::string linkLinePath(StringRef tool) {
   std::string executable = llvm::sys::fs::getMainExecutable(
       tool.str().c_str(), reinterpret_cast<void *>(&linkLinePath));
-  SmallString<256> path(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(executable)));
+  SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
   llvm::sys::path::append(path, "lib", "tessel-link.rsp");
   return std::string(path);
 }
@@ -39,8 +39,7 @@ LogicalResult mlir::tessel::linkExecutable(StringRef tool, StringRef object,
     return failure();
   }
   std::string rspArgument = "@" + rspPath;
-  SmallVector<StringRef> args = {*compiler, object, "-o", output,
-                                 rspArgument};
+  SmallVector<StringRef> args = {*compiler, object, "-o", output, rspArgument};
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, {}, 0,
                                          0, &message);

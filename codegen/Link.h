@@ -14,8 +14,8 @@ namespace mlir::tessel {
 /// the link line the build wrote beside the tessel tools
 /// (lib/tessel-link.rsp). `tool` is argv[0] of the running tool, which
 /// locates that file. Returns failure with `error` set.
-LogicalResult linkExecutable(StringRef tool, StringRef object,
-                             StringRef output, std::string &error);
+LogicalResult linkExecutable(StringRef tool, StringRef object, StringRef output,
+                             std::string &error);
 
 } // namespace mlir::tessel
 

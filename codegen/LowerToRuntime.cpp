@@ -100,10 +100,9 @@ LLVM::GlobalOp RuntimeLowering::addString(StringRef name, StringRef value,
 LLVM::GlobalOp RuntimeLowering::addCacheSlot(StringRef name) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
-  auto slot = LLVM::GlobalOp::create(builder, module.getLoc(), ptrType,
-                                     /*isConstant=*/false,
-                                     LLVM::Linkage::Internal, name,
-                                     Attribute());
+  auto slot = LLVM::GlobalOp::create(
+      builder, module.getLoc(), ptrType,
+      /*isConstant=*/false, LLVM::Linkage::Internal, name, Attribute());
   Block *init = builder.createBlock(&slot.getInitializerRegion());
   builder.setInsertionPointToStart(init);
   Value null = LLVM::ZeroOp::create(builder, module.getLoc(), ptrType);
@@ -118,8 +117,8 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
     if (op.getNumResults() != 1 || op.getNumRegions() != 0 ||
         !isa<NamedTensorType>(op.getResult(0).getType()) ||
         !llvm::all_of(op.getOperandTypes(), llvm::IsaPred<NamedTensorType>))
-      return op.emitError() << "tessel-lower-to-runtime cannot lower '"
-                            << op.getName() << "'";
+      return op.emitError()
+             << "tessel-lower-to-runtime cannot lower '" << op.getName() << "'";
 
   // The op after which each value is dead; the terminator keeps results.
   llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
@@ -157,9 +156,9 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
 
   llvm::DenseMap<Value, Value> buffers;
   for (BlockArgument argument : body.getArguments())
-    buffers[argument] = LLVM::LoadOp::create(
-        builder, loc, ptrType,
-        element(arguments, argument.getArgNumber(), loc));
+    buffers[argument] =
+        LLVM::LoadOp::create(builder, loc, ptrType,
+                             element(arguments, argument.getArgNumber(), loc));
 
   for (Operation &op : body.without_terminator()) {
     Location opLoc = op.getLoc();
@@ -174,9 +173,9 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
     Value result =
         LLVM::CallOp::create(
             builder, opLoc, allocFn,
-            ValueRange{context,
-                       constantI64(bufferBytes(op.getResult(0).getType()),
-                                   opLoc)})
+            ValueRange{
+                context,
+                constantI64(bufferBytes(op.getResult(0).getType()), opLoc)})
             .getResult();
     buffers[op.getResult(0)] = result;
     for (auto [index, operand] : llvm::enumerate(op.getOperands()))

@@ -47,9 +47,8 @@ void EinsumOp::buildGradients(OpBuilder &builder, Value resultGradient,
         factors.push_back(otherInput);
     NamedTensorType inputType = typeOf(input);
     NamedTensorType reached = g.restricted(inputType, [&](StringRef name) {
-      return llvm::any_of(factors, [&](Value factor) {
-        return typeOf(factor).hasDim(name);
-      });
+      return llvm::any_of(
+          factors, [&](Value factor) { return typeOf(factor).hasDim(name); });
     });
     Value gradient =
         factors.size() == 1
@@ -73,8 +72,8 @@ void AbsOp::buildGradients(OpBuilder &builder, Value dy,
                            SmallVectorImpl<Value> &grads) {
   GradientBuilder g(builder, getLoc());
   Value x = getInput(), zero = g.scalarLike(0.0, x);
-  Value negative = g.where(g.compare(CompareKind::Lt, x, zero), g.neg(dy),
-                           typeOf(x));
+  Value negative =
+      g.where(g.compare(CompareKind::Lt, x, zero), g.neg(dy), typeOf(x));
   grads.push_back(
       g.select(g.compare(CompareKind::Gt, x, zero), dy, negative, typeOf(x)));
 }
@@ -217,11 +216,9 @@ void PowOp::buildGradients(OpBuilder &builder, Value dy,
                            SmallVectorImpl<Value> &grads) {
   GradientBuilder g(builder, getLoc());
   Value a = getLhs(), b = getRhs();
-  Value power =
-      g.binary<PowOp>(a, g.sub(b, g.scalarLike(1.0, b)));
+  Value power = g.binary<PowOp>(a, g.sub(b, g.scalarLike(1.0, b)));
   grads.push_back(g.fitTo(g.mul(dy, g.mul(b, power)), typeOf(a)));
-  grads.push_back(
-      g.fitTo(g.mul(dy, g.mul(getResult(), g.log(a))), typeOf(b)));
+  grads.push_back(g.fitTo(g.mul(dy, g.mul(getResult(), g.log(a))), typeOf(b)));
 }
 
 // The condition gets no gradient; each branch gets dy where it was chosen.
@@ -231,10 +228,10 @@ void SelectOp::buildGradients(OpBuilder &builder, Value dy,
   NamedTensorType type = typeOf(dy);
   Value zero = g.scalarLike(0.0, dy);
   grads.push_back(Value());
-  grads.push_back(g.fitTo(g.select(getCondition(), dy, zero, type),
-                          typeOf(getOnTrue())));
-  grads.push_back(g.fitTo(g.select(getCondition(), zero, dy, type),
-                          typeOf(getOnFalse())));
+  grads.push_back(
+      g.fitTo(g.select(getCondition(), dy, zero, type), typeOf(getOnTrue())));
+  grads.push_back(
+      g.fitTo(g.select(getCondition(), zero, dy, type), typeOf(getOnFalse())));
 }
 
 // The gradient goes back to the input's precision.
@@ -291,8 +288,8 @@ void SoftmaxOp::buildGradients(OpBuilder &builder, Value dy,
                                SmallVectorImpl<Value> &grads) {
   GradientBuilder g(builder, getLoc());
   Value y = getResult();
-  Value dot = g.reduce(ReduceKind::Sum, g.mul(dy, y),
-                       g.without(typeOf(y), {getDim()}));
+  Value dot =
+      g.reduce(ReduceKind::Sum, g.mul(dy, y), g.without(typeOf(y), {getDim()}));
   grads.push_back(g.mul(y, g.sub(dy, dot)));
 }
 
@@ -301,8 +298,7 @@ void LogSoftmaxOp::buildGradients(OpBuilder &builder, Value dy,
                                   SmallVectorImpl<Value> &grads) {
   GradientBuilder g(builder, getLoc());
   Value y = getResult();
-  Value total =
-      g.reduce(ReduceKind::Sum, dy, g.without(typeOf(y), {getDim()}));
+  Value total = g.reduce(ReduceKind::Sum, dy, g.without(typeOf(y), {getDim()}));
   grads.push_back(g.sub(dy, g.mul(g.exp(y), total)));
 }
 
@@ -330,12 +326,10 @@ void LayerNormOp::buildGradients(OpBuilder &builder, Value dy,
     dims.push_back(cast<StringAttr>(dim).getValue());
   NamedTensorType perRow = g.without(typeOf(x), dims);
   Value centred = g.sub(x, g.reduce(ReduceKind::Mean, x, perRow));
-  Value variance =
-      g.reduce(ReduceKind::Mean, g.mul(centred, centred), perRow);
+  Value variance = g.reduce(ReduceKind::Mean, g.mul(centred, centred), perRow);
   Value inverse = RsqrtOp::create(
       builder, getLoc(), perRow,
-      g.add(variance,
-            g.scalarLike(getEpsilon().convertToDouble(), variance)));
+      g.add(variance, g.scalarLike(getEpsilon().convertToDouble(), variance)));
   Value meanGradient = g.reduce(ReduceKind::Mean, dy, perRow);
   Value meanProjection = g.reduce(ReduceKind::Mean, g.mul(dy, y), perRow);
   Value inner = g.sub(g.sub(dy, meanGradient), g.mul(y, meanProjection));
@@ -351,7 +345,8 @@ void Conv2DOp::buildGradients(OpBuilder &builder, Value dy,
                               SmallVectorImpl<Value> &grads) {
   OperationState inputState(getLoc(), Conv2DBackwardInputOp::getOperationName(),
                             ValueRange{dy, getFilter()},
-                            TypeRange{getInput().getType()}, (*this)->getAttrs());
+                            TypeRange{getInput().getType()},
+                            (*this)->getAttrs());
   grads.push_back(builder.create(inputState)->getResult(0));
   OperationState filterState(
       getLoc(), Conv2DBackwardFilterOp::getOperationName(),
@@ -422,10 +417,10 @@ void SliceOp::buildGradients(OpBuilder &builder, Value dy,
     high.push_back(*input.getDimSize(name) - start -
                    *getType().getDimSize(name));
   }
-  grads.push_back(PadOp::create(
-      builder, getLoc(), input, dy, getDims(),
-      builder.getDenseI64ArrayAttr(getStarts()),
-      builder.getDenseI64ArrayAttr(high), builder.getF64FloatAttr(0.0)));
+  grads.push_back(PadOp::create(builder, getLoc(), input, dy, getDims(),
+                                builder.getDenseI64ArrayAttr(getStarts()),
+                                builder.getDenseI64ArrayAttr(high),
+                                builder.getF64FloatAttr(0.0)));
 }
 
 // Each input's gradient is its own stretch of dy along the joined dim.

@@ -337,10 +337,9 @@ static LogicalResult verifyWindowAttrs(Operation *op, ArrayAttr spatial,
 /// `input` with `filter` yields; `outputName` names the output in messages
 /// ("result" for conv2d, "result gradient" for its gradients).
 template <typename ConvLike>
-static LogicalResult verifyConvolution(ConvLike op, NamedTensorType input,
-                                       NamedTensorType filter,
-                                       NamedTensorType output,
-                                       StringRef outputName) {
+static LogicalResult
+verifyConvolution(ConvLike op, NamedTensorType input, NamedTensorType filter,
+                  NamedTensorType output, StringRef outputName) {
   ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
                     dilations = op.getDilations();
   if (failed(verifyWindowAttrs(op, op.getSpatial(), strides, padding)))
@@ -359,8 +358,8 @@ static LogicalResult verifyConvolution(ConvLike op, NamedTensorType input,
       failed(verifyHasDim(op, filter, outC, "filter")))
     return failure();
   if (input.hasDim(outC))
-    return op.emitOpError() << "output channel '" << outC
-                            << "' must not be an input dimension";
+    return op.emitOpError()
+           << "output channel '" << outC << "' must not be an input dimension";
   if (*input.getDimSize(inC) != *filter.getDimSize(inC))
     return op.emitOpError() << "dimension '" << inC << "' has size "
                             << *input.getDimSize(inC) << " in the input but "
@@ -376,9 +375,9 @@ static LogicalResult verifyConvolution(ConvLike op, NamedTensorType input,
     int64_t size = windowOutputSize(*input.getDimSize(spatial), padding[2 * i],
                                     padding[2 * i + 1], extent, strides[i]);
     if (size < 1)
-      return op.emitOpError() << "kernel '" << kernel
-                              << "' is larger than the padded dimension '"
-                              << spatial << "'";
+      return op.emitOpError()
+             << "kernel '" << kernel
+             << "' is larger than the padded dimension '" << spatial << "'";
   }
   llvm::SmallDenseSet<StringRef> filterDims = {
       inC, outC, nameAt(op.getKernel(), 0), nameAt(op.getKernel(), 1)};
@@ -386,9 +385,9 @@ static LogicalResult verifyConvolution(ConvLike op, NamedTensorType input,
       llvm::any_of(filter.getDimNames(), [&](StringAttr name) {
         return !filterDims.contains(name.getValue());
       }))
-    return op.emitOpError() << "filter must have exactly the dimensions '"
-                            << inC << "', '" << outC
-                            << "' and the two kernel ones";
+    return op.emitOpError()
+           << "filter must have exactly the dimensions '" << inC << "', '"
+           << outC << "' and the two kernel ones";
   for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
     if (name.getValue() == inC)
       continue;

@@ -1,4 +1,5 @@
-//===- TensorBuilder.h - build model-level ops by dimension name -*- C++ -*-===//
+//===- TensorBuilder.h - build model-level ops by dimension name -*- C++
+//-*-===//
 //
 // A small builder of model-level ops whose result types follow from their
 // operands by name (an element-wise op's result has the union of its
@@ -67,8 +68,8 @@ public:
   }
 
   template <typename BinaryOp> Value binary(Value lhs, Value rhs) {
-    return BinaryOp::create(builder, loc, joined(tensorTypeOf(lhs), tensorTypeOf(rhs)),
-                            lhs, rhs);
+    return BinaryOp::create(
+        builder, loc, joined(tensorTypeOf(lhs), tensorTypeOf(rhs)), lhs, rhs);
   }
   Value add(Value a, Value b) { return binary<AddOp>(a, b); }
   Value sub(Value a, Value b) { return binary<SubOp>(a, b); }
@@ -85,9 +86,8 @@ public:
   /// An i1 tensor: `kind` of a and b, broadcast by name.
   Value compare(CompareKind kind, Value a, Value b) {
     NamedTensorType type = joined(tensorTypeOf(a), tensorTypeOf(b));
-    return CompareOp::create(builder, loc,
-                             type.withElementType(builder.getI1Type()), kind,
-                             a, b);
+    return CompareOp::create(
+        builder, loc, type.withElementType(builder.getI1Type()), kind, a, b);
   }
 
   /// `condition ? onTrue : onFalse` over the type of `like`.
@@ -110,8 +110,8 @@ public:
   /// itself, and puts the dimensions in target's order.
   Value fitTo(Value gradient, NamedTensorType target) {
     NamedTensorType type = tensorTypeOf(gradient);
-    NamedTensorType kept = restricted(
-        type, [&](StringRef name) { return target.hasDim(name); });
+    NamedTensorType kept =
+        restricted(type, [&](StringRef name) { return target.hasDim(name); });
     if (kept.getRank() != type.getRank())
       gradient = reduce(ReduceKind::Sum, gradient, kept);
     if (kept.getRank() != target.getRank())

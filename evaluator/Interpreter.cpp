@@ -336,8 +336,8 @@ LogicalResult Interpreter::run(Operation *op) {
         ref::ConvParams params = convParams(c);
         ref::TensorSpec spec = resultSpec(c);
         return perRank(c, [&](int64_t r) {
-          return ref::conv2dBackwardFilter(operand(0)[r], operand(1)[r],
-                                           params, spec);
+          return ref::conv2dBackwardFilter(operand(0)[r], operand(1)[r], params,
+                                           spec);
         });
       })
       .Case([&](PoolOp p) {

@@ -39,8 +39,8 @@ struct StateTensor {
 /// a scalar of the first parameter's precision, which is the master
 /// weights' precision.
 NamedTensorType scalarTypeOf(ArrayRef<ParameterOp> parameters) {
-  return NamedTensorType::get({}, {},
-                              ParameterOp(parameters.front()).getType().getElementType());
+  return NamedTensorType::get(
+      {}, {}, ParameterOp(parameters.front()).getType().getElementType());
 }
 
 struct TesselAutodiffPass
@@ -107,9 +107,10 @@ void TesselAutodiffPass::buildInit(ModuleOp module,
 // (loss, parameter gradients..., data gradients...). The step gets the
 // state after the parameters and the learning rate last, and returns the
 // updated parameters and state, then the loss.
-LogicalResult TesselAutodiffPass::buildTrainStep(
-    func::FuncOp step, unsigned numParameters, ArrayRef<StateTensor> state,
-    const OptimizerConfig &config) {
+LogicalResult
+TesselAutodiffPass::buildTrainStep(func::FuncOp step, unsigned numParameters,
+                                   ArrayRef<StateTensor> state,
+                                   const OptimizerConfig &config) {
   OpBuilder builder(step.getContext());
   Location loc = step.getLoc();
   for (auto [offset, tensor] : llvm::enumerate(state)) {
@@ -118,17 +119,16 @@ LogicalResult TesselAutodiffPass::buildTrainStep(
         builder.getNamedAttr(kRoleAttrName,
                              builder.getStringAttr("optimizer_state"))};
     if (tensor.nonNegative)
-      attrs.push_back(builder.getNamedAttr(kNonNegativeAttr,
-                                           builder.getUnitAttr()));
+      attrs.push_back(
+          builder.getNamedAttr(kNonNegativeAttr, builder.getUnitAttr()));
     if (failed(step.insertArgument(numParameters + offset, tensor.type,
                                    builder.getDictionaryAttr(attrs), loc)))
       return failure();
   }
   if (failed(step.insertArgument(
           step.getNumArguments(),
-          NamedTensorType::get({}, {},
-                               tensorTypeOf(step.getArgument(0))
-                                   .getElementType()),
+          NamedTensorType::get(
+              {}, {}, tensorTypeOf(step.getArgument(0)).getElementType()),
           builder.getDictionaryAttr({builder.getNamedAttr(
               kNameAttr, builder.getStringAttr("learning_rate"))}),
           loc)))
@@ -177,8 +177,8 @@ LogicalResult TesselAutodiffPass::buildTrainStep(
         {builder.getNamedAttr(kNameAttr, step.getArgAttr(i, kNameAttr))}));
   resultAttrs.push_back(builder.getDictionaryAttr(
       {builder.getNamedAttr(kNameAttr, builder.getStringAttr("loss"))}));
-  step.setFunctionType(builder.getFunctionType(
-      step.getArgumentTypes(), ValueRange(results).getTypes()));
+  step.setFunctionType(builder.getFunctionType(step.getArgumentTypes(),
+                                               ValueRange(results).getTypes()));
   step.setAllResultAttrs(resultAttrs);
   return success();
 }
@@ -223,7 +223,7 @@ void TesselAutodiffPass::runOnOperation() {
   func::FuncOp differentiated = lossFunction;
   if (precision != "f32") {
     Builder types(&getContext());
-    FloatType computeType = precision == "bf16"  ? FloatType(types.getBF16Type())
+    FloatType computeType = precision == "bf16" ? FloatType(types.getBF16Type())
                             : precision == "f16" ? FloatType(types.getF16Type())
                                                  : FloatType();
     if (!computeType) {
@@ -231,8 +231,8 @@ void TesselAutodiffPass::runOnOperation() {
                          << "' (expected f32, bf16 or f16)";
       return signalPassFailure();
     }
-    differentiated = createMixedPrecisionCopy(
-        lossFunction, computeType, functionName + "_" + precision);
+    differentiated = createMixedPrecisionCopy(lossFunction, computeType,
+                                              functionName + "_" + precision);
   }
   FailureOr<func::FuncOp> step =
       createGradientFunction(differentiated, "train_step");
@@ -251,8 +251,8 @@ void TesselAutodiffPass::runOnOperation() {
   buildInit(module, parameters, state, lossFunction.getLoc());
   // Other functions (an evaluation, say) run on the trained parameters.
   for (auto func : module.getOps<func::FuncOp>())
-    if (func != lossFunction && func != *step &&
-        func.getSymName() != "init" && !func.isExternal())
+    if (func != lossFunction && func != *step && func.getSymName() != "init" &&
+        !func.isExternal())
       moveParametersToArguments(func);
 }
 

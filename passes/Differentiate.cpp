@@ -191,17 +191,16 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
   SmallVector<DictionaryAttr> argumentAttrs;
   auto named = [&](StringRef tensorName) {
     return DictionaryAttr::get(
-        context, {builder.getNamedAttr(kNameAttr,
-                                       builder.getStringAttr(tensorName))});
+        context,
+        {builder.getNamedAttr(kNameAttr, builder.getStringAttr(tensorName))});
   };
   for (ParameterOp parameter : parameters) {
     argumentTypes.push_back(parameter.getType());
     argumentAttrs.push_back(DictionaryAttr::get(
-        context,
-        {builder.getNamedAttr(kNameAttr,
-                              builder.getStringAttr(parameter.getName())),
-         builder.getNamedAttr(kRoleAttrName,
-                              builder.getStringAttr("parameter"))}));
+        context, {builder.getNamedAttr(
+                      kNameAttr, builder.getStringAttr(parameter.getName())),
+                  builder.getNamedAttr(kRoleAttrName,
+                                       builder.getStringAttr("parameter"))}));
   }
   for (auto [index, type] : llvm::enumerate(source.getArgumentTypes())) {
     argumentTypes.push_back(type);
@@ -211,8 +210,8 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
   }
 
   builder.setInsertionPointAfter(source);
-  auto func = func::FuncOp::create(
-      builder, loc, name, builder.getFunctionType(argumentTypes, {}));
+  auto func = func::FuncOp::create(builder, loc, name,
+                                   builder.getFunctionType(argumentTypes, {}));
   func.setAllArgAttrs(argumentAttrs);
   Block *body = func.addEntryBlock();
   copyForward(*body);
@@ -241,10 +240,10 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
         continue;
       results.push_back(gradientOf(argument, loc));
       StringRef argumentName = getTensorName(source.getArgument(index));
-      resultAttrs.push_back(named(
-          (argumentName.empty() ? "arg" + std::to_string(index)
-                                : argumentName.str()) +
-          ".gradient"));
+      resultAttrs.push_back(
+          named((argumentName.empty() ? "arg" + std::to_string(index)
+                                      : argumentName.str()) +
+                ".gradient"));
     }
   }
   builder.setInsertionPointToEnd(body);

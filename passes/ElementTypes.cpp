@@ -38,8 +38,7 @@ Attribute retyped(Attribute value, FloatType from, FloatType to) {
 
 } // namespace
 
-void mlir::tessel::retypeFloats(Operation *root, FloatType from,
-                                FloatType to) {
+void mlir::tessel::retypeFloats(Operation *root, FloatType from, FloatType to) {
   root->walk([&](Operation *op) {
     for (Region &region : op->getRegions())
       for (Block &block : region)
@@ -98,7 +97,7 @@ func::FuncOp mlir::tessel::createMixedPrecisionCopy(func::FuncOp lossFunction,
     if (wide != result.get().getType())
       result.set(CastOp::create(builder, ret.getLoc(), wide, result.get()));
   }
-  copy.setFunctionType(builder.getFunctionType(
-      body.getArgumentTypes(), ret.getOperandTypes()));
+  copy.setFunctionType(
+      builder.getFunctionType(body.getArgumentTypes(), ret.getOperandTypes()));
   return copy;
 }

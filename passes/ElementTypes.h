@@ -1,4 +1,5 @@
-//===- ElementTypes.h - change the precision of a program --------*- C++ -*-===//
+//===- ElementTypes.h - change the precision of a program --------*- C++
+//-*-===//
 //
 // Rewrites the float element type of every tessel tensor under an op:
 // results, block arguments, constants and function signatures. The gradient

@@ -44,8 +44,9 @@ void clipByGlobalNorm(TensorBuilder &b, double clipNorm,
   Value sumOfSquares;
   for (Value gradient : gradients) {
     NamedTensorType type = tensorTypeOf(gradient);
-    Value squares = b.reduce(ReduceKind::Sum, b.mul(gradient, gradient),
-                             NamedTensorType::get({}, {}, type.getElementType()));
+    Value squares =
+        b.reduce(ReduceKind::Sum, b.mul(gradient, gradient),
+                 NamedTensorType::get({}, {}, type.getElementType()));
     sumOfSquares = sumOfSquares ? b.add(sumOfSquares, squares) : squares;
   }
   Value limit = b.scalarLike(clipNorm, sumOfSquares);
@@ -71,10 +72,10 @@ OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
   if (countsSteps(config.kind)) {
     auto constant = [&](double value) { return b.scalarLike(value, step); };
     update.step = b.add(step, constant(1.0));
-    correction1 = b.sub(constant(1.0), b.binary<PowOp>(constant(config.beta1),
-                                                       update.step));
-    correction2 = b.sub(constant(1.0), b.binary<PowOp>(constant(config.beta2),
-                                                       update.step));
+    correction1 = b.sub(constant(1.0),
+                        b.binary<PowOp>(constant(config.beta1), update.step));
+    correction2 = b.sub(constant(1.0),
+                        b.binary<PowOp>(constant(config.beta2), update.step));
   }
   bool decoupledDecay = config.kind == OptimizerKind::AdamW;
   for (auto [slot, clipped] : llvm::zip(slots, gradients)) {

@@ -467,8 +467,8 @@ LogicalResult FunctionPartitioner::partitionWindowGradient(Operation *op) {
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   // The input x and the result's gradient dy as the forward op saw them.
   NamedTensorType x = backwardInput ? result : globalTypeOf(op->getOperand(0));
-  NamedTensorType dy = globalTypeOf(
-      backwardInput ? op->getOperand(0) : op->getOperand(1));
+  NamedTensorType dy =
+      globalTypeOf(backwardInput ? op->getOperand(0) : op->getOperand(1));
   ArrayAttr spatial;
   SmallVector<int64_t> strides, padding, extent(2, 0);
   if (poolBackward) {
@@ -485,16 +485,15 @@ LogicalResult FunctionPartitioner::partitionWindowGradient(Operation *op) {
     };
     spatial = cast<ArrayAttr>(op->getAttr("spatial"));
     auto kernel = cast<ArrayAttr>(op->getAttr("kernel"));
-    NamedTensorType filter = backwardInput ? globalTypeOf(op->getOperand(1))
-                                           : result;
+    NamedTensorType filter =
+        backwardInput ? globalTypeOf(op->getOperand(1)) : result;
     strides.assign(attr("strides").begin(), attr("strides").end());
     padding.assign(attr("padding").begin(), attr("padding").end());
     for (unsigned i = 0; i < 2; ++i)
-      extent[i] = attr("dilations")[i] *
-                      (*filter.getDimSize(
-                           cast<StringAttr>(kernel[i]).getValue()) -
-                       1) +
-                  1;
+      extent[i] =
+          attr("dilations")[i] *
+              (*filter.getDimSize(cast<StringAttr>(kernel[i]).getValue()) - 1) +
+          1;
   }
 
   SmallVector<StringAttr> dims, partialAxes;
@@ -524,10 +523,9 @@ LogicalResult FunctionPartitioner::partitionWindowGradient(Operation *op) {
   SmallVector<Halo> halos;
   for (unsigned i = 0; i < 2; ++i) {
     StringAttr dim = cast<StringAttr>(spatial[i]);
-    SmallVector<StringAttr> axes = backwardFilter
-                                       ? axesOf(dy.getLayout(), dim.getValue())
-                                       : axesOf(result.getLayout(),
-                                                dim.getValue());
+    SmallVector<StringAttr> axes =
+        backwardFilter ? axesOf(dy.getLayout(), dim.getValue())
+                       : axesOf(result.getLayout(), dim.getValue());
     if (axes.size() != 1)
       continue;
     int64_t blocks = *mesh.getAxisSize(axes[0].getValue());

@@ -250,19 +250,19 @@ Tensor pool(PoolKind kind, const Tensor &x, const PoolParams &params,
 Tensor poolBackward(PoolKind kind, const Tensor &x,
                     const Tensor &resultGradient, const PoolParams &params) {
   std::vector<double> values(x.numElements(), 0.0);
-  forEachPoolingWindow(
-      x.spec, params, resultGradient.spec,
-      [&](int64_t out, const std::vector<int64_t> &offsets) {
-        if (offsets.empty())
-          return;
-        double gradient = resultGradient.data[out];
-        if (kind == PoolKind::Max) {
-          values[firstMaximum(x, offsets)] += gradient;
-          return;
-        }
-        for (int64_t offset : offsets)
-          values[offset] += gradient / static_cast<double>(offsets.size());
-      });
+  forEachPoolingWindow(x.spec, params, resultGradient.spec,
+                       [&](int64_t out, const std::vector<int64_t> &offsets) {
+                         if (offsets.empty())
+                           return;
+                         double gradient = resultGradient.data[out];
+                         if (kind == PoolKind::Max) {
+                           values[firstMaximum(x, offsets)] += gradient;
+                           return;
+                         }
+                         for (int64_t offset : offsets)
+                           values[offset] +=
+                               gradient / static_cast<double>(offsets.size());
+                       });
   return Tensor(x.spec, std::move(values));
 }
 

@@ -43,8 +43,8 @@ std::optional<Dataset> loadTextCorpus(const std::string &path, int64_t window,
   // Each window needs one more byte for its last target.
   corpus.count = static_cast<int64_t>(corpus.text.size()) - window;
   if (corpus.count < 1) {
-    error = fmt::format("{}: {} bytes of text, too few for windows of {}",
-                        path, corpus.text.size(), window);
+    error = fmt::format("{}: {} bytes of text, too few for windows of {}", path,
+                        corpus.text.size(), window);
     return std::nullopt;
   }
   return corpus;

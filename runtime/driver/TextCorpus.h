@@ -1,4 +1,5 @@
-//===- TextCorpus.h - A byte-level text corpus for language models -*- C++ -*-===//
+//===- TextCorpus.h - A byte-level text corpus for language models -*- C++
+//-*-===//
 //
 // A language model's step takes `tokens` and `targets`, each [batch, seq]
 // of byte values (a 256-token vocabulary): example p of the corpus is the

@@ -255,13 +255,11 @@ int train(const Options &options, const Program &program,
       if (argument.name == "tokens")
         tokens = &argument;
   std::optional<Dataset> dataset =
-      tokens ? loadTextCorpus(options.dataDir.empty() ||
-                                      options.dataDir == kDefaultDataDir
-                                  ? kDefaultTextDir
-                                  : options.dataDir,
-                              tokens->global.numElements() /
-                                  batchSizeOf(*tokens),
-                              error)
+      tokens ? loadTextCorpus(
+                   options.dataDir.empty() || options.dataDir == kDefaultDataDir
+                       ? kDefaultTextDir
+                       : options.dataDir,
+                   tokens->global.numElements() / batchSizeOf(*tokens), error)
              : loadFashionMnist(options.dataDir, "train", error);
   if (anyRankFailed(rank,
                     dataset ? std::nullopt : std::optional<std::string>(error)))
@@ -402,8 +400,8 @@ int train(const Options &options, const Program &program,
   }
   int status = 0;
   if (program.evaluate && options.evaluate)
-    status = evaluateOnTestSplit(options, program, context, rank, state,
-                                 metrics);
+    status =
+        evaluateOnTestSplit(options, program, context, rank, state, metrics);
   if (metrics)
     std::fclose(metrics);
   return status;

@@ -27,9 +27,8 @@ struct OperandWalk {
     std::vector<int64_t> own = ref::rowMajorStrides(operand.shape);
     for (const std::string &dim : result.dims) {
       auto it = std::find(operand.dims.begin(), operand.dims.end(), dim);
-      strides.push_back(it == operand.dims.end()
-                            ? 0
-                            : own[it - operand.dims.begin()]);
+      strides.push_back(
+          it == operand.dims.end() ? 0 : own[it - operand.dims.begin()]);
     }
     sameLayout = operand.dims == result.dims;
     scalar = operand.numElements() == 1;
@@ -43,20 +42,21 @@ std::optional<Kernel> buildFastUnary(ref::UnaryKind kind,
   if (!allF32(desc) || desc.operands[0].dims != desc.result.dims)
     return std::nullopt;
   int64_t count = desc.result.numElements();
-  return Kernel([kind, count](tessel_context_t &, void *const *operands,
-                              void *result) {
-    const float *x = static_cast<const float *>(operands[0]);
-    float *y = static_cast<float *>(result);
-    for (int64_t i = 0; i < count; ++i)
-      y[i] = static_cast<float>(ref::applyUnary(kind, x[i]));
-  });
+  return Kernel(
+      [kind, count](tessel_context_t &, void *const *operands, void *result) {
+        const float *x = static_cast<const float *>(operands[0]);
+        float *y = static_cast<float *>(result);
+        for (int64_t i = 0; i < count; ++i)
+          y[i] = static_cast<float>(ref::applyUnary(kind, x[i]));
+      });
 }
 
 std::optional<Kernel> buildFastBinary(ref::BinaryKind kind,
                                       const OpDescriptor &desc) {
   if (!allF32(desc))
     return std::nullopt;
-  OperandWalk a(desc.operands[0], desc.result), b(desc.operands[1], desc.result);
+  OperandWalk a(desc.operands[0], desc.result),
+      b(desc.operands[1], desc.result);
   std::vector<int64_t> shape = desc.result.shape;
   int64_t count = desc.result.numElements();
   return Kernel([=](tessel_context_t &, void *const *operands, void *result) {

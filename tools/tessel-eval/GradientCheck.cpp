@@ -33,8 +33,9 @@ void mlir::tessel::promoteToF64(ModuleOp module) {
   retypeFloats(module, builder.getF32Type(), builder.getF64Type());
 }
 
-LogicalResult mlir::tessel::checkGradients(func::FuncOp lossFunction,
-                                           const GradientCheckOptions &options) {
+LogicalResult
+mlir::tessel::checkGradients(func::FuncOp lossFunction,
+                             const GradientCheckOptions &options) {
   FailureOr<func::FuncOp> gradientFunction = createGradientFunction(
       lossFunction, (lossFunction.getSymName() + "_gradients").str());
   if (failed(gradientFunction))

@@ -67,9 +67,9 @@ static cl::opt<bool> checkGradients(
 static cl::opt<bool> promoteF64(
     "promote-f64",
     cl::desc("compute in f64 instead of f32 (for --check-gradients)"));
-static cl::opt<unsigned>
-    gradientSamples("gradient-samples",
-                    cl::desc("elements checked per input"), cl::init(16));
+static cl::opt<unsigned> gradientSamples("gradient-samples",
+                                         cl::desc("elements checked per input"),
+                                         cl::init(16));
 static cl::opt<double> gradientStep("gradient-step",
                                     cl::desc("finite-difference step"),
                                     cl::init(1e-6));

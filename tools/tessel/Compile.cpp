@@ -68,17 +68,17 @@ cl::opt<double> clipNorm("clip-norm",
                          cl::init(0.0), cl::sub(compileCommand),
                          cl::sub(runCommand));
 cl::opt<std::string> outputPath("o", cl::desc("output file"),
-                                cl::value_desc("path"),
-                                cl::sub(compileCommand), cl::sub(runCommand));
-cl::opt<Stage> emit(
-    "emit", cl::desc("the stage to write"), cl::init(Stage::Executable),
-    cl::values(clEnumValN(Stage::Mlir, "mlir",
-                          "the per-rank program (tessel and mesh ops)"),
-               clEnumValN(Stage::Llvm, "llvm", "LLVM IR of the program"),
-               clEnumValN(Stage::Object, "obj", "an object file"),
-               clEnumValN(Stage::Executable, "exe",
-                          "an executable linked with the runtime")),
-    cl::sub(compileCommand));
+                                cl::value_desc("path"), cl::sub(compileCommand),
+                                cl::sub(runCommand));
+cl::opt<Stage>
+    emit("emit", cl::desc("the stage to write"), cl::init(Stage::Executable),
+         cl::values(clEnumValN(Stage::Mlir, "mlir",
+                               "the per-rank program (tessel and mesh ops)"),
+                    clEnumValN(Stage::Llvm, "llvm", "LLVM IR of the program"),
+                    clEnumValN(Stage::Object, "obj", "an object file"),
+                    clEnumValN(Stage::Executable, "exe",
+                               "an executable linked with the runtime")),
+         cl::sub(compileCommand));
 cl::opt<int> numRanks("n", cl::desc("number of ranks (the mesh's by default)"),
                       cl::init(0), cl::sub(runCommand));
 
@@ -97,8 +97,7 @@ bool writeFile(StringRef path, llvm::function_ref<void(raw_ostream &)> text) {
 
 /// Compiles the model to `stage` at `output`; on success sets `ranks` to
 /// the number of ranks its mesh has.
-int compileTo(const char *tool, Stage stage, StringRef output,
-              int64_t &ranks) {
+int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   if (!layoutPath.empty() && !meshSpec.empty()) {
     llvm::errs() << "tessel: give either --layout FILE or --mesh (with "
                     "--rules), not both\n";

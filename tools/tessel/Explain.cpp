@@ -20,9 +20,10 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 cl::SubCommand mlir::tessel::explainCommand("explain",
-                                     "what a layout costs, per rank");
+                                            "what a layout costs, per rank");
 static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
-                                      cl::Required, cl::sub(mlir::tessel::explainCommand));
+                                      cl::Required,
+                                      cl::sub(mlir::tessel::explainCommand));
 static cl::opt<std::string> layoutPath("layout", cl::desc("YAML layout file"),
                                        cl::sub(mlir::tessel::explainCommand));
 static cl::opt<std::string>
@@ -83,4 +84,3 @@ int mlir::tessel::runExplain() {
                        : ::tessel::analysis::formatText(report));
   return 0;
 }
-

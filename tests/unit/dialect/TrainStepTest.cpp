@@ -124,9 +124,7 @@ double lossAndGradients(const Parameters &p, const Matrix &x,
 
 class TrainStepTest : public ::testing::Test {
 protected:
-  TrainStepTest() {
-    context.loadDialect<TesselDialect, func::FuncDialect>();
-  }
+  TrainStepTest() { context.loadDialect<TesselDialect, func::FuncDialect>(); }
 
   /// Runs tessel-autodiff with `options`, @init, then @train_step on the
   /// fixed batch; returns the step's results.
@@ -139,8 +137,7 @@ protected:
     EXPECT_TRUE(succeeded(pm.run(*module)));
     auto init = module->lookupSymbol<func::FuncOp>("init");
     auto train = module->lookupSymbol<func::FuncOp>("train_step");
-    FailureOr<std::vector<PerRank>> state =
-        ::tessel::eval::interpret(init, {});
+    FailureOr<std::vector<PerRank>> state = ::tessel::eval::interpret(init, {});
     EXPECT_TRUE(succeeded(state));
     initial.w1 = toMatrix((*state)[0][0], kPixels, kHidden);
     initial.b1 = (*state)[1][0].data;
@@ -148,8 +145,8 @@ protected:
     initial.b2 = (*state)[3][0].data;
 
     std::vector<PerRank> inputs = *state;
-    ref::TensorSpec imageSpec{{"batch", "pixels"}, {kBatch, kPixels},
-                              ref::ElementType::F64};
+    ref::TensorSpec imageSpec{
+        {"batch", "pixels"}, {kBatch, kPixels}, ref::ElementType::F64};
     inputs.push_back({ref::Tensor(imageSpec, flat(images))});
     ref::TensorSpec labelSpec{{"batch"}, {kBatch}, ref::ElementType::I32};
     inputs.push_back({ref::Tensor(
