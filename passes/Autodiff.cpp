@@ -12,8 +12,6 @@
 #include "passes/ElementTypes.h"
 #include "passes/Optimizers.h"
 
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELAUTODIFF
 #include "passes/Passes.h.inc"
@@ -244,10 +242,7 @@ void TesselAutodiffPass::runOnOperation() {
   if (failed(buildTrainStep(*step, parameters.size(), state, config)))
     return signalPassFailure();
   // Gradients of the data are not part of a training step.
-  Block &body = step->getBody().front();
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
-    if (isOpTriviallyDead(&op))
-      op.erase();
+  eraseDeadOps(*step);
   buildInit(module, parameters, state, lossFunction.getLoc());
   // Other functions (an evaluation, say) run on the trained parameters.
   for (auto func : module.getOps<func::FuncOp>())

@@ -36,6 +36,13 @@ SmallVector<ParameterOp> mlir::tessel::parametersOf(func::FuncOp func) {
   return parameters;
 }
 
+void mlir::tessel::eraseDeadOps(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
 void mlir::tessel::moveParametersToArguments(func::FuncOp func) {
   OpBuilder builder(func.getContext());
   for (auto [index, parameter] : llvm::enumerate(parametersOf(func))) {
@@ -253,9 +260,7 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
   func.setAllResultAttrs(resultAttrs);
 
   // Gradients built for operands that need none (the data's, say) die here.
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-    if (isOpTriviallyDead(&op))
-      op.erase();
+  eraseDeadOps(func);
   return func;
 }
 

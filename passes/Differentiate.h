@@ -30,6 +30,10 @@ LogicalResult verifyLossFunction(func::FuncOp lossFunction);
 /// on the values a training loop holds rather than on fresh initial ones.
 void moveParametersToArguments(func::FuncOp func);
 
+/// Erases the ops of `func` whose results nobody uses, last first, so that
+/// chains of dead gradient ops go in one sweep.
+void eraseDeadOps(func::FuncOp func);
+
 /// Creates, after `lossFunction` in its module, the function `name` with
 /// arguments (parameters..., lossFunction's arguments...) that returns the
 /// loss and then, when `withGradients` is set, d loss / d each parameter

@@ -44,6 +44,20 @@ Kernel viaReference(const OpDescriptor &desc, RefFunction compute) {
   };
 }
 
+/// A kernel for reference kernels that can fail on their data (a label or
+/// an id out of range): `compute` fills the result or returns false with a
+/// message, which becomes an OpError.
+template <typename Compute>
+Kernel viaCheckedReference(const OpDescriptor &desc, Compute compute) {
+  return viaReference(desc, [compute](const Inputs &inputs) {
+    ref::Tensor out;
+    std::string error;
+    if (!compute(inputs, out, error))
+      throw OpError(error);
+    return out;
+  });
+}
+
 /// Looks an attribute's string value up in a table of (spelling, value).
 template <typename Enum, size_t N>
 Enum enumAttr(const OpDescriptor &desc, const char *name,
@@ -296,13 +310,11 @@ Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {
   desc.expectOperands(2);
   std::string dim = operandDim(desc, "dim", 0);
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
-    ref::Tensor out;
-    std::string error;
-    if (!ref::softmaxCrossEntropy(inputs[0], inputs[1], dim, spec, out, error))
-      throw OpError(error);
-    return out;
-  });
+  return viaCheckedReference(
+      desc, [=](const Inputs &inputs, ref::Tensor &out, std::string &error) {
+        return ref::softmaxCrossEntropy(inputs[0], inputs[1], dim, spec, out,
+                                        error);
+      });
 }
 
 Kernel buildLayerNorm(const OpDescriptor &desc) {
@@ -356,13 +368,10 @@ Kernel buildGather(const OpDescriptor &desc) {
   desc.expectOperands(2);
   std::string dim = operandDim(desc, "dim", 0);
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
-    ref::Tensor out;
-    std::string error;
-    if (!ref::gather(inputs[0], inputs[1], dim, spec, out, error))
-      throw OpError(error);
-    return out;
-  });
+  return viaCheckedReference(
+      desc, [=](const Inputs &inputs, ref::Tensor &out, std::string &error) {
+        return ref::gather(inputs[0], inputs[1], dim, spec, out, error);
+      });
 }
 
 Kernel buildOneHot(const OpDescriptor &desc) {
