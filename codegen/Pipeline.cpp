@@ -12,6 +12,11 @@ using namespace mlir::tessel;
 
 void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
                                         const CompilePipelineOptions &options) {
+  if (!options.dimSizes.empty()) {
+    TesselResizeDimsOptions resize;
+    resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
+    pm.addPass(createTesselResizeDims(resize));
+  }
   if (options.train) {
     TesselAutodiffOptions autodiff;
     autodiff.optimizer = options.optimizer;

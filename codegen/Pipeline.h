@@ -18,6 +18,10 @@ namespace mlir::tessel {
 
 struct CompilePipelineOptions
     : public PassPipelineOptions<CompilePipelineOptions> {
+  ListOption<std::string> dimSizes{
+      *this, "dim-sizes",
+      llvm::cl::desc("NAME=SIZE: resize named dimensions first "
+                     "(tessel-resize-dims)")};
   Option<bool> train{*this, "train",
                      llvm::cl::desc("differentiate the loss into @init and "
                                     "@train_step (tessel-autodiff)"),
@@ -45,7 +49,8 @@ struct CompilePipelineOptions
                      llvm::cl::init(true)};
 };
 
-/// Adds the passes of `tessel compile` to `pm`: tessel-autodiff (with
+/// Adds the passes of `tessel compile` to `pm`: tessel-resize-dims (with
+/// `dim-sizes`), tessel-autodiff (with
 /// `train`), tessel-apply-layout (with a layout), tessel-partition,
 /// tessel-optimize-comm, CSE and, with `lower`, tessel-lower-to-runtime.
 void buildCompilePipeline(OpPassManager &pm,

@@ -56,6 +56,10 @@ private:
   llvm::StringMap<SmallVector<NamedTensorType>> namedTensors;
   /// Every dimension name of every tensor, for the unused-rule warning.
   llvm::StringSet<> allDims;
+  /// The split errors already reported: one bad rule makes every tensor
+  /// with that dimension fail the same way, and one error per cause says
+  /// all there is to say.
+  llvm::StringSet<> reportedSplitErrors;
 };
 
 std::optional<layout::LayoutSpec> ApplyLayoutPass::readLayout() {
@@ -132,6 +136,8 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
 
   std::string error;
   if (!layout::checkLayout(mesh, tensorLayout, error)) {
+    if (!reportedSplitErrors.insert(error).second)
+      return failure();
     InFlightDiagnostic diagnostic = emitError(locationOf(value));
     diagnostic << "tensor";
     if (!name.empty())

@@ -89,6 +89,39 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TesselResizeDims : Pass<"tessel-resize-dims", "::mlir::ModuleOp"> {
+  let summary = "give named dimensions new sizes throughout the model";
+  let description = [{
+    A model is written at one size, but the batch a run wants, or the width
+    a benchmark scales to, is a property of the run: this pass gives every
+    dimension named in `sizes` (`batch=256,hidden=1024`) its new size in
+    every tensor type of every function: arguments, results and op results.
+    Attributes are left alone, so an op that states a size itself (a
+    `slice` of that dimension, a dense `constant` with one value per
+    element) no longer verifies, and the pass stops with that op's error:
+    such a model does not allow the resize. A name that no tensor has is an
+    error too, since it is most likely a typo.
+
+    Before, with `--tessel-resize-dims="sizes=batch=8"`:
+
+    ```mlir
+    func.func @f(%x: !tessel.tensor<[batch:4, k:3], f32>)
+        -> !tessel.tensor<[batch:4], f32>
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%x: !tessel.tensor<[batch:8, k:3], f32>)
+        -> !tessel.tensor<[batch:8], f32>
+    ```
+  }];
+  let options = [
+    ListOption<"sizes", "sizes", "std::string",
+               "NAME=SIZE for each dimension to resize">,
+  ];
+}
+
 def TesselApplyLayout : Pass<"tessel-apply-layout", "::mlir::ModuleOp"> {
   let summary = "give every tensor its layout on the device mesh";
   let description = [{

@@ -67,6 +67,15 @@ cl::opt<double> clipNorm("clip-norm",
                          cl::desc("clip gradients to this global L2 norm"),
                          cl::init(0.0), cl::sub(compileCommand),
                          cl::sub(runCommand));
+cl::opt<int64_t> batchSize("batch",
+                           cl::desc("examples per step: resizes the model's "
+                                    "'batch' dimension"),
+                           cl::init(0), cl::sub(compileCommand),
+                           cl::sub(runCommand));
+cl::list<std::string> dimSizes("dim-size",
+                               cl::desc("NAME=SIZE: resize a named dimension "
+                                        "of the model (repeatable)"),
+                               cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<std::string> outputPath("o", cl::desc("output file"),
                                 cl::value_desc("path"), cl::sub(compileCommand),
                                 cl::sub(runCommand));
@@ -118,6 +127,10 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   options.layoutFile = layoutPath;
   options.meshSpec = meshSpec;
   options.rulesSpec = rulesSpec;
+  std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
+  if (batchSize > 0)
+    sizes.push_back("batch=" + std::to_string(batchSize));
+  options.dimSizes = sizes;
   options.lower = false;
   PassManager pm(&context);
   buildCompilePipeline(pm, options);

@@ -36,6 +36,13 @@ static cl::opt<std::string>
     functionName("function",
                  cl::desc("function to explain (default: the first)"),
                  cl::sub(mlir::tessel::explainCommand));
+static cl::list<std::string>
+    dimSizes("dim-size",
+             cl::desc("NAME=SIZE: resize a named dimension (repeatable)"),
+             cl::sub(mlir::tessel::explainCommand));
+static cl::opt<int64_t>
+    batchSize("batch", cl::desc("resize the 'batch' dimension"), cl::init(0),
+              cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
     format("format", cl::desc("output format"), cl::init(Format::Text),
@@ -56,6 +63,12 @@ int mlir::tessel::runExplain() {
   MLIRContext &context = model.context();
 
   PassManager pm(&context);
+  mlir::tessel::TesselResizeDimsOptions resize;
+  resize.sizes.assign(dimSizes.begin(), dimSizes.end());
+  if (batchSize > 0)
+    resize.sizes.push_back("batch=" + std::to_string(batchSize));
+  if (!resize.sizes.empty())
+    pm.addPass(mlir::tessel::createTesselResizeDims(resize));
   mlir::tessel::TesselApplyLayoutOptions options;
   options.layoutFile = layoutPath;
   options.meshSpec = meshSpec;

@@ -1,0 +1,124 @@
+//===- ResizeDims.cpp - new sizes for named dimensions --------------------===//
+//
+// Rewrites every tessel tensor type that has a dimension named in `sizes`
+// and lets the verifier judge the result: types are the only place a
+// model-level program keeps its sizes, except for the few attributes that
+// state one (slice bounds, dense constants), and those ops' verifiers
+// already say what is wrong with them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELRESIZEDIMS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+struct TesselResizeDimsPass
+    : public tessel::impl::TesselResizeDimsBase<TesselResizeDimsPass> {
+  using TesselResizeDimsBase::TesselResizeDimsBase;
+
+  void runOnOperation() override;
+
+private:
+  /// Reads `sizes` into `newSizes`; false (after an error) if one is not
+  /// NAME=SIZE with a positive SIZE.
+  bool parseSizes();
+
+  /// `type` with the new sizes, or `type` itself if it is not a tessel
+  /// tensor or has none of the dimensions.
+  Type resized(Type type);
+
+  llvm::StringMap<int64_t> newSizes;
+  llvm::StringSet<> namesSeen;
+};
+
+bool TesselResizeDimsPass::parseSizes() {
+  for (const std::string &entry : sizes) {
+    auto [name, size] = StringRef(entry).split('=');
+    int64_t value = 0;
+    if (name.trim().empty() || size.trim().getAsInteger(10, value) ||
+        value <= 0) {
+      getOperation().emitError()
+          << "tessel-resize-dims: '" << entry
+          << "' is not NAME=SIZE with a positive SIZE";
+      return false;
+    }
+    newSizes[name.trim()] = value;
+  }
+  return true;
+}
+
+Type TesselResizeDimsPass::resized(Type type) {
+  auto tensor = dyn_cast<NamedTensorType>(type);
+  if (!tensor)
+    return type;
+  SmallVector<int64_t> shape(tensor.getShape());
+  bool changed = false;
+  for (auto [index, name] : llvm::enumerate(tensor.getDimNames())) {
+    auto found = newSizes.find(name.getValue());
+    if (found == newSizes.end())
+      continue;
+    namesSeen.insert(name.getValue());
+    changed |= shape[index] != found->second;
+    shape[index] = found->second;
+  }
+  if (!changed)
+    return type;
+  return NamedTensorType::get(type.getContext(), tensor.getDimNames(), shape,
+                              tensor.getElementType(), tensor.getLayout());
+}
+
+void TesselResizeDimsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (!parseSizes())
+    return signalPassFailure();
+  if (newSizes.empty())
+    return;
+
+  module.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          argument.setType(resized(argument.getType()));
+    for (OpResult result : op->getResults())
+      result.setType(resized(result.getType()));
+  });
+  // A function's type repeats its arguments' and results' types.
+  for (auto func : module.getOps<func::FuncOp>()) {
+    SmallVector<Type> inputs, results;
+    for (Type type : func.getArgumentTypes())
+      inputs.push_back(resized(type));
+    for (Type type : func.getResultTypes())
+      results.push_back(resized(type));
+    func.setFunctionType(
+        FunctionType::get(module.getContext(), inputs, results));
+  }
+
+  for (const auto &entry : newSizes)
+    if (!namesSeen.contains(entry.getKey())) {
+      module.emitError() << "tessel-resize-dims: no tensor has a dimension "
+                            "named '"
+                         << entry.getKey() << "'";
+      return signalPassFailure();
+    }
+  // The ops that state a size in an attribute tell what no longer fits.
+  if (failed(verify(module))) {
+    module.emitError() << "tessel-resize-dims: the model does not allow these "
+                          "sizes (see the errors above)";
+    return signalPassFailure();
+  }
+}
+
+} // namespace

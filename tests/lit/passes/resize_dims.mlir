@@ -1,0 +1,32 @@
+// RUN: tessel-opt %s --tessel-resize-dims="sizes=batch=8,hidden=6" | FileCheck %s
+// RUN: not tessel-opt %s --tessel-resize-dims="sizes=batchx=8" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not tessel-opt %s --tessel-resize-dims="sizes=batch=0" 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: not tessel-opt %s --tessel-resize-dims="sizes=k=5" 2>&1 | FileCheck %s --check-prefix=FIXED
+
+// Every tensor type with a resized dimension follows, the function types
+// included; other dimensions keep their sizes.
+// CHECK-LABEL: func.func @dense
+// CHECK-SAME: (%{{.*}}: !tessel.tensor<[batch:8, k:3], f32>)
+// CHECK-SAME: -> !tessel.tensor<[batch:8, hidden:6], f32>
+// CHECK: tessel.parameter "w" {{.*}} : !tessel.tensor<[k:3, hidden:6], f32>
+// CHECK: tessel.einsum {{.*}} -> !tessel.tensor<[batch:8, hidden:6], f32>
+// CHECK: tessel.relu {{.*}} : !tessel.tensor<[batch:8, hidden:6], f32>
+func.func @dense(%x: !tessel.tensor<[batch:4, k:3], f32>) -> !tessel.tensor<[batch:4, hidden:2], f32> {
+  %w = tessel.parameter "w" normal scale 1.0 seed 1 : !tessel.tensor<[k:3, hidden:2], f32>
+  %y = tessel.einsum %x, %w : (!tessel.tensor<[batch:4, k:3], f32>, !tessel.tensor<[k:3, hidden:2], f32>)
+      -> !tessel.tensor<[batch:4, hidden:2], f32>
+  %r = tessel.relu %y : !tessel.tensor<[batch:4, hidden:2], f32>
+  return %r : !tessel.tensor<[batch:4, hidden:2], f32>
+}
+
+// A dense constant states its size in its value, so `k` cannot change.
+// CHECK-LABEL: func.func @fixed
+func.func @fixed() -> !tessel.tensor<[k:3], f32> {
+  %c = tessel.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32> -> !tessel.tensor<[k:3], f32>
+  return %c : !tessel.tensor<[k:3], f32>
+}
+
+// UNKNOWN: error: tessel-resize-dims: no tensor has a dimension named 'batchx'
+// BADSIZE: error: tessel-resize-dims: 'batch=0' is not NAME=SIZE with a positive SIZE
+// FIXED: resize_dims.mlir:{{[0-9]+}}:8: error: 'tessel.constant' op value has 3 elements but the result has 5
+// FIXED: error: tessel-resize-dims: the model does not allow these sizes
