@@ -9,8 +9,12 @@
 #include <fmt/ranges.h>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
+#include <algorithm>
+#include <charconv>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -123,6 +127,54 @@ bool writeAtomically(const std::string &path,
   return true;
 }
 
+/// The string at `key` of a JSON object, if it is one.
+std::optional<std::string> stringField(const json &object,
+                                       const std::string &key) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_string())
+    return std::nullopt;
+  return it->get<std::string>();
+}
+
+/// The list of integers at `key` of a JSON object; false if it is anything
+/// else (a float would be cut to an integer, or overflow, if read as one).
+bool integerList(const json &object, const char *key,
+                 std::vector<int64_t> &values) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_array())
+    return false;
+  values.clear();
+  for (const json &value : *it) {
+    if (value.is_number_unsigned() &&
+        value.get<uint64_t>() > uint64_t(INT64_MAX))
+      return false;
+    if (!value.is_number_integer())
+      return false;
+    values.push_back(value.get<int64_t>());
+  }
+  return true;
+}
+
+/// Parses a step count: decimal digits only, within int64_t.
+bool parseCount(const std::string &text, int64_t &count) {
+  const char *end = text.data() + text.size();
+  auto [at, failure] = std::from_chars(text.data(), end, count);
+  return failure == std::errc() && at == end && count >= 0;
+}
+
+/// The CRC-32 of a tensor's bytes, as the checkpoint's metadata spells it.
+std::string crc32Of(const std::vector<unsigned char> &bytes) {
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  // zlib takes lengths as uInt; feed large tensors in pieces.
+  for (size_t done = 0; done < bytes.size();) {
+    uInt piece = static_cast<uInt>(
+        std::min<size_t>(bytes.size() - done, size_t(1) << 30));
+    crc = ::crc32(crc, bytes.data() + done, piece);
+    done += piece;
+  }
+  return fmt::format("{:08x}", crc);
+}
+
 } // namespace
 
 std::string checkpointPath(const std::string &dir, int64_t step) {
@@ -153,6 +205,9 @@ bool writeCheckpoint(const std::string &dir, int64_t step,
       // dims disagree.
       metadata["dims." + spec.name] =
           fmt::format("{}", fmt::join(spec.global.dims, ","));
+      // The header says what the data are; the checksum, that they are
+      // still what was written (a flipped byte is otherwise undetectable).
+      metadata["crc32." + spec.name] = crc32Of(globals[i]);
       offset += globals[i].size();
     }
     header["__metadata__"] = metadata;
@@ -207,20 +262,36 @@ bool readCheckpoint(const std::string &path,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
                     std::string &error) {
   std::ifstream file(path, std::ios::binary);
+  std::error_code sizeError;
+  uint64_t fileSize = fs::file_size(path, sizeError);
+  if (!file || sizeError) {
+    error = fmt::format("checkpoint {}: cannot read it", path);
+    return false;
+  }
+  return readCheckpoint(file, fileSize, path, tensors, mesh, rank, step, error);
+}
+
+bool readCheckpoint(std::istream &file, uint64_t fileSize,
+                    const std::string &path,
+                    const std::vector<StateTensor> &tensors,
+                    const layout::Mesh &mesh, int64_t rank, int64_t &step,
+                    std::string &error) {
   auto fail = [&](const std::string &why) {
     error = fmt::format("checkpoint {}: {}", path, why);
     return false;
   };
   unsigned char lengthBytes[8];
-  if (!file || !file.read(reinterpret_cast<char *>(lengthBytes), 8))
-    return fail("cannot read it");
+  if (fileSize < 8 || !file.read(reinterpret_cast<char *>(lengthBytes), 8))
+    return fail(fmt::format("it has {} bytes, too few for a safetensors "
+                            "header (truncated?)",
+                            fileSize));
   uint64_t length = 0;
   for (int i = 7; i >= 0; --i)
     length = length << 8 | lengthBytes[i];
-  std::error_code sizeError;
-  uint64_t fileSize = fs::file_size(path, sizeError);
-  if (sizeError || length > fileSize - 8)
-    return fail("it is not a safetensors file (its header length is wrong)");
+  if (length > fileSize - 8)
+    return fail(fmt::format("its header length {} runs past the end of its {} "
+                            "bytes (truncated, or not a safetensors file)",
+                            length, fileSize));
   std::string text(length, '\0');
   if (!file.read(text.data(), static_cast<std::streamsize>(length)))
     return fail("cannot read its header");
@@ -228,13 +299,19 @@ bool readCheckpoint(const std::string &path,
   if (header.is_discarded() || !header.is_object())
     return fail("its header is not a JSON object");
   uint64_t dataStart = 8 + length;
+  uint64_t dataBytes = fileSize - dataStart;
 
-  json metadata = header.value("__metadata__", json::object());
-  try {
-    step = std::stoll(metadata.value("step", std::string("0")));
-  } catch (const std::exception &) {
+  // Every value below is checked for its JSON type before it is read:
+  // nlohmann's accessors throw on a mismatch, and a tampered header must be
+  // an error message, not an uncaught exception.
+  auto metadataEntry = header.find("__metadata__");
+  if (metadataEntry == header.end() || !metadataEntry->is_object())
+    return fail("its header has no __metadata__ object (not a checkpoint "
+                "tessel wrote?)");
+  const json &metadata = *metadataEntry;
+  std::optional<std::string> stepText = stringField(metadata, "step");
+  if (!stepText || !parseCount(*stepText, step))
     return fail("its __metadata__ has no step number");
-  }
   for (const auto &[name, entry] : header.items()) {
     if (name == "__metadata__")
       continue;
@@ -245,6 +322,9 @@ bool readCheckpoint(const std::string &path,
       return fail(fmt::format("it has tensor '{}', which the program does not "
                               "have (a different model or optimizer?)",
                               name));
+    if (!entry.is_object())
+      return fail(
+          fmt::format("tensor '{}' is not described by a JSON object", name));
   }
   for (const StateTensor &tensor : tensors) {
     const ValueSpec &spec = *tensor.spec;
@@ -252,43 +332,56 @@ bool readCheckpoint(const std::string &path,
     if (entry == header.end())
       return fail(fmt::format("it has no tensor '{}', which the program needs",
                               spec.name));
-    std::string dtype = entry->value("dtype", "");
+    std::string dtype = stringField(*entry, "dtype").value_or("");
     std::vector<int64_t> shape;
-    std::vector<uint64_t> offsets;
-    try {
-      shape = entry->at("shape").get<std::vector<int64_t>>();
-      offsets = entry->at("data_offsets").get<std::vector<uint64_t>>();
-    } catch (const json::exception &) {
+    std::vector<int64_t> offsets;
+    if (!integerList(*entry, "shape", shape) ||
+        !integerList(*entry, "data_offsets", offsets))
       return fail(fmt::format("tensor '{}' has no valid shape or data_offsets",
                               spec.name));
-    }
     if (dtype != safetensorsDtype(spec.global.type))
       return fail(fmt::format("tensor '{}' is {}, but the program has it as {}",
-                              spec.name, dtype,
+                              spec.name, dtype.empty() ? "of no dtype" : dtype,
                               safetensorsDtype(spec.global.type)));
     if (shape != spec.global.shape)
       return fail(fmt::format("tensor '{}' has shape [{}], but the program has "
                               "it as {}",
                               spec.name, fmt::join(shape, ", "),
                               spec.global.str()));
-    std::string dims = metadata.value("dims." + spec.name, std::string());
     std::string expectedDims =
         fmt::format("{}", fmt::join(spec.global.dims, ","));
-    if (!dims.empty() && dims != expectedDims)
-      return fail(fmt::format("tensor '{}' has dims [{}], but the program has "
-                              "it as {}",
-                              spec.name, dims, spec.global.str()));
+    if (metadata.contains("dims." + spec.name)) {
+      std::optional<std::string> dims =
+          stringField(metadata, "dims." + spec.name);
+      if (dims != expectedDims)
+        return fail(fmt::format("tensor '{}' has dims [{}], but the program "
+                                "has it as {}",
+                                spec.name, dims.value_or("?"),
+                                spec.global.str()));
+    }
     uint64_t bytes = static_cast<uint64_t>(spec.global.numBytes());
-    if (offsets.size() != 2 || offsets[1] - offsets[0] != bytes ||
-        dataStart + offsets[1] > fileSize)
-      return fail(fmt::format("tensor '{}' has data_offsets that do not hold "
-                              "its {} bytes",
-                              spec.name, bytes));
+    if (offsets.size() != 2 || offsets[0] < 0 || offsets[1] < offsets[0] ||
+        static_cast<uint64_t>(offsets[1] - offsets[0]) != bytes)
+      return fail(fmt::format("tensor '{}' has data_offsets [{}] that do not "
+                              "hold its {} bytes",
+                              spec.name, fmt::join(offsets, ", "), bytes));
+    if (static_cast<uint64_t>(offsets[1]) > dataBytes)
+      return fail(
+          fmt::format("tensor '{}' ends at byte {} of the data, but the "
+                      "file holds {} bytes of data (truncated?)",
+                      spec.name, offsets[1], dataBytes));
     std::vector<unsigned char> global(bytes);
+    file.clear();
     file.seekg(static_cast<std::streamoff>(dataStart + offsets[0]));
     if (!file.read(reinterpret_cast<char *>(global.data()),
                    static_cast<std::streamsize>(bytes)))
       return fail(fmt::format("cannot read tensor '{}'", spec.name));
+    // Checkpoints written before the checksums were added have none.
+    if (metadata.contains("crc32." + spec.name) &&
+        stringField(metadata, "crc32." + spec.name) != crc32Of(global))
+      return fail(fmt::format("tensor '{}' fails its CRC-32 check: its data "
+                              "are damaged",
+                              spec.name));
     extractBlock(global.data(), spec.global.shape,
                  layout::shardOffset(mesh, spec.tensorLayout(), rank),
                  spec.local.shape, runtime::elementBytes(spec.global.type),

@@ -1,5 +1,4 @@
-//===- Checkpoint.h - Safetensors checkpoints of the training state -*- C++
-//-*-===//
+//===- Checkpoint.h - Safetensors checkpoints of training state -*- C++ -*-===//
 //
 // A checkpoint holds every tensor that carries over from step to step (the
 // results of init: parameters, optimizer state, step count) in its global
@@ -16,6 +15,8 @@
 
 #include "driver/Metadata.h"
 
+#include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,9 +47,20 @@ std::optional<std::string> latestCheckpoint(const std::string &dir);
 
 /// Reads `path` into each tensor's local block (buffers of its local type)
 /// and its step count into `step`. A tensor missing from the file or the
-/// program, or with another dtype or shape, is an error naming the file and
-/// the tensor. Every rank reads the file itself.
+/// program, with another dtype, shape or dims, with data beyond the file's
+/// end (a truncated file) or data that fail their CRC-32, and a header that
+/// is not what tessel writes, are errors naming the file and the tensor;
+/// nothing in the file is trusted before it is checked. Every rank reads the
+/// file itself.
 bool readCheckpoint(const std::string &path,
+                    const std::vector<StateTensor> &tensors,
+                    const layout::Mesh &mesh, int64_t rank, int64_t &step,
+                    std::string &error);
+
+/// The same from a stream of `fileSize` bytes that `path` names in errors;
+/// the checkpoint fuzzer (tests/fuzz) feeds it arbitrary bytes.
+bool readCheckpoint(std::istream &file, uint64_t fileSize,
+                    const std::string &path,
                     const std::vector<StateTensor> &tensors,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
                     std::string &error);

@@ -51,6 +51,26 @@ foreach(ranks 1 2)
 endforeach()
 
 find_package(nlohmann_json 3 REQUIRED)
+
+# Checkpoints damaged or read as another program: each an error naming the
+# file and the tensor; a failed write keeps the checkpoint before it.
+add_executable(tessel-runtime-checkpoint-tests
+  CommTestMain.cpp
+  CheckpointTest.cpp
+)
+target_include_directories(tessel-runtime-checkpoint-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-checkpoint-tests PRIVATE
+  tessel_driver GTest::gtest nlohmann_json::nlohmann_json)
+set(name ${TESSEL_RUNTIME_TEST_PREFIX}checkpoint-np1)
+add_test(NAME ${name}
+  COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1
+          --oversubscribe --allow-run-as-root --bind-to none
+          ${MPIEXEC_PREFLAGS} $<TARGET_FILE:tessel-runtime-checkpoint-tests>)
+set_tests_properties(${name} PROPERTIES
+  ENVIRONMENT "${TESSEL_MPI_TEST_ENVIRONMENT}"
+  TIMEOUT 120)
+
 add_executable(tessel-runtime-driver-tests DriverTest.cpp)
 target_link_libraries(tessel-runtime-driver-tests PRIVATE
   GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json)
@@ -81,3 +101,14 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
     SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
     TIMEOUT 300)
 endforeach()
+
+# The .npy reader of the driver's data loader, on files written byte by
+# byte (tessel_driver brings its own main(), so the reader is compiled in).
+add_executable(tessel-runtime-npy-tests NpyArrayTest.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyArray.cpp)
+target_include_directories(tessel-runtime-npy-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-npy-tests PRIVATE
+  fmt::fmt GTest::gtest GTest::gtest_main)
+gtest_discover_tests(tessel-runtime-npy-tests
+  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
