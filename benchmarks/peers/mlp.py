@@ -65,7 +65,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--batch", type=int, default=256, help="global batch")
     parser.add_argument("--hidden", type=int, default=1024)
-    parser.add_argument("--lr", type=float, default=0.05)
+    parser.add_argument("--lr", type=float, default=0.1, help="the driver's default")
     parser.add_argument("--data", default=common.FASHION_MNIST)
     args = parser.parse_args()
     if args.ranks == 1:

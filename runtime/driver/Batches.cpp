@@ -2,9 +2,12 @@
 
 #include "driver/Batches.h"
 
-#include "driver/Blocks.h"
+#include "layouts/Sharding.h"
 #include "evaluator/kernels/Initializers.h"
 #include "executor/Buffers.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <numeric>
 
@@ -19,32 +22,32 @@ int batchDimOf(const TensorType &type) {
   return 0;
 }
 
-/// Builds the global tensor with `valueAt(example, within)` for each element
-/// (the example's position in the batch and the element's row-major index
-/// among the other dims), then copies out this rank's block.
+/// Fills this rank's block with `valueAt(example, within)` for each element
+/// (the example's position in the global batch and the element's row-major
+/// index among the other dims of the global tensor). Only the block is
+/// visited, so a rank reads only the examples it holds.
 template <typename ValueAt>
 void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
                int64_t rank, void *local, ValueAt &&valueAt) {
   const TensorType &global = argument.global;
+  const TensorType &block = argument.local;
   int batchDim = batchDimOf(global);
-  std::vector<unsigned char> buffer(global.numBytes());
-  std::vector<int64_t> index(global.rank(), 0);
-  for (int64_t flat = 0; flat < global.numElements(); ++flat) {
+  std::vector<int64_t> offsets =
+      layout::shardOffset(mesh, argument.tensorLayout(), rank);
+  std::vector<int64_t> index(block.rank(), 0);
+  for (int64_t flat = 0; flat < block.numElements(); ++flat) {
     int64_t within = 0;
     for (int d = 0; d < global.rank(); ++d)
       if (d != batchDim)
-        within = within * global.shape[d] + index[d];
-    runtime::storeElement(global.type, buffer.data(), flat,
-                          valueAt(global.rank() ? index[batchDim] : 0, within));
-    for (int d = global.rank() - 1; d >= 0; --d) {
-      if (++index[d] < global.shape[d])
+        within = within * global.shape[d] + offsets[d] + index[d];
+    int64_t example = global.rank() ? offsets[batchDim] + index[batchDim] : 0;
+    runtime::storeElement(block.type, local, flat, valueAt(example, within));
+    for (int d = block.rank() - 1; d >= 0; --d) {
+      if (++index[d] < block.shape[d])
         break;
       index[d] = 0;
     }
   }
-  extractBlock(buffer.data(), global.shape,
-               layout::shardOffset(mesh, argument.tensorLayout(), rank),
-               argument.local.shape, runtime::elementBytes(global.type), local);
 }
 
 } // namespace
@@ -53,6 +56,31 @@ int64_t batchSizeOf(const ValueSpec &argument) {
   return argument.global.rank()
              ? argument.global.shape[batchDimOf(argument.global)]
              : 1;
+}
+
+std::optional<std::string> checkArrayFits(const NpyArray &array,
+                                          const ValueSpec &argument) {
+  const TensorType &global = argument.global;
+  std::vector<int64_t> rowShape;
+  std::string rowDims;
+  int batchDim = batchDimOf(global);
+  for (int d = 0; d < global.rank(); ++d)
+    if (d != batchDim) {
+      rowShape.push_back(global.shape[d]);
+      rowDims += fmt::format("{}{}:{}", rowDims.empty() ? "" : ", ",
+                             global.dims[d], global.shape[d]);
+    }
+  std::vector<int64_t> arrayRow(array.shape().begin() + 1, array.shape().end());
+  if (arrayRow != rowShape)
+    return fmt::format("{}: each example is [{}] but the model's '{}' ({}) "
+                       "wants examples of [{}]",
+                       array.path(), fmt::join(arrayRow, ", "), argument.name,
+                       global.str(), rowDims);
+  if (!ref::isFloatType(global.type) && !array.isInteger())
+    return fmt::format("{}: holds floats ({}) but the model's '{}' is {}",
+                       array.path(), array.dtype(), argument.name,
+                       global.str());
+  return std::nullopt;
 }
 
 const std::vector<int64_t> &BatchMaker::orderOfEpoch(int64_t epoch) {
@@ -100,6 +128,16 @@ void BatchMaker::fillLabels(const ValueSpec &argument,
                             void *local) {
   fillBlock(argument, mesh, rank, local, [&](int64_t example, int64_t) {
     return static_cast<double>(dataset.labels[batch[example]]);
+  });
+}
+
+void BatchMaker::fillArray(const ValueSpec &argument,
+                           const std::vector<int64_t> &batch,
+                           const layout::Mesh &mesh, int64_t rank, void *local,
+                           const NpyArray &array) {
+  int64_t perExample = array.numElements() / dataset.count;
+  fillBlock(argument, mesh, rank, local, [&](int64_t example, int64_t within) {
+    return array.at(batch[example] * perExample + within);
   });
 }
 

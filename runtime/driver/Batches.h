@@ -16,6 +16,8 @@
 #include "driver/Metadata.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace tessel::driver {
@@ -39,6 +41,12 @@ public:
   void fillLabels(const ValueSpec &argument, const std::vector<int64_t> &batch,
                   const layout::Mesh &mesh, int64_t rank, void *local);
 
+  /// Fills `local` with this rank's block of an argument fed from `array`
+  /// (NpyData.h), whose example i is its row i.
+  void fillArray(const ValueSpec &argument, const std::vector<int64_t> &batch,
+                 const layout::Mesh &mesh, int64_t rank, void *local,
+                 const NpyArray &array);
+
   /// Fills `local` with this rank's block of "tokens" (shift 0) or
   /// "targets" (shift 1): element (example, i) is text byte
   /// batch[example] + i + shift.
@@ -58,6 +66,12 @@ private:
 
 /// The size of the dim that holds the examples of a data argument.
 int64_t batchSizeOf(const ValueSpec &argument);
+
+/// Why `array` cannot feed `argument`, or nothing if it can: its rows must
+/// have the argument's shape without the batch dim, and an integer argument
+/// needs integer data.
+std::optional<std::string> checkArrayFits(const NpyArray &array,
+                                          const ValueSpec &argument);
 
 } // namespace tessel::driver
 

@@ -10,7 +10,10 @@
 #ifndef TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H
 #define TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H
 
+#include "driver/NpyArray.h"
+
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +30,9 @@ struct Dataset {
   /// The bytes of a text corpus (TextCorpus.h), whose example p is the
   /// window starting at byte p; empty for images.
   std::vector<uint8_t> text;
+  /// Arrays from .npy files (NpyData.h) by the data argument they feed,
+  /// each with `count` examples along its first dimension.
+  std::map<std::string, NpyArray> arrays;
 };
 
 /// Where Debian's dataset-fashion-mnist puts the files.

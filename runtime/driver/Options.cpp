@@ -19,6 +19,10 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
   app.add_option("--steps", options.steps, "Steps to train for, in all")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app.add_option("--batch", options.batch,
+                 "Examples per step; must be the batch the program was "
+                 "compiled for (tessel compile --batch N sets it)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--data", options.dataDir,
                  "Directory of the Fashion-MNIST idx files (plain or .gz)")
       ->capture_default_str();

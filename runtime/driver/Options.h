@@ -11,6 +11,10 @@ namespace tessel::driver {
 
 struct Options {
   int64_t steps = 100;
+  /// Examples per step the user expects; 0 takes the compiled batch. The
+  /// batch is part of the compiled program's types, so another size is an
+  /// error that says how to compile for it.
+  int64_t batch = 0;
   std::string dataDir;
   double learningRate = 0.1;
   std::string schedule = "constant";

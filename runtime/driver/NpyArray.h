@@ -1,0 +1,57 @@
+//===- NpyArray.h - NumPy .npy arrays, memory-mapped -------------*- C++ -*-===//
+//
+// Users bring their own data as .npy files (numpy.save), one per data
+// argument of the model. The file is mapped, not read: a rank touches only
+// the pages of the examples in its block of each batch, so a data-parallel
+// job reads each example once, wherever it lands.
+//
+// Supported: format versions 1 to 3, C order, little-endian or
+// byte-sized elements of bool, uint8, int8, int16, int32, int64, float32
+// and float64. Debian has no C++ library for the format, hence this small
+// reader.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_NPYARRAY_H
+#define TESSEL_RUNTIME_DRIVER_NPYARRAY_H
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+class NpyArray {
+public:
+  /// Maps `path`; on failure returns nothing and says what is wrong with
+  /// which file in `error`.
+  static std::optional<NpyArray> open(const std::string &path,
+                                      std::string &error);
+
+  const std::string &path() const { return filePath; }
+  const std::vector<int64_t> &shape() const { return arrayShape; }
+  /// The numpy type string, e.g. "<f4".
+  const std::string &dtype() const { return typeString; }
+  bool isInteger() const { return kind != 'f'; }
+  int64_t numElements() const;
+
+  /// Element `flat` (row-major) as a double.
+  double at(int64_t flat) const;
+
+private:
+  struct Mapping;
+
+  std::string filePath;
+  std::vector<int64_t> arrayShape;
+  std::string typeString;
+  char kind = 'f';
+  int elementBytes = 0;
+  std::shared_ptr<const Mapping> mapping;
+  const unsigned char *data = nullptr;
+};
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_NPYARRAY_H
