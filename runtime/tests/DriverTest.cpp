@@ -228,4 +228,79 @@ TEST(Driver, CheckpointThatDisagreesIsAClearError) {
       << job.output;
 }
 
+/// Writes an idx file of unsigned bytes with the given sizes, holding
+/// `bytes` bytes of data (fewer than the sizes promise for a truncated one).
+void writeIdx(const fs::path &path, std::vector<uint32_t> sizes, size_t bytes) {
+  std::ofstream file(path, std::ios::binary);
+  file.put(0).put(0).put(0x08).put(static_cast<char>(sizes.size()));
+  for (uint32_t size : sizes)
+    for (int shift = 24; shift >= 0; shift -= 8)
+      file.put(static_cast<char>(size >> shift));
+  std::vector<char> data(bytes, 1);
+  file.write(data.data(), static_cast<std::streamsize>(data.size()));
+}
+
+/// Runs a two-rank job on the data in `dir`, with a metrics file that
+/// already holds a line from an earlier run, and checks that the job fails
+/// with `expected` and leaves the metrics file as it was.
+void expectDataError(const fs::path &dir, const std::string &expected) {
+  fs::path metrics = dir.parent_path() / (dir.filename().string() + ".jsonl");
+  std::ofstream(metrics) << "{\"step\": 1, \"loss\": 2.3}\n";
+  Job job = runJob(2, TESSEL_LINEAR_NP2,
+                   "--steps 2 --data " + dir.string() + " --metrics " +
+                       metrics.string());
+  EXPECT_EQ(job.status, 1) << job.output;
+  EXPECT_NE(job.output.find("tessel: " + expected), std::string::npos)
+      << job.output;
+  std::ifstream file(metrics);
+  std::string kept((std::istreambuf_iterator<char>(file)), {});
+  EXPECT_EQ(kept, "{\"step\": 1, \"loss\": 2.3}\n") << "metrics overwritten";
+}
+
+TEST(Driver, MissingDataIsAClearError) {
+  fs::path dir = scratch("no-data");
+  expectDataError(dir, "no Fashion-MNIST in " + dir.string() +
+                           ": train-images-idx3-ubyte(.gz) or "
+                           "train-labels-idx1-ubyte(.gz) is missing");
+}
+
+TEST(Driver, TruncatedDataIsAClearError) {
+  fs::path dir = scratch("truncated-data");
+  writeIdx(dir / "train-images-idx3-ubyte", {100, 28, 28}, 100 * 784 - 10);
+  writeIdx(dir / "train-labels-idx1-ubyte", {100}, 100);
+  expectDataError(dir, (dir / "train-images-idx3-ubyte").string() +
+                           " holds 78390 bytes of data, its header promises "
+                           "78400");
+  // A gzip file cut short: zlib returns what it inflated, which the idx
+  // header then shows to be too little. The stream is one stored (not
+  // compressed) deflate block of 1000 bytes, cut after 500 of them.
+  fs::path gz = scratch("truncated-gz");
+  writeIdx(gz / "train-labels-idx1-ubyte", {100}, 100);
+  std::string stream("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10);
+  stream += std::string("\x00\xe8\x03\x17\xfc", 5);
+  std::string idxHeader("\x00\x00\x08\x03\x00\x00\x00\x64\x00\x00\x00\x1c"
+                        "\x00\x00\x00\x1c",
+                        16);
+  stream += idxHeader + std::string(484, '\x01');
+  std::ofstream(gz / "train-images-idx3-ubyte.gz", std::ios::binary) << stream;
+  expectDataError(gz, (gz / "train-images-idx3-ubyte.gz").string() +
+                          " holds 484 bytes of data, its header promises "
+                          "78400");
+}
+
+TEST(Driver, DataOfAnotherShapeIsAClearError) {
+  fs::path dir = scratch("shape-data");
+  writeIdx(dir / "train-images-idx3-ubyte", {100, 27, 27}, 100 * 729);
+  writeIdx(dir / "train-labels-idx1-ubyte", {100}, 100);
+  expectDataError(dir, "train_step's 'images' is [batch:64, pixels:784] f32; "
+                       "the data are 729 pixels per image");
+  fs::path labels = scratch("label-count");
+  writeIdx(labels / "train-images-idx3-ubyte", {100, 28, 28}, 100 * 784);
+  writeIdx(labels / "train-labels-idx1-ubyte", {90}, 90);
+  expectDataError(labels, (labels / "train-images-idx3-ubyte").string() +
+                              " has 100 images but " +
+                              (labels / "train-labels-idx1-ubyte").string() +
+                              " has 90 labels");
+}
+
 } // namespace

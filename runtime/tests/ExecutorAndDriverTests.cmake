@@ -84,7 +84,10 @@ add_dependencies(tessel-runtime-driver-tests
 foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClearError
              Loss:TrainingLowersTheLoss Ranks:OneAndTwoRanksPrintTheSameLosses
              Resume:CheckpointFromTwoRanksResumesOnOne
-             BadCheckpoint:CheckpointThatDisagreesIsAClearError)
+             BadCheckpoint:CheckpointThatDisagreesIsAClearError
+             NoData:MissingDataIsAClearError
+             TruncatedData:TruncatedDataIsAClearError
+             DataShape:DataOfAnotherShapeIsAClearError)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)
   list(GET parts 1 gtest)
