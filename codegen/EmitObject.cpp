@@ -39,9 +39,15 @@ LogicalResult mlir::tessel::emitObjectFile(llvm::Module &module, StringRef path,
   if (!target)
     return failure();
   // Position independent, so that the object links into a PIE executable.
+  // No backend optimisation: a program is one straight-line function of
+  // runtime calls per entry point (tens of thousands of instructions in one
+  // block for a deep model), which the optimising instruction selector and
+  // register allocator take superlinear time over and cannot make faster to
+  // run, since the time is spent inside the calls.
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, "generic", "", targetOptions, llvm::Reloc::PIC_));
+      triple, "generic", "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::None));
   module.setDataLayout(machine->createDataLayout());
 
   std::error_code code;
