@@ -3,6 +3,7 @@
 #include "driver/Evaluation.h"
 
 #include "driver/Batches.h"
+#include "executor/Backend.h"
 #include "executor/Buffers.h"
 
 #include <fmt/format.h>
@@ -63,17 +64,23 @@ evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
       void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
       data.push_back(buffer);
       arguments.push_back(buffer);
+      // Made in host memory, then copied into the (maybe device) buffer.
+      std::vector<unsigned char> host(
+          static_cast<size_t>(argument.local.numBytes()));
       if (argument.name == "images")
-        batches.fillImages(argument, examples, mesh, rank, buffer);
+        batches.fillImages(argument, examples, mesh, rank, host.data());
       else
-        batches.fillLabels(argument, examples, mesh, rank, buffer);
+        batches.fillLabels(argument, examples, mesh, rank, host.data());
+      runtime::activeBackend().copyToBuffer(*context, buffer, host.data(),
+                                            host.size());
     }
     std::vector<void *> results(function.results.size(), nullptr);
     evaluate(context, arguments.data(), results.data());
-    result.meanLoss += runtime::loadElement(
-        function.results[lossResult].local.type, results[lossResult], 0);
-    result.correct += runtime::loadElement(
-        function.results[correctResult].local.type, results[correctResult], 0);
+    result.meanLoss += runtime::readScalar(
+        *context, function.results[lossResult].local.type, results[lossResult]);
+    result.correct +=
+        runtime::readScalar(*context, function.results[correctResult].local.type,
+                            results[correctResult]);
     result.examples += batchSize;
     for (void *buffer : results)
       tessel_rt_free(context, buffer);

@@ -6,8 +6,10 @@
 #include "driver/Batches.h"
 #include "driver/Checkpoint.h"
 #include "driver/Evaluation.h"
+#include "driver/HostCopies.h"
 #include "driver/Schedule.h"
 #include "driver/TextCorpus.h"
+#include "executor/Backend.h"
 #include "executor/Buffers.h"
 
 #include <fmt/format.h>
@@ -275,8 +277,11 @@ int train(const Options &options, const Program &program,
     resumeFrom = latestCheckpoint(options.checkpointDir);
   if (resumeFrom) {
     state.allocate();
-    bool ok = readCheckpoint(*resumeFrom, state.tensors(), mesh, rank,
+    HostCopies copies(*context, state.tensors());
+    bool ok = readCheckpoint(*resumeFrom, copies.tensors(), mesh, rank,
                              firstStep, error);
+    if (ok)
+      copies.store();
     if (anyRankFailed(rank,
                       ok ? std::nullopt : std::optional<std::string>(error)))
       return 1;
@@ -308,6 +313,7 @@ int train(const Options &options, const Program &program,
   double firstLoss = 0, lastLoss = 0;
   Clock::time_point start = Clock::now(), windowStart = start;
   int64_t windowSteps = 0;
+  std::vector<std::vector<unsigned char>> staging(step.arguments.size());
   for (int64_t s = firstStep; s < options.steps; ++s) {
     Clock::time_point stepStart = Clock::now();
     double lr = learningRate(options.schedule, options.learningRate,
@@ -324,22 +330,29 @@ int train(const Options &options, const Program &program,
       buffer = tessel_rt_alloc(context, argument.local.numBytes());
       data.push_back(buffer);
       arguments.push_back(buffer);
+      if (plan.sources[i] == Source::LearningRate) {
+        runtime::writeScalar(*context, argument.local.type, buffer, lr);
+        continue;
+      }
+      // The batch is made in host memory and then copied into the buffer,
+      // which a device backend keeps in device memory.
+      std::vector<unsigned char> &host = staging[i];
+      host.resize(static_cast<size_t>(argument.local.numBytes()));
       if (plan.sources[i] == Source::Images)
-        batches.fillImages(argument, examples, mesh, rank, buffer);
+        batches.fillImages(argument, examples, mesh, rank, host.data());
       else if (plan.sources[i] == Source::Labels)
-        batches.fillLabels(argument, examples, mesh, rank, buffer);
-      else if (plan.sources[i] == Source::Tokens ||
-               plan.sources[i] == Source::Targets)
-        batches.fillTokens(argument, examples, mesh, rank, buffer,
-                           plan.sources[i] == Source::Targets ? 1 : 0);
+        batches.fillLabels(argument, examples, mesh, rank, host.data());
       else
-        runtime::storeElement(argument.local.type, buffer, 0, lr);
+        batches.fillTokens(argument, examples, mesh, rank, host.data(),
+                           plan.sources[i] == Source::Targets ? 1 : 0);
+      runtime::activeBackend().copyToBuffer(*context, buffer, host.data(),
+                                            host.size());
     }
     std::vector<void *> results(step.results.size(), nullptr);
     program.trainStep(context, arguments.data(), results.data());
     void *lossBuffer = state.absorb(step, results, plan.lossResult);
-    double loss = runtime::loadElement(step.results[plan.lossResult].local.type,
-                                       lossBuffer, 0);
+    double loss = runtime::readScalar(
+        *context, step.results[plan.lossResult].local.type, lossBuffer);
     tessel_rt_free(context, lossBuffer);
     for (void *buffer : data)
       tessel_rt_free(context, buffer);
@@ -372,7 +385,9 @@ int train(const Options &options, const Program &program,
     }
     if (!options.checkpointDir.empty() && options.checkpointEvery > 0 &&
         (s + 1) % options.checkpointEvery == 0) {
-      bool ok = writeCheckpoint(options.checkpointDir, s + 1, state.tensors(),
+      HostCopies copies(*context, state.tensors());
+      copies.fetch();
+      bool ok = writeCheckpoint(options.checkpointDir, s + 1, copies.tensors(),
                                 mesh, rank, error);
       if (anyRankFailed(rank,
                         ok ? std::nullopt : std::optional<std::string>(error)))
@@ -382,8 +397,10 @@ int train(const Options &options, const Program &program,
   }
   if (!options.checkpointDir.empty() && lastCheckpoint != options.steps &&
       firstStep < options.steps) {
+    HostCopies copies(*context, state.tensors());
+    copies.fetch();
     bool ok = writeCheckpoint(options.checkpointDir, options.steps,
-                              state.tensors(), mesh, rank, error);
+                              copies.tensors(), mesh, rank, error);
     if (anyRankFailed(rank,
                       ok ? std::nullopt : std::optional<std::string>(error)))
       return 1;

@@ -6,15 +6,22 @@
 // mirror evaluator/Interpreter.cpp; the operands are converted to doubles
 // and the result is rounded once to its type.
 //
-// Einsum of two f32 operands goes to oneDNN instead (FastEinsum.cpp), where
-// it can, and f32 unary and binary ops run on the buffers
-// (FastElementwise.cpp) with the same formulas.
+// Where oneDNN has the op for the types and shapes at hand, it runs there
+// instead (the Fast*.cpp files, one per family: einsum, convolution,
+// pooling, softmax, layer norm, reduction, element-wise); each builder
+// tries its fast path first and keeps the reference kernel for what it
+// leaves out and for contexts without oneDNN.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/Buffers.h"
+#include "executor/FastConvolution.h"
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
+#include "executor/FastNormalization.h"
+#include "executor/FastPooling.h"
+#include "executor/FastReduction.h"
+#include "executor/FastSoftmax.h"
 #include "executor/Op.h"
 
 #include "evaluator/kernels/Kernels.h"
@@ -286,24 +293,29 @@ Kernel buildReduce(const OpDescriptor &desc) {
   desc.expectOperands(1);
   ref::ReductionKind kind = enumAttr(desc, "kind", kReduceKinds);
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::reduce(kind, inputs[0], spec);
   });
+  return buildFastReduce(kind, desc, reference).value_or(reference);
 }
 
 Kernel buildSoftmax(const OpDescriptor &desc) {
   desc.expectOperands(1);
   std::string dim = operandDim(desc, "dim", 0);
-  return viaReference(
+  Kernel reference = viaReference(
       desc, [=](const Inputs &inputs) { return ref::softmax(inputs[0], dim); });
+  return buildFastSoftmax(desc, dim, /*logarithm=*/false, reference)
+      .value_or(reference);
 }
 
 Kernel buildLogSoftmax(const OpDescriptor &desc) {
   desc.expectOperands(1);
   std::string dim = operandDim(desc, "dim", 0);
-  return viaReference(desc, [=](const Inputs &inputs) {
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::logSoftmax(inputs[0], dim);
   });
+  return buildFastSoftmax(desc, dim, /*logarithm=*/true, reference)
+      .value_or(reference);
 }
 
 Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {
@@ -323,9 +335,11 @@ Kernel buildLayerNorm(const OpDescriptor &desc) {
   for (const std::string &dim : dims)
     desc.operands[0].dimIndex(dim, "operand 0");
   double epsilon = desc.doubleAttr("epsilon", 1e-5);
-  return viaReference(desc, [=](const Inputs &inputs) {
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::layerNorm(inputs[0], dims, epsilon);
   });
+  return buildFastLayerNorm(desc, dims, epsilon, reference)
+      .value_or(reference);
 }
 
 using ConvolutionKernel = ref::Tensor (*)(const ref::Tensor &,
@@ -335,14 +349,15 @@ using ConvolutionKernel = ref::Tensor (*)(const ref::Tensor &,
 
 /// conv2d and its two gradients: two operands and the convolution's
 /// attributes; `Compute` is the reference kernel of the one at hand.
-template <ConvolutionKernel Compute>
+template <ConvolutionOp Op, ConvolutionKernel Compute>
 Kernel buildConvolution(const OpDescriptor &desc) {
   desc.expectOperands(2);
   ref::ConvParams params = convParams(desc);
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return Compute(inputs[0], inputs[1], params, spec);
   });
+  return buildFastConvolution(Op, desc, params, reference).value_or(reference);
 }
 
 Kernel buildPool(const OpDescriptor &desc) {
@@ -350,18 +365,21 @@ Kernel buildPool(const OpDescriptor &desc) {
   ref::PoolKind kind = enumAttr(desc, "kind", kPoolKinds);
   ref::PoolParams params = poolParams(desc);
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::pool(kind, inputs[0], params, spec);
   });
+  return buildFastPool(kind, desc, params, reference).value_or(reference);
 }
 
 Kernel buildPoolBackward(const OpDescriptor &desc) {
   desc.expectOperands(2);
   ref::PoolKind kind = enumAttr(desc, "kind", kPoolKinds);
   ref::PoolParams params = poolParams(desc);
-  return viaReference(desc, [=](const Inputs &inputs) {
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::poolBackward(kind, inputs[0], inputs[1], params);
   });
+  return buildFastPoolBackward(kind, desc, params, reference)
+      .value_or(reference);
 }
 
 Kernel buildGather(const OpDescriptor &desc) {
@@ -460,11 +478,14 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.log_softmax", buildLogSoftmax},
       {"tessel.softmax_cross_entropy", buildSoftmaxCrossEntropy},
       {"tessel.layer_norm", buildLayerNorm},
-      {"tessel.conv2d", buildConvolution<ref::conv2d>},
+      {"tessel.conv2d",
+       buildConvolution<ConvolutionOp::Forward, ref::conv2d>},
       {"tessel.conv2d_backward_input",
-       buildConvolution<ref::conv2dBackwardInput>},
+       buildConvolution<ConvolutionOp::BackwardInput,
+                        ref::conv2dBackwardInput>},
       {"tessel.conv2d_backward_filter",
-       buildConvolution<ref::conv2dBackwardFilter>},
+       buildConvolution<ConvolutionOp::BackwardFilter,
+                        ref::conv2dBackwardFilter>},
       {"tessel.pool", buildPool},
       {"tessel.pool_backward", buildPoolBackward},
       {"tessel.gather", buildGather},

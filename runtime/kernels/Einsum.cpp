@@ -1,8 +1,8 @@
 //===- Einsum.cpp - Einsum through oneDNN reorders and one matmul ---------===//
 //
 // The C entry points of tessel/runtime/kernels.h. oneDNN reports errors by
-// throwing dnnl::error; every entry point catches them, and anything else,
-// so that no exception crosses the C ABI.
+// throwing dnnl::error; every entry point catches them, and anything else
+// (guarded(), kernels/Primitives.h), so that no exception crosses the C ABI.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "base/Status.h"
 #include "base/TensorView.h"
 #include "kernels/EinsumPlan.h"
+#include "kernels/Primitives.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -21,33 +22,9 @@
 
 using namespace tessel::runtime;
 
-struct tessel_kernels_t {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-};
-
 namespace {
 
 const char *kOp = "tessel_kernels_einsum";
-
-template <typename Body>
-tessel_status_t guarded(const char *op, Body &&body) noexcept {
-  try {
-    return body();
-  } catch (const dnnl::error &error) {
-    return failf(error.status == dnnl_unimplemented
-                     ? TESSEL_STATUS_UNIMPLEMENTED
-                     : TESSEL_STATUS_INTERNAL,
-                 "{}: oneDNN: {} (status {})", op, error.what(),
-                 static_cast<int>(error.status));
-  } catch (const std::bad_alloc &) {
-    return failf(TESSEL_STATUS_RESOURCE_EXHAUSTED, "{}: out of memory", op);
-  } catch (const std::exception &error) {
-    return failf(TESSEL_STATUS_INTERNAL, "{}: {}", op, error.what());
-  } catch (...) {
-    return failf(TESSEL_STATUS_INTERNAL, "{}: unknown exception", op);
-  }
-}
 
 /// The row-major strides of a shape.
 dnnl::memory::dims stridesOf(const std::vector<int64_t> &shape) {
@@ -186,7 +163,7 @@ tessel_status_t tessel_kernels_create(tessel_kernels_t **out_kernels) {
     if (!out_kernels)
       return fail(TESSEL_STATUS_INVALID_ARGUMENT,
                   "tessel_kernels_create: out_kernels is NULL");
-    *out_kernels = new tessel_kernels_t();
+    *out_kernels = new tessel_kernels_t{cpuEngine(), dnnl::stream(cpuEngine())};
     return TESSEL_STATUS_OK;
   });
 }

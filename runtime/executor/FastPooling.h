@@ -1,0 +1,34 @@
+//===- FastPooling.h - pool and pool_backward on oneDNN ---------*- C++ -*-===//
+
+#ifndef TESSEL_RUNTIME_EXECUTOR_FASTPOOLING_H
+#define TESSEL_RUNTIME_EXECUTOR_FASTPOOLING_H
+
+#include "executor/Op.h"
+
+#include "evaluator/kernels/Convolution.h"
+
+#include <optional>
+
+namespace tessel::runtime {
+
+/// pool's kernel on oneDNN's pooling primitive, or nothing where it does
+/// not apply: element types other than all f32 or all bf16, dims passing
+/// through the pooling that do not fit in oneDNN's two (N and C) as runs
+/// of memory, a window wholly in the padding (the dialect's -inf or 0 there
+/// is not oneDNN's), an empty tensor. `reference` runs in a context without
+/// oneDNN.
+std::optional<Kernel> buildFastPool(ref::PoolKind kind,
+                                    const OpDescriptor &desc,
+                                    const ref::PoolParams &params,
+                                    Kernel reference);
+
+/// pool_backward's kernel (operands x and the result's gradient), where
+/// pool's would apply and the result has x's dims in x's order.
+std::optional<Kernel> buildFastPoolBackward(ref::PoolKind kind,
+                                            const OpDescriptor &desc,
+                                            const ref::PoolParams &params,
+                                            Kernel reference);
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_EXECUTOR_FASTPOOLING_H

@@ -1,0 +1,58 @@
+//===- Binary.cpp - Element-wise binary ops with broadcasting on oneDNN ---===//
+
+#include "kernels/Binary.h"
+
+#include "kernels/Primitives.h"
+
+namespace tessel::runtime {
+
+namespace {
+
+dnnl::algorithm algorithmOf(BinaryAlgorithm algorithm) {
+  switch (algorithm) {
+  case BinaryAlgorithm::Add:
+    return dnnl::algorithm::binary_add;
+  case BinaryAlgorithm::Subtract:
+    return dnnl::algorithm::binary_sub;
+  case BinaryAlgorithm::Multiply:
+    return dnnl::algorithm::binary_mul;
+  case BinaryAlgorithm::Divide:
+    return dnnl::algorithm::binary_div;
+  case BinaryAlgorithm::Max:
+    return dnnl::algorithm::binary_max;
+  case BinaryAlgorithm::Min:
+    return dnnl::algorithm::binary_min;
+  }
+  return dnnl::algorithm::binary_add;
+}
+
+} // namespace
+
+std::unique_ptr<PreparedKernel> prepareBinary(BinaryAlgorithm algorithm,
+                                              const StridedTensor &src0,
+                                              const StridedTensor &src1,
+                                              const StridedTensor &dst) {
+  for (const StridedTensor *tensor : {&src0, &src1, &dst})
+    if (!dnnlType(tensor->type) || tensor->type != dst.type ||
+        numElements(*tensor) == 0 || tensor->dims.size() != dst.dims.size())
+      return nullptr;
+  if (src0.dims != dst.dims || dst.dims.empty())
+    return nullptr;
+  return preparedOrNull([&] {
+    // The destination's layout is oneDNN's choice (src0's, where it can):
+    // a broadcasting binary op is fastest when src0 and dst agree.
+    dnnl::binary::desc desc(algorithmOf(algorithm), userLayout(src0),
+                            userLayout(src1), anyLayout(dst));
+    dnnl::binary::primitive_desc pd(desc, cpuEngine());
+    auto chain = std::make_unique<PrimitiveChain>();
+    auto a = chain->addInput(userLayout(src0), pd.src0_desc());
+    auto b = chain->addInput(userLayout(src1), pd.src1_desc());
+    auto c = chain->setOutput(userLayout(dst), pd.dst_desc());
+    chain->addStep(
+        dnnl::binary(pd),
+        {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, c}});
+    return chain;
+  });
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,140 @@
+//===- Primitives.cpp - What every oneDNN kernel shares -------------------===//
+
+#include "kernels/Primitives.h"
+
+#include <unordered_map>
+
+namespace tessel::runtime {
+
+StridedTensor StridedTensor::rowMajor(const std::vector<int64_t> &shape,
+                                      tessel_element_type_t type) {
+  StridedTensor tensor{shape, std::vector<int64_t>(shape.size(), 1), type};
+  for (size_t i = shape.size(); i-- > 1;)
+    tensor.strides[i - 1] = tensor.strides[i] * shape[i];
+  return tensor;
+}
+
+int64_t numElements(const StridedTensor &tensor) {
+  int64_t count = 1;
+  for (int64_t size : tensor.dims)
+    count *= size;
+  return count;
+}
+
+const dnnl::engine &cpuEngine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+std::optional<dnnl::memory::data_type> dnnlType(tessel_element_type_t type) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_F32:
+    return dnnl::memory::data_type::f32;
+  case TESSEL_ELEMENT_TYPE_BF16:
+    return dnnl::memory::data_type::bf16;
+  default:
+    return std::nullopt;
+  }
+}
+
+static dnnl::memory::data_type checkedType(tessel_element_type_t type) {
+  std::optional<dnnl::memory::data_type> dnnl = dnnlType(type);
+  if (!dnnl)
+    throw dnnl::error(dnnl_unimplemented, "element type without oneDNN");
+  return *dnnl;
+}
+
+dnnl::memory::desc userLayout(const StridedTensor &tensor) {
+  // A size-1 dim's stride is never used, but oneDNN compares it: give it
+  // the one a dense layout would, so that a caller's layout equals the
+  // plain one a primitive picks whenever they agree on every other dim.
+  dnnl::memory::dims strides = tensor.strides;
+  for (size_t i = strides.size(); i-- > 0;)
+    if (tensor.dims[i] == 1)
+      strides[i] =
+          i + 1 < strides.size() ? strides[i + 1] * tensor.dims[i + 1] : 1;
+  return dnnl::memory::desc(tensor.dims, checkedType(tensor.type), strides);
+}
+
+dnnl::memory::desc anyLayout(const StridedTensor &tensor) {
+  return dnnl::memory::desc(tensor.dims, checkedType(tensor.type),
+                            dnnl::memory::format_tag::any);
+}
+
+PrimitiveChain::Slot PrimitiveChain::addSlot(Role role,
+                                             const dnnl::memory::desc &user,
+                                             const dnnl::memory::desc &wanted) {
+  const dnnl::engine &engine = cpuEngine();
+  SlotState slot{role};
+  if (role == Role::Input)
+    slot.callerIndex = numInputs_++;
+  // Memory objects are made once; each run points them at its buffers.
+  if (role != Role::Scratch)
+    slot.user = dnnl::memory(user, engine, DNNL_MEMORY_NONE);
+  bool reordered = role == Role::Scratch || !(user == wanted);
+  if (reordered) {
+    slot.storage.resize(wanted.get_size());
+    slot.wanted = dnnl::memory(wanted, engine, slot.storage.data());
+  } else {
+    slot.wanted = slot.user;
+  }
+  if (role == Role::Input && reordered)
+    slot.reorder = dnnl::reorder(slot.user, slot.wanted);
+  if (role == Role::Output && reordered)
+    slot.reorder = dnnl::reorder(slot.wanted, slot.user);
+  slots_.push_back(std::move(slot));
+  return slots_.size() - 1;
+}
+
+PrimitiveChain::Slot
+PrimitiveChain::addInput(const dnnl::memory::desc &user,
+                         const dnnl::memory::desc &wanted) {
+  return addSlot(Role::Input, user, wanted);
+}
+
+PrimitiveChain::Slot
+PrimitiveChain::setOutput(const dnnl::memory::desc &user,
+                          const dnnl::memory::desc &wanted) {
+  return addSlot(Role::Output, user, wanted);
+}
+
+PrimitiveChain::Slot
+PrimitiveChain::addScratch(const dnnl::memory::desc &desc) {
+  return addSlot(Role::Scratch, desc, desc);
+}
+
+void PrimitiveChain::addStep(dnnl::primitive primitive,
+                             std::vector<std::pair<int, Slot>> arguments) {
+  steps_.push_back({std::move(primitive), std::move(arguments)});
+}
+
+tessel_status_t PrimitiveChain::run(tessel_kernels_t &kernels,
+                                    const void *const *inputs, void *output) {
+  return guarded("oneDNN kernel", [&] {
+    std::lock_guard<std::mutex> lock(running_);
+    dnnl::stream &stream = kernels.stream;
+    for (SlotState &slot : slots_) {
+      if (slot.role == Role::Scratch)
+        continue;
+      void *data = slot.role == Role::Input
+                       ? const_cast<void *>(inputs[slot.callerIndex])
+                       : output;
+      slot.user.set_data_handle(data, stream);
+      if (slot.role == Role::Input && slot.reorder)
+        slot.reorder->execute(stream, slot.user, slot.wanted);
+    }
+    for (const Step &step : steps_) {
+      std::unordered_map<int, dnnl::memory> arguments;
+      for (const auto &[argument, slot] : step.arguments)
+        arguments.emplace(argument, slots_[slot].wanted);
+      step.primitive.execute(stream, arguments);
+    }
+    for (SlotState &slot : slots_)
+      if (slot.role == Role::Output && slot.reorder)
+        slot.reorder->execute(stream, slot.wanted, slot.user);
+    stream.wait();
+    return TESSEL_STATUS_OK;
+  });
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,137 @@
+//===- Primitives.h - What every oneDNN kernel shares -----------*- C++ -*-===//
+//
+// Inside TesselRuntimeKernels only: the CPU engine, tessel_kernels_t, the
+// conversion of StridedTensor to oneDNN memory descriptors, and
+// PrimitiveChain, the PreparedKernel that each kernel family fills with its
+// primitives. Primitives are built against one process-wide CPU engine, so
+// a call site can prepare them before any tessel_kernels_t exists and run
+// them on the stream of whichever one the running thread holds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_KERNELS_PRIMITIVES_H
+#define TESSEL_RUNTIME_KERNELS_PRIMITIVES_H
+
+#include "kernels/PreparedKernel.h"
+
+#include "base/Status.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <memory>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <utility>
+#include <vector>
+
+struct tessel_kernels_t {
+  dnnl::engine engine;
+  dnnl::stream stream;
+};
+
+namespace tessel::runtime {
+
+/// The CPU engine every primitive of the process is made for.
+const dnnl::engine &cpuEngine();
+
+/// oneDNN's data type for an element type, if the kernels compute in it:
+/// f32 and bf16. (oneDNN has f16 kernels only for CPUs with AVX512-FP16.)
+std::optional<dnnl::memory::data_type> dnnlType(tessel_element_type_t type);
+
+/// The number of elements of a tensor.
+int64_t numElements(const StridedTensor &tensor);
+
+/// The descriptor of the caller's buffer; assumes dnnlType(tensor.type).
+dnnl::memory::desc userLayout(const StridedTensor &tensor);
+
+/// The same dims and type with the layout left to the primitive
+/// (format_tag::any).
+dnnl::memory::desc anyLayout(const StridedTensor &tensor);
+
+/// Calls `body` (which returns a tessel_status_t), turning every exception
+/// into a failed status that names `op`, so that none leaves the kernels.
+template <typename Body>
+tessel_status_t guarded(const char *op, Body &&body) noexcept {
+  try {
+    return body();
+  } catch (const dnnl::error &error) {
+    return failf(error.status == dnnl_unimplemented
+                     ? TESSEL_STATUS_UNIMPLEMENTED
+                     : TESSEL_STATUS_INTERNAL,
+                 "{}: oneDNN: {} (status {})", op, error.what(),
+                 static_cast<int>(error.status));
+  } catch (const std::bad_alloc &) {
+    return failf(TESSEL_STATUS_RESOURCE_EXHAUSTED, "{}: out of memory", op);
+  } catch (const std::exception &error) {
+    return failf(TESSEL_STATUS_INTERNAL, "{}: {}", op, error.what());
+  } catch (...) {
+    return failf(TESSEL_STATUS_INTERNAL, "{}: unknown exception", op);
+  }
+}
+
+/// Calls `prepare`, which builds a kernel or throws dnnl::error where oneDNN
+/// has no implementation for the shapes or types: the kernel, or null, and
+/// then the caller keeps its reference kernel.
+template <typename Prepare>
+std::unique_ptr<PreparedKernel> preparedOrNull(Prepare &&prepare) noexcept {
+  try {
+    return prepare();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+/// A PreparedKernel that runs a fixed sequence of primitives over a fixed
+/// set of buffers ("slots"): the caller's inputs and output, each reordered
+/// through a buffer of its own when the primitives want another layout than
+/// the caller's, and scratch buffers between primitives (a pooling's
+/// workspace, a forward result that only a backward pass reads).
+class PrimitiveChain : public PreparedKernel {
+public:
+  using Slot = size_t;
+
+  /// The next caller input (inputs[0], inputs[1], ... in call order), held
+  /// in `user` and read by the primitives in `wanted`.
+  Slot addInput(const dnnl::memory::desc &user,
+                const dnnl::memory::desc &wanted);
+  /// The caller's output; at most one.
+  Slot setOutput(const dnnl::memory::desc &user,
+                 const dnnl::memory::desc &wanted);
+  /// A buffer of this chain's own.
+  Slot addScratch(const dnnl::memory::desc &desc);
+  /// Runs `primitive` with each DNNL_ARG_* bound to a slot, after the steps
+  /// added before it.
+  void addStep(dnnl::primitive primitive,
+               std::vector<std::pair<int, Slot>> arguments);
+
+  tessel_status_t run(tessel_kernels_t &kernels, const void *const *inputs,
+                      void *output) override;
+
+private:
+  enum class Role { Input, Output, Scratch };
+  struct SlotState {
+    Role role;
+    size_t callerIndex = 0; // For inputs.
+    dnnl::memory user;      // Over the caller's buffer; unused for scratch.
+    dnnl::memory wanted;    // What the primitives see.
+    std::optional<dnnl::reorder> reorder; // user -> wanted, or back.
+    std::vector<unsigned char> storage;   // wanted's buffer when owned.
+  };
+  struct Step {
+    dnnl::primitive primitive;
+    std::vector<std::pair<int, Slot>> arguments;
+  };
+
+  Slot addSlot(Role role, const dnnl::memory::desc &user,
+               const dnnl::memory::desc &wanted);
+
+  std::vector<SlotState> slots_;
+  std::vector<Step> steps_;
+  size_t numInputs_ = 0;
+  std::mutex running_;
+};
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_KERNELS_PRIMITIVES_H

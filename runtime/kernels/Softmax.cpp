@@ -1,0 +1,31 @@
+//===- Softmax.cpp - Softmax and log-softmax over one dim on oneDNN -------===//
+
+#include "kernels/Softmax.h"
+
+#include "kernels/Primitives.h"
+
+namespace tessel::runtime {
+
+std::unique_ptr<PreparedKernel> prepareSoftmax(const StridedTensor &data,
+                                               int axis, bool logarithm) {
+  if (!dnnlType(data.type) || numElements(data) == 0 || axis < 0 ||
+      axis >= static_cast<int>(data.dims.size()))
+    return nullptr;
+  return preparedOrNull([&] {
+    dnnl::memory::desc layout = userLayout(data);
+    dnnl::softmax_v2_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                        logarithm
+                                            ? dnnl::algorithm::softmax_log
+                                            : dnnl::algorithm::softmax_accurate,
+                                        layout, layout, axis);
+    dnnl::softmax_v2_forward::primitive_desc pd(desc, cpuEngine());
+    auto chain = std::make_unique<PrimitiveChain>();
+    auto source = chain->addInput(layout, pd.src_desc());
+    auto destination = chain->setOutput(layout, pd.dst_desc());
+    chain->addStep(dnnl::softmax_v2_forward(pd),
+                   {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, destination}});
+    return chain;
+  });
+}
+
+} // namespace tessel::runtime

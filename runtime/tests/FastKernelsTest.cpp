@@ -1,0 +1,659 @@
+//===- FastKernelsTest.cpp - oneDNN fast paths against the reference ------===//
+//
+// Each case builds an op's oneDNN kernel the way the executor does (the
+// Fast*.h builders), checks that the fast path was taken (or, for shapes it
+// must leave to the reference kernel, that it was not), runs it on
+// pseudo-random inputs and compares every element with the reference
+// kernel of evaluator/kernels, which defines the op. The shapes cover
+// padding, strides, dilation, odd sizes, dims in unusual orders, several
+// pass-through dims, every kind of broadcasting and max-pooling ties.
+//
+//===----------------------------------------------------------------------===//
+
+#include "evaluator/kernels/Kernels.h"
+#include "executor/Buffers.h"
+#include "executor/Context.h"
+#include "executor/FastConvolution.h"
+#include "executor/FastElementwise.h"
+#include "executor/FastNormalization.h"
+#include "executor/FastPooling.h"
+#include "executor/FastReduction.h"
+#include "executor/FastSoftmax.h"
+#include "tessel/runtime/kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+using namespace tessel;
+using namespace tessel::runtime;
+
+namespace {
+
+/// A context with the oneDNN kernels and no communicator.
+tessel_context_t &context() {
+  static tessel_context_t *shared = [] {
+    auto *made = new tessel_context_t;
+    EXPECT_EQ(tessel_kernels_create(&made->kernels), TESSEL_STATUS_OK);
+    return made;
+  }();
+  return *shared;
+}
+
+TensorType tensor(std::vector<std::string> dims, std::vector<int64_t> shape,
+                  ref::ElementType type = ref::ElementType::F32) {
+  return {std::move(dims), std::move(shape), type};
+}
+
+OpDescriptor op(std::vector<TensorType> operands, TensorType result) {
+  OpDescriptor desc;
+  desc.op = "test";
+  desc.loc = "test.mlir:1:1";
+  desc.operands = std::move(operands);
+  desc.result = std::move(result);
+  return desc;
+}
+
+/// A kernel that must not run: the fast path has a context with oneDNN.
+Kernel unreachable() {
+  return [](tessel_context_t &, void *const *, void *) {
+    ADD_FAILURE() << "the fallback ran in a context with oneDNN";
+  };
+}
+
+/// How operand values are drawn.
+enum class Values {
+  Signed,   // uniform in [-1, 1]
+  Positive, // uniform in [0.5, 2]
+  Ties,     // from {0, 1, 2}: many equal maxima
+  Large,    // uniform in [-30, 30]
+};
+
+/// An operand's buffer, filled by `values` and rounded to its type.
+struct Buffer {
+  TensorType type;
+  std::vector<unsigned char> bytes;
+
+  Buffer(const TensorType &t, Values values, unsigned seed) : type(t) {
+    bytes.resize(t.numBytes() + 1);
+    std::mt19937 generator(seed);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    for (int64_t i = 0; i < t.numElements(); ++i) {
+      double u = uniform(generator);
+      double value = values == Values::Signed     ? 2 * u - 1
+                     : values == Values::Positive ? 0.5 + 1.5 * u
+                     : values == Values::Ties     ? std::floor(3 * u)
+                                                  : 60 * u - 30;
+      storeElement(t.type, bytes.data(), i, value);
+    }
+  }
+  explicit Buffer(const TensorType &t) : type(t), bytes(t.numBytes() + 1) {}
+
+  ref::Tensor load() const { return loadTensor(type, bytes.data()); }
+  double at(int64_t i) const { return loadElement(type.type, bytes.data(), i); }
+};
+
+/// Runs `kernel` on `operands` and compares its result, element by element,
+/// with `expected` (stored in the result's type and dim order first):
+/// |got - expected| <= tolerance * (1 + |expected|).
+void expectMatches(const Kernel &kernel, std::vector<Buffer> &operands,
+                   const TensorType &resultType, const ref::Tensor &expected,
+                   double tolerance) {
+  std::vector<void *> pointers;
+  for (Buffer &operand : operands)
+    pointers.push_back(operand.bytes.data());
+  Buffer got(resultType), want(resultType);
+  kernel(context(), pointers.data(), got.bytes.data());
+  storeTensor(expected, resultType, want.bytes.data());
+  int mismatches = 0;
+  for (int64_t i = 0; i < resultType.numElements(); ++i) {
+    double g = got.at(i), w = want.at(i);
+    bool close = std::fabs(g - w) <= tolerance * (1 + std::fabs(w)) ||
+                 (std::isinf(w) && g == w);
+    if (!close && ++mismatches <= 5)
+      ADD_FAILURE() << "element " << i << " of " << resultType.str() << ": got "
+                    << g << ", the reference gives " << w;
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+double toleranceFor(ref::ElementType type) {
+  return type == ref::ElementType::BF16 ? 2e-2 : 2e-5;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+struct ConvCase {
+  std::vector<std::string> xDims, filterDims, yDims;
+  std::map<std::string, int64_t> sizes; // Of every dim but the outputs'.
+  ref::ConvParams params;
+  ref::ElementType type = ref::ElementType::F32;
+};
+
+TensorType typeOf(const std::vector<std::string> &dims,
+                  const std::map<std::string, int64_t> &sizes,
+                  ref::ElementType type) {
+  std::vector<int64_t> shape;
+  for (const std::string &dim : dims)
+    shape.push_back(sizes.at(dim));
+  return tensor(dims, shape, type);
+}
+
+/// The sizes of the result's spatial dims, which the convolution decides.
+std::map<std::string, int64_t> withOutputSizes(const ConvCase &c) {
+  std::map<std::string, int64_t> x = c.sizes, y = c.sizes;
+  for (int s = 0; s < 2; ++s)
+    y[c.params.spatial[s]] = ref::convOutputSize(
+        x.at(c.params.spatial[s]), x.at(c.params.kernel[s]),
+        c.params.strides[s], c.params.dilations[s], c.params.padding[2 * s],
+        c.params.padding[2 * s + 1]);
+  return y;
+}
+
+/// Runs conv2d and both of its gradients on oneDNN and on the reference.
+void checkConvolution(const ConvCase &c) {
+  TensorType x = typeOf(c.xDims, c.sizes, c.type);
+  TensorType filter = typeOf(c.filterDims, c.sizes, c.type);
+  TensorType y = typeOf(c.yDims, withOutputSizes(c), c.type);
+  double tolerance = toleranceFor(c.type);
+  {
+    SCOPED_TRACE("conv2d");
+    OpDescriptor desc = op({x, filter}, y);
+    std::optional<Kernel> fast = buildFastConvolution(
+        ConvolutionOp::Forward, desc, c.params, unreachable());
+    ASSERT_TRUE(fast) << "conv2d did not take the oneDNN path";
+    std::vector<Buffer> in = {Buffer(x, Values::Signed, 1),
+                              Buffer(filter, Values::Signed, 2)};
+    expectMatches(*fast, in, y,
+                  ref::conv2d(in[0].load(), in[1].load(), c.params, y.spec()),
+                  tolerance);
+  }
+  {
+    SCOPED_TRACE("conv2d_backward_input");
+    OpDescriptor desc = op({y, filter}, x);
+    std::optional<Kernel> fast = buildFastConvolution(
+        ConvolutionOp::BackwardInput, desc, c.params, unreachable());
+    ASSERT_TRUE(fast) << "conv2d_backward_input did not take the oneDNN path";
+    std::vector<Buffer> in = {Buffer(y, Values::Signed, 3),
+                              Buffer(filter, Values::Signed, 4)};
+    expectMatches(*fast, in, x,
+                  ref::conv2dBackwardInput(in[0].load(), in[1].load(), c.params,
+                                           x.spec()),
+                  tolerance);
+  }
+  {
+    SCOPED_TRACE("conv2d_backward_filter");
+    OpDescriptor desc = op({x, y}, filter);
+    std::optional<Kernel> fast = buildFastConvolution(
+        ConvolutionOp::BackwardFilter, desc, c.params, unreachable());
+    ASSERT_TRUE(fast) << "conv2d_backward_filter did not take the oneDNN path";
+    std::vector<Buffer> in = {Buffer(x, Values::Signed, 5),
+                              Buffer(y, Values::Signed, 6)};
+    expectMatches(*fast, in, filter,
+                  ref::conv2dBackwardFilter(in[0].load(), in[1].load(),
+                                            c.params, filter.spec()),
+                  tolerance);
+  }
+}
+
+ref::ConvParams convParams(std::array<int64_t, 2> strides = {1, 1},
+                           std::array<int64_t, 2> dilations = {1, 1},
+                           std::array<int64_t, 4> padding = {0, 0, 0, 0}) {
+  ref::ConvParams params;
+  params.inputChannel = "c";
+  params.outputChannel = "f";
+  params.spatial = {"h", "w"};
+  params.kernel = {"kh", "kw"};
+  params.strides = strides;
+  params.dilations = dilations;
+  params.padding = padding;
+  return params;
+}
+
+TEST(FastConvolution, SamePaddingAsInTheCnn) {
+  checkConvolution({{"batch", "c", "h", "w"},
+                    {"c", "f", "kh", "kw"},
+                    {"batch", "f", "h", "w"},
+                    {{"batch", 2},
+                     {"c", 3},
+                     {"f", 4},
+                     {"h", 7},
+                     {"w", 6},
+                     {"kh", 3},
+                     {"kw", 3}},
+                    convParams({1, 1}, {1, 1}, {1, 1, 1, 1})});
+}
+
+TEST(FastConvolution, StridesDilationsUnevenPaddingOddSizes) {
+  checkConvolution({{"batch", "c", "h", "w"},
+                    {"c", "f", "kh", "kw"},
+                    {"batch", "f", "h", "w"},
+                    {{"batch", 3},
+                     {"c", 5},
+                     {"f", 7},
+                     {"h", 11},
+                     {"w", 9},
+                     {"kh", 3},
+                     {"kw", 2}},
+                    convParams({2, 3}, {2, 1}, {0, 2, 1, 0})});
+}
+
+TEST(FastConvolution, DimsInUnusualOrders) {
+  // Channels last in x, the filter's dims shuffled, the result's too.
+  checkConvolution({{"h", "batch", "w", "c"},
+                    {"kw", "f", "kh", "c"},
+                    {"w", "f", "batch", "h"},
+                    {{"batch", 2},
+                     {"c", 3},
+                     {"f", 5},
+                     {"h", 8},
+                     {"w", 7},
+                     {"kh", 3},
+                     {"kw", 3}},
+                    convParams({2, 1}, {1, 2}, {1, 1, 2, 0})});
+}
+
+TEST(FastConvolution, SeveralPassThroughDimsMergeIntoTheBatch) {
+  checkConvolution({{"batch", "time", "c", "h", "w"},
+                    {"c", "f", "kh", "kw"},
+                    {"batch", "time", "f", "h", "w"},
+                    {{"batch", 2},
+                     {"time", 3},
+                     {"c", 2},
+                     {"f", 3},
+                     {"h", 5},
+                     {"w", 6},
+                     {"kh", 2},
+                     {"kw", 3}},
+                    convParams({1, 2}, {1, 1}, {1, 0, 0, 1})});
+}
+
+TEST(FastConvolution, KernelAsLargeAsThePaddedInput) {
+  checkConvolution({{"batch", "c", "h", "w"},
+                    {"c", "f", "kh", "kw"},
+                    {"batch", "f", "h", "w"},
+                    {{"batch", 1},
+                     {"c", 1},
+                     {"f", 2},
+                     {"h", 3},
+                     {"w", 4},
+                     {"kh", 5},
+                     {"kw", 4}},
+                    convParams({1, 1}, {1, 1}, {1, 1, 0, 0})});
+}
+
+TEST(FastConvolution, Bf16) {
+  checkConvolution({{"batch", "c", "h", "w"},
+                    {"c", "f", "kh", "kw"},
+                    {"batch", "f", "h", "w"},
+                    {{"batch", 2},
+                     {"c", 4},
+                     {"f", 8},
+                     {"h", 6},
+                     {"w", 6},
+                     {"kh", 3},
+                     {"kw", 3}},
+                    convParams({1, 1}, {1, 1}, {1, 1, 1, 1}),
+                    ref::ElementType::BF16});
+}
+
+TEST(FastConvolution, LeavesTheRestToTheReference) {
+  ref::ConvParams params = convParams();
+  std::map<std::string, int64_t> sizes = {{"batch", 2}, {"time", 2}, {"c", 2},
+                                          {"f", 2},     {"h", 4},    {"w", 4},
+                                          {"kh", 3},    {"kw", 3}};
+  ConvCase c{{}, {"c", "f", "kh", "kw"}, {}, sizes, params};
+  auto declines = [&](std::vector<std::string> xDims,
+                      std::vector<std::string> yDims, ref::ElementType type) {
+    TensorType x = typeOf(xDims, sizes, type);
+    TensorType filter = typeOf(c.filterDims, sizes, type);
+    c.xDims = xDims;
+    TensorType y = typeOf(yDims, withOutputSizes(c), type);
+    return !buildFastConvolution(ConvolutionOp::Forward, op({x, filter}, y),
+                                 params, unreachable());
+  };
+  // batch and time are not one run of memory in x.
+  EXPECT_TRUE(declines({"batch", "c", "time", "h", "w"},
+                       {"batch", "time", "f", "h", "w"},
+                       ref::ElementType::F32));
+  // Nor in the result, which holds them in the other order.
+  EXPECT_TRUE(declines({"batch", "time", "c", "h", "w"},
+                       {"time", "batch", "f", "h", "w"},
+                       ref::ElementType::F32));
+  EXPECT_TRUE(declines({"batch", "c", "h", "w"}, {"batch", "f", "h", "w"},
+                       ref::ElementType::F64));
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+struct PoolCase {
+  ref::PoolKind kind;
+  std::vector<std::string> dims;
+  std::map<std::string, int64_t> sizes;
+  ref::PoolParams params;
+  Values values = Values::Signed;
+  ref::ElementType type = ref::ElementType::F32;
+};
+
+ref::PoolParams poolParams(std::array<int64_t, 2> window,
+                           std::array<int64_t, 2> strides,
+                           std::array<int64_t, 4> padding = {0, 0, 0, 0}) {
+  ref::PoolParams params;
+  params.spatial = {"h", "w"};
+  params.window = window;
+  params.strides = strides;
+  params.padding = padding;
+  return params;
+}
+
+std::map<std::string, int64_t> pooledSizes(const PoolCase &c) {
+  std::map<std::string, int64_t> y = c.sizes;
+  for (int s = 0; s < 2; ++s)
+    y[c.params.spatial[s]] =
+        ref::poolOutputSize(c.sizes.at(c.params.spatial[s]), c.params.window[s],
+                            c.params.strides[s], c.params.padding[2 * s],
+                            c.params.padding[2 * s + 1]);
+  return y;
+}
+
+/// Runs pool and pool_backward on oneDNN and on the reference.
+void checkPooling(const PoolCase &c) {
+  TensorType x = typeOf(c.dims, c.sizes, c.type);
+  TensorType y = typeOf(c.dims, pooledSizes(c), c.type);
+  double tolerance = toleranceFor(c.type);
+  {
+    SCOPED_TRACE("pool");
+    std::optional<Kernel> fast =
+        buildFastPool(c.kind, op({x}, y), c.params, unreachable());
+    ASSERT_TRUE(fast) << "pool did not take the oneDNN path";
+    std::vector<Buffer> in = {Buffer(x, c.values, 7)};
+    expectMatches(*fast, in, y,
+                  ref::pool(c.kind, in[0].load(), c.params, y.spec()),
+                  tolerance);
+  }
+  {
+    SCOPED_TRACE("pool_backward");
+    std::optional<Kernel> fast =
+        buildFastPoolBackward(c.kind, op({x, y}, x), c.params, unreachable());
+    ASSERT_TRUE(fast) << "pool_backward did not take the oneDNN path";
+    std::vector<Buffer> in = {Buffer(x, c.values, 8),
+                              Buffer(y, Values::Signed, 9)};
+    expectMatches(
+        *fast, in, x,
+        ref::poolBackward(c.kind, in[0].load(), in[1].load(), c.params),
+        tolerance);
+  }
+}
+
+TEST(FastPooling, MaxTwoByTwoAsInTheCnn) {
+  checkPooling({ref::PoolKind::Max,
+                {"batch", "f", "h", "w"},
+                {{"batch", 2}, {"f", 3}, {"h", 6}, {"w", 6}},
+                poolParams({2, 2}, {2, 2})});
+}
+
+TEST(FastPooling, MaxTiesGoToTheFirstMaximum) {
+  // Values from {0, 1, 2}: many windows hold several maxima, and the
+  // gradient must reach the first in row-major window order.
+  PoolCase c{ref::PoolKind::Max,
+             {"batch", "f", "h", "w"},
+             {{"batch", 2}, {"f", 3}, {"h", 8}, {"w", 8}},
+             poolParams({2, 2}, {2, 2}),
+             Values::Ties};
+  checkPooling(c);
+  // The input pool_backward saw (checkPooling's seed) has such windows, so
+  // a gradient sent to another maximum would have been caught.
+  Buffer x(typeOf(c.dims, c.sizes, c.type), Values::Ties, 8);
+  int tiedWindows = 0;
+  for (int64_t image = 0; image < 2 * 3; ++image)
+    for (int64_t h = 0; h < 8; h += 2)
+      for (int64_t w = 0; w < 8; w += 2) {
+        int64_t corner = image * 64 + h * 8 + w;
+        std::vector<double> window = {x.at(corner), x.at(corner + 1),
+                                      x.at(corner + 8), x.at(corner + 9)};
+        double maximum = *std::max_element(window.begin(), window.end());
+        tiedWindows += std::count(window.begin(), window.end(), maximum) > 1;
+      }
+  EXPECT_GT(tiedWindows, 20);
+}
+
+TEST(FastPooling, MaxTiesInOverlappingPaddedWindows) {
+  checkPooling({ref::PoolKind::Max,
+                {"batch", "f", "h", "w"},
+                {{"batch", 2}, {"f", 2}, {"h", 7}, {"w", 5}},
+                poolParams({3, 3}, {1, 2}, {1, 1, 1, 1}),
+                Values::Ties});
+}
+
+TEST(FastPooling, MaxNegativeValuesBesideThePadding) {
+  // Padding never wins a max, even over negative values.
+  checkPooling({ref::PoolKind::Max,
+                {"batch", "f", "h", "w"},
+                {{"batch", 1}, {"f", 2}, {"h", 5}, {"w", 6}},
+                poolParams({3, 2}, {2, 2}, {1, 1, 0, 1})});
+}
+
+TEST(FastPooling, AverageExcludesThePadding) {
+  checkPooling({ref::PoolKind::Avg,
+                {"batch", "f", "h", "w"},
+                {{"batch", 2}, {"f", 3}, {"h", 7}, {"w", 6}},
+                poolParams({3, 2}, {2, 1}, {1, 0, 0, 1})});
+}
+
+TEST(FastPooling, AverageWithGapsBetweenWindows) {
+  checkPooling({ref::PoolKind::Avg,
+                {"batch", "f", "h", "w"},
+                {{"batch", 1}, {"f", 2}, {"h", 9}, {"w", 8}},
+                poolParams({2, 1}, {3, 3})});
+}
+
+TEST(FastPooling, DimsInUnusualOrdersAndMorePassThroughDims) {
+  checkPooling({ref::PoolKind::Max,
+                {"w", "f", "h", "batch"},
+                {{"batch", 3}, {"f", 2}, {"h", 6}, {"w", 5}},
+                poolParams({2, 2}, {2, 1}, {0, 1, 1, 0}),
+                Values::Ties});
+  checkPooling({ref::PoolKind::Avg,
+                {"batch", "time", "f", "h", "w"},
+                {{"batch", 2}, {"time", 2}, {"f", 3}, {"h", 4}, {"w", 5}},
+                poolParams({2, 3}, {1, 1}, {1, 1, 1, 1})});
+}
+
+TEST(FastPooling, Bf16) {
+  checkPooling({ref::PoolKind::Max,
+                {"batch", "f", "h", "w"},
+                {{"batch", 2}, {"f", 16}, {"h", 6}, {"w", 6}},
+                poolParams({2, 2}, {2, 2}),
+                Values::Ties,
+                ref::ElementType::BF16});
+  checkPooling({ref::PoolKind::Avg,
+                {"batch", "f", "h", "w"},
+                {{"batch", 2}, {"f", 16}, {"h", 6}, {"w", 6}},
+                poolParams({2, 2}, {2, 2}, {1, 0, 1, 0}),
+                Values::Signed,
+                ref::ElementType::BF16});
+}
+
+TEST(FastPooling, WindowsWhollyInThePaddingAreLeftToTheReference) {
+  // The reference gives such windows -inf (max) or 0 (average).
+  std::map<std::string, int64_t> sizes = {
+      {"batch", 1}, {"f", 1}, {"h", 4}, {"w", 4}};
+  for (ref::PoolKind kind : {ref::PoolKind::Max, ref::PoolKind::Avg}) {
+    PoolCase c{kind,
+               {"batch", "f", "h", "w"},
+               sizes,
+               poolParams({2, 2}, {1, 1}, {2, 0, 0, 0})};
+    TensorType x = typeOf(c.dims, c.sizes, c.type);
+    TensorType y = typeOf(c.dims, pooledSizes(c), c.type);
+    EXPECT_FALSE(buildFastPool(kind, op({x}, y), c.params, unreachable()));
+    EXPECT_FALSE(
+        buildFastPoolBackward(kind, op({x, y}, x), c.params, unreachable()));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax, layer norm, reductions
+//===----------------------------------------------------------------------===//
+
+TEST(FastSoftmax, EveryDimAndBothForms) {
+  TensorType x = tensor({"a", "b", "c"}, {3, 17, 5});
+  for (const char *dim : {"a", "b", "c"}) {
+    for (bool logarithm : {false, true}) {
+      SCOPED_TRACE(std::string(logarithm ? "log_softmax" : "softmax") +
+                   " over " + dim);
+      std::optional<Kernel> fast =
+          buildFastSoftmax(op({x}, x), dim, logarithm, unreachable());
+      ASSERT_TRUE(fast);
+      // Large values: only the subtraction of the maximum keeps exp finite.
+      std::vector<Buffer> in = {Buffer(x, Values::Large, 10)};
+      ref::Tensor expected = logarithm ? ref::logSoftmax(in[0].load(), dim)
+                                       : ref::softmax(in[0].load(), dim);
+      expectMatches(*fast, in, x, expected, 1e-5);
+    }
+  }
+}
+
+TEST(FastSoftmax, Bf16AndDeclinedCases) {
+  TensorType x = tensor({"batch", "classes"}, {4, 10}, ref::ElementType::BF16);
+  std::optional<Kernel> fast =
+      buildFastSoftmax(op({x}, x), "classes", false, unreachable());
+  ASSERT_TRUE(fast);
+  std::vector<Buffer> in = {Buffer(x, Values::Signed, 11)};
+  expectMatches(*fast, in, x, ref::softmax(in[0].load(), "classes"), 2e-2);
+  // A result in another dim order is left to the reference.
+  TensorType f = tensor({"batch", "classes"}, {4, 10});
+  EXPECT_FALSE(buildFastSoftmax(op({f}, tensor({"classes", "batch"}, {10, 4})),
+                                "classes", false, unreachable()));
+}
+
+TEST(FastLayerNorm, TrailingDimsInAnyOrder) {
+  TensorType x = tensor({"a", "b", "c"}, {4, 3, 33});
+  for (std::vector<std::string> dims :
+       {std::vector<std::string>{"c"}, {"b", "c"}, {"c", "b"}}) {
+    std::optional<Kernel> fast =
+        buildFastLayerNorm(op({x}, x), dims, 1e-3, unreachable());
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(x, Values::Large, 12)};
+    expectMatches(*fast, in, x, ref::layerNorm(in[0].load(), dims, 1e-3), 1e-4);
+  }
+  // Dims that are not innermost stay on the reference.
+  EXPECT_FALSE(buildFastLayerNorm(op({x}, x), {"a"}, 1e-5, unreachable()));
+  EXPECT_FALSE(buildFastLayerNorm(op({x}, x), {"a", "c"}, 1e-5, unreachable()));
+}
+
+TEST(FastReduce, EveryKindOverEverySubsetOfDims) {
+  TensorType x = tensor({"a", "b", "c"}, {4, 5, 6});
+  std::vector<TensorType> results = {tensor({"b"}, {5}),
+                                     tensor({"a", "c"}, {4, 6}),
+                                     tensor({"c", "a"}, {6, 4}),
+                                     tensor({}, {}),
+                                     tensor({"c", "b"}, {6, 5}),
+                                     tensor({"a", "b"}, {4, 5}),
+                                     tensor({"b", "c", "a"}, {5, 6, 4})};
+  for (ref::ReductionKind kind :
+       {ref::ReductionKind::Sum, ref::ReductionKind::Mean,
+        ref::ReductionKind::Max, ref::ReductionKind::Min,
+        ref::ReductionKind::Prod}) {
+    for (const TensorType &y : results) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + " into " + y.str());
+      std::optional<Kernel> fast =
+          buildFastReduce(kind, op({x}, y), unreachable());
+      if (y.rank() == x.rank() && !fast)
+        continue; // Nothing to reduce: the reference transposes.
+      ASSERT_TRUE(fast);
+      // Positive values near 1 keep products of 120 elements in range.
+      std::vector<Buffer> in = {Buffer(
+          x,
+          kind == ref::ReductionKind::Prod ? Values::Positive : Values::Signed,
+          13)};
+      if (kind == ref::ReductionKind::Prod)
+        for (int64_t i = 0; i < x.numElements(); ++i)
+          storeElement(x.type, in[0].bytes.data(), i,
+                       std::pow(in[0].at(i), 0.1));
+      expectMatches(*fast, in, y, ref::reduce(kind, in[0].load(), y.spec()),
+                    1e-5);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise
+//===----------------------------------------------------------------------===//
+
+TEST(FastElementwise, EveryUnaryOpOneDnnHas) {
+  using UK = ref::UnaryKind;
+  TensorType x = tensor({"a", "b"}, {7, 13});
+  for (UK kind : {UK::Neg, UK::Abs, UK::Exp, UK::Log, UK::Sqrt, UK::Rsqrt,
+                  UK::Tanh, UK::Sigmoid, UK::Relu, UK::Gelu}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    std::optional<Kernel> fast =
+        buildOneDnnUnary(kind, op({x}, x), unreachable());
+    ASSERT_TRUE(fast);
+    bool positive = kind == UK::Log || kind == UK::Sqrt || kind == UK::Rsqrt;
+    std::vector<Buffer> in = {
+        Buffer(x, positive ? Values::Positive : Values::Signed, 14)};
+    expectMatches(*fast, in, x, ref::unary(kind, in[0].load()), 1e-5);
+  }
+  EXPECT_FALSE(buildOneDnnUnary(UK::Erf, op({x}, x), unreachable()));
+}
+
+/// Runs a binary op on oneDNN and on the reference.
+void checkBinary(ref::BinaryKind kind, const TensorType &lhs,
+                 const TensorType &rhs, const TensorType &result) {
+  SCOPED_TRACE(lhs.str() + " op " + rhs.str() + " -> " + result.str());
+  std::optional<Kernel> fast =
+      buildOneDnnBinary(kind, op({lhs, rhs}, result), unreachable());
+  ASSERT_TRUE(fast) << "the op did not take the oneDNN path";
+  bool divides = kind == ref::BinaryKind::Div;
+  std::vector<Buffer> in = {
+      Buffer(lhs, Values::Signed, 15),
+      Buffer(rhs, divides ? Values::Positive : Values::Signed, 16)};
+  expectMatches(*fast, in, result,
+                ref::binary(kind, in[0].load(), in[1].load(), result.spec()),
+                1e-6);
+}
+
+TEST(FastElementwise, BinaryOpsWithEveryKindOfBroadcast) {
+  using BK = ref::BinaryKind;
+  TensorType full = tensor({"a", "b", "c"}, {3, 4, 5});
+  std::vector<TensorType> rhsShapes = {
+      full,                               // none
+      tensor({"c"}, {5}),                 // innermost
+      tensor({"a"}, {3}),                 // outermost
+      tensor({"b"}, {4}),                 // middle
+      tensor({"a", "c"}, {3, 5}),         // two, with a gap
+      tensor({"c", "a"}, {5, 3}),         // two, transposed
+      tensor({}, {}),                     // a scalar
+      tensor({"c", "b", "a"}, {5, 4, 3}), // none, transposed
+  };
+  for (BK kind : {BK::Add, BK::Sub, BK::Mul, BK::Div, BK::Max, BK::Min})
+    for (const TensorType &rhs : rhsShapes)
+      checkBinary(kind, full, rhs, full);
+  // The lhs transposed, and the lhs broadcast where the op commutes.
+  checkBinary(BK::Sub, tensor({"b", "c", "a"}, {4, 5, 3}), tensor({"b"}, {4}),
+              full);
+  for (BK kind : {BK::Add, BK::Mul, BK::Max, BK::Min})
+    checkBinary(kind, tensor({"b"}, {4}), full, full);
+}
+
+TEST(FastElementwise, BinaryOpsOneDnnLeavesToTheLoops) {
+  using BK = ref::BinaryKind;
+  TensorType full = tensor({"a", "b"}, {3, 4});
+  TensorType row = tensor({"b"}, {4}), column = tensor({"a"}, {3});
+  // oneDNN broadcasts its second operand only.
+  EXPECT_FALSE(
+      buildOneDnnBinary(BK::Sub, op({row, full}, full), unreachable()));
+  EXPECT_FALSE(
+      buildOneDnnBinary(BK::Add, op({row, column}, full), unreachable()));
+  EXPECT_FALSE(
+      buildOneDnnBinary(BK::Pow, op({full, full}, full), unreachable()));
+}
+
+} // namespace
