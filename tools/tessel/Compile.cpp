@@ -88,6 +88,17 @@ cl::opt<Stage>
                     clEnumValN(Stage::Executable, "exe",
                                "an executable linked with the runtime")),
          cl::sub(compileCommand));
+// The same per-rank program runs on either runtime: the target only picks
+// the library it is linked with (docs/gpu.md).
+cl::opt<RuntimeTarget> target(
+    "target", cl::desc("the runtime to link with"),
+    cl::init(RuntimeTarget::Cpu),
+    cl::values(clEnumValN(RuntimeTarget::Cpu, "cpu",
+                          "the CPU runtime (oneDNN, MPI)"),
+               clEnumValN(RuntimeTarget::Cuda, "cuda",
+                          "the GPU runtime (cuBLAS, cuDNN, NCCL), one rank "
+                          "per GPU")),
+    cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<int> numRanks("n", cl::desc("number of ranks (the mesh's by default)"),
                       cl::init(0), cl::sub(runCommand));
 
@@ -166,7 +177,8 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   }
   if (stage == Stage::Object)
     return 0;
-  LogicalResult linked = linkExecutable(tool, objectPath, output, error);
+  LogicalResult linked =
+      linkExecutable(tool, objectPath, output, target, error);
   llvm::sys::fs::remove(objectPath);
   if (failed(linked)) {
     llvm::errs() << "tessel: " << error << "\n";

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Faults during training, under mpirun: the MLP (data:2, momentum SGD) on
+# two ranks.
+#
+# 1. A rank killed with SIGKILL in the middle of training ends the job
+#    within BOUND seconds, with a non-zero status and a message that names
+#    the rank, instead of leaving the other rank waiting in a collective.
+# 2. Restarting with --resume continues from the last checkpoint with the
+#    losses of an uninterrupted run.
+# 3. Rank 0, the one that writes checkpoints, killed six times while it
+#    writes one every step, three of them inside a write: every time, the
+#    newest whole checkpoint loads, and the resumed run keeps to the
+#    uninterrupted run's losses.
+#
+# Every job runs under `timeout`, so a hang fails the test instead of
+# stalling the suite.
+#
+# usage: faults.sh BUILD_BIN_DIR EXAMPLES_DIR
+set -euo pipefail
+bin=$1
+examples=$2
+here=$(cd "$(dirname "$0")" && pwd)
+data=/usr/share/datasets/fashion-mnist
+if [ ! -f "$data/train-images-idx3-ubyte.gz" ] && [ ! -f "$data/train-images-idx3-ubyte" ]; then
+  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
+  exit 0
+fi
+work=$(mktemp -d)
+jobs_started=()
+cleanup() {
+  # Only the jobs this script started, by their process ids.
+  for pid in "${jobs_started[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+BOUND=${TESSEL_FAULT_BOUND:-30}
+steps=150
+# A 1024-wide hidden layer makes each checkpoint about 6.5 MB (weights and
+# momentum), so that a write takes long enough for random kills to land in
+# it.
+program=$work/mlp.spmd
+"$bin/tessel" compile "$examples/mlp/mlp.mlir" --mesh data:2 --rules batch:data \
+  --dim-size hidden=1024 --optimizer momentum -o "$program"
+run_opts=(--data "$data" --lr 0.02 --seed 3 --log-every 1000 --no-evaluate --steps $steps)
+mpi=(mpirun -n 2 --oversubscribe --bind-to none)
+
+passed=0
+failed=0
+result() { # name, status
+  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
+  else echo "FAIL: $1"; failed=$((failed + 1)); fi
+}
+
+# The process id of `rank` of the running program, from the rank Open MPI
+# puts in each process's environment; empty until it has started.
+pid_of_rank() {
+  local pid
+  for pid in $(pgrep -f "^$program" || true); do
+    if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null |
+        grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
+      echo "$pid"
+      return
+    fi
+  done
+}
+
+# The number of steps a metrics file records (its last line may be cut
+# short by a kill).
+steps_done() {
+  [ -f "$1" ] || { echo 0; return; }
+  grep -c '"loss"' "$1" || true
+}
+
+# Starts a job in the background (its output in $2); sets job_pid.
+start_job() { # metrics, output, extra options...
+  local metrics=$1 output=$2
+  shift 2
+  timeout -k 10 300 "${mpi[@]}" "$program" "${run_opts[@]}" --metrics "$metrics" \
+    "$@" > "$output" 2>&1 &
+  job_pid=$!
+  jobs_started+=("$job_pid")
+}
+
+# Waits until the metrics file records at least $2 steps (or the job ends).
+wait_for_steps() { # metrics, steps, job pid
+  local waited=0
+  while [ "$(steps_done "$1")" -lt "$2" ] && kill -0 "$3" 2>/dev/null; do
+    sleep 0.1
+    waited=$((waited + 1))
+    [ $waited -lt 1200 ] || return 1
+  done
+}
+
+# The uninterrupted run.
+timeout -k 10 300 "${mpi[@]}" "$program" "${run_opts[@]}" --metrics "$work/reference.jsonl" \
+  > "$work/reference.out" 2>&1 || { cat "$work/reference.out"; exit 1; }
+
+# 1. Kill rank 1 after step 30, with checkpoints every 10 steps.
+status=0
+start_job "$work/killed.jsonl" "$work/killed.out" --checkpoint-dir "$work/ckpt" --checkpoint-every 10
+wait_for_steps "$work/killed.jsonl" 30 "$job_pid" || status=1
+victim=$(pid_of_rank 1)
+if [ -z "$victim" ]; then
+  echo "rank 1 not found"; status=1
+else
+  killed_at=$(date +%s.%N)
+  kill -9 "$victim"
+  job_status=0
+  wait "$job_pid" || job_status=$?
+  seconds=$(awk -v a="$killed_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  echo "rank 1 killed after step $(steps_done "$work/killed.jsonl"); the job ended" \
+       "$seconds s later with status $job_status"
+  [ "$job_status" -ne 0 ] || { echo "the job exited 0"; status=1; }
+  # 124: timeout stopped it; the job must have ended well before that.
+  [ "$job_status" -ne 124 ] || { echo "the job hung"; status=1; }
+  awk -v s="$seconds" -v b="$BOUND" 'BEGIN { exit !(s < b) }' || { echo "not within ${BOUND}s"; status=1; }
+  grep -E "process rank 1 .*(signal 9|Killed)" "$work/killed.out" ||
+    { echo "no message naming rank 1:"; cat "$work/killed.out"; status=1; }
+fi
+result "rank 1 killed: the job ends within ${BOUND}s naming rank 1" $status
+
+# 2. Resume from the last checkpoint the killed job wrote.
+status=0
+last=$(ls "$work/ckpt" | grep -E '^step-[0-9]+\.safetensors$' | sort | tail -1)
+timeout -k 10 300 "${mpi[@]}" "$program" "${run_opts[@]}" --checkpoint-dir "$work/ckpt" \
+  --resume --metrics "$work/resumed.jsonl" > "$work/resumed.out" 2>&1 || status=1
+grep "resumed from .*$last" "$work/resumed.out" || status=1
+python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/resumed.jsonl" 1e-6 || status=1
+[ "$(steps_done "$work/resumed.jsonl")" -gt 0 ] || status=1
+[ $status -eq 0 ] || tail -5 "$work/resumed.out"
+result "resumed after the kill from $last: the uninterrupted run's losses to step $steps" $status
+
+# 3. Kill rank 0 while it writes a checkpoint every step: three times at
+# a random moment (which rarely falls inside a write: a write is a few
+# milliseconds of a step), three times the moment its temporary file
+# appears, which is inside a write. After each, the next job must resume
+# from the newest whole checkpoint and keep to the reference's losses.
+status=0
+rm -rf "$work/ckpt"
+mkdir -p "$work/ckpt"
+kills=0
+inside_writes=0
+RANDOM=7
+expected_resume=""
+for attempt in 1 2 3 4 5 6; do
+  metrics=$work/segment$attempt.jsonl
+  start_job "$metrics" "$work/segment$attempt.out" --checkpoint-dir "$work/ckpt" \
+    --checkpoint-every 1 --resume
+  wait_for_steps "$metrics" 3 "$job_pid" || status=1
+  victim=$(pid_of_rank 0)
+  [ -n "$victim" ] || { echo "rank 0 not found"; status=1; break; }
+  if [ $attempt -le 3 ]; then
+    sleep "0.$((RANDOM % 50))"
+    kill -9 "$victim"
+  else
+    # Polls every 0.2 ms for the writer's temporary file, then kills.
+    python3 - "$work/ckpt" "$victim" <<'PY' || status=1
+import os, signal, sys, time
+directory, pid = sys.argv[1], int(sys.argv[2])
+deadline = time.time() + 60
+while time.time() < deadline:
+    if any(name.endswith(".tmp") for name in os.listdir(directory)):
+        os.kill(pid, signal.SIGKILL)
+        sys.exit(0)
+    time.sleep(0.0002)
+sys.exit("no checkpoint write seen in 60 s")
+PY
+  fi
+  job_status=0
+  wait "$job_pid" || job_status=$?
+  [ "$job_status" -ne 0 ] && [ "$job_status" -ne 124 ] ||
+    { echo "kill $attempt: job status $job_status"; status=1; }
+  kills=$((kills + 1))
+  # Checked at the start of the next job: it resumed from this checkpoint.
+  if [ -n "$expected_resume" ]; then
+    grep -q "resumed from .*/$expected_resume after" "$work/segment$attempt.out" ||
+      { echo "job $attempt did not resume from $expected_resume"; status=1; }
+  fi
+  newest=$(ls "$work/ckpt" | grep -E '^step-[0-9]+\.safetensors$' | sort | tail -1)
+  temporary=$(ls -a "$work/ckpt" | grep '\.tmp$' || true)
+  if [ -n "$temporary" ]; then
+    inside_writes=$((inside_writes + 1))
+    echo "kill $attempt landed inside the write of $temporary; newest whole checkpoint: $newest"
+  else
+    echo "kill $attempt landed between writes; newest checkpoint: $newest"
+  fi
+  expected_resume=$newest
+  # What this job trained before the kill has the reference's losses.
+  python3 "$here/compare_losses.py" "$work/reference.jsonl" "$metrics" 1e-6 ||
+    { status=1; tail -5 "$work/segment$attempt.out"; }
+done
+echo "$kills kills of rank 0, $inside_writes inside a checkpoint write"
+[ $inside_writes -gt 0 ] || status=1
+# The latest checkpoint loads and the run finishes with the reference's
+# losses.
+timeout -k 10 300 "${mpi[@]}" "$program" "${run_opts[@]}" --checkpoint-dir "$work/ckpt" \
+  --resume --metrics "$work/final.jsonl" > "$work/final.out" 2>&1 || status=1
+grep "resumed from .*/$expected_resume after" "$work/final.out" || status=1
+python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/final.jsonl" 1e-6 || status=1
+[ $status -eq 0 ] || tail -5 "$work/final.out"
+result "rank 0 killed $kills times while writing checkpoints: each time the last checkpoint resumes with the reference's losses" $status
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
