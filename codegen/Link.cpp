@@ -11,14 +11,18 @@ using namespace mlir;
 
 namespace {
 
-/// Returns the link line file: lib/tessel-link.rsp beside the directory of
-/// the running tool (build/bin/tessel -> build/lib/tessel-link.rsp).
-std::string linkLinePath(StringRef tool) {
+/// Returns the link line file: lib/tessel-link.rsp (or tessel-link-cuda.rsp)
+/// beside the directory of the running tool (build/bin/tessel ->
+/// build/lib/tessel-link.rsp).
+std::string linkLinePath(StringRef tool, tessel::RuntimeTarget target) {
   std::string executable = llvm::sys::fs::getMainExecutable(
       tool.str().c_str(), reinterpret_cast<void *>(&linkLinePath));
   SmallString<256> path(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
-  llvm::sys::path::append(path, "lib", "tessel-link.rsp");
+  llvm::sys::path::append(path, "lib",
+                          target == tessel::RuntimeTarget::Cuda
+                              ? "tessel-link-cuda.rsp"
+                              : "tessel-link.rsp");
   return std::string(path);
 }
 
@@ -26,11 +30,16 @@ std::string linkLinePath(StringRef tool) {
 
 LogicalResult mlir::tessel::linkExecutable(StringRef tool, StringRef object,
                                            StringRef output,
+                                           RuntimeTarget target,
                                            std::string &error) {
-  std::string rspPath = linkLinePath(tool);
+  std::string rspPath = linkLinePath(tool, target);
   if (!llvm::sys::fs::exists(rspPath)) {
-    error = "the runtime's link line " + rspPath +
-            " is missing: build the runtime (ninja -C build)";
+    error = target == RuntimeTarget::Cuda
+                ? "the CUDA runtime's link line " + rspPath +
+                      " is missing: the build found no CUDA toolkit (nvcc, "
+                      "cuBLAS, cuDNN, NCCL; see docs/gpu.md)"
+                : "the runtime's link line " + rspPath +
+                      " is missing: build the runtime (ninja -C build)";
     return failure();
   }
   llvm::ErrorOr<std::string> compiler = llvm::sys::findProgramByName("c++");

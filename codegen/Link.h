@@ -9,13 +9,18 @@
 
 namespace mlir::tessel {
 
-/// Links `object` (from emitObjectFile) with the runtime and its driver
-/// into the executable `output`, with the system's C++ compiler driver and
-/// the link line the build wrote beside the tessel tools
-/// (lib/tessel-link.rsp). `tool` is argv[0] of the running tool, which
-/// locates that file. Returns failure with `error` set.
+/// The runtimes a program can be linked with.
+enum class RuntimeTarget { Cpu, Cuda };
+
+/// Links `object` (from emitObjectFile) with the runtime of `target` and its
+/// driver into the executable `output`, with the system's C++ compiler
+/// driver and the link line the build wrote beside the tessel tools
+/// (lib/tessel-link.rsp, or lib/tessel-link-cuda.rsp for the CUDA runtime,
+/// which exists only when the build found a CUDA toolkit). `tool` is argv[0]
+/// of the running tool, which locates that file. Returns failure with
+/// `error` set.
 LogicalResult linkExecutable(StringRef tool, StringRef object, StringRef output,
-                             std::string &error);
+                             RuntimeTarget target, std::string &error);
 
 } // namespace mlir::tessel
 

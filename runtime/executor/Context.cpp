@@ -2,6 +2,8 @@
 
 #include "executor/Context.h"
 
+#include "executor/Backend.h"
+
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 #include "tessel/runtime/kernels.h"
 #endif
@@ -11,6 +13,8 @@
 namespace tessel::runtime {
 
 void ContextDeleter::operator()(tessel_context_t *context) const {
+  if (context->backendStarted)
+    activeBackend().stop(*context);
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
   tessel_kernels_destroy(context->kernels);
 #endif
@@ -33,6 +37,9 @@ ContextPtr createContext(tessel_comm_t *comm, layout::Mesh mesh,
     return nullptr;
   }
 #endif
+  if (!activeBackend().start(*context, error))
+    return nullptr;
+  context->backendStarted = true;
   return context;
 }
 

@@ -19,6 +19,11 @@
 
 struct tessel_kernels_t;
 
+namespace tessel::runtime {
+/// A device backend's per-rank state (executor/Backend.h), opaque here.
+struct DeviceState;
+} // namespace tessel::runtime
+
 struct tessel_context_t {
   /// Not owned: the driver creates and destroys it. NULL in a context made
   /// for model-level ops only, where mesh-level ops are an error.
@@ -30,6 +35,11 @@ struct tessel_context_t {
   /// Owned; NULL when the runtime was built without oneDNN, and then einsum
   /// runs on the reference kernels.
   tessel_kernels_t *kernels = nullptr;
+  /// Owned by the active backend, which made it in start(); NULL for the
+  /// host.
+  tessel::runtime::DeviceState *device = nullptr;
+  /// Whether the backend's start() succeeded, so that stop() is due.
+  bool backendStarted = false;
 };
 
 namespace tessel::runtime {
@@ -39,8 +49,10 @@ struct ContextDeleter {
 };
 using ContextPtr = std::unique_ptr<tessel_context_t, ContextDeleter>;
 
-/// Makes a rank's context over `comm` (which may be NULL) and `mesh`. On
-/// failure (oneDNN could not start) returns null and says why in `error`.
+/// Makes a rank's context over `comm` (which may be NULL) and `mesh`, and
+/// starts the active backend in it (collective over MPI_COMM_WORLD with a
+/// communicator). On failure (oneDNN could not start, no CUDA device)
+/// returns null and says why in `error`.
 ContextPtr createContext(tessel_comm_t *comm, layout::Mesh mesh,
                          std::string &error);
 

@@ -7,13 +7,13 @@
 
 #include "executor/Execute.h"
 
+#include "executor/Backend.h"
 #include "executor/Context.h"
 #include "executor/Fatal.h"
 #include "executor/Op.h"
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -102,20 +102,20 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
 extern "C" {
 
 void *tessel_rt_alloc(tessel_context_t *context, int64_t bytes) {
-  // aligned_alloc wants a multiple of the alignment, and a zero-size tensor
-  // still gets a distinct pointer.
-  constexpr int64_t alignment = 64;
-  int64_t rounded =
-      bytes <= 0 ? alignment : (bytes + alignment - 1) / alignment * alignment;
-  void *buffer = std::aligned_alloc(alignment, static_cast<size_t>(rounded));
+  // Host memory in the CPU runtime, device memory in the CUDA one.
+  void *buffer = activeBackend().allocate(context, bytes);
   if (!buffer)
     fatalError(fmt::format("tessel: rank {}: error: out of memory allocating "
-                           "{} bytes",
-                           context ? context->rank : 0, bytes));
+                           "{} bytes (the {} runtime)",
+                           context ? context->rank : 0, bytes,
+                           activeBackend().name()));
   return buffer;
 }
 
-void tessel_rt_free(tessel_context_t *, void *buffer) { std::free(buffer); }
+void tessel_rt_free(tessel_context_t *context, void *buffer) {
+  if (buffer)
+    activeBackend().release(context, buffer);
+}
 
 void tessel_rt_execute(tessel_context_t *context, void **site,
                        const char *descriptor, void *const *operands,

@@ -2,6 +2,8 @@
 
 #include "executor/Op.h"
 
+#include "executor/Backend.h"
+
 #include <fmt/format.h>
 
 namespace tessel::runtime {
@@ -13,6 +15,8 @@ const KernelRegistry &registry() {
     KernelRegistry result;
     registerModelOps(result);
     registerMeshOps(result);
+    // A device backend replaces the host kernels with its own.
+    activeBackend().registerOps(result);
     return result;
   }();
   return builders;

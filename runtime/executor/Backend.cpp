@@ -1,0 +1,76 @@
+//===- Backend.cpp - The host backend and the one in use ------------------===//
+
+#include "executor/Backend.h"
+
+#include "executor/Buffers.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace tessel::runtime {
+
+namespace {
+
+/// Buffers in host memory, the host's kernels: the CPU runtime.
+class HostBackend final : public Backend {
+public:
+  const char *name() const override { return "cpu"; }
+  bool start(tessel_context_t &, std::string &) override { return true; }
+  void stop(tessel_context_t &) override {}
+
+  void *allocate(tessel_context_t *, int64_t bytes) override {
+    // aligned_alloc wants a multiple of the alignment, and a zero-size
+    // tensor still gets a distinct pointer.
+    constexpr int64_t alignment = 64;
+    int64_t rounded = bytes <= 0
+                          ? alignment
+                          : (bytes + alignment - 1) / alignment * alignment;
+    return std::aligned_alloc(alignment, static_cast<size_t>(rounded));
+  }
+  void release(tessel_context_t *, void *buffer) override { std::free(buffer); }
+
+  void copyToBuffer(tessel_context_t &, void *buffer, const void *host,
+                    size_t bytes) override {
+    if (bytes > 0)
+      std::memcpy(buffer, host, bytes);
+  }
+  void copyFromBuffer(tessel_context_t &, void *host, const void *buffer,
+                      size_t bytes) override {
+    if (bytes > 0)
+      std::memcpy(host, buffer, bytes);
+  }
+  bool buffersAreHostMemory() const override { return true; }
+  void registerOps(KernelRegistry &) const override {}
+};
+
+HostBackend hostBackend;
+// Set before main() by the library that installs another backend, read
+// afterwards; atomic so that the order of static initializers cannot tear
+// it.
+std::atomic<Backend *> installed{nullptr};
+
+} // namespace
+
+Backend &activeBackend() {
+  Backend *backend = installed.load();
+  return backend ? *backend : hostBackend;
+}
+
+void installBackend(Backend *backend) { installed.store(backend); }
+
+double readScalar(tessel_context_t &context, ref::ElementType type,
+                  const void *buffer) {
+  unsigned char bytes[sizeof(double)] = {};
+  activeBackend().copyFromBuffer(context, bytes, buffer, elementBytes(type));
+  return loadElement(type, bytes, 0);
+}
+
+void writeScalar(tessel_context_t &context, ref::ElementType type, void *buffer,
+                 double value) {
+  unsigned char bytes[sizeof(double)] = {};
+  storeElement(type, bytes, 0, value);
+  activeBackend().copyToBuffer(context, buffer, bytes, elementBytes(type));
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,211 @@
+//===- Elementwise.cu - Unary, binary, compare, select, one_hot -----------===//
+//
+// The formulas are ref::applyUnary and ref::applyBinary's (Elementwise.cpp),
+// in double, so the rounded results match the reference kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpu/Elements.cuh"
+
+namespace tessel::runtime::gpu {
+
+namespace {
+
+__device__ double applyUnary(UnaryOp op, double x) {
+  switch (op) {
+  case UnaryOp::Neg:
+    return -x;
+  case UnaryOp::Exp:
+    return exp(x);
+  case UnaryOp::Log:
+    return log(x);
+  case UnaryOp::Sqrt:
+    return sqrt(x);
+  case UnaryOp::Rsqrt:
+    return 1.0 / sqrt(x);
+  case UnaryOp::Tanh:
+    return tanh(x);
+  case UnaryOp::Sigmoid:
+    return 1.0 / (1.0 + exp(-x));
+  case UnaryOp::Relu:
+    return x > 0.0 ? x : 0.0;
+  case UnaryOp::Gelu:
+    return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+  case UnaryOp::Abs:
+    return fabs(x);
+  case UnaryOp::Erf:
+    return erf(x);
+  }
+  return x;
+}
+
+__device__ double applyBinary(BinaryOp op, double a, double b,
+                              bool integerResult) {
+  switch (op) {
+  case BinaryOp::Add:
+    return a + b;
+  case BinaryOp::Sub:
+    return a - b;
+  case BinaryOp::Mul:
+    return a * b;
+  case BinaryOp::Div:
+    if (integerResult) {
+      // Truncation toward zero; x / 0 is 0, and -1 avoids INT64_MIN / -1.
+      long long denominator = static_cast<long long>(b);
+      if (denominator == 0)
+        return 0.0;
+      if (denominator == -1)
+        return -a;
+      return static_cast<double>(static_cast<long long>(a) / denominator);
+    }
+    return a / b;
+  case BinaryOp::Max:
+    if (isnan(a) || isnan(b))
+      return nan("");
+    return a > b ? a : b;
+  case BinaryOp::Min:
+    if (isnan(a) || isnan(b))
+      return nan("");
+    return a < b ? a : b;
+  case BinaryOp::Pow:
+    return pow(a, b);
+  }
+  return a;
+}
+
+__device__ bool applyCompare(CompareOp op, double a, double b) {
+  switch (op) {
+  case CompareOp::Eq:
+    return a == b;
+  case CompareOp::Ne:
+    return a != b;
+  case CompareOp::Lt:
+    return a < b;
+  case CompareOp::Le:
+    return a <= b;
+  case CompareOp::Gt:
+    return a > b;
+  case CompareOp::Ge:
+    return a >= b;
+  }
+  return false;
+}
+
+#define TESSEL_GRID_LOOP(i, count)                                             \
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;             \
+       i < (count); i += int64_t(gridDim.x) * blockDim.x)
+
+__global__ void unaryKernel(UnaryOp op, DType type, Walk walk, const void *x,
+                            Strides xStrides, void *result, int64_t count) {
+  TESSEL_GRID_LOOP(i, count) {
+    double value = load(type, x, offsetOf(walk, xStrides, i));
+    store(type, result, i, applyUnary(op, value));
+  }
+}
+
+__global__ void binaryKernel(BinaryOp op, Walk walk, DType aType, const void *a,
+                             Strides aStrides, DType bType, const void *b,
+                             Strides bStrides, DType resultType, void *result,
+                             int64_t count) {
+  bool integerResult = isIntegerType(resultType);
+  TESSEL_GRID_LOOP(i, count) {
+    double x = load(aType, a, offsetOf(walk, aStrides, i));
+    double y = load(bType, b, offsetOf(walk, bStrides, i));
+    store(resultType, result, i, applyBinary(op, x, y, integerResult));
+  }
+}
+
+__global__ void compareKernel(CompareOp op, Walk walk, DType aType,
+                              const void *a, Strides aStrides, DType bType,
+                              const void *b, Strides bStrides, void *result,
+                              int64_t count) {
+  TESSEL_GRID_LOOP(i, count) {
+    double x = load(aType, a, offsetOf(walk, aStrides, i));
+    double y = load(bType, b, offsetOf(walk, bStrides, i));
+    static_cast<unsigned char *>(result)[i] = applyCompare(op, x, y) ? 1 : 0;
+  }
+}
+
+__global__ void selectKernel(Walk walk, DType condType, const void *cond,
+                             Strides condStrides, DType aType, const void *a,
+                             Strides aStrides, DType bType, const void *b,
+                             Strides bStrides, DType resultType, void *result,
+                             int64_t count) {
+  TESSEL_GRID_LOOP(i, count) {
+    bool pick = load(condType, cond, offsetOf(walk, condStrides, i)) != 0.0;
+    double value = pick ? load(aType, a, offsetOf(walk, aStrides, i))
+                        : load(bType, b, offsetOf(walk, bStrides, i));
+    store(resultType, result, i, value);
+  }
+}
+
+__global__ void oneHotKernel(Walk walk, int32_t classDim, DType labelType,
+                             const void *labels, Strides labelStrides,
+                             DType resultType, void *result, int64_t count) {
+  TESSEL_GRID_LOOP(i, count) {
+    // The class is the walk index along classDim.
+    int64_t rest = i, klass = 0;
+    for (int32_t d = walk.rank - 1; d >= 0; --d) {
+      if (d == classDim)
+        klass = rest % walk.shape[d];
+      rest /= walk.shape[d];
+    }
+    double label = load(labelType, labels, offsetOf(walk, labelStrides, i));
+    store(resultType, result, i, label == static_cast<double>(klass) ? 1 : 0);
+  }
+}
+
+} // namespace
+
+void launchUnary(cudaStream_t stream, UnaryOp op, DType type, const Walk &walk,
+                 const void *x, const Strides &xStrides, void *result) {
+  int64_t count = walk.count();
+  if (count > 0)
+    unaryKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+        op, type, walk, x, xStrides, result, count);
+}
+
+void launchBinary(cudaStream_t stream, BinaryOp op, const Walk &walk,
+                  DType aType, const void *a, const Strides &aStrides,
+                  DType bType, const void *b, const Strides &bStrides,
+                  DType resultType, void *result) {
+  int64_t count = walk.count();
+  if (count > 0)
+    binaryKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+        op, walk, aType, a, aStrides, bType, b, bStrides, resultType, result,
+        count);
+}
+
+void launchCompare(cudaStream_t stream, CompareOp op, const Walk &walk,
+                   DType aType, const void *a, const Strides &aStrides,
+                   DType bType, const void *b, const Strides &bStrides,
+                   void *result) {
+  int64_t count = walk.count();
+  if (count > 0)
+    compareKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+        op, walk, aType, a, aStrides, bType, b, bStrides, result, count);
+}
+
+void launchSelect(cudaStream_t stream, const Walk &walk, DType condType,
+                  const void *cond, const Strides &condStrides, DType aType,
+                  const void *a, const Strides &aStrides, DType bType,
+                  const void *b, const Strides &bStrides, DType resultType,
+                  void *result) {
+  int64_t count = walk.count();
+  if (count > 0)
+    selectKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+        walk, condType, cond, condStrides, aType, a, aStrides, bType, b,
+        bStrides, resultType, result, count);
+}
+
+void launchOneHot(cudaStream_t stream, const Walk &walk, int32_t classDim,
+                  DType labelType, const void *labels,
+                  const Strides &labelStrides, DType resultType, void *result) {
+  int64_t count = walk.count();
+  if (count > 0)
+    oneHotKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+        walk, classDim, labelType, labels, labelStrides, resultType, result,
+        count);
+}
+
+} // namespace tessel::runtime::gpu
