@@ -83,8 +83,8 @@ void destroy(DeviceState *state) {
   if (!state)
     return;
   state->nccl.reset();
-  if (state->badLabel)
-    cudaFree(state->badLabel);
+  if (state->badIndex)
+    cudaFree(state->badIndex);
   if (state->cudnn)
     cudnnDestroy(state->cudnn);
   if (state->cublas)
@@ -109,7 +109,7 @@ DeviceState *createState(int device) {
                 "cublasSetStream");
     checkCudnn(cudnnCreate(&state->cudnn), "cudnnCreate");
     checkCudnn(cudnnSetStream(state->cudnn, state->stream), "cudnnSetStream");
-    checkCuda(cudaMalloc(&state->badLabel, sizeof(long long)), "cudaMalloc");
+    checkCuda(cudaMalloc(&state->badIndex, sizeof(long long)), "cudaMalloc");
     // Buffers are freed after their last use in every step and allocated
     // again in the next; keeping freed memory in the pool makes that a
     // free-list operation instead of a round trip to the driver.

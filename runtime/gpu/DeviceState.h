@@ -29,7 +29,7 @@ struct DeviceState {
   cublasHandle_t cublas = nullptr;
   cudnnHandle_t cudnn = nullptr;
   /// Device memory for cross-entropy's report of a label out of range.
-  long long *badLabel = nullptr;
+  long long *badIndex = nullptr;
   /// NULL in a context without a communicator.
   std::unique_ptr<gpu::NcclGroups> nccl;
 };

@@ -23,6 +23,7 @@
 #include "kernels/EinsumPlan.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 namespace tessel::runtime::gpu {
@@ -74,7 +75,44 @@ struct GemmCall {
   cudaDataType data;
   cublasComputeType_t compute;
   size_t lhsBytes, rhsBytes, productBytes;
+  /// Whether the operands are multiplied as (rhs, lhs): the plan keeps the
+  /// result's dim order for M and N, so [N, M] results need no permute then.
+  bool swapped = false;
 };
+
+/// Plans `first` x `second` into `result`; false when it is no GEMM.
+bool planGemm(const TensorType &first, const TensorType &second,
+              const TensorType &result, GemmCall &call) {
+  std::map<std::string, int32_t> labelOf;
+  auto labels = [&](const TensorType &type) {
+    std::vector<int32_t> result;
+    for (const std::string &dim : type.dims)
+      result.push_back(
+          labelOf.emplace(dim, static_cast<int32_t>(labelOf.size()))
+              .first->second);
+    return result;
+  };
+  std::vector<int32_t> firstLabels = labels(first),
+                       secondLabels = labels(second),
+                       resultLabels = labels(result);
+  if (planEinsum(first.shape, firstLabels, second.shape, secondLabels,
+                 result.shape, resultLabels, call.plan) != TESSEL_STATUS_OK)
+    return false;
+  for (int64_t size : {call.plan.m, call.plan.n, call.plan.k, call.plan.batch})
+    if (size > INT_MAX)
+      return false;
+  TensorType firstOrdered = inOrder(first, call.plan.lhsOrder);
+  TensorType secondOrdered = inOrder(second, call.plan.rhsOrder);
+  TensorType product = inOrder(result, call.plan.resultOrder);
+  if (!call.lhs.plan(first, firstOrdered) ||
+      !call.rhs.plan(second, secondOrdered) ||
+      !call.result.plan(product, result))
+    return false;
+  call.lhsBytes = static_cast<size_t>(first.numBytes());
+  call.rhsBytes = static_cast<size_t>(second.numBytes());
+  call.productBytes = static_cast<size_t>(result.numBytes());
+  return true;
+}
 
 } // namespace
 
@@ -90,30 +128,17 @@ std::optional<Kernel> buildCublasEinsum(const OpDescriptor &desc) {
   for (const TensorType *type : {&lhs, &rhs, &result})
     if (!hasUniqueDims(*type) || type->numElements() == 0)
       return std::nullopt;
-
-  std::map<std::string, int32_t> labelOf;
-  auto labels = [&](const TensorType &type) {
-    std::vector<int32_t> result;
-    for (const std::string &dim : type.dims)
-      result.push_back(
-          labelOf.emplace(dim, static_cast<int32_t>(labelOf.size()))
-              .first->second);
-    return result;
-  };
-  std::vector<int32_t> lhsLabels = labels(lhs), rhsLabels = labels(rhs),
-                       resultLabels = labels(result);
-  if (planEinsum(lhs.shape, lhsLabels, rhs.shape, rhsLabels, result.shape,
-                 resultLabels, call->plan) != TESSEL_STATUS_OK)
+  if (!planGemm(lhs, rhs, result, *call))
     return std::nullopt;
-  TensorType lhsOrdered = inOrder(lhs, call->plan.lhsOrder);
-  TensorType rhsOrdered = inOrder(rhs, call->plan.rhsOrder);
-  TensorType product = inOrder(result, call->plan.resultOrder);
-  if (!call->lhs.plan(lhs, lhsOrdered) || !call->rhs.plan(rhs, rhsOrdered) ||
-      !call->result.plan(product, result))
-    return std::nullopt;
-  call->lhsBytes = static_cast<size_t>(lhs.numBytes());
-  call->rhsBytes = static_cast<size_t>(rhs.numBytes());
-  call->productBytes = static_cast<size_t>(result.numBytes());
+  if (!call->result.identity()) {
+    // A gradient such as [batch, classes] x [batch, hidden] -> [hidden,
+    // classes] is [N, M] as written; swapped, it needs no permute.
+    auto swapped = std::make_shared<GemmCall>(*call);
+    if (planGemm(rhs, lhs, result, *swapped) && swapped->result.identity()) {
+      swapped->swapped = true;
+      call = swapped;
+    }
+  }
 
   return Kernel([call](tessel_context_t &context, void *const *operands,
                        void *out) {
@@ -122,7 +147,8 @@ std::optional<Kernel> buildCublasEinsum(const OpDescriptor &desc) {
     const EinsumPlan &plan = call->plan;
     // Operands already in matmul order are used in place.
     std::optional<DeviceBuffer> lhsBuffer, rhsBuffer, productBuffer;
-    const void *a = operands[0], *b = operands[1];
+    const void *a = operands[call->swapped ? 1 : 0];
+    const void *b = operands[call->swapped ? 0 : 1];
     void *c = out;
     if (!call->lhs.identity()) {
       lhsBuffer.emplace(stream, call->lhsBytes);

@@ -1,4 +1,4 @@
-//===- Elementwise.cu - Unary, binary, compare, select, one_hot -----------===//
+//===- Elementwise.cu - Unary, binary, compare, select, one_hot, gather ---===//
 //
 // The formulas are ref::applyUnary and ref::applyBinary's (Elementwise.cpp),
 // in double, so the rounded results match the reference kernels.
@@ -155,7 +155,38 @@ __global__ void oneHotKernel(Walk walk, int32_t classDim, DType labelType,
   }
 }
 
+__global__ void gatherKernel(Walk walk, DType type, const void *table,
+                             Strides tableStrides, int64_t vocabStride,
+                             int64_t vocab, DType idType, const void *ids,
+                             Strides idStrides, void *result,
+                             long long *badIndex, int64_t count) {
+  TESSEL_GRID_LOOP(i, count) {
+    double id = load(idType, ids, offsetOf(walk, idStrides, i));
+    if (!(id >= 0.0 && id < static_cast<double>(vocab))) {
+      atomicCAS(reinterpret_cast<unsigned long long *>(badIndex),
+                static_cast<unsigned long long>(-1LL),
+                static_cast<unsigned long long>(i));
+      continue;
+    }
+    int64_t offset = offsetOf(walk, tableStrides, i) +
+                     static_cast<int64_t>(id) * vocabStride;
+    store(type, result, i, load(type, table, offset));
+  }
+}
+
 } // namespace
+
+void launchGather(cudaStream_t stream, const Walk &walk, DType type,
+                  const void *table, const Strides &tableStrides,
+                  int64_t vocabStride, int64_t vocab, DType idType,
+                  const void *ids, const Strides &idStrides, void *result,
+                  long long *badIndex) {
+  int64_t count = walk.count();
+  if (count > 0)
+    gatherKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+        walk, type, table, tableStrides, vocabStride, vocab, idType, ids,
+        idStrides, result, badIndex, count);
+}
 
 void launchUnary(cudaStream_t stream, UnaryOp op, DType type, const Walk &walk,
                  const void *x, const Strides &xStrides, void *result) {

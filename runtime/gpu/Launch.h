@@ -122,6 +122,17 @@ void launchOneHot(cudaStream_t stream, const Walk &walk, int32_t classDim,
                   DType labelType, const void *labels,
                   const Strides &labelStrides, DType resultType, void *result);
 
+/// result[i] = table[i's table offset + ids[i] * vocabStride], over a walk
+/// of the result; the table is read with stride 0 along the ids' dims and
+/// the ids with stride 0 along the table's. An id outside [0, vocab)
+/// stores the first such result index in *badIndex (device memory, -1
+/// before the call) and leaves the element unwritten.
+void launchGather(cudaStream_t stream, const Walk &walk, DType type,
+                  const void *table, const Strides &tableStrides,
+                  int64_t vocabStride, int64_t vocab, DType idType,
+                  const void *ids, const Strides &idStrides, void *result,
+                  long long *badIndex);
+
 // Fibers.cu ------------------------------------------------------------------
 
 /// One result element per fiber: the reduction of its elements.

@@ -429,6 +429,55 @@ Kernel buildOneHot(const OpDescriptor &desc) {
   };
 }
 
+/// Reads the device's bad-index flag after a kernel that may set it (which
+/// waits for the kernel) and reports a set flag as `what(index)`.
+template <typename Describe>
+void checkBadIndex(DeviceState &device, Describe what) {
+  long long bad = -1;
+  checkCuda(cudaMemcpyAsync(&bad, device.badIndex, sizeof(bad),
+                            cudaMemcpyDeviceToHost, device.stream),
+            "cudaMemcpyAsync to the host");
+  checkCuda(cudaStreamSynchronize(device.stream), "cudaStreamSynchronize");
+  if (bad >= 0)
+    throw OpError(what(bad));
+}
+
+void clearBadIndex(DeviceState &device) {
+  checkCuda(
+      cudaMemsetAsync(device.badIndex, 0xFF, sizeof(long long), device.stream),
+      "cudaMemsetAsync");
+}
+
+Kernel buildGather(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  std::string dim = desc.stringAttr("dim");
+  const TensorType &table = desc.operands[0];
+  int vocabDim = table.dimIndex(dim, "operand 0");
+  std::optional<Walk> walk = walkOver(desc.result.shape);
+  std::optional<Strides> tableStrides = operandStrides(desc, 0);
+  std::optional<Strides> idStrides = operandStrides(desc, 1);
+  if (!walk || !tableStrides || !idStrides || table.type != desc.result.type)
+    return buildOnHost(desc);
+  int64_t vocabStride = rowMajorStrides(table.shape)[vocabDim];
+  int64_t vocab = table.shape[vocabDim];
+  DType type = dtypeOf(desc.result.type);
+  DType idType = dtypeOf(desc.operands[1].type);
+  return [=](tessel_context_t &context, void *const *operands, void *result) {
+    DeviceState &device = deviceOf(context);
+    clearBadIndex(device);
+    launchGather(device.stream, *walk, type, operands[0], *tableStrides,
+                 vocabStride, vocab, idType, operands[1], *idStrides, result,
+                 device.badIndex);
+    launched("the gather kernel");
+    // Ids are data, so a bad one is reported like the reference does.
+    checkBadIndex(device, [&](long long index) {
+      return fmt::format("the id read by result element {} is outside the "
+                         "vocabulary range [0, {})",
+                         index, vocab);
+    });
+  };
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and normalisations
 //===----------------------------------------------------------------------===//
@@ -521,24 +570,17 @@ Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {
   int64_t classes = logits.shape[classDim];
   return [=](tessel_context_t &context, void *const *operands, void *result) {
     DeviceState &device = deviceOf(context);
-    checkCuda(cudaMemsetAsync(device.badLabel, 0xFF, sizeof(long long),
-                              device.stream),
-              "cudaMemsetAsync");
+    clearBadIndex(device);
     launchCrossEntropy(device.stream, fibers, logitsType, operands[0],
                        labelType, operands[1], outType, result,
-                       device.badLabel);
+                       device.badIndex);
     launched("the cross-entropy kernel");
-    // Bad labels are bad input, reported like the reference does; reading
-    // the flag waits for the kernel.
-    long long bad = -1;
-    checkCuda(cudaMemcpyAsync(&bad, device.badLabel, sizeof(bad),
-                              cudaMemcpyDeviceToHost, device.stream),
-              "cudaMemcpyAsync to the host");
-    checkCuda(cudaStreamSynchronize(device.stream), "cudaStreamSynchronize");
-    if (bad >= 0)
-      throw OpError(fmt::format("the label of result element {} is outside "
-                                "the class range [0, {})",
-                                bad, classes));
+    // Bad labels are bad input, reported like the reference does.
+    checkBadIndex(device, [&](long long index) {
+      return fmt::format("the label of result element {} is outside the "
+                         "class range [0, {})",
+                         index, classes);
+    });
   };
 }
 
@@ -607,6 +649,7 @@ void registerGpuModelOps(KernelRegistry &registry) {
       {"tessel.pad", buildPad},
       {"tessel.concat", buildConcat},
       {"tessel.one_hot", buildOneHot},
+      {"tessel.gather", buildGather},
       {"tessel.reduce", buildReduce},
       {"tessel.softmax", buildSoftmax<false>},
       {"tessel.log_softmax", buildSoftmax<true>},

@@ -286,11 +286,14 @@ TEST_F(Gpu, CastsAndDataMovement) {
   expectSameOnGpu(op("tessel.one_hot", {T({"n"}, {6}, "i32")},
                      T({"n", "c"}, {6, 4}), {{"dim", "c"}}),
                   {{-1, 5, true}});
-  // No GPU kernel: the host's, between copies.
   expectSameOnGpu(op("tessel.gather",
                      {T({"v", "d"}, {5, 3}), T({"n"}, {4}, "i32")},
                      T({"n", "d"}, {4, 3}), {{"dim", "v"}}),
                   {kSigned, labels(5)});
+  // Without a GPU kernel: the host's, between copies.
+  expectSameOnGpu(op("tessel.parameter", {}, T({"h", "d"}, {4, 3}),
+                     {{"init", "normal"}, {"scale", 0.5}, {"seed", 7}}),
+                  {});
   expectSameOnGpu(
       op("tessel.constant", {}, T({"a"}, {3}), {{"value", {1.5, -2, 7}}}), {});
   expectSameOnGpu(
