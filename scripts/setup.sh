@@ -36,6 +36,11 @@ if [ "${TESSEL_SANITIZE:-0}" = 1 ]; then
   DEFAULT_BUILD_DIR=build-sanitize
 fi
 BUILD_DIR=${TESSEL_BUILD_DIR:-$DEFAULT_BUILD_DIR}
+# The GPU runtime builds when CMake finds a CUDA toolkit (docs/gpu.md); it
+# is not a Debian package here, so its absence only leaves that part out.
+if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc > /dev/null; then
+  echo "setup: no CUDA toolkit (/usr/local/cuda/bin/nvcc): building without the GPU runtime"
+fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja \
     -DTESSEL_SANITIZE=$SANITIZE \
