@@ -9,6 +9,9 @@
 #include "kernels/Eltwise.h"
 #endif
 
+#include <algorithm>
+#include <array>
+
 namespace tessel::runtime {
 
 namespace {
@@ -41,6 +44,63 @@ struct OperandWalk {
     scalar = operand.numElements() == 1;
   }
 };
+
+/// Calls `visit(k, offsets)` for every element k of a result of `shape`, in
+/// row-major order, with the offset of the element each operand's walk
+/// reads for it. Shapes that need no index (every operand in the result's
+/// layout or a scalar) step by one or zero.
+template <size_t N, typename Visit>
+void forEachElement(const std::vector<int64_t> &shape,
+                    const std::array<OperandWalk, N> &walks, Visit &&visit) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  std::array<int64_t, N> offsets{};
+  if (std::all_of(walks.begin(), walks.end(), [](const OperandWalk &w) {
+        return w.sameLayout || w.scalar;
+      })) {
+    for (int64_t k = 0; k < count; ++k) {
+      for (size_t o = 0; o < N; ++o)
+        offsets[o] = walks[o].scalar ? 0 : k;
+      visit(k, offsets);
+    }
+    return;
+  }
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t k = 0; k < count; ++k) {
+    visit(k, offsets);
+    // Steps the row-major index and every operand's offset.
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      for (size_t o = 0; o < N; ++o)
+        offsets[o] += walks[o].strides[d];
+      if (++index[d] < shape[d])
+        break;
+      for (size_t o = 0; o < N; ++o)
+        offsets[o] -= walks[o].strides[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+}
+
+/// Whether `kind` holds for a and b, false for every NaN but in Ne (the
+/// reference's rule, which C++'s comparisons follow).
+bool compareFloats(ref::CompareKind kind, float a, float b) {
+  switch (kind) {
+  case ref::CompareKind::Eq:
+    return a == b;
+  case ref::CompareKind::Ne:
+    return a != b;
+  case ref::CompareKind::Lt:
+    return a < b;
+  case ref::CompareKind::Le:
+    return a <= b;
+  case ref::CompareKind::Gt:
+    return a > b;
+  case ref::CompareKind::Ge:
+    return a >= b;
+  }
+  return false;
+}
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 
@@ -109,6 +169,42 @@ StridedTensor inResultDims(const TensorType &operand,
   return view;
 }
 
+/// The comparison that holds for (b, a) when `kind` holds for (a, b).
+ref::CompareKind mirrored(ref::CompareKind kind) {
+  using CK = ref::CompareKind;
+  switch (kind) {
+  case CK::Lt:
+    return CK::Gt;
+  case CK::Le:
+    return CK::Ge;
+  case CK::Gt:
+    return CK::Lt;
+  case CK::Ge:
+    return CK::Le;
+  default:
+    return kind;
+  }
+}
+
+ComparisonAlgorithm comparisonOf(ref::CompareKind kind) {
+  using CK = ref::CompareKind;
+  switch (kind) {
+  case CK::Eq:
+    return ComparisonAlgorithm::Equal;
+  case CK::Ne:
+    return ComparisonAlgorithm::NotEqual;
+  case CK::Lt:
+    return ComparisonAlgorithm::Less;
+  case CK::Le:
+    return ComparisonAlgorithm::LessEqual;
+  case CK::Gt:
+    return ComparisonAlgorithm::Greater;
+  case CK::Ge:
+    return ComparisonAlgorithm::GreaterEqual;
+  }
+  return ComparisonAlgorithm::Equal;
+}
+
 #endif
 
 } // namespace
@@ -157,7 +253,49 @@ std::optional<Kernel> buildOneDnnBinary(ref::BinaryKind kind,
                      std::move(fallback), order);
 }
 
+// oneDNN broadcasts its second operand only, and its gt and ge hold for
+// NaN (they are "not less-or-equal" and "not less"), where the dialect's
+// fail; its eq, ne, lt and le agree with the dialect. So a full operand
+// goes first, and the comparison must be eq, ne, lt or le in that order:
+// gt and ge become lt and le with the operands swapped, which needs a full
+// rhs, and lt and le cannot take a broadcast lhs.
+std::optional<Kernel> buildOneDnnCompare(ref::CompareKind kind,
+                                         const OpDescriptor &desc,
+                                         Kernel fallback) {
+  const TensorType &result = desc.result;
+  if (desc.operands.size() != 2 || result.type != ref::ElementType::I1 ||
+      result.rank() == 0 || result.numElements() == 0)
+    return std::nullopt;
+  for (const TensorType &operand : desc.operands)
+    if (operand.type != ref::ElementType::F32)
+      return std::nullopt;
+  auto isFull = [&](size_t operand) {
+    return desc.operands[operand].rank() == result.rank();
+  };
+  auto agreesOnNaN = [](ref::CompareKind k) {
+    return k != ref::CompareKind::Gt && k != ref::CompareKind::Ge;
+  };
+  std::vector<size_t> order = {0, 1};
+  if (!isFull(0) || !agreesOnNaN(kind)) {
+    if (!isFull(1) || !agreesOnNaN(mirrored(kind)))
+      return std::nullopt;
+    order = {1, 0};
+    kind = mirrored(kind);
+  }
+  StridedTensor src0 = inResultDims(desc.operands[order[0]], result);
+  StridedTensor src1 = inResultDims(desc.operands[order[1]], result);
+  StridedTensor dst =
+      StridedTensor::rowMajor(result.shape, TESSEL_ELEMENT_TYPE_F32);
+  return runPrepared(prepareComparison(comparisonOf(kind), src0, src1, dst),
+                     std::move(fallback), order);
+}
+
 #else
+
+std::optional<Kernel> buildOneDnnCompare(ref::CompareKind, const OpDescriptor &,
+                                         Kernel) {
+  return std::nullopt;
+}
 
 std::optional<Kernel> buildOneDnnUnary(ref::UnaryKind, const OpDescriptor &,
                                        Kernel) {
@@ -190,42 +328,66 @@ std::optional<Kernel> buildFastBinary(ref::BinaryKind kind,
                                       const OpDescriptor &desc) {
   if (!allF32(desc))
     return std::nullopt;
-  OperandWalk a(desc.operands[0], desc.result),
-      b(desc.operands[1], desc.result);
+  std::array<OperandWalk, 2> walks = {
+      OperandWalk(desc.operands[0], desc.result),
+      OperandWalk(desc.operands[1], desc.result)};
   std::vector<int64_t> shape = desc.result.shape;
-  int64_t count = desc.result.numElements();
   Kernel loop = [=](tessel_context_t &, void *const *operands, void *result) {
-    const float *x = static_cast<const float *>(operands[0]);
-    const float *z = static_cast<const float *>(operands[1]);
+    const float *a = static_cast<const float *>(operands[0]);
+    const float *b = static_cast<const float *>(operands[1]);
     float *y = static_cast<float *>(result);
-    auto apply = [kind](double l, double r) {
-      return static_cast<float>(
-          ref::applyBinary(kind, l, r, /*integerResult=*/false));
-    };
-    // The common cases of a training step: same layouts, and a scalar
-    // (a learning rate, a hyperparameter) on either side.
-    if ((a.sameLayout || a.scalar) && (b.sameLayout || b.scalar)) {
-      for (int64_t i = 0; i < count; ++i)
-        y[i] = apply(x[a.scalar ? 0 : i], z[b.scalar ? 0 : i]);
-      return;
-    }
-    std::vector<int64_t> index(shape.size(), 0);
-    int64_t offsetA = 0, offsetB = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      y[i] = apply(x[offsetA], z[offsetB]);
-      // Steps the row-major index and both operand offsets.
-      for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-        offsetA += a.strides[d];
-        offsetB += b.strides[d];
-        if (++index[d] < shape[d])
-          break;
-        offsetA -= a.strides[d] * shape[d];
-        offsetB -= b.strides[d] * shape[d];
-        index[d] = 0;
-      }
-    }
+    forEachElement(shape, walks, [&](int64_t k, const auto &offsets) {
+      y[k] = static_cast<float>(ref::applyBinary(
+          kind, a[offsets[0]], b[offsets[1]], /*integerResult=*/false));
+    });
   };
   return buildOneDnnBinary(kind, desc, loop).value_or(loop);
+}
+
+std::optional<Kernel> buildFastSelect(const OpDescriptor &desc) {
+  if (desc.operands.size() != 3 ||
+      desc.operands[0].type != ref::ElementType::I1 ||
+      desc.operands[1].type != ref::ElementType::F32 ||
+      desc.operands[2].type != ref::ElementType::F32 ||
+      desc.result.type != ref::ElementType::F32)
+    return std::nullopt;
+  std::array<OperandWalk, 3> walks = {
+      OperandWalk(desc.operands[0], desc.result),
+      OperandWalk(desc.operands[1], desc.result),
+      OperandWalk(desc.operands[2], desc.result)};
+  std::vector<int64_t> shape = desc.result.shape;
+  return Kernel([=](tessel_context_t &, void *const *operands, void *result) {
+    // i1 is one byte per element, 0 or 1.
+    const auto *condition = static_cast<const unsigned char *>(operands[0]);
+    const float *a = static_cast<const float *>(operands[1]);
+    const float *b = static_cast<const float *>(operands[2]);
+    float *y = static_cast<float *>(result);
+    forEachElement(shape, walks, [&](int64_t k, const auto &offsets) {
+      y[k] = condition[offsets[0]] ? a[offsets[1]] : b[offsets[2]];
+    });
+  });
+}
+
+std::optional<Kernel> buildFastCompare(ref::CompareKind kind,
+                                       const OpDescriptor &desc) {
+  if (desc.operands.size() != 2 ||
+      desc.operands[0].type != ref::ElementType::F32 ||
+      desc.operands[1].type != ref::ElementType::F32 ||
+      desc.result.type != ref::ElementType::I1)
+    return std::nullopt;
+  std::array<OperandWalk, 2> walks = {
+      OperandWalk(desc.operands[0], desc.result),
+      OperandWalk(desc.operands[1], desc.result)};
+  std::vector<int64_t> shape = desc.result.shape;
+  Kernel loop = [=](tessel_context_t &, void *const *operands, void *result) {
+    const float *a = static_cast<const float *>(operands[0]);
+    const float *b = static_cast<const float *>(operands[1]);
+    auto *y = static_cast<unsigned char *>(result);
+    forEachElement(shape, walks, [&](int64_t k, const auto &offsets) {
+      y[k] = compareFloats(kind, a[offsets[0]], b[offsets[1]]);
+    });
+  };
+  return buildOneDnnCompare(kind, desc, loop).value_or(loop);
 }
 
 } // namespace tessel::runtime

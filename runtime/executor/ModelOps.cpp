@@ -256,6 +256,8 @@ Kernel buildCompare(const OpDescriptor &desc) {
   desc.expectOperands(2);
   ref::CompareKind kind = enumAttr(desc, "kind", kCompareKinds);
   ref::TensorSpec spec = desc.result.spec();
+  if (std::optional<Kernel> fast = buildFastCompare(kind, desc))
+    return *fast;
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::compare(kind, inputs[0], inputs[1], spec);
   });
@@ -263,6 +265,8 @@ Kernel buildCompare(const OpDescriptor &desc) {
 
 Kernel buildSelect(const OpDescriptor &desc) {
   desc.expectOperands(3);
+  if (std::optional<Kernel> fast = buildFastSelect(desc))
+    return *fast;
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::select(inputs[0], inputs[1], inputs[2], spec);
@@ -338,8 +342,7 @@ Kernel buildLayerNorm(const OpDescriptor &desc) {
   Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::layerNorm(inputs[0], dims, epsilon);
   });
-  return buildFastLayerNorm(desc, dims, epsilon, reference)
-      .value_or(reference);
+  return buildFastLayerNorm(desc, dims, epsilon, reference).value_or(reference);
 }
 
 using ConvolutionKernel = ref::Tensor (*)(const ref::Tensor &,
@@ -478,8 +481,7 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.log_softmax", buildLogSoftmax},
       {"tessel.softmax_cross_entropy", buildSoftmaxCrossEntropy},
       {"tessel.layer_norm", buildLayerNorm},
-      {"tessel.conv2d",
-       buildConvolution<ConvolutionOp::Forward, ref::conv2d>},
+      {"tessel.conv2d", buildConvolution<ConvolutionOp::Forward, ref::conv2d>},
       {"tessel.conv2d_backward_input",
        buildConvolution<ConvolutionOp::BackwardInput,
                         ref::conv2dBackwardInput>},

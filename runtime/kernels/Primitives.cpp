@@ -45,6 +45,11 @@ static dnnl::memory::data_type checkedType(tessel_element_type_t type) {
 }
 
 dnnl::memory::desc userLayout(const StridedTensor &tensor) {
+  return userLayout(tensor, checkedType(tensor.type));
+}
+
+dnnl::memory::desc userLayout(const StridedTensor &tensor,
+                              dnnl::memory::data_type type) {
   // A size-1 dim's stride is never used, but oneDNN compares it: give it
   // the one a dense layout would, so that a caller's layout equals the
   // plain one a primitive picks whenever they agree on every other dim.
@@ -53,7 +58,7 @@ dnnl::memory::desc userLayout(const StridedTensor &tensor) {
     if (tensor.dims[i] == 1)
       strides[i] =
           i + 1 < strides.size() ? strides[i + 1] * tensor.dims[i + 1] : 1;
-  return dnnl::memory::desc(tensor.dims, checkedType(tensor.type), strides);
+  return dnnl::memory::desc(tensor.dims, type, strides);
 }
 
 dnnl::memory::desc anyLayout(const StridedTensor &tensor) {

@@ -42,8 +42,12 @@ std::optional<dnnl::memory::data_type> dnnlType(tessel_element_type_t type);
 /// The number of elements of a tensor.
 int64_t numElements(const StridedTensor &tensor);
 
-/// The descriptor of the caller's buffer; assumes dnnlType(tensor.type).
+/// The descriptor of the caller's buffer; dnnl::error where the kernels do
+/// not compute in its type.
 dnnl::memory::desc userLayout(const StridedTensor &tensor);
+/// The same with the elements taken as `type`, whatever tensor.type says.
+dnnl::memory::desc userLayout(const StridedTensor &tensor,
+                              dnnl::memory::data_type type);
 
 /// The same dims and type with the layout left to the primitive
 /// (format_tag::any).

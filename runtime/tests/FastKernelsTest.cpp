@@ -643,6 +643,69 @@ TEST(FastElementwise, BinaryOpsWithEveryKindOfBroadcast) {
     checkBinary(kind, tensor({"b"}, {4}), full, full);
 }
 
+TEST(FastElementwise, ComparisonsWithBroadcastsAndNaN) {
+  using CK = ref::CompareKind;
+  TensorType full = tensor({"a", "b", "c"}, {3, 4, 5});
+  std::vector<std::pair<TensorType, TensorType>> operandPairs = {
+      {full, full},
+      {full, tensor({}, {})},
+      {full, tensor({"c", "a"}, {5, 3})},
+      {tensor({"b"}, {4}), full}, // Mirrored onto the right.
+  };
+  for (CK kind : {CK::Eq, CK::Ne, CK::Lt, CK::Le, CK::Gt, CK::Ge}) {
+    for (const auto &[lhs, rhs] : operandPairs) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + ": " + lhs.str() +
+                   " vs " + rhs.str());
+      TensorType result = full;
+      result.type = ref::ElementType::I1;
+      OpDescriptor desc = op({lhs, rhs}, result);
+      // oneDNN's gt and ge hold for NaN: they run as lt and le with the
+      // operands swapped, where the rhs is full, and on the loop otherwise;
+      // lt and le with a broadcast lhs are left to the loop too.
+      bool greater = kind == CK::Gt || kind == CK::Ge;
+      bool less = kind == CK::Lt || kind == CK::Le;
+      bool broadcastLhs = lhs.rank() != result.rank();
+      bool broadcastRhs = rhs.rank() != result.rank();
+      EXPECT_EQ(bool(buildOneDnnCompare(kind, desc, unreachable())),
+                !(greater && broadcastRhs) && !(less && broadcastLhs));
+      std::optional<Kernel> fast = buildFastCompare(kind, desc);
+      ASSERT_TRUE(fast);
+      // Ties: equal values are common; and a NaN in each operand.
+      std::vector<Buffer> in = {Buffer(lhs, Values::Ties, 17),
+                                Buffer(rhs, Values::Ties, 18)};
+      storeElement(lhs.type, in[0].bytes.data(), 0, std::nan(""));
+      storeElement(rhs.type, in[1].bytes.data(), rhs.numElements() - 1,
+                   std::nan(""));
+      expectMatches(
+          *fast, in, result,
+          ref::compare(kind, in[0].load(), in[1].load(), result.spec()), 0);
+    }
+  }
+}
+
+TEST(FastElementwise, SelectWithBroadcasts) {
+  TensorType full = tensor({"a", "b", "c"}, {3, 4, 5});
+  TensorType mask = full;
+  mask.type = ref::ElementType::I1;
+  TensorType rowMask = tensor({"c"}, {5}, ref::ElementType::I1);
+  std::vector<std::array<TensorType, 3>> cases = {
+      {mask, full, tensor({}, {})}, // A relu's gradient.
+      {mask, tensor({"c", "a"}, {5, 3}), full},
+      {rowMask, full, tensor({"b"}, {4})},
+  };
+  for (const auto &[condition, a, b] : cases) {
+    SCOPED_TRACE(condition.str() + " ? " + a.str() + " : " + b.str());
+    std::optional<Kernel> fast = buildFastSelect(op({condition, a, b}, full));
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(condition, Values::Ties, 19),
+                              Buffer(a, Values::Signed, 20),
+                              Buffer(b, Values::Signed, 21)};
+    expectMatches(
+        *fast, in, full,
+        ref::select(in[0].load(), in[1].load(), in[2].load(), full.spec()), 0);
+  }
+}
+
 TEST(FastElementwise, BinaryOpsOneDnnLeavesToTheLoops) {
   using BK = ref::BinaryKind;
   TensorType full = tensor({"a", "b"}, {3, 4});
