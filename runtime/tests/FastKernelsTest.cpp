@@ -583,6 +583,27 @@ TEST(FastReduce, EveryKindOverEverySubsetOfDims) {
   }
 }
 
+TEST(FastReduce, BiasGradientsReduceInnerDimsFirst) {
+  // [batch, f, h, w] -> [f] runs as two reductions, h and w first.
+  TensorType x = tensor({"batch", "f", "h", "w"}, {3, 4, 5, 6});
+  for (ref::ReductionKind kind :
+       {ref::ReductionKind::Sum, ref::ReductionKind::Mean,
+        ref::ReductionKind::Max, ref::ReductionKind::Min}) {
+    for (const TensorType &y :
+         {tensor({"f"}, {4}), tensor({"f", "h"}, {4, 5}),
+          tensor({"w", "batch"}, {6, 3})}) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + " into " +
+                   y.str());
+      std::optional<Kernel> fast =
+          buildFastReduce(kind, op({x}, y), unreachable());
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {Buffer(x, Values::Signed, 22)};
+      expectMatches(*fast, in, y, ref::reduce(kind, in[0].load(), y.spec()),
+                    1e-5);
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise
 //===----------------------------------------------------------------------===//
