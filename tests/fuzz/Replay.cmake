@@ -1,0 +1,31 @@
+# Every fuzz target, built without libFuzzer around ReplayMain.cpp, and a
+# test per target that runs it over its corpus in tests/fuzz/corpus: the
+# seeds and the inputs of crashes found and fixed, which stay there as
+# regression tests. Part of the normal suite, so it needs no clang; under
+# TESSEL_SANITIZE it replays them with ASan and UBSan.
+set(TESSEL_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
+
+foreach(fuzzer LayoutFileFuzzer MeshStringFuzzer)
+  add_executable(${fuzzer}Replay
+    ${TESSEL_FUZZ_DIR}/${fuzzer}.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)
+  target_link_libraries(${fuzzer}Replay PRIVATE TesselLayouts)
+endforeach()
+
+add_executable(CheckpointFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/CheckpointFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)
+target_include_directories(CheckpointFuzzerReplay PRIVATE
+  ${PROJECT_SOURCE_DIR}/runtime)
+target_link_libraries(CheckpointFuzzerReplay PRIVATE tessel_driver)
+
+add_llvm_executable(ModelFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/ModelFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp
+  PARTIAL_SOURCES_INTENDED)
+llvm_update_compile_flags(ModelFuzzerReplay)
+add_dependencies(ModelFuzzerReplay TesselDialectIncGen TesselPassesIncGen)
+target_link_libraries(ModelFuzzerReplay PRIVATE TesselPasses TesselDialect MLIR)
+
+foreach(fuzzer LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer)
+  file(GLOB inputs CONFIGURE_DEPENDS ${TESSEL_FUZZ_DIR}/corpus/${fuzzer}/*)
+  add_test(NAME fuzz-corpus-${fuzzer} COMMAND ${fuzzer}Replay ${inputs})
+  set_tests_properties(fuzz-corpus-${fuzzer} PROPERTIES TIMEOUT 300)
+endforeach()
