@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Compile time and peak memory of the Transformer training step against
+depth.
+
+    benchmarks/compile_time.py --bin build/bin --layers 12 48 96
+
+For each depth it writes the model with examples/transformer/generate.py and
+measures, under the hybrid layout (examples/transformer/hybrid.yaml):
+
+- `tessel compile` to an executable: wall time and peak resident memory
+  (/usr/bin/time), and the same up to each stage (--emit mlir, llvm, obj),
+  so that the MLIR passes, the translation to LLVM IR, the object code and
+  the link each get their share;
+- every pass of the pipeline, run by tessel-opt with MLIR's pass timing
+  (--mlir-timing, JSON): wall time per pass, and the peak memory of the
+  pipeline cut after that pass (so a pass's figure includes those before
+  it, and the growth from one to the next is that pass's own).
+
+The pass list is `tessel compile`'s (codegen/Pipeline.cpp) with its default
+SGD step.
+"""
+
+import argparse
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+LAYOUT = REPO / "examples" / "transformer" / "hybrid.yaml"
+
+
+def pipeline():
+    """Pairs of (MLIR timing name, tessel-opt flag) in pipeline order."""
+    return [
+        ("TesselAutodiff", "--tessel-autodiff"),
+        ("TesselApplyLayout", f"--tessel-apply-layout=layout-file={LAYOUT}"),
+        ("TesselPartition", "--tessel-partition"),
+        ("TesselOptimizeComm", "--tessel-optimize-comm"),
+        ("CSE", "--cse"),
+        ("TesselLowerToRuntime", "--tessel-lower-to-runtime"),
+    ]
+
+
+def timed(command):
+    """Runs `command` under /usr/bin/time; returns (seconds, peak MiB, stderr)."""
+    done = subprocess.run(["/usr/bin/time", "-f", "TIME %e %M"] + command,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{done.stderr}")
+    seconds, kib = re.findall(r"^TIME ([\d.]+) (\d+)$", done.stderr, re.M)[-1]
+    return float(seconds), int(kib) / 1024, done.stderr
+
+
+def measure(bin_dir, layers, tmp):
+    model = tmp / f"transformer{layers}.mlir"
+    subprocess.run([sys.executable, str(REPO / "examples/transformer/generate.py"),
+                    "--layers", str(layers), "-o", str(model)], check=True)
+    row = {"layers": layers, "ops_in_model": model.read_text().count(" = tessel.")}
+    compile_cmd = [str(bin_dir / "tessel"), "compile", str(model), "--layout", str(LAYOUT)]
+    stages = {}
+    for emit in ("mlir", "llvm", "obj", "exe"):
+        seconds, mib, _ = timed(compile_cmd + ["--emit", emit, "-o", str(tmp / f"out.{emit}")])
+        stages[emit] = {"wall_s": seconds, "peak_mib": round(mib, 1)}
+    row["compile_wall_s"] = stages["exe"]["wall_s"]
+    row["compile_peak_mib"] = stages["exe"]["peak_mib"]
+    row["stages_cumulative"] = stages
+
+    passes = pipeline()
+    opt = [str(bin_dir / "tessel-opt"), str(model)]
+    _, _, stderr = timed(opt + [f for _, f in passes] + [
+        "--mlir-timing", "--mlir-timing-display=list", "--mlir-output-format=json",
+        "-o", "/dev/null"])
+    timing = json.loads(stderr[stderr.index("["):stderr.rindex("]") + 1])
+    wall = {t["name"]: t["wall"]["duration"] for t in timing}
+    row["passes"] = []
+    for i, (name, _) in enumerate(passes):
+        _, mib, _ = timed(opt + [f for _, f in passes[: i + 1]] + ["-o", "/dev/null"])
+        row["passes"].append({"pass": name, "wall_s": wall.get(name, 0.0),
+                              "peak_mib_through": round(mib, 1)})
+    row["parse_s"] = wall.get("Parser", 0.0)
+    row["print_s"] = wall.get("Output", 0.0)
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", default=str(REPO / "build" / "bin"))
+    parser.add_argument("--layers", type=int, nargs="+", default=[12, 48, 96])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for layers in args.layers:
+            print(json.dumps(measure(pathlib.Path(args.bin), layers, pathlib.Path(tmp))), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Gathers the benchmark parts that run.sh wrote into one table:
+benchmarks/results/latest.json and a text table on stdout.
+
+    benchmarks/report.py RESULTS_DIR
+
+Every row has `name`, `tessel`, `peer` (null where there is none), `unit`,
+`ratio` (> 1 means tessel is better; where there is no peer, the figure
+against the issue's goal, so that >= 1 means the goal is met), `goal` (the
+ratio the issue asks for) and `details`.
+"""
+
+import json
+import pathlib
+import platform
+import subprocess
+import sys
+import time
+
+
+def lines(path):
+    if not path.exists():
+        return []
+    return [json.loads(l) for l in path.read_text().splitlines() if l.strip().startswith("{")]
+
+
+def machine():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+    load = open("/proc/loadavg").read().split()[:3]
+    return {"cpu": cpu, "cores": int(cores), "kernel": platform.release(),
+            "load_average_at_end": [float(x) for x in load]}
+
+
+def throughput_rows(d):
+    rows, gemm = [], next(iter(lines(d / "gemm.jsonl")), None)
+    for r in lines(d / "throughput.jsonl"):
+        details = {k: v for k, v in r.items() if k not in ("name", "tessel", "peer", "unit", "ratio")}
+        rows.append({"name": r["name"], "tessel": r["tessel"], "peer": r["peer"], "unit": r["unit"],
+                     "ratio": r["ratio"], "goal": 3.0, "details": details})
+    for r in lines(d / "throughput.jsonl"):
+        if r["name"] == "throughput mlp 1 rank" and gemm:
+            rows.append({"name": "mlp step GFLOP/s vs oneDNN large GEMM", "tessel": r["tessel_step_gflops"],
+                         "peer": gemm["best_gflops"], "unit": "GFLOP/s",
+                         "ratio": r["tessel_step_gflops"] / gemm["best_gflops"], "goal": 0.6,
+                         "details": {"gemm": gemm}})
+        elif r["name"] == "throughput transformer 1 rank" and gemm:
+            rows.append({"name": "transformer step GFLOP/s vs oneDNN large GEMM",
+                         "tessel": r["tessel_step_gflops"], "peer": gemm["best_gflops"], "unit": "GFLOP/s",
+                         "ratio": r["tessel_step_gflops"] / gemm["best_gflops"], "goal": None,
+                         "details": {"gemm": gemm}})
+    return rows
+
+
+def compile_rows(d):
+    rows = []
+    for r in lines(d / "compile.jsonl"):
+        layers = r["layers"]
+        # The goal: under 10 s at 96 layers and linear in depth, so the
+        # budget of L layers is 10 s x L / 96.
+        budget = 10.0 * layers / 96
+        rows.append({"name": f"compile transformer {layers} layers (hybrid, train step)",
+                     "tessel": r["compile_wall_s"], "peer": None, "unit": "s",
+                     "ratio": budget / r["compile_wall_s"], "goal": 1.0, "details": r})
+        rows.append({"name": f"compile transformer {layers} layers peak memory",
+                     "tessel": r["compile_peak_mib"], "peer": None, "unit": "MiB",
+                     "ratio": None, "goal": None, "details": {}})
+    for r in lines(d / "chain.jsonl"):
+        rows.append({"name": f"layout+partition per op, {r['layers']}-block Megatron chain vs upstream shard passes",
+                     "tessel": r["tessel_us_per_op"], "peer": r["upstream_us_per_op"], "unit": "us/op",
+                     "ratio": r["upstream_us_per_op"] / r["tessel_us_per_op"], "goal": 1.0, "details": r})
+    return rows
+
+
+def comm_rows(d):
+    path = d / "comm.json"
+    rows = []
+    for r in json.loads(path.read_text()) if path.exists() else []:
+        rows.append({"name": f"comm {r['example']} {r['layout']} ({r['ranks']} ranks)",
+                     "tessel": r["explain_bytes"], "peer": r["analytic_bytes"], "unit": "B/rank/step",
+                     "ratio": r["ratio"], "goal": 1.0,
+                     "details": {"explain": r["explain_by_kind"], "analytic": r["analytic_by_kind"]}})
+    return rows
+
+
+def collective_rows(d):
+    rows = []
+    by_key = {}
+    for path in sorted(d.glob("collectives.*.jsonl")):
+        for r in lines(path):
+            by_key.setdefault((r["collective"], r["ranks"]), []).append(r)
+    for (collective, ranks), sizes in sorted(by_key.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        largest = max(sizes, key=lambda r: r["bytes"])
+        ratios = [r["tessel_busbw_gbps"] / r["mpi_busbw_gbps"] for r in sizes]
+        rows.append({"name": f"{collective} {ranks} ranks, {largest['bytes'] >> 20} MiB",
+                     "tessel": largest["tessel_busbw_gbps"], "peer": largest["mpi_busbw_gbps"],
+                     "unit": "GB/s bus", "ratio": largest["tessel_busbw_gbps"] / largest["mpi_busbw_gbps"],
+                     "goal": 0.9,
+                     "details": {"min_ratio_over_sizes": min(ratios), "sizes": sizes}})
+    return rows
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}"
+    return str(x)
+
+
+def main():
+    d = pathlib.Path(sys.argv[1])
+    rows = throughput_rows(d) + compile_rows(d) + comm_rows(d) + collective_rows(d)
+    result = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(), "rows": rows}
+    out = pathlib.Path(__file__).resolve().parent / "results" / "latest.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    width = max(len(r["name"]) for r in rows) if rows else 10
+    print(f"{'name':{width}}  {'tessel':>10}  {'peer':>10}  {'unit':12} {'ratio':>6}  goal")
+    for r in rows:
+        met = "" if r["goal"] is None or r["ratio"] is None else ("ok" if r["ratio"] >= r["goal"] else "MISSED")
+        print(f"{r['name']:{width}}  {fmt(r['tessel']):>10}  {fmt(r['peer']):>10}  {r['unit']:12} "
+              f"{fmt(r['ratio']):>6}  {fmt(r['goal'])} {met}")
+    print(f"\nmachine: {result['machine']}\nwritten to {out}")
+
+
+if __name__ == "__main__":
+    main()
