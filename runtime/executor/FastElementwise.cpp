@@ -114,8 +114,6 @@ std::optional<EltwiseAlgorithm> eltwiseOf(ref::UnaryKind kind) {
     return EltwiseAlgorithm::Abs;
   case UK::Exp:
     return EltwiseAlgorithm::Exp;
-  case UK::Log:
-    return EltwiseAlgorithm::Log;
   case UK::Sqrt:
     return EltwiseAlgorithm::Sqrt;
   case UK::Rsqrt:
@@ -126,9 +124,9 @@ std::optional<EltwiseAlgorithm> eltwiseOf(ref::UnaryKind kind) {
     return EltwiseAlgorithm::Sigmoid;
   case UK::Relu:
     return EltwiseAlgorithm::Relu;
-  case UK::Gelu:
-    return EltwiseAlgorithm::Gelu;
-  case UK::Erf:
+  case UK::Log:  // oneDNN's is 400000 ulp off near 1.
+  case UK::Gelu: // oneDNN's has no correct digit below -6.
+  case UK::Erf:  // oneDNN has none.
     return std::nullopt;
   }
   return std::nullopt;

@@ -1,4 +1,4 @@
-//===- FastSoftmax.cpp - softmax and log_softmax on oneDNN ----------------===//
+//===- FastSoftmax.cpp - softmax on oneDNN --------------------------------===//
 
 #include "executor/FastSoftmax.h"
 
@@ -13,7 +13,7 @@ namespace tessel::runtime {
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 
 std::optional<Kernel> buildFastSoftmax(const OpDescriptor &desc,
-                                       const std::string &dim, bool logarithm,
+                                       const std::string &dim,
                                        Kernel reference) {
   if (desc.operands.size() != 1)
     return std::nullopt;
@@ -22,15 +22,14 @@ std::optional<Kernel> buildFastSoftmax(const OpDescriptor &desc,
       !hasDim(x, dim))
     return std::nullopt;
   StridedTensor data = StridedTensor::rowMajor(x.shape, kernelType(x));
-  return runPrepared(
-      prepareSoftmax(data, x.dimIndex(dim, "operand 0"), logarithm),
-      std::move(reference));
+  return runPrepared(prepareSoftmax(data, x.dimIndex(dim, "operand 0")),
+                     std::move(reference));
 }
 
 #else
 
 std::optional<Kernel> buildFastSoftmax(const OpDescriptor &,
-                                       const std::string &, bool, Kernel) {
+                                       const std::string &, Kernel) {
   return std::nullopt;
 }
 

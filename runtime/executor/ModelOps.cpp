@@ -308,18 +308,15 @@ Kernel buildSoftmax(const OpDescriptor &desc) {
   std::string dim = operandDim(desc, "dim", 0);
   Kernel reference = viaReference(
       desc, [=](const Inputs &inputs) { return ref::softmax(inputs[0], dim); });
-  return buildFastSoftmax(desc, dim, /*logarithm=*/false, reference)
-      .value_or(reference);
+  return buildFastSoftmax(desc, dim, reference).value_or(reference);
 }
 
 Kernel buildLogSoftmax(const OpDescriptor &desc) {
   desc.expectOperands(1);
   std::string dim = operandDim(desc, "dim", 0);
-  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
+  return viaReference(desc, [=](const Inputs &inputs) {
     return ref::logSoftmax(inputs[0], dim);
   });
-  return buildFastSoftmax(desc, dim, /*logarithm=*/true, reference)
-      .value_or(reference);
 }
 
 Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {

@@ -24,8 +24,6 @@ EltwiseParameters parametersOf(EltwiseAlgorithm op) {
     return {algorithm::eltwise_abs};
   case EltwiseAlgorithm::Exp:
     return {algorithm::eltwise_exp};
-  case EltwiseAlgorithm::Log:
-    return {algorithm::eltwise_log};
   case EltwiseAlgorithm::Sqrt:
     return {algorithm::eltwise_sqrt};
   case EltwiseAlgorithm::Rsqrt: // alpha * x ^ beta
@@ -36,8 +34,6 @@ EltwiseParameters parametersOf(EltwiseAlgorithm op) {
     return {algorithm::eltwise_logistic};
   case EltwiseAlgorithm::Relu: // x > 0 ? x : alpha * x
     return {algorithm::eltwise_relu, 0.f};
-  case EltwiseAlgorithm::Gelu:
-    return {algorithm::eltwise_gelu_erf};
   }
   return {algorithm::eltwise_linear, 1.f, 0.f};
 }

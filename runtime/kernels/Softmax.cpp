@@ -7,16 +7,14 @@
 namespace tessel::runtime {
 
 std::unique_ptr<PreparedKernel> prepareSoftmax(const StridedTensor &data,
-                                               int axis, bool logarithm) {
+                                               int axis) {
   if (!dnnlType(data.type) || numElements(data) == 0 || axis < 0 ||
       axis >= static_cast<int>(data.dims.size()))
     return nullptr;
   return preparedOrNull([&] {
     dnnl::memory::desc layout = userLayout(data);
     dnnl::softmax_v2_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                        logarithm
-                                            ? dnnl::algorithm::softmax_log
-                                            : dnnl::algorithm::softmax_accurate,
+                                        dnnl::algorithm::softmax_accurate,
                                         layout, layout, axis);
     dnnl::softmax_v2_forward::primitive_desc pd(desc, cpuEngine());
     auto chain = std::make_unique<PrimitiveChain>();

@@ -502,35 +502,30 @@ TEST(FastPooling, WindowsWhollyInThePaddingAreLeftToTheReference) {
 // Softmax, layer norm, reductions
 //===----------------------------------------------------------------------===//
 
-TEST(FastSoftmax, EveryDimAndBothForms) {
+TEST(FastSoftmax, EveryDim) {
   TensorType x = tensor({"a", "b", "c"}, {3, 17, 5});
   for (const char *dim : {"a", "b", "c"}) {
-    for (bool logarithm : {false, true}) {
-      SCOPED_TRACE(std::string(logarithm ? "log_softmax" : "softmax") +
-                   " over " + dim);
-      std::optional<Kernel> fast =
-          buildFastSoftmax(op({x}, x), dim, logarithm, unreachable());
-      ASSERT_TRUE(fast);
-      // Large values: only the subtraction of the maximum keeps exp finite.
-      std::vector<Buffer> in = {Buffer(x, Values::Large, 10)};
-      ref::Tensor expected = logarithm ? ref::logSoftmax(in[0].load(), dim)
-                                       : ref::softmax(in[0].load(), dim);
-      expectMatches(*fast, in, x, expected, 1e-5);
-    }
+    SCOPED_TRACE(std::string("softmax over ") + dim);
+    std::optional<Kernel> fast =
+        buildFastSoftmax(op({x}, x), dim, unreachable());
+    ASSERT_TRUE(fast);
+    // Large values: only the subtraction of the maximum keeps exp finite.
+    std::vector<Buffer> in = {Buffer(x, Values::Large, 10)};
+    expectMatches(*fast, in, x, ref::softmax(in[0].load(), dim), 1e-6);
   }
 }
 
 TEST(FastSoftmax, Bf16AndDeclinedCases) {
   TensorType x = tensor({"batch", "classes"}, {4, 10}, ref::ElementType::BF16);
   std::optional<Kernel> fast =
-      buildFastSoftmax(op({x}, x), "classes", false, unreachable());
+      buildFastSoftmax(op({x}, x), "classes", unreachable());
   ASSERT_TRUE(fast);
   std::vector<Buffer> in = {Buffer(x, Values::Signed, 11)};
   expectMatches(*fast, in, x, ref::softmax(in[0].load(), "classes"), 2e-2);
   // A result in another dim order is left to the reference.
   TensorType f = tensor({"batch", "classes"}, {4, 10});
   EXPECT_FALSE(buildFastSoftmax(op({f}, tensor({"classes", "batch"}, {10, 4})),
-                                "classes", false, unreachable()));
+                                "classes", unreachable()));
 }
 
 TEST(FastLayerNorm, TrailingDimsInAnyOrder) {
@@ -589,11 +584,9 @@ TEST(FastReduce, BiasGradientsReduceInnerDimsFirst) {
   for (ref::ReductionKind kind :
        {ref::ReductionKind::Sum, ref::ReductionKind::Mean,
         ref::ReductionKind::Max, ref::ReductionKind::Min}) {
-    for (const TensorType &y :
-         {tensor({"f"}, {4}), tensor({"f", "h"}, {4, 5}),
-          tensor({"w", "batch"}, {6, 3})}) {
-      SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + " into " +
-                   y.str());
+    for (const TensorType &y : {tensor({"f"}, {4}), tensor({"f", "h"}, {4, 5}),
+                                tensor({"w", "batch"}, {6, 3})}) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + " into " + y.str());
       std::optional<Kernel> fast =
           buildFastReduce(kind, op({x}, y), unreachable());
       ASSERT_TRUE(fast);
@@ -608,21 +601,25 @@ TEST(FastReduce, BiasGradientsReduceInnerDimsFirst) {
 // Element-wise
 //===----------------------------------------------------------------------===//
 
-TEST(FastElementwise, EveryUnaryOpOneDnnHas) {
+TEST(FastElementwise, UnaryOpsOneDnnComputesWithinAFewUlp) {
   using UK = ref::UnaryKind;
   TensorType x = tensor({"a", "b"}, {7, 13});
-  for (UK kind : {UK::Neg, UK::Abs, UK::Exp, UK::Log, UK::Sqrt, UK::Rsqrt,
-                  UK::Tanh, UK::Sigmoid, UK::Relu, UK::Gelu}) {
+  for (UK kind : {UK::Neg, UK::Abs, UK::Exp, UK::Sqrt, UK::Rsqrt, UK::Tanh,
+                  UK::Sigmoid, UK::Relu}) {
     SCOPED_TRACE(static_cast<int>(kind));
     std::optional<Kernel> fast =
         buildOneDnnUnary(kind, op({x}, x), unreachable());
     ASSERT_TRUE(fast);
-    bool positive = kind == UK::Log || kind == UK::Sqrt || kind == UK::Rsqrt;
+    bool positive = kind == UK::Sqrt || kind == UK::Rsqrt;
     std::vector<Buffer> in = {
         Buffer(x, positive ? Values::Positive : Values::Signed, 14)};
-    expectMatches(*fast, in, x, ref::unary(kind, in[0].load()), 1e-5);
+    // Four ulp: oneDNN's exp and sigmoid are some three off.
+    expectMatches(*fast, in, x, ref::unary(kind, in[0].load()), 5e-7);
   }
-  EXPECT_FALSE(buildOneDnnUnary(UK::Erf, op({x}, x), unreachable()));
+  // Its log and gelu are far off (near 1, and below -6), and it has no erf:
+  // those stay on the exact loops.
+  for (UK kind : {UK::Log, UK::Gelu, UK::Erf})
+    EXPECT_FALSE(buildOneDnnUnary(kind, op({x}, x), unreachable()));
 }
 
 /// Runs a binary op on oneDNN and on the reference.
