@@ -55,18 +55,24 @@ bool mpiRunning() {
   return initialized && !finalized;
 }
 
-/// This rank's index among the ranks on its machine, which picks its GPU.
-int localRank() {
+/// This rank's index among the ranks on its machine, which picks its GPU,
+/// and how many ranks the machine runs. Collective over MPI_COMM_WORLD, so
+/// every rank calls it, with or without a device.
+struct MachineRanks {
+  int index = 0, count = 1;
+};
+MachineRanks machineRanks() {
+  MachineRanks ranks;
   if (!mpiRunning())
-    return 0;
+    return ranks;
   MPI_Comm local;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
                           MPI_INFO_NULL, &local) != MPI_SUCCESS)
-    return 0;
-  int rank = 0;
-  MPI_Comm_rank(local, &rank);
+    return ranks;
+  MPI_Comm_rank(local, &ranks.index);
+  MPI_Comm_size(local, &ranks.count);
   MPI_Comm_free(&local);
-  return rank;
+  return ranks;
 }
 
 /// Whether every rank succeeded (each passes its own outcome), so that no
@@ -142,13 +148,23 @@ public:
   const char *name() const override { return "cuda"; }
 
   bool start(tessel_context_t &context, std::string &error) override {
+    MachineRanks machine = machineRanks();
     std::string reason;
     bool found = haveCudaDevice(reason);
     int device = 0;
     if (found) {
       int count = 0;
       cudaGetDeviceCount(&count);
-      device = localRank() % count;
+      // NCCL refuses two ranks of one communicator on one device; saying so
+      // here is clearer than its error at the first collective.
+      if (machine.count > count) {
+        reason = fmt::format("{} ranks run on this machine but it has {} "
+                             "CUDA device{}: the GPU runtime needs one "
+                             "device per rank",
+                             machine.count, count, count == 1 ? "" : "s");
+        found = false;
+      }
+      device = machine.index;
     }
     DeviceState *state = nullptr;
     if (found) {
