@@ -1,9 +1,9 @@
-//===- Elements.cuh - Device loads, stores and index maths -----*- CUDA -*-===//
+//===- Elements.cuh - Device loads and rounding stores --------*- CUDA -*-===//
 //
-// What every kernel shares: reading an element of any type as a double,
+// What every kernel shares: reading an element of any type as a double, and
 // rounding a double to a type and storing it exactly as ref::roundToType and
-// the executor's storeElement do on the host, and turning a flat index of a
-// walk into a buffer offset.
+// the executor's storeElement do on the host (offsetOf, the index maths,
+// is in Launch.h, shared with the host).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,17 +25,6 @@ inline unsigned blocksFor(int64_t count) {
   // Grid-stride loops cover the rest; 65535 blocks keep every SM busy.
   return static_cast<unsigned>(blocks < 1 ? 1
                                           : (blocks > 65535 ? 65535 : blocks));
-}
-
-__device__ inline int64_t offsetOf(const Walk &walk, const Strides &strides,
-                                   int64_t flat) {
-  int64_t offset = 0;
-  for (int32_t d = walk.rank - 1; d >= 0; --d) {
-    int64_t size = walk.shape[d];
-    offset += (flat % size) * strides.at[d];
-    flat /= size;
-  }
-  return offset;
 }
 
 __device__ inline double load(DType type, const void *data, int64_t i) {

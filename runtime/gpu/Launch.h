@@ -72,6 +72,19 @@ enum class BinaryOp : int32_t { Add, Sub, Mul, Div, Max, Min, Pow };
 enum class CompareOp : int32_t { Eq, Ne, Lt, Le, Gt, Ge };
 enum class ReduceOp : int32_t { Sum, Mean, Max, Min, Prod };
 
+/// The offset in a buffer of flat index `flat` of a walk: the index split
+/// into one per dim (row-major), each times the buffer's stride.
+TESSEL_HOST_DEVICE inline int64_t
+offsetOf(const Walk &walk, const Strides &strides, int64_t flat) {
+  int64_t offset = 0;
+  for (int32_t d = walk.rank - 1; d >= 0; --d) {
+    int64_t size = walk.shape[d];
+    offset += (flat % size) * strides.at[d];
+    flat /= size;
+  }
+  return offset;
+}
+
 /// Tensors split into fibers: `outer` walks the fibers and `inner` the
 /// elements of one. Each buffer has strides over both.
 struct Fibers {

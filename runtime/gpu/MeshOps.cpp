@@ -26,6 +26,7 @@
 #include "gpu/CudaStatus.h"
 #include "gpu/DeviceState.h"
 #include "gpu/Ops.h"
+#include "gpu/Packing.h"
 #include "gpu/Views.h"
 
 #include "executor/Buffers.h"
@@ -83,53 +84,6 @@ ncclRedOp_t reductionAttr(const OpDescriptor &desc) {
   throw OpError(fmt::format(
       "attribute 'kind' is '{}', not one of 'sum', 'max', 'min'", kind));
 }
-
-/// Chunk `index` of `count` along `dim` of a row-major tensor, as a walk
-/// over the chunk and strides into the whole: how chunks are packed and
-/// joined.
-struct Chunks {
-  int elementBytes = 0;
-  int64_t chunkElements = 0;
-  Walk walk;            // [count, chunk dims...]
-  Strides whole, dense; // into the tensor, into [count, chunk] packed
-
-  /// `shape` is the whole tensor's; `dim` is split into `count` chunks.
-  bool plan(ref::ElementType type, const std::vector<int64_t> &shape, int dim,
-            int64_t count) {
-    if (shape.size() + 1 > static_cast<size_t>(kMaxDims) ||
-        shape[dim] % count != 0)
-      return false;
-    elementBytes = static_cast<int>(runtime::elementBytes(type));
-    std::vector<int64_t> chunk = shape;
-    chunk[dim] /= count;
-    std::vector<int64_t> wholeStrides = rowMajorStrides(shape);
-    std::vector<int64_t> chunkStrides = rowMajorStrides(chunk);
-    chunkElements = 1;
-    for (int64_t size : chunk)
-      chunkElements *= size;
-    walk.rank = static_cast<int32_t>(shape.size() + 1);
-    walk.shape[0] = count;
-    whole.at[0] = chunk[dim] * wholeStrides[dim];
-    dense.at[0] = chunkElements;
-    for (size_t i = 0; i < chunk.size(); ++i) {
-      walk.shape[i + 1] = chunk[i];
-      whole.at[i + 1] = wholeStrides[i];
-      dense.at[i + 1] = chunkStrides[i];
-    }
-    return true;
-  }
-  void pack(cudaStream_t stream, const void *tensor, void *packed) const {
-    launchCopy(stream, elementBytes, walk, packed, dense, tensor, whole);
-    checkCuda(cudaGetLastError(), "the packing kernel");
-  }
-  void unpack(cudaStream_t stream, const void *packed, void *tensor) const {
-    launchCopy(stream, elementBytes, walk, tensor, whole, packed, dense);
-    checkCuda(cudaGetLastError(), "the unpacking kernel");
-  }
-  size_t chunkBytes() const {
-    return static_cast<size_t>(chunkElements) * elementBytes;
-  }
-};
 
 int dimAttr(const OpDescriptor &desc, const char *name) {
   return desc.operands[0].dimIndex(desc.stringAttr(name), "operand 0");
@@ -292,46 +246,6 @@ Kernel buildAllToAll(const OpDescriptor &desc) {
     received.unpack(stream, gathered.get(), result);
   };
 }
-
-/// A slab of `width` elements along `dim` of a row-major tensor, starting
-/// at `start`, as a walk with strides into the tensor and into a dense
-/// buffer of the slab.
-struct Slab {
-  int elementBytes = 0;
-  Walk walk;
-  Strides tensor, dense;
-  int64_t base = 0;
-  size_t bytes = 0;
-
-  bool plan(ref::ElementType type, const std::vector<int64_t> &shape, int dim,
-            int64_t start, int64_t width) {
-    std::vector<int64_t> slab = shape;
-    slab[dim] = width;
-    std::optional<Walk> slabWalk = walkOver(slab);
-    if (!slabWalk)
-      return false;
-    walk = *slabWalk;
-    elementBytes = static_cast<int>(runtime::elementBytes(type));
-    std::vector<int64_t> tensorStrides = rowMajorStrides(shape);
-    std::vector<int64_t> denseStrides = rowMajorStrides(slab);
-    for (size_t i = 0; i < shape.size(); ++i) {
-      tensor.at[i] = tensorStrides[i];
-      dense.at[i] = denseStrides[i];
-    }
-    base = start * tensorStrides[dim];
-    bytes = static_cast<size_t>(walk.count()) * elementBytes;
-    return true;
-  }
-  void pack(cudaStream_t stream, const void *from, void *to) const {
-    launchCopy(stream, elementBytes, walk, to, dense,
-               static_cast<const char *>(from) + base * elementBytes, tensor);
-  }
-  void unpack(cudaStream_t stream, const void *from, void *to) const {
-    launchCopy(stream, elementBytes, walk,
-               static_cast<char *>(to) + base * elementBytes, tensor, from,
-               dense);
-  }
-};
 
 Kernel buildHaloExchange(const OpDescriptor &desc) {
   desc.expectOperands(1);

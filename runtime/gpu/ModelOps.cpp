@@ -63,43 +63,6 @@ std::optional<Strides> operandStrides(const OpDescriptor &desc, size_t i) {
   return stridesByName(desc.operands[i], desc.result.dims);
 }
 
-/// The names of `type`'s dims that are not in `exclude`, in type's order.
-std::vector<std::string> dimsWithout(const TensorType &type,
-                                     const std::vector<std::string> &exclude) {
-  std::vector<std::string> result;
-  for (const std::string &dim : type.dims)
-    if (std::find(exclude.begin(), exclude.end(), dim) == exclude.end())
-      result.push_back(dim);
-  return result;
-}
-
-std::vector<int64_t> sizesOf(const TensorType &type,
-                             const std::vector<std::string> &dims) {
-  std::vector<int64_t> sizes;
-  for (const std::string &dim : dims)
-    sizes.push_back(type.shape[type.dimIndex(dim, "a tensor")]);
-  return sizes;
-}
-
-/// Fibers of `in` over `innerDims` (the rest are outer, in in's order), with
-/// the same layout for the result: softmax, log_softmax, layer_norm.
-std::optional<Fibers> sameLayoutFibers(const TensorType &in,
-                                       const std::vector<std::string> &inner) {
-  std::vector<std::string> outer = dimsWithout(in, inner);
-  std::optional<Walk> outerWalk = walkOver(sizesOf(in, outer));
-  std::optional<Walk> innerWalk = walkOver(sizesOf(in, inner));
-  std::optional<Strides> outerStrides = stridesByName(in, outer);
-  std::optional<Strides> innerStrides = stridesByName(in, inner);
-  if (!outerWalk || !innerWalk || !outerStrides || !innerStrides)
-    return std::nullopt;
-  Fibers fibers;
-  fibers.outer = *outerWalk;
-  fibers.inner = *innerWalk;
-  fibers.outerIn = fibers.outerOut = *outerStrides;
-  fibers.innerIn = fibers.innerOut = *innerStrides;
-  return fibers;
-}
-
 } // namespace
 
 Kernel buildOnHost(const OpDescriptor &desc) {
@@ -486,24 +449,12 @@ Kernel buildReduce(const OpDescriptor &desc) {
   desc.expectOperands(1);
   std::optional<ReduceOp> op = enumAttr(desc, "kind", kReduceOps);
   const TensorType &in = desc.operands[0];
-  std::vector<std::string> inner = dimsWithout(in, desc.result.dims);
-  std::optional<Walk> outer = walkOver(desc.result.shape);
-  std::optional<Walk> innerWalk = walkOver(sizesOf(in, inner));
-  std::optional<Strides> outerIn = stridesByName(in, desc.result.dims);
-  std::optional<Strides> innerIn = stridesByName(in, inner);
-  std::optional<Strides> outerOut =
-      stridesByName(desc.result, desc.result.dims);
-  if (!op || !outer || !innerWalk || !outerIn || !innerIn || !outerOut)
+  std::optional<Fibers> fibers = reductionFibers(in, desc.result);
+  if (!op || !fibers)
     return buildOnHost(desc);
-  Fibers fibers;
-  fibers.outer = *outer;
-  fibers.inner = *innerWalk;
-  fibers.outerIn = *outerIn;
-  fibers.innerIn = *innerIn;
-  fibers.outerOut = *outerOut;
   DType inType = dtypeOf(in.type), outType = dtypeOf(desc.result.type);
   return [=](tessel_context_t &context, void *const *operands, void *result) {
-    launchReduce(streamOf(context), *op, fibers, inType, operands[0], outType,
+    launchReduce(streamOf(context), *op, *fibers, inType, operands[0], outType,
                  result);
     launched("the reduce kernel");
   };
@@ -547,23 +498,10 @@ Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {
   std::string dim = desc.stringAttr("dim");
   const TensorType &logits = desc.operands[0];
   int classDim = logits.dimIndex(dim, "operand 0");
-  std::optional<Walk> outer = walkOver(desc.result.shape);
-  std::optional<Walk> inner = walkOver({logits.shape[classDim]});
-  std::optional<Strides> outerIn = stridesByName(logits, desc.result.dims);
-  std::optional<Strides> innerIn = stridesByName(logits, {dim});
-  std::optional<Strides> labels =
-      stridesByName(desc.operands[1], desc.result.dims);
-  std::optional<Strides> outerOut =
-      stridesByName(desc.result, desc.result.dims);
-  if (!outer || !inner || !outerIn || !innerIn || !labels || !outerOut)
+  std::optional<Fibers> fibers =
+      crossEntropyFibers(logits, desc.operands[1], desc.result, dim);
+  if (!fibers)
     return buildOnHost(desc);
-  Fibers fibers;
-  fibers.outer = *outer;
-  fibers.inner = *inner;
-  fibers.outerIn = *outerIn;
-  fibers.innerIn = *innerIn;
-  fibers.outerAux = *labels;
-  fibers.outerOut = *outerOut;
   DType logitsType = dtypeOf(logits.type);
   DType labelType = dtypeOf(desc.operands[1].type);
   DType outType = dtypeOf(desc.result.type);
@@ -571,7 +509,7 @@ Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {
   return [=](tessel_context_t &context, void *const *operands, void *result) {
     DeviceState &device = deviceOf(context);
     clearBadIndex(device);
-    launchCrossEntropy(device.stream, fibers, logitsType, operands[0],
+    launchCrossEntropy(device.stream, *fibers, logitsType, operands[0],
                        labelType, operands[1], outType, result,
                        device.badIndex);
     launched("the cross-entropy kernel");

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tessel::runtime::gpu {
 
 static_assert(
@@ -68,6 +70,82 @@ TensorType reordered(const TensorType &type,
   return result;
 }
 
+std::vector<std::string> dimsWithout(const TensorType &type,
+                                     const std::vector<std::string> &exclude) {
+  std::vector<std::string> result;
+  for (const std::string &dim : type.dims)
+    if (std::find(exclude.begin(), exclude.end(), dim) == exclude.end())
+      result.push_back(dim);
+  return result;
+}
+
+std::vector<int64_t> sizesOf(const TensorType &type,
+                             const std::vector<std::string> &dims) {
+  std::vector<int64_t> sizes;
+  for (const std::string &dim : dims)
+    sizes.push_back(type.shape[type.dimIndex(dim, "a tensor")]);
+  return sizes;
+}
+
+std::optional<Fibers> sameLayoutFibers(const TensorType &in,
+                                       const std::vector<std::string> &inner) {
+  std::vector<std::string> outer = dimsWithout(in, inner);
+  std::optional<Walk> outerWalk = walkOver(sizesOf(in, outer));
+  std::optional<Walk> innerWalk = walkOver(sizesOf(in, inner));
+  std::optional<Strides> outerStrides = stridesByName(in, outer);
+  std::optional<Strides> innerStrides = stridesByName(in, inner);
+  if (!outerWalk || !innerWalk || !outerStrides || !innerStrides)
+    return std::nullopt;
+  Fibers fibers;
+  fibers.outer = *outerWalk;
+  fibers.inner = *innerWalk;
+  fibers.outerIn = fibers.outerOut = *outerStrides;
+  fibers.innerIn = fibers.innerOut = *innerStrides;
+  return fibers;
+}
+
+std::optional<Fibers> reductionFibers(const TensorType &in,
+                                      const TensorType &result) {
+  std::vector<std::string> inner = dimsWithout(in, result.dims);
+  std::optional<Walk> outer = walkOver(result.shape);
+  std::optional<Walk> innerWalk = walkOver(sizesOf(in, inner));
+  std::optional<Strides> outerIn = stridesByName(in, result.dims);
+  std::optional<Strides> innerIn = stridesByName(in, inner);
+  std::optional<Strides> outerOut = stridesByName(result, result.dims);
+  if (!outer || !innerWalk || !outerIn || !innerIn || !outerOut)
+    return std::nullopt;
+  Fibers fibers;
+  fibers.outer = *outer;
+  fibers.inner = *innerWalk;
+  fibers.outerIn = *outerIn;
+  fibers.innerIn = *innerIn;
+  fibers.outerOut = *outerOut;
+  return fibers;
+}
+
+std::optional<Fibers> crossEntropyFibers(const TensorType &logits,
+                                         const TensorType &labels,
+                                         const TensorType &result,
+                                         const std::string &classDim) {
+  int classIndex = logits.dimIndex(classDim, "the logits");
+  std::optional<Walk> outer = walkOver(result.shape);
+  std::optional<Walk> inner = walkOver({logits.shape[classIndex]});
+  std::optional<Strides> outerIn = stridesByName(logits, result.dims);
+  std::optional<Strides> innerIn = stridesByName(logits, {classDim});
+  std::optional<Strides> labelStrides = stridesByName(labels, result.dims);
+  std::optional<Strides> outerOut = stridesByName(result, result.dims);
+  if (!outer || !inner || !outerIn || !innerIn || !labelStrides || !outerOut)
+    return std::nullopt;
+  Fibers fibers;
+  fibers.outer = *outer;
+  fibers.inner = *inner;
+  fibers.outerIn = *outerIn;
+  fibers.innerIn = *innerIn;
+  fibers.outerAux = *labelStrides;
+  fibers.outerOut = *outerOut;
+  return fibers;
+}
+
 bool Permute::plan(const TensorType &from, const TensorType &to) {
   if (from.dims.size() != to.dims.size())
     throw OpError(
@@ -79,7 +157,7 @@ bool Permute::plan(const TensorType &from, const TensorType &to) {
   std::optional<Strides> dst = stridesByName(to, to.dims);
   if (!toWalk || !src || !dst)
     return false;
-  walk = *toWalk;
+  walkOverTo = *toWalk;
   srcStrides = *src;
   dstStrides = *dst;
   return true;
@@ -87,14 +165,15 @@ bool Permute::plan(const TensorType &from, const TensorType &to) {
 
 void Permute::run(cudaStream_t stream, const void *src, void *dst) const {
   if (same) {
-    int64_t bytes = walk.count() * elementBytes;
+    int64_t bytes = walkOverTo.count() * elementBytes;
     if (bytes > 0 && src != dst)
       checkCuda(cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes),
                                 cudaMemcpyDeviceToDevice, stream),
                 "cudaMemcpyAsync");
     return;
   }
-  launchCopy(stream, elementBytes, walk, dst, dstStrides, src, srcStrides);
+  launchCopy(stream, elementBytes, walkOverTo, dst, dstStrides, src,
+             srcStrides);
 }
 
 } // namespace tessel::runtime::gpu

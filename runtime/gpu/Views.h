@@ -39,6 +39,32 @@ std::optional<Strides> stridesByName(const TensorType &type,
 TensorType reordered(const TensorType &type,
                      const std::vector<std::string> &order);
 
+/// The sizes of the named dims of `type`, in the order named.
+std::vector<int64_t> sizesOf(const TensorType &type,
+                             const std::vector<std::string> &dims);
+
+/// The names of `type`'s dims that are not in `exclude`, in type's order.
+std::vector<std::string> dimsWithout(const TensorType &type,
+                                     const std::vector<std::string> &exclude);
+
+// Fibers (Launch.h) of the ops that work along some dims of a tensor; none
+// when a walk would have more than kMaxDims dims.
+
+/// reduce: one fiber per result element (outer: the result's dims, in its
+/// order), over the operand's dims that the result lacks.
+std::optional<Fibers> reductionFibers(const TensorType &in,
+                                      const TensorType &result);
+/// softmax, log_softmax, layer_norm: fibers over `inner` (the rest are
+/// outer, in in's order), the result laid out like the operand.
+std::optional<Fibers> sameLayoutFibers(const TensorType &in,
+                                       const std::vector<std::string> &inner);
+/// softmax_cross_entropy: one fiber per result element over the logits'
+/// class dim, with the labels read through outerAux.
+std::optional<Fibers> crossEntropyFibers(const TensorType &logits,
+                                         const TensorType &labels,
+                                         const TensorType &result,
+                                         const std::string &classDim);
+
 /// A copy of `from` laid out row-major in the dim order of `to` (the same
 /// dims, any order): what a transpose does. Makes the walk once; returns
 /// false when the types have too many dims.
@@ -49,10 +75,15 @@ public:
   bool identity() const { return same; }
   void run(cudaStream_t stream, const void *src, void *dst) const;
 
+  // What run() launches, for tests of the planning.
+  const Walk &walk() const { return walkOverTo; }
+  const Strides &source() const { return srcStrides; }
+  const Strides &destination() const { return dstStrides; }
+
 private:
   bool same = true;
   int elementBytes = 0;
-  Walk walk;
+  Walk walkOverTo;
   Strides srcStrides, dstStrides;
 };
 

@@ -1,0 +1,311 @@
+//===- PlanTest.cpp - The GPU's index plans, checked on the host ----------===//
+//
+// The GPU kernels are generic: a walk over an index space and per-dim
+// strides into each buffer (Launch.h). What makes an op right is the plan
+// its builder works out on the host: the walk, the strides, the fibers, the
+// chunks. These tests need no device: they carry out each plan with host
+// loops that do what the kernels do (offsetOf is the kernels' own) and
+// compare the result with the reference kernel of the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpu/Packing.h"
+#include "gpu/Views.h"
+
+#include "evaluator/kernels/Kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace tessel;
+using namespace tessel::runtime;
+using namespace tessel::runtime::gpu;
+
+namespace {
+
+TensorType type(std::vector<std::string> dims, std::vector<int64_t> shape) {
+  TensorType result;
+  result.dims = std::move(dims);
+  result.shape = std::move(shape);
+  result.type = ref::ElementType::F64;
+  return result;
+}
+
+/// Distinct values, so that a misplaced element shows.
+std::vector<double> values(const TensorType &t, double seed = 0) {
+  std::vector<double> result(t.numElements());
+  for (size_t i = 0; i < result.size(); ++i)
+    result[i] = std::sin(1.0 + seed + 0.7 * static_cast<double>(i)) * 3;
+  return result;
+}
+
+ref::Tensor tensor(const TensorType &t, std::vector<double> data) {
+  return ref::Tensor(t.spec(), std::move(data));
+}
+
+/// What launchCopy does.
+void copy(const Walk &walk, std::vector<double> &dst, int64_t dstBase,
+          const Strides &dstStrides, const std::vector<double> &src,
+          int64_t srcBase, const Strides &srcStrides) {
+  for (int64_t i = 0; i < walk.count(); ++i)
+    dst.at(dstBase + offsetOf(walk, dstStrides, i)) =
+        src.at(srcBase + offsetOf(walk, srcStrides, i));
+}
+
+void expectSame(const std::vector<double> &actual,
+                const std::vector<double> &expected, double tolerance = 0) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], tolerance) << "element " << i;
+}
+
+TEST(GpuPlans, PermuteIsTranspose) {
+  TensorType x = type({"a", "b", "c"}, {2, 3, 4});
+  TensorType y = type({"c", "a", "b"}, {4, 2, 3});
+  Permute permute;
+  ASSERT_TRUE(permute.plan(x, y));
+  EXPECT_FALSE(permute.identity());
+  std::vector<double> in = values(x), out(y.numElements());
+  copy(permute.walk(), out, 0, permute.destination(), in, 0, permute.source());
+  expectSame(out, ref::transpose(tensor(x, in), y.spec()).data);
+  Permute same;
+  ASSERT_TRUE(same.plan(x, x));
+  EXPECT_TRUE(same.identity());
+}
+
+TEST(GpuPlans, StridesByNameBroadcast) {
+  // What buildByName and the binary kernels do: each result element reads
+  // the operand element with the same indices on same-named dims.
+  TensorType x = type({"b", "a"}, {3, 2});
+  TensorType y = type({"a", "c", "b"}, {2, 4, 3});
+  std::optional<Walk> walk = walkOver(y.shape);
+  std::optional<Strides> src = stridesByName(x, y.dims);
+  std::optional<Strides> dst = stridesByName(y, y.dims);
+  ASSERT_TRUE(walk && src && dst);
+  std::vector<double> in = values(x), out(y.numElements());
+  copy(*walk, out, 0, *dst, in, 0, *src);
+  expectSame(out, ref::broadcast(tensor(x, in), y.spec()).data);
+}
+
+/// What the fiber kernels do, one fiber after another: `body` gets the
+/// fiber's input offsets and output offsets.
+template <typename Body> void forEachFiber(const Fibers &fibers, Body body) {
+  for (int64_t f = 0; f < fibers.outer.count(); ++f) {
+    std::vector<int64_t> in, out;
+    int64_t inBase = offsetOf(fibers.outer, fibers.outerIn, f);
+    int64_t outBase = offsetOf(fibers.outer, fibers.outerOut, f);
+    for (int64_t j = 0; j < fibers.inner.count(); ++j) {
+      in.push_back(inBase + offsetOf(fibers.inner, fibers.innerIn, j));
+      out.push_back(outBase + offsetOf(fibers.inner, fibers.innerOut, j));
+    }
+    body(f, in, out, outBase);
+  }
+}
+
+TEST(GpuPlans, ReductionFibers) {
+  TensorType x = type({"b", "c", "d"}, {4, 5, 3});
+  for (TensorType result :
+       {type({"d", "b"}, {3, 4}), type({"c"}, {5}), type({}, {})}) {
+    std::optional<Fibers> fibers = reductionFibers(x, result);
+    ASSERT_TRUE(fibers);
+    std::vector<double> in = values(x), out(result.numElements());
+    forEachFiber(*fibers, [&](int64_t, const std::vector<int64_t> &offsets,
+                              const std::vector<int64_t> &, int64_t at) {
+      double sum = 0;
+      for (int64_t offset : offsets)
+        sum += in.at(offset);
+      out.at(at) = sum;
+    });
+    expectSame(
+        out,
+        ref::reduce(ref::ReductionKind::Sum, tensor(x, in), result.spec()).data,
+        1e-12);
+  }
+}
+
+TEST(GpuPlans, SoftmaxAndLayerNormFibers) {
+  TensorType x = type({"b", "c", "d"}, {3, 5, 2});
+  std::vector<double> in = values(x);
+  for (const char *dim : {"b", "c", "d"}) {
+    std::optional<Fibers> fibers = sameLayoutFibers(x, {dim});
+    ASSERT_TRUE(fibers);
+    std::vector<double> out(x.numElements());
+    forEachFiber(*fibers, [&](int64_t, const std::vector<int64_t> &inOffsets,
+                              const std::vector<int64_t> &outOffsets, int64_t) {
+      double maximum = -std::numeric_limits<double>::infinity(), sum = 0;
+      for (int64_t offset : inOffsets)
+        maximum = std::max(maximum, in.at(offset));
+      for (int64_t offset : inOffsets)
+        sum += std::exp(in.at(offset) - maximum);
+      for (size_t j = 0; j < inOffsets.size(); ++j)
+        out.at(outOffsets[j]) = std::exp(in.at(inOffsets[j]) - maximum) / sum;
+    });
+    expectSame(out, ref::softmax(tensor(x, in), dim).data, 1e-12);
+  }
+  // Layer norm over two dims, listed in another order than x has them.
+  std::vector<std::string> dims = {"d", "b"};
+  std::optional<Fibers> fibers = sameLayoutFibers(x, dims);
+  ASSERT_TRUE(fibers);
+  std::vector<double> out(x.numElements());
+  forEachFiber(*fibers, [&](int64_t, const std::vector<int64_t> &inOffsets,
+                            const std::vector<int64_t> &outOffsets, int64_t) {
+    double mean = 0, variance = 0;
+    for (int64_t offset : inOffsets)
+      mean += in.at(offset) / inOffsets.size();
+    for (int64_t offset : inOffsets)
+      variance += std::pow(in.at(offset) - mean, 2) / inOffsets.size();
+    for (size_t j = 0; j < inOffsets.size(); ++j)
+      out.at(outOffsets[j]) =
+          (in.at(inOffsets[j]) - mean) / std::sqrt(variance + 1e-5);
+  });
+  expectSame(out, ref::layerNorm(tensor(x, in), dims, 1e-5).data, 1e-12);
+}
+
+TEST(GpuPlans, CrossEntropyFibers) {
+  TensorType logits = type({"c", "b", "t"}, {6, 4, 2});
+  TensorType labels = type({"t", "b"}, {2, 4});
+  TensorType result = type({"b", "t"}, {4, 2});
+  std::optional<Fibers> fibers =
+      crossEntropyFibers(logits, labels, result, "c");
+  ASSERT_TRUE(fibers);
+  std::vector<double> in = values(logits), ids(labels.numElements());
+  for (size_t i = 0; i < ids.size(); ++i)
+    ids[i] = static_cast<double>((i * 5) % 6);
+  std::vector<double> out(result.numElements());
+  forEachFiber(*fibers, [&](int64_t f, const std::vector<int64_t> &offsets,
+                            const std::vector<int64_t> &, int64_t at) {
+    double maximum = -std::numeric_limits<double>::infinity(), sum = 0;
+    for (int64_t offset : offsets)
+      maximum = std::max(maximum, in.at(offset));
+    for (int64_t offset : offsets)
+      sum += std::exp(in.at(offset) - maximum);
+    auto label = static_cast<size_t>(
+        ids.at(offsetOf(fibers->outer, fibers->outerAux, f)));
+    out.at(at) = maximum + std::log(sum) - in.at(offsets.at(label));
+  });
+  ref::Tensor expected;
+  std::string error;
+  ASSERT_TRUE(ref::softmaxCrossEntropy(tensor(logits, in), tensor(labels, ids),
+                                       "c", result.spec(), expected, error))
+      << error;
+  expectSame(out, expected.data, 1e-12);
+}
+
+/// Member p's input of a collective over `members` ranks.
+std::vector<double> memberInput(const TensorType &t, int64_t p) {
+  return values(t, 10.0 * p);
+}
+
+TEST(GpuPlans, AllGatherJoinsTheMembersBlocks) {
+  // NCCL's all_gather leaves the members' inputs one after another; the
+  // chunks of the result along `b` are unpacked from there.
+  constexpr int64_t members = 3;
+  TensorType in = type({"a", "b"}, {2, 3});
+  TensorType out = type({"a", "b"}, {2, 3 * members});
+  Chunks chunks;
+  ASSERT_TRUE(chunks.plan(in.type, out.shape, 1, members));
+  std::vector<double> gathered;
+  std::vector<ref::Tensor> inputs;
+  for (int64_t p = 0; p < members; ++p) {
+    std::vector<double> block = memberInput(in, p);
+    gathered.insert(gathered.end(), block.begin(), block.end());
+    inputs.push_back(tensor(in, block));
+  }
+  std::vector<double> result(out.numElements());
+  copy(chunks.walk, result, 0, chunks.whole, gathered, 0, chunks.dense);
+  expectSame(result, ref::concat(inputs, "b", out.spec()).data);
+}
+
+TEST(GpuPlans, ReduceScatterAndAllToAllChunks) {
+  constexpr int64_t members = 3;
+  TensorType in = type({"a", "b"}, {2, 6});
+  TensorType chunk = type({"a", "b"}, {2, 2});
+  Chunks chunks;
+  ASSERT_TRUE(chunks.plan(in.type, in.shape, 1, members));
+  EXPECT_EQ(chunks.chunkElements, 4);
+  // Packed, chunk p of the dense buffer is the p-th slice along b.
+  std::vector<double> x = values(in), packed(in.numElements());
+  copy(chunks.walk, packed, 0, chunks.dense, x, 0, chunks.whole);
+  for (int64_t p = 0; p < members; ++p) {
+    std::vector<double> mine(packed.begin() + p * 4,
+                             packed.begin() + (p + 1) * 4);
+    expectSame(mine,
+               ref::slice(tensor(in, x), {"b"}, {2 * p}, chunk.spec()).data);
+  }
+  // all_to_all(split b, concat a): member j receives chunk j of every
+  // member i into slot i, then joins the slots along a.
+  TensorType out = type({"a", "b"}, {2 * members, 2});
+  Chunks received;
+  ASSERT_TRUE(received.plan(in.type, out.shape, 0, members));
+  for (int64_t j = 0; j < members; ++j) {
+    std::vector<double> slots, result(out.numElements());
+    std::vector<ref::Tensor> pieces;
+    for (int64_t i = 0; i < members; ++i) {
+      std::vector<double> input = memberInput(in, i), iPacked(in.numElements());
+      copy(chunks.walk, iPacked, 0, chunks.dense, input, 0, chunks.whole);
+      slots.insert(slots.end(), iPacked.begin() + j * 4,
+                   iPacked.begin() + (j + 1) * 4);
+      pieces.push_back(
+          ref::slice(tensor(in, input), {"b"}, {2 * j}, chunk.spec()));
+    }
+    copy(received.walk, result, 0, received.whole, slots, 0, received.dense);
+    expectSame(result, ref::concat(pieces, "a", out.spec()).data);
+  }
+}
+
+TEST(GpuPlans, HaloSlabs) {
+  // halo_exchange along b with low 2, high 1 on 3 members, as MeshOps.cpp
+  // plans it: my last `low` go up, my first `high` go down, and the
+  // neighbours' arrive at the two ends of the output; pad at the axis' ends.
+  constexpr int64_t members = 3, low = 2, high = 1;
+  constexpr double pad = -7;
+  TensorType in = type({"a", "b", "c"}, {2, 4, 2});
+  std::vector<int64_t> outShape = {2, 4 + low + high, 2};
+  TensorType out = type({"a", "b", "c"}, outShape);
+  int64_t size = 4;
+  Slab sendUp, sendDown, recvLow, recvHigh, middle;
+  ASSERT_TRUE(sendUp.plan(in.type, in.shape, 1, size - low, low));
+  ASSERT_TRUE(sendDown.plan(in.type, in.shape, 1, 0, high));
+  ASSERT_TRUE(recvLow.plan(in.type, outShape, 1, 0, low));
+  ASSERT_TRUE(recvHigh.plan(in.type, outShape, 1, low + size, high));
+  ASSERT_TRUE(middle.plan(in.type, outShape, 1, low, size));
+  auto packed = [&](const Slab &slab, int64_t p) {
+    std::vector<double> buffer(slab.walk.count());
+    copy(slab.walk, buffer, 0, slab.dense, memberInput(in, p), slab.base,
+         slab.tensor);
+    return buffer;
+  };
+  for (int64_t p = 0; p < members; ++p) {
+    std::vector<double> result(out.numElements(), 0);
+    copy(middle.walk, result, middle.base, middle.tensor, memberInput(in, p), 0,
+         middle.dense);
+    std::vector<double> fromBelow =
+        p > 0 ? packed(sendUp, p - 1)
+              : std::vector<double>(recvLow.walk.count(), pad);
+    std::vector<double> fromAbove =
+        p + 1 < members ? packed(sendDown, p + 1)
+                        : std::vector<double>(recvHigh.walk.count(), pad);
+    copy(recvLow.walk, result, recvLow.base, recvLow.tensor, fromBelow, 0,
+         recvLow.dense);
+    copy(recvHigh.walk, result, recvHigh.base, recvHigh.tensor, fromAbove, 0,
+         recvHigh.dense);
+    // The definition: predecessor's last `low` ++ mine ++ successor's first
+    // `high` along b.
+    std::vector<ref::Tensor> parts;
+    TensorType lowPart = type({"a", "b", "c"}, {2, low, 2});
+    TensorType highPart = type({"a", "b", "c"}, {2, high, 2});
+    parts.push_back(p > 0 ? ref::slice(tensor(in, memberInput(in, p - 1)),
+                                       {"b"}, {size - low}, lowPart.spec())
+                          : ref::Tensor(lowPart.spec(), pad));
+    parts.push_back(tensor(in, memberInput(in, p)));
+    parts.push_back(p + 1 < members
+                        ? ref::slice(tensor(in, memberInput(in, p + 1)), {"b"},
+                                     {0}, highPart.spec())
+                        : ref::Tensor(highPart.spec(), pad));
+    expectSame(result, ref::concat(parts, "b", out.spec()).data);
+  }
+}
+
+} // namespace
