@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gpu/GemmPlan.h"
 #include "gpu/Packing.h"
 #include "gpu/Views.h"
 
@@ -87,6 +88,77 @@ TEST(GpuPlans, StridesByNameBroadcast) {
   std::vector<double> in = values(x), out(y.numElements());
   copy(*walk, out, 0, *dst, in, 0, *src);
   expectSame(out, ref::broadcast(tensor(x, in), y.spec()).data);
+}
+
+/// Runs a GEMM plan on the host: the permutes as the copy kernel does them,
+/// then what cublasGemmStridedBatchedEx computes with the plan's arguments
+/// (column-major, no transposes), then the product's permute.
+std::vector<double> runGemm(const GemmPlan &plan, const TensorType &result,
+                            std::vector<double> lhs, std::vector<double> rhs) {
+  if (plan.swapped)
+    std::swap(lhs, rhs);
+  auto permuted = [](const Permute &permute, const std::vector<double> &in) {
+    std::vector<double> out(in.size());
+    copy(permute.walk(), out, 0, permute.destination(), in, 0,
+         permute.source());
+    return out;
+  };
+  std::vector<double> first = permuted(plan.first, lhs);
+  std::vector<double> second = permuted(plan.second, rhs);
+  // cuBLAS's A is the second operand, its B the first.
+  const std::vector<double> &a = second, &b = first;
+  std::vector<double> c(result.numElements());
+  for (int batch = 0; batch < plan.batch; ++batch)
+    for (int i = 0; i < plan.m; ++i)
+      for (int j = 0; j < plan.n; ++j) {
+        double sum = 0;
+        for (int l = 0; l < plan.k; ++l)
+          sum += a.at(batch * plan.strideA + i + l * plan.lda) *
+                 b.at(batch * plan.strideB + l + j * plan.ldb);
+        c.at(batch * plan.strideC + i + j * plan.ldc) = sum;
+      }
+  return permuted(plan.product, c);
+}
+
+TEST(GpuPlans, EinsumAsOneCublasGemm) {
+  struct Case {
+    TensorType lhs, rhs, result;
+    bool swapped, productPermuted;
+  };
+  std::vector<Case> cases = {
+      // x w: already [M, K] x [K, N].
+      {type({"b", "i"}, {6, 5}), type({"i", "j"}, {5, 4}),
+       type({"b", "j"}, {6, 4}), false, false},
+      // A gradient written [N, M]: swapped, no permute of the product.
+      {type({"batch", "classes"}, {8, 3}), type({"batch", "hidden"}, {8, 5}),
+       type({"hidden", "classes"}, {5, 3}), true, false},
+      // Batched, the rhs out of order.
+      {type({"h", "b", "i"}, {2, 3, 5}), type({"i", "h", "j"}, {5, 2, 4}),
+       type({"h", "b", "j"}, {2, 3, 4}), false, false},
+      // A result order no operand order gives: the product is permuted.
+      {type({"h", "b", "i"}, {2, 3, 5}), type({"i", "j", "h"}, {5, 4, 2}),
+       type({"j", "h", "b"}, {4, 2, 3}), false, true},
+      // No K dim: an outer product.
+      {type({"a"}, {3}), type({"c"}, {4}), type({"a", "c"}, {3, 4}), false,
+       false},
+  };
+  for (const Case &c : cases) {
+    std::optional<GemmPlan> plan = planGemm(c.lhs, c.rhs, c.result);
+    ASSERT_TRUE(plan) << c.result.str();
+    EXPECT_EQ(plan->swapped, c.swapped) << c.result.str();
+    EXPECT_EQ(!plan->product.identity(), c.productPermuted) << c.result.str();
+    std::vector<double> lhs = values(c.lhs, 1), rhs = values(c.rhs, 2);
+    expectSame(
+        runGemm(*plan, c.result, lhs, rhs),
+        ref::einsum({tensor(c.lhs, lhs), tensor(c.rhs, rhs)}, c.result.spec())
+            .data,
+        1e-12);
+  }
+  // Not a GEMM: a sum over one operand, a broadcast result dim.
+  EXPECT_FALSE(planGemm(type({"b", "i"}, {3, 4}), type({"j"}, {2}),
+                        type({"b", "j"}, {3, 2})));
+  EXPECT_FALSE(planGemm(type({"b", "i"}, {3, 4}), type({"i"}, {4}),
+                        type({"b", "z"}, {3, 2})));
 }
 
 /// What the fiber kernels do, one fiber after another: `body` gets the
