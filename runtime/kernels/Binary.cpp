@@ -57,7 +57,7 @@ std::unique_ptr<PreparedKernel> binary(dnnl::algorithm algorithm,
   if (!dnnlType(src0.type) || src0.type != src1.type || src0.dims != dst.dims ||
       dst.dims.empty())
     return nullptr;
-  return preparedOrNull([&] {
+  return preparedOrNull({&src0, &src1, &dst}, [&] {
     // The destination's layout is oneDNN's choice (src0's, where it can):
     // a broadcasting binary op is fastest when src0 and dst agree.
     dnnl::binary::desc desc(

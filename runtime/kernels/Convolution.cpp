@@ -107,17 +107,18 @@ std::unique_ptr<PreparedKernel>
 prepareConvolution(ConvolutionPass pass, const ConvolutionShape &shape) {
   if (!isSupported(shape))
     return nullptr;
-  return preparedOrNull([&]() -> std::unique_ptr<PreparedKernel> {
-    switch (pass) {
-    case ConvolutionPass::Forward:
-      return forward(shape);
-    case ConvolutionPass::BackwardData:
-      return backwardData(shape);
-    case ConvolutionPass::BackwardWeights:
-      return backwardWeights(shape);
-    }
-    return nullptr;
-  });
+  return preparedOrNull({&shape.source, &shape.weights, &shape.destination},
+                        [&]() -> std::unique_ptr<PreparedKernel> {
+                          switch (pass) {
+                          case ConvolutionPass::Forward:
+                            return forward(shape);
+                          case ConvolutionPass::BackwardData:
+                            return backwardData(shape);
+                          case ConvolutionPass::BackwardWeights:
+                            return backwardWeights(shape);
+                          }
+                          return nullptr;
+                        });
 }
 
 } // namespace tessel::runtime

@@ -106,6 +106,11 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   TESSEL_RETURN_IF_ERROR(checkLabels(lhsLabels, lhs, "lhs"));
   TESSEL_RETURN_IF_ERROR(checkLabels(rhsLabels, rhs, "rhs"));
   TESSEL_RETURN_IF_ERROR(checkLabels(resultLabels, result, "result"));
+  // Small products on one thread, as the prepared kernels do.
+  int64_t largest =
+      std::max({lhs.numElements(), rhs.numElements(), result.numElements()});
+  ThreadCount threads(
+      largest <= kSingleThreadedElements ? 1 : ThreadCount::current());
   EinsumPlan plan;
   TESSEL_RETURN_IF_ERROR(
       planEinsum(lhs.shape, labelsOf(lhsLabels, lhs.rank()), rhs.shape,

@@ -44,7 +44,7 @@ std::unique_ptr<PreparedKernel> prepareEltwise(EltwiseAlgorithm algorithm,
                                                const StridedTensor &data) {
   if (!dnnlType(data.type) || numElements(data) == 0)
     return nullptr;
-  return preparedOrNull([&] {
+  return preparedOrNull({&data}, [&] {
     EltwiseParameters parameters = parametersOf(algorithm);
     dnnl::memory::desc layout = userLayout(data);
     dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference,

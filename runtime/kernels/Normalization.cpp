@@ -10,7 +10,7 @@ std::unique_ptr<PreparedKernel> prepareLayerNorm(const StridedTensor &data,
                                                  double epsilon) {
   if (!dnnlType(data.type) || numElements(data) == 0 || data.dims.size() < 2)
     return nullptr;
-  return preparedOrNull([&] {
+  return preparedOrNull({&data}, [&] {
     dnnl::memory::desc layout = userLayout(data);
     // Training, not inference: then the mean and variance are outputs that
     // the chain keeps in scratch buffers rather than inputs it must supply.

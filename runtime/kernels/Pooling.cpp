@@ -113,14 +113,16 @@ std::unique_ptr<PreparedKernel> preparePooling(PoolingKind kind,
                                                const PoolingShape &shape) {
   if (!isSupported(shape))
     return nullptr;
-  return preparedOrNull([&] { return forward(kind, shape); });
+  return preparedOrNull({&shape.source, &shape.destination},
+                        [&] { return forward(kind, shape); });
 }
 
 std::unique_ptr<PreparedKernel>
 preparePoolingBackward(PoolingKind kind, const PoolingShape &shape) {
   if (!isSupported(shape))
     return nullptr;
-  return preparedOrNull([&] { return backward(kind, shape); });
+  return preparedOrNull({&shape.source, &shape.destination},
+                        [&] { return backward(kind, shape); });
 }
 
 } // namespace tessel::runtime

@@ -2,6 +2,10 @@
 
 #include "kernels/Primitives.h"
 
+#ifdef TESSEL_KERNELS_HAS_OPENMP
+#include <omp.h>
+#endif
+
 #include <unordered_map>
 
 namespace tessel::runtime {
@@ -19,6 +23,28 @@ int64_t numElements(const StridedTensor &tensor) {
   for (int64_t size : tensor.dims)
     count *= size;
   return count;
+}
+
+ThreadCount::ThreadCount(int threads) : saved_(current()) {
+#ifdef TESSEL_KERNELS_HAS_OPENMP
+  omp_set_num_threads(threads);
+#else
+  (void)threads;
+#endif
+}
+
+ThreadCount::~ThreadCount() {
+#ifdef TESSEL_KERNELS_HAS_OPENMP
+  omp_set_num_threads(saved_);
+#endif
+}
+
+int ThreadCount::current() {
+#ifdef TESSEL_KERNELS_HAS_OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
 }
 
 const dnnl::engine &cpuEngine() {
@@ -117,6 +143,7 @@ tessel_status_t PrimitiveChain::run(tessel_kernels_t &kernels,
                                     const void *const *inputs, void *output) {
   return guarded("oneDNN kernel", [&] {
     std::lock_guard<std::mutex> lock(running_);
+    ThreadCount threads(threads_);
     dnnl::stream &stream = kernels.stream;
     for (SlotState &slot : slots_) {
       if (slot.role == Role::Scratch)

@@ -18,6 +18,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -74,12 +76,47 @@ tessel_status_t guarded(const char *op, Body &&body) noexcept {
   }
 }
 
+/// Kernels whose tensors all have at most this many elements run on one
+/// thread. Each oneDNN call on OpenMP threads is a fork and a join: at this
+/// size (a 3 x 3 convolution of 8 images of 8 x 28 x 28 takes some 50 us)
+/// they gain little from a second core, and on a machine whose cores are
+/// busy with other work they lose much, as every join waits for a thread
+/// the scheduler has not run yet (a CNN step of such ops ran 5 to 10 times
+/// slower on two threads than on one under a load of 4 on 2 cores).
+constexpr int64_t kSingleThreadedElements = int64_t(1) << 16;
+
+/// The OpenMP thread count of the calling thread, which oneDNN's kernels
+/// use, set for the life of the object and then restored. (1 without
+/// OpenMP.)
+class ThreadCount {
+public:
+  explicit ThreadCount(int threads);
+  ~ThreadCount();
+  ThreadCount(const ThreadCount &) = delete;
+  ThreadCount &operator=(const ThreadCount &) = delete;
+
+  /// The calling thread's current count.
+  static int current();
+
+private:
+  int saved_;
+};
+
 /// Calls `prepare`, which builds a kernel or throws dnnl::error where oneDNN
 /// has no implementation for the shapes or types: the kernel, or null, and
-/// then the caller keeps its reference kernel.
+/// then the caller keeps its reference kernel. Kernels over small
+/// `tensors` are made for one thread (see kSingleThreadedElements); a
+/// PrimitiveChain runs on as many threads as it was made for.
 template <typename Prepare>
-std::unique_ptr<PreparedKernel> preparedOrNull(Prepare &&prepare) noexcept {
+std::unique_ptr<PreparedKernel>
+preparedOrNull(std::initializer_list<const StridedTensor *> tensors,
+               Prepare &&prepare) noexcept {
   try {
+    int64_t largest = 0;
+    for (const StridedTensor *tensor : tensors)
+      largest = std::max(largest, numElements(*tensor));
+    ThreadCount threads(
+        largest <= kSingleThreadedElements ? 1 : ThreadCount::current());
     return prepare();
   } catch (...) {
     return nullptr;
@@ -113,6 +150,9 @@ public:
                       void *output) override;
 
 private:
+  /// OpenMP threads: those of the thread that made the chain, for which
+  /// oneDNN sized its primitives.
+  int threads_ = ThreadCount::current();
   enum class Role { Input, Output, Scratch };
   struct SlotState {
     Role role;

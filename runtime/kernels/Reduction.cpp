@@ -117,13 +117,14 @@ prepareReduction(ReductionAlgorithm algorithm, const StridedTensor &source,
       numElements(source) == 0 || source.dims.empty() ||
       source.dims.size() != destination.dims.size())
     return nullptr;
-  return preparedOrNull([&]() -> std::unique_ptr<PreparedKernel> {
-    dnnl::algorithm kind = algorithmOf(algorithm);
-    StridedTensor inner = innerReduction(source, destination);
-    if (inner.dims != source.dims && inner.dims != destination.dims)
-      return innerFirst(kind, source, inner, destination);
-    return reducedLast(kind, source, destination);
-  });
+  return preparedOrNull(
+      {&source, &destination}, [&]() -> std::unique_ptr<PreparedKernel> {
+        dnnl::algorithm kind = algorithmOf(algorithm);
+        StridedTensor inner = innerReduction(source, destination);
+        if (inner.dims != source.dims && inner.dims != destination.dims)
+          return innerFirst(kind, source, inner, destination);
+        return reducedLast(kind, source, destination);
+      });
 }
 
 } // namespace tessel::runtime

@@ -11,7 +11,7 @@ std::unique_ptr<PreparedKernel> prepareSoftmax(const StridedTensor &data,
   if (!dnnlType(data.type) || numElements(data) == 0 || axis < 0 ||
       axis >= static_cast<int>(data.dims.size()))
     return nullptr;
-  return preparedOrNull([&] {
+  return preparedOrNull({&data}, [&] {
     dnnl::memory::desc layout = userLayout(data);
     dnnl::softmax_v2_forward::desc desc(dnnl::prop_kind::forward_inference,
                                         dnnl::algorithm::softmax_accurate,
