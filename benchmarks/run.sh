@@ -33,13 +33,22 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
 
-# The tools, the runtime and the two benchmark programs.
-TESSEL_BUILD_DIR=$BUILD_DIR scripts/setup.sh >/dev/null
-cmake --build "$BUILD_DIR" --target tessel-bench-collectives tessel-bench-gemm >/dev/null
+# The tools, the runtime and the two benchmark programs; the build's output
+# only when it fails.
+BUILD_LOG=$(mktemp)
+trap 'rm -f "$BUILD_LOG"' EXIT
+if ! { TESSEL_BUILD_DIR=$BUILD_DIR scripts/setup.sh &&
+  cmake --build "$BUILD_DIR" --target tessel-bench-collectives tessel-bench-gemm; } >"$BUILD_LOG" 2>&1; then
+  tail -40 "$BUILD_LOG" >&2
+  echo "run.sh: the build failed" >&2
+  exit 1
+fi
 
 export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+# Each part's raw lines stay in results/raw/ beside the table (the last
+# run's; report.py reads them, and a part left out keeps its old ones).
+OUT=benchmarks/results/raw
+mkdir -p "$OUT"
 PY=/usr/bin/python3
 quick() { [ "$QUICK" = 1 ] && echo "$1" || echo "$2"; }
 has() { [[ " $PARTS " == *" $1 "* ]]; }
