@@ -9,11 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gpu/ConvPlan.h"
 #include "gpu/GemmPlan.h"
 #include "gpu/Packing.h"
 #include "gpu/Views.h"
 
 #include "evaluator/kernels/Kernels.h"
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -377,6 +380,208 @@ TEST(GpuPlans, HaloSlabs) {
                                      {0}, highPart.spec())
                         : ref::Tensor(highPart.spec(), pad));
     expectSame(result, ref::concat(parts, "b", out.spec()).data);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions and pooling in cuDNN's layout
+//===----------------------------------------------------------------------===//
+
+nlohmann::json json(const TensorType &t) {
+  return {{"dims", t.dims}, {"shape", t.shape}, {"type", "f64"}};
+}
+
+OpDescriptor descriptor(const char *name, std::vector<TensorType> operands,
+                        const TensorType &result, nlohmann::json attrs) {
+  nlohmann::json operandList = nlohmann::json::array();
+  for (const TensorType &operand : operands)
+    operandList.push_back(json(operand));
+  std::string text = nlohmann::json{
+      {"op", name},
+      {"loc", "plan-test.mlir:1:1"},
+      {"operands", operandList},
+      {"result", json(result)},
+      {"attrs", attrs}}.dump();
+  OpDescriptor desc;
+  parseDescriptor(text.c_str(), desc);
+  return desc;
+}
+
+std::vector<double> permuted(const Permute &permute,
+                             const std::vector<double> &in) {
+  std::vector<double> out(in.size());
+  copy(permute.walk(), out, 0, permute.destination(), in, 0, permute.source());
+  return out;
+}
+
+/// What cuDNN computes on NCHW tensors and a KCRS filter (cross-correlation
+/// with zero padding), for the plan's sizes: `visit` gets the flat indices
+/// of each (x, w, y) triple that meet in one tap.
+template <typename Visit> void forEachTap(const ConvPlan &plan, Visit visit) {
+  for (int64_t n = 0; n < plan.n; ++n)
+    for (int64_t f = 0; f < plan.f; ++f)
+      for (int64_t p = 0; p < plan.p; ++p)
+        for (int64_t q = 0; q < plan.q; ++q)
+          for (int64_t c = 0; c < plan.c; ++c)
+            for (int64_t i = 0; i < plan.kh; ++i)
+              for (int64_t j = 0; j < plan.kw; ++j) {
+                int64_t h = p * plan.strides[0] - plan.padding[0] +
+                            i * plan.dilations[0];
+                int64_t w = q * plan.strides[1] - plan.padding[1] +
+                            j * plan.dilations[1];
+                if (h < 0 || h >= plan.h || w < 0 || w >= plan.width)
+                  continue;
+                visit(((n * plan.c + c) * plan.h + h) * plan.width + w,
+                      ((f * plan.c + c) * plan.kh + i) * plan.kw + j,
+                      ((n * plan.f + f) * plan.p + p) * plan.q + q);
+              }
+}
+
+TEST(GpuPlans, ConvolutionsInCudnnLayout) {
+  // Two pass-through dims (t, n) around the channel and spatial dims, the
+  // filter and the output in orders of their own.
+  TensorType x = type({"t", "h", "c", "n", "w"}, {2, 7, 3, 2, 6});
+  TensorType k = type({"kw", "c", "f", "kh"}, {2, 3, 4, 3});
+  TensorType y = type({"n", "w", "f", "t", "h"}, {2, 6, 4, 2, 4});
+  nlohmann::json attrs = {{"input_channel", "c"},  {"output_channel", "f"},
+                          {"spatial", {"h", "w"}}, {"kernel", {"kh", "kw"}},
+                          {"strides", {2, 1}},     {"padding", {1, 1, 1, 1}},
+                          {"dilations", {1, 2}}};
+  ref::ConvParams params;
+  params.inputChannel = "c";
+  params.outputChannel = "f";
+  params.spatial = {"h", "w"};
+  params.kernel = {"kh", "kw"};
+  params.strides = {2, 1};
+  params.padding = {1, 1, 1, 1};
+  params.dilations = {1, 2};
+  std::vector<double> xs = values(x, 1), ks = values(k, 2), ys = values(y, 3);
+
+  std::optional<ConvPlan> forward =
+      planConvolution(descriptor("tessel.conv2d", {x, k}, y, attrs));
+  ASSERT_TRUE(forward);
+  EXPECT_EQ(forward->n, 4);
+  {
+    std::vector<double> xp = permuted(forward->x.permute, xs),
+                        kp = permuted(forward->w.permute, ks),
+                        out(y.numElements(), 0);
+    forEachTap(*forward, [&](int64_t xi, int64_t wi, int64_t yi) {
+      out[yi] += xp[xi] * kp[wi];
+    });
+    expectSame(permuted(forward->result().permute, out),
+               ref::conv2d(tensor(x, xs), tensor(k, ks), params, y.spec()).data,
+               1e-12);
+  }
+  std::optional<ConvPlan> data = planConvolution(
+      descriptor("tessel.conv2d_backward_input", {y, k}, x, attrs));
+  ASSERT_TRUE(data);
+  {
+    std::vector<double> dyp = permuted(data->y.permute, ys),
+                        kp = permuted(data->w.permute, ks),
+                        dx(x.numElements(), 0);
+    forEachTap(*data, [&](int64_t xi, int64_t wi, int64_t yi) {
+      dx[xi] += dyp[yi] * kp[wi];
+    });
+    expectSame(
+        permuted(data->result().permute, dx),
+        ref::conv2dBackwardInput(tensor(y, ys), tensor(k, ks), params, x.spec())
+            .data,
+        1e-12);
+  }
+  std::optional<ConvPlan> filter = planConvolution(
+      descriptor("tessel.conv2d_backward_filter", {x, y}, k, attrs));
+  ASSERT_TRUE(filter);
+  {
+    std::vector<double> xp = permuted(filter->x.permute, xs),
+                        dyp = permuted(filter->y.permute, ys),
+                        dk(k.numElements(), 0);
+    forEachTap(*filter, [&](int64_t xi, int64_t wi, int64_t yi) {
+      dk[wi] += xp[xi] * dyp[yi];
+    });
+    expectSame(permuted(filter->result().permute, dk),
+               ref::conv2dBackwardFilter(tensor(x, xs), tensor(y, ys), params,
+                                         k.spec())
+                   .data,
+               1e-12);
+  }
+  // cuDNN pads both sides alike: asymmetric padding has no plan.
+  attrs["padding"] = {1, 0, 1, 1};
+  EXPECT_FALSE(planConvolution(
+      descriptor("tessel.conv2d", {x, k},
+                 type({"n", "w", "f", "t", "h"}, {2, 6, 4, 2, 4}), attrs)));
+}
+
+TEST(GpuPlans, PoolingInCudnnLayout) {
+  // Channels last: every dim but h and w is in N.
+  TensorType x = type({"h", "n", "w", "c"}, {6, 2, 5, 3});
+  TensorType y = type({"h", "n", "w", "c"}, {3, 2, 3, 3});
+  ref::PoolParams params;
+  params.spatial = {"h", "w"};
+  params.window = {2, 3};
+  params.strides = {2, 2};
+  params.padding = {0, 0, 1, 1};
+  std::vector<double> xs = values(x, 4), dys = values(y, 5);
+  for (const char *kind : {"max", "avg"}) {
+    nlohmann::json attrs = {{"kind", kind},
+                            {"spatial", {"h", "w"}},
+                            {"window", {2, 3}},
+                            {"strides", {2, 2}},
+                            {"padding", {0, 0, 1, 1}}};
+    ref::PoolKind refKind =
+        std::string(kind) == "max" ? ref::PoolKind::Max : ref::PoolKind::Avg;
+    std::optional<PoolPlan> forward =
+        planPool(descriptor("tessel.pool", {x}, y, attrs));
+    std::optional<PoolPlan> backward =
+        planPool(descriptor("tessel.pool_backward", {x, y}, x, attrs));
+    ASSERT_TRUE(forward && backward);
+    EXPECT_EQ(forward->n, 6);
+    // cuDNN's pooling on (N, 1, H, W), padded positions left out.
+    auto windows = [&](const PoolPlan &plan, auto visit) {
+      for (int64_t n = 0; n < plan.n; ++n)
+        for (int64_t p = 0; p < plan.p; ++p)
+          for (int64_t q = 0; q < plan.q; ++q) {
+            std::vector<int64_t> taps;
+            for (int64_t i = 0; i < plan.window[0]; ++i)
+              for (int64_t j = 0; j < plan.window[1]; ++j) {
+                int64_t h = p * plan.strides[0] - plan.padding[0] + i;
+                int64_t w = q * plan.strides[1] - plan.padding[1] + j;
+                if (h >= 0 && h < plan.h && w >= 0 && w < plan.width)
+                  taps.push_back((n * plan.h + h) * plan.width + w);
+              }
+            visit((n * plan.p + p) * plan.q + q, taps);
+          }
+    };
+    std::vector<double> xp = permuted(forward->x.permute, xs),
+                        out(y.numElements());
+    windows(*forward, [&](int64_t at, const std::vector<int64_t> &taps) {
+      double value = refKind == ref::PoolKind::Max
+                         ? -std::numeric_limits<double>::infinity()
+                         : 0.0;
+      for (int64_t tap : taps)
+        value = refKind == ref::PoolKind::Max ? std::max(value, xp[tap])
+                                              : value + xp[tap] / taps.size();
+      out[at] = value;
+    });
+    expectSame(permuted(forward->y.permute, out),
+               ref::pool(refKind, tensor(x, xs), params, y.spec()).data, 1e-12);
+    std::vector<double> dyp = permuted(backward->dy.permute, dys),
+                        dx(x.numElements(), 0);
+    windows(*backward, [&](int64_t at, const std::vector<int64_t> &taps) {
+      if (refKind == ref::PoolKind::Avg) {
+        for (int64_t tap : taps)
+          dx[tap] += dyp[at] / taps.size();
+        return;
+      }
+      int64_t best = taps.front();
+      for (int64_t tap : taps)
+        if (xp[tap] > xp[best])
+          best = tap;
+      dx[best] += dyp[at];
+    });
+    expectSame(
+        permuted(backward->unpack, dx),
+        ref::poolBackward(refKind, tensor(x, xs), tensor(y, dys), params).data,
+        1e-12);
   }
 }
 
