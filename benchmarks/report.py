@@ -11,6 +11,7 @@ ratio the issue asks for) and `details`.
 """
 
 import json
+import os
 import pathlib
 import platform
 import subprocess
@@ -26,9 +27,12 @@ def lines(path):
 
 def machine():
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    flags = next((l.split(":", 1)[1].split() for l in open("/proc/cpuinfo") if l.startswith("flags")), [])
     cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     load = open("/proc/loadavg").read().split()[:3]
-    return {"cpu": cpu, "cores": int(cores), "kernel": platform.release(),
+    return {"cpu": cpu, "cores": int(cores), "avx512f": "avx512f" in flags,
+            "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+            "kernel": platform.release(),
             "load_average_at_end": [float(x) for x in load]}
 
 
@@ -135,7 +139,14 @@ def main():
         met = "" if r["goal"] is None or r["ratio"] is None else ("ok" if r["ratio"] >= r["goal"] else "MISSED")
         print(f"{r['name']:{width}}  {fmt(r['tessel']):>10}  {fmt(r['peer']):>10}  {r['unit']:12} "
               f"{fmt(r['ratio']):>6}  {fmt(r['goal'])} {met}")
-    print(f"\nmachine: {result['machine']}\nwritten to {out}")
+    # The same table in Markdown, for docs/benchmarks.md.
+    md = ["| row | tessel | peer | unit | ratio | goal |", "| --- | ---: | ---: | --- | ---: | --- |"]
+    for r in rows:
+        met = "" if r["goal"] is None or r["ratio"] is None else (" met" if r["ratio"] >= r["goal"] else " **missed**")
+        md.append(f"| {r['name']} | {fmt(r['tessel'])} | {fmt(r['peer'])} | {r['unit']} | "
+                  f"{fmt(r['ratio'])} | {fmt(r['goal'])}{met} |")
+    out.with_suffix(".md").write_text("\n".join(md) + "\n")
+    print(f"\nmachine: {result['machine']}\nwritten to {out} and {out.with_suffix('.md')}")
 
 
 if __name__ == "__main__":
