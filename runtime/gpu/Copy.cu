@@ -1,6 +1,6 @@
 //===- Copy.cu - Moving, filling and converting elements ------------------===//
 
-#include "gpu/Elements.cuh"
+#include "gpu/Elements.h"
 
 namespace tessel::runtime::gpu {
 

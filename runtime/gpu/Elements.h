@@ -1,19 +1,22 @@
-//===- Elements.cuh - Device loads and rounding stores --------*- CUDA -*-===//
+//===- Elements.h - Loads and rounding stores, on device and host -*- C++
+//-*-===//
 //
 // What every kernel shares: reading an element of any type as a double, and
 // rounding a double to a type and storing it exactly as ref::roundToType and
-// the executor's storeElement do on the host (offsetOf, the index maths,
-// is in Launch.h, shared with the host).
+// the executor's storeElement do. Host code compiles them too, so that the
+// tests check them against the reference on machines without a GPU.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_RUNTIME_GPU_ELEMENTS_CUH
-#define TESSEL_RUNTIME_GPU_ELEMENTS_CUH
+#ifndef TESSEL_RUNTIME_GPU_ELEMENTS_H
+#define TESSEL_RUNTIME_GPU_ELEMENTS_H
 
 #include "gpu/Launch.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+
+#include <math.h>
 
 namespace tessel::runtime::gpu {
 
@@ -27,7 +30,7 @@ inline unsigned blocksFor(int64_t count) {
                                           : (blocks > 65535 ? 65535 : blocks));
 }
 
-__device__ inline double load(DType type, const void *data, int64_t i) {
+TESSEL_HOST_DEVICE inline double load(DType type, const void *data, int64_t i) {
   switch (type) {
   case DType::F32:
     return static_cast<const float *>(data)[i];
@@ -50,7 +53,7 @@ __device__ inline double load(DType type, const void *data, int64_t i) {
 }
 
 /// ref::roundToI32: truncate, wrap modulo 2^32; non-finite values are 0.
-__device__ inline int toI32(double value) {
+TESSEL_HOST_DEVICE inline int toI32(double value) {
   if (!isfinite(value))
     return 0;
   const double twoTo32 = 4294967296.0;
@@ -63,7 +66,7 @@ __device__ inline int toI32(double value) {
 }
 
 /// ref::roundToI64: truncate and saturate; NaN is 0.
-__device__ inline long long toI64(double value) {
+TESSEL_HOST_DEVICE inline long long toI64(double value) {
   if (isnan(value))
     return 0;
   const double limit = 9223372036854775808.0;
@@ -74,7 +77,17 @@ __device__ inline long long toI64(double value) {
   return static_cast<long long>(trunc(value));
 }
 
-__device__ inline void store(DType type, void *data, int64_t i, double value) {
+TESSEL_HOST_DEVICE inline void store(DType type, void *data, int64_t i,
+                                     double value) {
+  // NaNs of the 16-bit types get the host's quiet NaN with the value's
+  // sign (base/Float16.cpp), not the library's, so that both runtimes write
+  // the same bytes.
+  if (isnan(value) && (type == DType::BF16 || type == DType::F16)) {
+    unsigned short sign = signbit(value) ? 0x8000 : 0;
+    static_cast<unsigned short *>(data)[i] =
+        sign | (type == DType::BF16 ? 0x7fc0 : 0x7e00);
+    return;
+  }
   switch (type) {
   case DType::F32:
     static_cast<float *>(data)[i] = static_cast<float>(value);
@@ -104,10 +117,10 @@ __device__ inline void store(DType type, void *data, int64_t i, double value) {
   }
 }
 
-__host__ __device__ inline bool isIntegerType(DType type) {
+TESSEL_HOST_DEVICE inline bool isIntegerType(DType type) {
   return type == DType::I1 || type == DType::I32 || type == DType::I64;
 }
 
 } // namespace tessel::runtime::gpu
 
-#endif // TESSEL_RUNTIME_GPU_ELEMENTS_CUH
+#endif // TESSEL_RUNTIME_GPU_ELEMENTS_H

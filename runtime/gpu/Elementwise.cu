@@ -1,95 +1,16 @@
 //===- Elementwise.cu - Unary, binary, compare, select, one_hot, gather ---===//
 //
-// The formulas are ref::applyUnary and ref::applyBinary's (Elementwise.cpp),
-// in double, so the rounded results match the reference kernels.
+// The formulas (Formulas.h) are ref::applyUnary and ref::applyBinary's, in
+// double, so the rounded results match the reference kernels.
 //
 //===----------------------------------------------------------------------===//
 
-#include "gpu/Elements.cuh"
+#include "gpu/Elements.h"
+#include "gpu/Formulas.h"
 
 namespace tessel::runtime::gpu {
 
 namespace {
-
-__device__ double applyUnary(UnaryOp op, double x) {
-  switch (op) {
-  case UnaryOp::Neg:
-    return -x;
-  case UnaryOp::Exp:
-    return exp(x);
-  case UnaryOp::Log:
-    return log(x);
-  case UnaryOp::Sqrt:
-    return sqrt(x);
-  case UnaryOp::Rsqrt:
-    return 1.0 / sqrt(x);
-  case UnaryOp::Tanh:
-    return tanh(x);
-  case UnaryOp::Sigmoid:
-    return 1.0 / (1.0 + exp(-x));
-  case UnaryOp::Relu:
-    return x > 0.0 ? x : 0.0;
-  case UnaryOp::Gelu:
-    return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
-  case UnaryOp::Abs:
-    return fabs(x);
-  case UnaryOp::Erf:
-    return erf(x);
-  }
-  return x;
-}
-
-__device__ double applyBinary(BinaryOp op, double a, double b,
-                              bool integerResult) {
-  switch (op) {
-  case BinaryOp::Add:
-    return a + b;
-  case BinaryOp::Sub:
-    return a - b;
-  case BinaryOp::Mul:
-    return a * b;
-  case BinaryOp::Div:
-    if (integerResult) {
-      // Truncation toward zero; x / 0 is 0, and -1 avoids INT64_MIN / -1.
-      long long denominator = static_cast<long long>(b);
-      if (denominator == 0)
-        return 0.0;
-      if (denominator == -1)
-        return -a;
-      return static_cast<double>(static_cast<long long>(a) / denominator);
-    }
-    return a / b;
-  case BinaryOp::Max:
-    if (isnan(a) || isnan(b))
-      return nan("");
-    return a > b ? a : b;
-  case BinaryOp::Min:
-    if (isnan(a) || isnan(b))
-      return nan("");
-    return a < b ? a : b;
-  case BinaryOp::Pow:
-    return pow(a, b);
-  }
-  return a;
-}
-
-__device__ bool applyCompare(CompareOp op, double a, double b) {
-  switch (op) {
-  case CompareOp::Eq:
-    return a == b;
-  case CompareOp::Ne:
-    return a != b;
-  case CompareOp::Lt:
-    return a < b;
-  case CompareOp::Le:
-    return a <= b;
-  case CompareOp::Gt:
-    return a > b;
-  case CompareOp::Ge:
-    return a >= b;
-  }
-  return false;
-}
 
 #define TESSEL_GRID_LOOP(i, count)                                             \
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;             \

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gpu/Elements.cuh"
+#include "gpu/Elements.h"
 
 namespace tessel::runtime::gpu {
 

@@ -1,18 +1,24 @@
-//===- PlanTest.cpp - The GPU's index plans, checked on the host ----------===//
+//===- PlanTest.cpp - The GPU's plans and formulas, checked on the host ---===//
 //
 // The GPU kernels are generic: a walk over an index space and per-dim
 // strides into each buffer (Launch.h). What makes an op right is the plan
 // its builder works out on the host: the walk, the strides, the fibers, the
 // chunks. These tests need no device: they carry out each plan with host
 // loops that do what the kernels do (offsetOf is the kernels' own) and
-// compare the result with the reference kernel of the op.
+// compare the result with the reference kernel of the op. The kernels'
+// element formulas and rounding stores (Formulas.h, Elements.h) compile for
+// the host too and are compared with the reference's here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "gpu/ConvPlan.h"
+#include "gpu/Elements.h"
+#include "gpu/Formulas.h"
 #include "gpu/GemmPlan.h"
 #include "gpu/Packing.h"
 #include "gpu/Views.h"
+
+#include "executor/Buffers.h"
 
 #include "evaluator/kernels/Kernels.h"
 
@@ -21,6 +27,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace tessel;
@@ -583,6 +590,87 @@ TEST(GpuPlans, PoolingInCudnnLayout) {
         ref::poolBackward(refKind, tensor(x, xs), tensor(y, dys), params).data,
         1e-12);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Element formulas and rounding
+//===----------------------------------------------------------------------===//
+
+/// Values that probe the edges: signs, zeros, halfway cases of the 16-bit
+/// types, integer wrap-around and saturation, infinities and NaN.
+std::vector<double> probes() {
+  std::vector<double> result = {0.0,
+                                -0.0,
+                                1.0,
+                                -1.0,
+                                0.5,
+                                2.5,
+                                -3.75,
+                                1.0 + 1.0 / 2048, // halfway between halves
+                                1.0 + 1.0 / 256,  // halfway between bf16s
+                                65504.0,
+                                65520.0,
+                                1e-8,
+                                3e38,
+                                4294967296.0 + 5,
+                                -2147483649.0,
+                                9.3e18,
+                                -9.3e18,
+                                INFINITY,
+                                -INFINITY,
+                                NAN};
+  for (int i = 0; i < 200; ++i)
+    result.push_back(std::sin(0.37 * i) * std::pow(10.0, (i % 13) - 6));
+  return result;
+}
+
+bool same(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+TEST(GpuFormulas, UnaryAndBinaryAreTheReferences) {
+  std::vector<double> xs = probes();
+  for (int op = 0; op <= static_cast<int>(UnaryOp::Erf); ++op)
+    for (double x : xs)
+      EXPECT_TRUE(same(applyUnary(static_cast<UnaryOp>(op), x),
+                       ref::applyUnary(static_cast<ref::UnaryKind>(op), x)))
+          << "unary " << op << " of " << x;
+  for (int op = 0; op <= static_cast<int>(BinaryOp::Pow); ++op)
+    for (bool integer : {false, true})
+      for (size_t i = 0; i < xs.size(); i += 3)
+        for (size_t j = 0; j < xs.size(); j += 7) {
+          double a = xs[i], b = xs[j];
+          if (integer) {
+            // Integer operands are whole numbers in range.
+            if (!std::isfinite(a) || !std::isfinite(b) || std::fabs(a) > 1e9 ||
+                std::fabs(b) > 1e9)
+              continue;
+            a = std::trunc(a);
+            b = std::trunc(b);
+          }
+          EXPECT_TRUE(
+              same(applyBinary(static_cast<BinaryOp>(op), a, b, integer),
+                   ref::applyBinary(static_cast<ref::BinaryKind>(op), a, b,
+                                    integer)))
+              << "binary " << op << " of " << a << ", " << b;
+        }
+}
+
+TEST(GpuFormulas, StoresRoundLikeTheReference) {
+  for (ref::ElementType type :
+       {ref::ElementType::F32, ref::ElementType::F16, ref::ElementType::BF16,
+        ref::ElementType::F64, ref::ElementType::I1, ref::ElementType::I32,
+        ref::ElementType::I64})
+    for (double value : probes()) {
+      unsigned char gpu[8] = {}, host[8] = {};
+      store(dtypeOf(type), gpu, 0, value);
+      storeElement(type, host, 0, value);
+      EXPECT_EQ(std::memcmp(gpu, host, elementBytes(type)), 0)
+          << ref::elementTypeName(type) << " " << value;
+      EXPECT_TRUE(
+          same(load(dtypeOf(type), gpu, 0), ref::roundToType(value, type)))
+          << ref::elementTypeName(type) << " " << value;
+    }
 }
 
 } // namespace
