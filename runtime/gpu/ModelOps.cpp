@@ -244,22 +244,6 @@ Kernel buildCast(const OpDescriptor &desc) {
 // Data movement
 //===----------------------------------------------------------------------===//
 
-/// A strided copy of one operand into the result, each read `base`
-/// elements into the operand.
-struct CopyPlan {
-  int elementBytes = 0;
-  Walk walk;
-  Strides dst, src;
-  int64_t dstBase = 0, srcBase = 0;
-
-  void run(cudaStream_t stream, const void *from, void *to) const {
-    launchCopy(stream, elementBytes, walk,
-               static_cast<char *>(to) + dstBase * elementBytes, dst,
-               static_cast<const char *>(from) + srcBase * elementBytes, src);
-    launched("the copy kernel");
-  }
-};
-
 /// The result is the operand's bytes as they are.
 Kernel buildSameBytes(const OpDescriptor &desc) {
   desc.expectOperands(1);
@@ -278,62 +262,26 @@ Kernel buildSameBytes(const OpDescriptor &desc) {
 /// with the same indices on same-named dims.
 Kernel buildByName(const OpDescriptor &desc) {
   desc.expectOperands(1);
-  std::optional<Walk> walk = walkOver(desc.result.shape);
-  std::optional<Strides> src = operandStrides(desc, 0);
-  std::optional<Strides> dst = stridesByName(desc.result, desc.result.dims);
-  if (!walk || !src || !dst || desc.operands[0].type != desc.result.type)
+  std::optional<Placement> plan = byName(desc.operands[0], desc.result);
+  if (!plan)
     return buildOnHost(desc);
-  CopyPlan plan{static_cast<int>(elementBytes(desc.result.type)), *walk, *dst,
-                *src};
   return
       [plan](tessel_context_t &context, void *const *operands, void *result) {
-        plan.run(streamOf(context), operands[0], result);
+        plan->run(streamOf(context), operands[0], result);
       };
 }
 
 Kernel buildSlice(const OpDescriptor &desc) {
   desc.expectOperands(1);
-  std::vector<std::string> dims = desc.stringListAttr("dims");
-  std::vector<int64_t> starts = desc.intListAttr("starts");
-  std::optional<Walk> walk = walkOver(desc.result.shape);
-  std::optional<Strides> src = operandStrides(desc, 0);
-  std::optional<Strides> dst = stridesByName(desc.result, desc.result.dims);
-  if (dims.size() != starts.size() || !walk || !src || !dst)
+  std::optional<Placement> plan =
+      sliceOf(desc.operands[0], desc.result, desc.stringListAttr("dims"),
+              desc.intListAttr("starts"));
+  if (!plan)
     return buildOnHost(desc);
-  CopyPlan plan{static_cast<int>(elementBytes(desc.result.type)), *walk, *dst,
-                *src};
-  std::vector<int64_t> strides = rowMajorStrides(desc.operands[0].shape);
-  for (size_t i = 0; i < dims.size(); ++i)
-    plan.srcBase +=
-        starts[i] * strides[desc.operands[0].dimIndex(dims[i], "operand 0")];
   return
       [plan](tessel_context_t &context, void *const *operands, void *result) {
-        plan.run(streamOf(context), operands[0], result);
+        plan->run(streamOf(context), operands[0], result);
       };
-}
-
-/// The copy of operand `i` into its place in the result, `offsets` elements
-/// along the named result dims.
-std::optional<CopyPlan> placeOperand(const OpDescriptor &desc, size_t i,
-                                     const std::vector<std::string> &dims,
-                                     const std::vector<int64_t> &offsets) {
-  const TensorType &operand = desc.operands[i];
-  std::optional<Walk> walk = walkOver(sizesOf(operand, desc.result.dims));
-  std::optional<Strides> src = stridesByName(operand, desc.result.dims);
-  std::optional<Strides> dst = stridesByName(desc.result, desc.result.dims);
-  if (!walk || !src || !dst || operand.type != desc.result.type ||
-      operand.rank() != desc.result.rank())
-    return std::nullopt;
-  CopyPlan plan{static_cast<int>(elementBytes(desc.result.type)), *walk, *dst,
-                *src};
-  std::vector<int64_t> strides = rowMajorStrides(desc.result.shape);
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (offsets[d] < 0)
-      return std::nullopt;
-    plan.dstBase +=
-        offsets[d] * strides[desc.result.dimIndex(dims[d], "the result")];
-  }
-  return plan;
 }
 
 Kernel buildPad(const OpDescriptor &desc) {
@@ -343,7 +291,8 @@ Kernel buildPad(const OpDescriptor &desc) {
   double value = desc.doubleAttr("value", 0.0);
   if (dims.size() != low.size())
     return buildOnHost(desc);
-  std::optional<CopyPlan> plan = placeOperand(desc, 0, dims, low);
+  std::optional<Placement> plan =
+      placeInto(desc.operands[0], desc.result, dims, low);
   if (!plan)
     return buildOnHost(desc);
   DType type = dtypeOf(desc.result.type);
@@ -358,10 +307,11 @@ Kernel buildConcat(const OpDescriptor &desc) {
   if (desc.operands.empty())
     return buildOnHost(desc);
   std::string dim = desc.stringAttr("dim");
-  std::vector<CopyPlan> plans;
+  std::vector<Placement> plans;
   int64_t offset = 0;
   for (size_t i = 0; i < desc.operands.size(); ++i) {
-    std::optional<CopyPlan> plan = placeOperand(desc, i, {dim}, {offset});
+    std::optional<Placement> plan =
+        placeInto(desc.operands[i], desc.result, {dim}, {offset});
     if (!plan)
       return buildOnHost(desc);
     plans.push_back(*plan);

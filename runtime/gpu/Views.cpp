@@ -146,6 +146,60 @@ std::optional<Fibers> crossEntropyFibers(const TensorType &logits,
   return fibers;
 }
 
+void Placement::run(cudaStream_t stream, const void *from, void *to) const {
+  launchCopy(stream, elementBytes, walk,
+             static_cast<char *>(to) + dstBase * elementBytes, dst,
+             static_cast<const char *>(from) + srcBase * elementBytes, src);
+  checkCuda(cudaGetLastError(), "the copy kernel");
+}
+
+std::optional<Placement> byName(const TensorType &operand,
+                                const TensorType &result) {
+  std::optional<Walk> walk = walkOver(result.shape);
+  std::optional<Strides> src = stridesByName(operand, result.dims);
+  std::optional<Strides> dst = stridesByName(result, result.dims);
+  if (!walk || !src || !dst || operand.type != result.type)
+    return std::nullopt;
+  return Placement{static_cast<int>(runtime::elementBytes(result.type)), *walk,
+                   *dst, *src};
+}
+
+std::optional<Placement> sliceOf(const TensorType &operand,
+                                 const TensorType &result,
+                                 const std::vector<std::string> &dims,
+                                 const std::vector<int64_t> &starts) {
+  std::optional<Placement> plan = byName(operand, result);
+  if (!plan || dims.size() != starts.size())
+    return std::nullopt;
+  std::vector<int64_t> strides = rowMajorStrides(operand.shape);
+  for (size_t i = 0; i < dims.size(); ++i)
+    plan->srcBase +=
+        starts[i] * strides[operand.dimIndex(dims[i], "operand 0")];
+  return plan;
+}
+
+std::optional<Placement> placeInto(const TensorType &operand,
+                                   const TensorType &result,
+                                   const std::vector<std::string> &dims,
+                                   const std::vector<int64_t> &offsets) {
+  std::optional<Walk> walk = walkOver(sizesOf(operand, result.dims));
+  std::optional<Strides> src = stridesByName(operand, result.dims);
+  std::optional<Strides> dst = stridesByName(result, result.dims);
+  if (!walk || !src || !dst || operand.type != result.type ||
+      operand.rank() != result.rank() || dims.size() != offsets.size())
+    return std::nullopt;
+  Placement plan{static_cast<int>(runtime::elementBytes(result.type)), *walk,
+                 *dst, *src};
+  std::vector<int64_t> strides = rowMajorStrides(result.shape);
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (offsets[d] < 0)
+      return std::nullopt;
+    plan.dstBase +=
+        offsets[d] * strides[result.dimIndex(dims[d], "the result")];
+  }
+  return plan;
+}
+
 bool Permute::plan(const TensorType &from, const TensorType &to) {
   if (from.dims.size() != to.dims.size())
     throw OpError(

@@ -65,6 +65,35 @@ std::optional<Fibers> crossEntropyFibers(const TensorType &logits,
                                          const TensorType &result,
                                          const std::string &classDim);
 
+/// A strided copy of an operand into the result: each element of the walk
+/// read `srcBase` elements into the operand through `src` and written
+/// `dstBase` elements into the result through `dst`. The data-movement
+/// ops (broadcast, transpose, slice, pad, concat) are one each.
+struct Placement {
+  int elementBytes = 0;
+  Walk walk;
+  Strides dst, src;
+  int64_t dstBase = 0, srcBase = 0;
+
+  void run(cudaStream_t stream, const void *from, void *to) const;
+};
+
+/// broadcast and transpose: each result element from the operand element
+/// with the same indices on same-named dims.
+std::optional<Placement> byName(const TensorType &operand,
+                                const TensorType &result);
+/// slice: the result-sized window of the operand at `starts` along `dims`.
+std::optional<Placement> sliceOf(const TensorType &operand,
+                                 const TensorType &result,
+                                 const std::vector<std::string> &dims,
+                                 const std::vector<int64_t> &starts);
+/// pad and concat: the whole operand into the result, `offsets` elements
+/// along the named dims (none for a negative offset).
+std::optional<Placement> placeInto(const TensorType &operand,
+                                   const TensorType &result,
+                                   const std::vector<std::string> &dims,
+                                   const std::vector<int64_t> &offsets);
+
 /// A copy of `from` laid out row-major in the dim order of `to` (the same
 /// dims, any order): what a transpose does. Makes the walk once; returns
 /// false when the types have too many dims.

@@ -171,6 +171,47 @@ TEST(GpuPlans, EinsumAsOneCublasGemm) {
                         type({"b", "z"}, {3, 2})));
 }
 
+/// Carries out a placement of `in` into `out` as the copy kernel does.
+void place(const Placement &plan, const std::vector<double> &in,
+           std::vector<double> &out) {
+  copy(plan.walk, out, plan.dstBase, plan.dst, in, plan.srcBase, plan.src);
+}
+
+TEST(GpuPlans, SlicePadConcatPlacements) {
+  TensorType x = type({"a", "b", "c"}, {3, 5, 2});
+  std::vector<double> xs = values(x);
+  // slice: a window along two dims, into a result whose dims are reordered.
+  TensorType window = type({"c", "a", "b"}, {2, 2, 3});
+  std::optional<Placement> slice = sliceOf(x, window, {"b", "a"}, {2, 1});
+  ASSERT_TRUE(slice);
+  std::vector<double> sliced(window.numElements());
+  place(*slice, xs, sliced);
+  expectSame(sliced,
+             ref::slice(tensor(x, xs), {"b", "a"}, {2, 1}, window.spec()).data);
+  // pad: fill, then the operand at the low widths.
+  TensorType padded = type({"a", "b", "c"}, {6, 5, 3});
+  std::optional<Placement> pad = placeInto(x, padded, {"a", "c"}, {1, 0});
+  ASSERT_TRUE(pad);
+  std::vector<double> out(padded.numElements(), -1.5);
+  place(*pad, xs, out);
+  expectSame(out, ref::pad(tensor(x, xs), {"a", "c"}, {1, 0}, {2, 1}, -1.5,
+                           padded.spec())
+                      .data);
+  EXPECT_FALSE(placeInto(x, padded, {"a"}, {-1}));
+  // concat: each operand at the running offset, one operand transposed.
+  TensorType y = type({"b", "c", "a"}, {5, 2, 4});
+  TensorType joined = type({"a", "b", "c"}, {7, 5, 2});
+  std::vector<double> ys = values(y, 9), all(joined.numElements());
+  std::optional<Placement> first = placeInto(x, joined, {"a"}, {0});
+  std::optional<Placement> second = placeInto(y, joined, {"a"}, {3});
+  ASSERT_TRUE(first && second);
+  place(*first, xs, all);
+  place(*second, ys, all);
+  expectSame(
+      all,
+      ref::concat({tensor(x, xs), tensor(y, ys)}, "a", joined.spec()).data);
+}
+
 /// What the fiber kernels do, one fiber after another: `body` gets the
 /// fiber's input offsets and output offsets.
 template <typename Body> void forEachFiber(const Fibers &fibers, Body body) {
