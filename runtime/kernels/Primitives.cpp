@@ -96,7 +96,8 @@ PrimitiveChain::Slot PrimitiveChain::addSlot(Role role,
                                              const dnnl::memory::desc &user,
                                              const dnnl::memory::desc &wanted) {
   const dnnl::engine &engine = cpuEngine();
-  SlotState slot{role};
+  SlotState slot;
+  slot.role = role;
   if (role == Role::Input)
     slot.callerIndex = numInputs_++;
   // Memory objects are made once; each run points them at its buffers.

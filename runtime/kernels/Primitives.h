@@ -155,7 +155,7 @@ private:
   int threads_ = ThreadCount::current();
   enum class Role { Input, Output, Scratch };
   struct SlotState {
-    Role role;
+    Role role = Role::Input;
     size_t callerIndex = 0; // For inputs.
     dnnl::memory user;      // Over the caller's buffer; unused for scratch.
     dnnl::memory wanted;    // What the primitives see.
