@@ -2,7 +2,7 @@
 """Gathers the benchmark parts that run.sh wrote into one table:
 benchmarks/results/latest.json and a text table on stdout.
 
-    benchmarks/report.py RESULTS_DIR
+    benchmarks/report.py RAW_DIR [OUTPUT.json]
 
 Every row has `name`, `tessel`, `peer` (null where there is none), `unit`,
 `ratio` (> 1 means tessel is better; where there is no peer, the figure
@@ -130,7 +130,8 @@ def main():
     d = pathlib.Path(sys.argv[1])
     rows = throughput_rows(d) + compile_rows(d) + comm_rows(d) + collective_rows(d)
     result = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(), "rows": rows}
-    out = pathlib.Path(__file__).resolve().parent / "results" / "latest.json"
+    out = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else (
+        pathlib.Path(__file__).resolve().parent / "results" / "latest.json")
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     width = max(len(r["name"]) for r in rows) if rows else 10

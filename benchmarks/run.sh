@@ -45,13 +45,17 @@ if ! { TESSEL_BUILD_DIR=$BUILD_DIR scripts/setup.sh &&
 fi
 
 export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# Each part's raw lines stay in results/raw/ beside the table (the last
-# run's; report.py reads them, and a part left out keeps its old ones).
-OUT=benchmarks/results/raw
-mkdir -p "$OUT"
 PY=/usr/bin/python3
 quick() { [ "$QUICK" = 1 ] && echo "$1" || echo "$2"; }
 has() { [[ " $PARTS " == *" $1 "* ]]; }
+
+# Each part's raw lines stay in results/raw/ beside the table (the last
+# run's; report.py reads them, and a part left out keeps its old ones).
+# A quick run keeps its figures apart (results/quick.json), so that it never
+# replaces a full run's.
+OUT=benchmarks/results/$(quick raw-quick raw)
+RESULT=benchmarks/results/$(quick quick.json latest.json)
+mkdir -p "$OUT"
 
 if has throughput; then
   echo "== training throughput against PyTorch" >&2
@@ -80,4 +84,4 @@ if has collectives; then
   done
 fi
 
-$PY benchmarks/report.py "$OUT"
+$PY benchmarks/report.py "$OUT" "$RESULT"

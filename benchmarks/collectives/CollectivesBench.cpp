@@ -147,8 +147,8 @@ int main(int argc, char **argv) {
         };
       } else if (scatters) {
         runtimeCall = [&] {
-          check(tessel_comm_reduce_scatter(comm, 1, &axis,
-                                           TESSEL_REDUCTION_SUM, 0, &in, &out),
+          check(tessel_comm_reduce_scatter(comm, 1, &axis, TESSEL_REDUCTION_SUM,
+                                           0, &in, &out),
                 "reduce_scatter");
         };
         mpiCall = [&] {
