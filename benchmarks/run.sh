@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every benchmark and prints the table; writes it to
 # benchmarks/results/latest.json (docs/benchmarks.md says what each row
-# means). Not part of CI: it takes about ten minutes and its figures depend
-# on the machine and on whatever else runs on it.
+# means). Not part of CI: it takes about five minutes on 2 cores and its
+# figures depend on the machine and on whatever else runs on it.
 #
 #   benchmarks/run.sh                 # everything, build dir $TESSEL_BUILD_DIR or build
 #   benchmarks/run.sh --quick         # fewer steps, sizes and depths (a smoke test)
