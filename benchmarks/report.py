@@ -93,7 +93,9 @@ def comm_rows(d):
         rows.append({"name": f"comm {r['example']} {r['layout']} ({r['ranks']} ranks)",
                      "tessel": r["explain_bytes"], "peer": r["analytic_bytes"], "unit": "B/rank/step",
                      "ratio": r["ratio"], "goal": 1.0,
-                     "details": {"explain": r["explain_by_kind"], "analytic": r["analytic_by_kind"]}})
+                     "details": {"explain": r["explain_by_kind"], "analytic": r["analytic_by_kind"],
+                                 "compiled_bytes": r.get("compiled_bytes"),
+                                 "compiled": r.get("compiled_by_kind")}})
     return rows
 
 
