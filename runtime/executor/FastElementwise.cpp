@@ -178,7 +178,7 @@ std::optional<BinaryAlgorithm> binaryOf(ref::BinaryKind kind) {
 /// size and stride where it has the dim, size 1 where it is broadcast).
 StridedTensor inResultDims(const TensorType &operand,
                            const TensorType &result) {
-  StridedTensor view{{}, {}, TESSEL_ELEMENT_TYPE_F32};
+  StridedTensor view{{}, {}, kernelType(operand)};
   for (size_t d = 0; d < result.dims.size(); ++d) {
     bool has = hasDim(operand, result.dims[d]);
     view.dims.push_back(has ? result.shape[d] : 1);
@@ -233,13 +233,12 @@ std::optional<Kernel> buildOneDnnUnary(ref::UnaryKind kind,
                                        const OpDescriptor &desc,
                                        Kernel fallback) {
   std::optional<EltwiseAlgorithm> algorithm = eltwiseOf(kind);
-  if (!algorithm || !allF32(desc) ||
-      desc.operands[0].dims != desc.result.dims ||
-      desc.result.numElements() == 0)
+  const TensorType &x = desc.operands[0], &y = desc.result;
+  if (!algorithm || !allOfKernelType({&x, &y}) || x.dims != y.dims ||
+      y.numElements() == 0)
     return std::nullopt;
   return runPrepared(prepareEltwise(*algorithm, StridedTensor::rowMajor(
-                                                    desc.result.shape,
-                                                    TESSEL_ELEMENT_TYPE_F32)),
+                                                    y.shape, kernelType(y))),
                      std::move(fallback));
 }
 
@@ -250,8 +249,9 @@ std::optional<Kernel> buildOneDnnBinary(ref::BinaryKind kind,
                                         Kernel fallback) {
   std::optional<BinaryAlgorithm> algorithm = binaryOf(kind);
   const TensorType &result = desc.result;
-  if (!algorithm || !allF32(desc) || result.rank() == 0 ||
-      result.numElements() == 0)
+  if (!algorithm ||
+      !allOfKernelType({&desc.operands[0], &desc.operands[1], &result}) ||
+      result.rank() == 0 || result.numElements() == 0)
     return std::nullopt;
   auto isFull = [&](const TensorType &operand) {
     return operand.rank() == result.rank();
@@ -265,8 +265,7 @@ std::optional<Kernel> buildOneDnnBinary(ref::BinaryKind kind,
   }
   StridedTensor src0 = inResultDims(desc.operands[order[0]], result);
   StridedTensor src1 = inResultDims(desc.operands[order[1]], result);
-  StridedTensor dst =
-      StridedTensor::rowMajor(result.shape, TESSEL_ELEMENT_TYPE_F32);
+  StridedTensor dst = StridedTensor::rowMajor(result.shape, kernelType(result));
   return runPrepared(prepareBinary(*algorithm, src0, src1, dst),
                      std::move(fallback), order);
 }

@@ -46,14 +46,16 @@ std::optional<Kernel> buildFastCompare(ref::CompareKind kind,
 /// select); nothing for other types.
 std::optional<Kernel> buildFastSelect(const OpDescriptor &desc);
 
-/// The unary op on oneDNN's eltwise primitive, with `fallback` in a context
-/// without oneDNN; nothing where oneDNN does not apply.
+/// The unary op on oneDNN's eltwise primitive, all f32 or all bf16, with
+/// `fallback` in a context without oneDNN; nothing where oneDNN does not
+/// apply.
 std::optional<Kernel> buildOneDnnUnary(ref::UnaryKind kind,
                                        const OpDescriptor &desc,
                                        Kernel fallback);
 
-/// The binary op on oneDNN's binary primitive, with `fallback` in a context
-/// without oneDNN; nothing where oneDNN does not apply.
+/// The binary op on oneDNN's binary primitive, all f32 or all bf16, with
+/// `fallback` in a context without oneDNN; nothing where oneDNN does not
+/// apply.
 std::optional<Kernel> buildOneDnnBinary(ref::BinaryKind kind,
                                         const OpDescriptor &desc,
                                         Kernel fallback);

@@ -21,6 +21,7 @@
 #include "executor/FastNormalization.h"
 #include "executor/FastPooling.h"
 #include "executor/FastReduction.h"
+#include "executor/FastReorder.h"
 #include "executor/FastSoftmax.h"
 #include "executor/Op.h"
 
@@ -238,8 +239,10 @@ template <ref::UnaryKind Kind> Kernel buildUnary(const OpDescriptor &desc) {
   desc.expectOperands(1);
   if (std::optional<Kernel> fast = buildFastUnary(Kind, desc))
     return *fast;
-  return viaReference(
+  // bf16 on oneDNN too; other types on the reference kernel.
+  Kernel reference = viaReference(
       desc, [](const Inputs &inputs) { return ref::unary(Kind, inputs[0]); });
+  return buildOneDnnUnary(Kind, desc, reference).value_or(reference);
 }
 
 template <ref::BinaryKind Kind> Kernel buildBinary(const OpDescriptor &desc) {
@@ -247,9 +250,10 @@ template <ref::BinaryKind Kind> Kernel buildBinary(const OpDescriptor &desc) {
   if (std::optional<Kernel> fast = buildFastBinary(Kind, desc))
     return *fast;
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &inputs) {
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::binary(Kind, inputs[0], inputs[1], spec);
   });
+  return buildOneDnnBinary(Kind, desc, reference).value_or(reference);
 }
 
 Kernel buildCompare(const OpDescriptor &desc) {
@@ -276,8 +280,9 @@ Kernel buildSelect(const OpDescriptor &desc) {
 Kernel buildCast(const OpDescriptor &desc) {
   desc.expectOperands(1);
   ref::ElementType type = desc.result.type;
-  return viaReference(
+  Kernel reference = viaReference(
       desc, [=](const Inputs &inputs) { return ref::cast(inputs[0], type); });
+  return buildFastCast(desc, reference).value_or(reference);
 }
 
 /// Broadcast, rename, reshape and transpose: the result's type says it all.
@@ -289,8 +294,11 @@ Kernel buildDataMove(const OpDescriptor &desc) {
     throw OpError(fmt::format("operand {} and result {} differ in size",
                               desc.operands[0].str(), desc.result.str()));
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(
+  Kernel reference = viaReference(
       desc, [=](const Inputs &inputs) { return Move(inputs[0], spec); });
+  if (Move == &ref::transpose)
+    return buildFastTranspose(desc, reference).value_or(reference);
+  return reference;
 }
 
 Kernel buildReduce(const OpDescriptor &desc) {

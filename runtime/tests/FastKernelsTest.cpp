@@ -18,6 +18,7 @@
 #include "executor/FastNormalization.h"
 #include "executor/FastPooling.h"
 #include "executor/FastReduction.h"
+#include "executor/FastReorder.h"
 #include "executor/FastSoftmax.h"
 #include "tessel/runtime/kernels.h"
 
@@ -598,6 +599,46 @@ TEST(FastReduce, BiasGradientsReduceInnerDimsFirst) {
 }
 
 //===----------------------------------------------------------------------===//
+// Casts and transposes
+//===----------------------------------------------------------------------===//
+
+TEST(FastReorder, CastsBetweenF32AndBf16RoundOnceToNearestEven) {
+  using ET = ref::ElementType;
+  for (auto [from, to] : {std::pair{ET::F32, ET::BF16},
+                          {ET::BF16, ET::F32},
+                          {ET::F32, ET::F32}}) {
+    TensorType x = tensor({"a", "b"}, {33, 7}, from);
+    TensorType y = tensor({"a", "b"}, {33, 7}, to);
+    std::optional<Kernel> fast = buildFastCast(op({x}, y), unreachable());
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(x, Values::Large, 23)};
+    // Ties between two bf16 values, which go to the even one.
+    if (from == ET::F32)
+      for (int64_t i = 0; i < 8; ++i)
+        storeElement(from, in[0].bytes.data(), i, 1.0 + (2 * i + 1) / 256.0);
+    // Exact: both round once, to nearest with ties to even.
+    expectMatches(*fast, in, y, ref::cast(in[0].load(), to), 0);
+  }
+  // Integer casts stay on the reference.
+  EXPECT_FALSE(buildFastCast(
+      op({tensor({"a"}, {3})}, tensor({"a"}, {3}, ref::ElementType::I32)),
+      unreachable()));
+}
+
+TEST(FastReorder, TransposesEveryPermutationOfThreeDims) {
+  TensorType x = tensor({"a", "b", "c"}, {3, 4, 5});
+  std::vector<std::string> dims = {"a", "b", "c"};
+  std::map<std::string, int64_t> sizes = {{"a", 3}, {"b", 4}, {"c", 5}};
+  do {
+    TensorType y = typeOf(dims, sizes, ref::ElementType::F32);
+    std::optional<Kernel> fast = buildFastTranspose(op({x}, y), unreachable());
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(x, Values::Signed, 24)};
+    expectMatches(*fast, in, y, ref::transpose(in[0].load(), y.spec()), 0);
+  } while (std::next_permutation(dims.begin(), dims.end()));
+}
+
+//===----------------------------------------------------------------------===//
 // Element-wise
 //===----------------------------------------------------------------------===//
 
@@ -722,6 +763,33 @@ TEST(FastElementwise, SelectWithBroadcasts) {
         *fast, in, full,
         ref::select(in[0].load(), in[1].load(), in[2].load(), full.spec()), 0);
   }
+}
+
+TEST(FastElementwise, Bf16UnaryAndBinaryOps) {
+  using ET = ref::ElementType;
+  TensorType full = tensor({"a", "b"}, {6, 10}, ET::BF16);
+  TensorType row = tensor({"b"}, {10}, ET::BF16);
+  for (ref::UnaryKind kind : {ref::UnaryKind::Exp, ref::UnaryKind::Relu}) {
+    std::optional<Kernel> fast =
+        buildOneDnnUnary(kind, op({full}, full), unreachable());
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(full, Values::Signed, 25)};
+    expectMatches(*fast, in, full, ref::unary(kind, in[0].load()), 1e-2);
+  }
+  for (ref::BinaryKind kind : {ref::BinaryKind::Add, ref::BinaryKind::Mul}) {
+    std::optional<Kernel> fast =
+        buildOneDnnBinary(kind, op({row, full}, full), unreachable());
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(row, Values::Signed, 26),
+                              Buffer(full, Values::Signed, 27)};
+    expectMatches(*fast, in, full,
+                  ref::binary(kind, in[0].load(), in[1].load(), full.spec()),
+                  1e-2);
+  }
+  // Mixed types stay on the reference.
+  EXPECT_FALSE(buildOneDnnBinary(ref::BinaryKind::Add,
+                                 op({tensor({"a", "b"}, {6, 10}), row}, full),
+                                 unreachable()));
 }
 
 TEST(FastElementwise, BinaryOpsOneDnnLeavesToTheLoops) {
