@@ -1,4 +1,4 @@
-//===- FastEinsum.cpp - Einsum of two f32 tensors on oneDNN ---------------===//
+//===- FastEinsum.cpp - Einsum of two tensors on oneDNN -------------------===//
 //
 // The compiler names dims; the kernel takes one integer label per dim. Each
 // distinct name becomes a label, so a name shared by both operands and the
@@ -60,10 +60,10 @@ bool isMatmulShaped(const TensorType &lhs, const TensorType &rhs,
 struct LabeledTensor {
   std::vector<int64_t> shape;
   std::vector<int32_t> labels;
+  tessel_element_type_t type;
 
   tessel_tensor_t view(void *data) const {
-    return {data, TESSEL_ELEMENT_TYPE_F32, static_cast<int32_t>(shape.size()),
-            shape.data()};
+    return {data, type, static_cast<int32_t>(shape.size()), shape.data()};
   }
 };
 
@@ -73,15 +73,17 @@ std::optional<Kernel> buildFastEinsum(const OpDescriptor &desc) {
   if (desc.operands.size() != 2)
     return std::nullopt;
   const TensorType &lhs = desc.operands[0], &rhs = desc.operands[1];
-  for (const TensorType *type : {&lhs, &rhs, &desc.result})
-    if (type->type != ref::ElementType::F32)
-      return std::nullopt;
+  ref::ElementType type = desc.result.type;
+  if (type != ref::ElementType::F32 && type != ref::ElementType::BF16)
+    return std::nullopt;
+  if (lhs.type != type || rhs.type != type)
+    return std::nullopt;
   if (!isMatmulShaped(lhs, rhs, desc.result))
     return std::nullopt;
 
   std::map<std::string, int32_t> labelOf;
   auto labeled = [&](const TensorType &type) {
-    LabeledTensor tensor{type.shape, {}};
+    LabeledTensor tensor{type.shape, {}, *commElementType(type.type)};
     for (const std::string &dim : type.dims)
       tensor.labels.push_back(
           labelOf.emplace(dim, static_cast<int32_t>(labelOf.size()))

@@ -1,4 +1,4 @@
-//===- FastEinsum.h - Einsum of two f32 tensors on oneDNN -------*- C++ -*-===//
+//===- FastEinsum.h - Einsum of two tensors on oneDNN -----------*- C++ -*-===//
 
 #ifndef TESSEL_RUNTIME_EXECUTOR_FASTEINSUM_H
 #define TESSEL_RUNTIME_EXECUTOR_FASTEINSUM_H
@@ -10,8 +10,8 @@
 namespace tessel::runtime {
 
 /// The einsum's kernel on oneDNN's batched matmul (tessel_kernels_einsum),
-/// or nothing when the einsum is not one that it computes: not two f32
-/// operands and an f32 result, a dim on one operand only that the result
+/// or nothing when the einsum is not one that it computes: not two operands
+/// and a result all f32 or all bf16, a dim on one operand only that the result
 /// lacks (a sum over one operand), a result dim on no operand (a
 /// broadcast), or an empty tensor. Those run on the reference kernel.
 std::optional<Kernel> buildFastEinsum(const OpDescriptor &desc);

@@ -37,22 +37,21 @@ dnnl::memory::dims stridesOf(const std::vector<int64_t> &shape) {
 /// The dims and strides of `shape` visited in `order`: a view of the same
 /// memory with its dims permuted.
 dnnl::memory::desc permutedView(const std::vector<int64_t> &shape,
-                                const std::vector<unsigned> &order) {
+                                const std::vector<unsigned> &order,
+                                dnnl::memory::data_type type) {
   dnnl::memory::dims strides = stridesOf(shape), dims, permutedStrides;
   for (unsigned dim : order) {
     dims.push_back(shape[dim]);
     permutedStrides.push_back(strides[dim]);
   }
-  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32,
-                            permutedStrides);
+  return dnnl::memory::desc(dims, type, permutedStrides);
 }
 
 /// The same dims, dense and row-major.
 dnnl::memory::desc denseLike(const dnnl::memory::desc &view) {
   dnnl::memory::dims dims = view.dims();
   std::vector<int64_t> shape(dims.begin(), dims.end());
-  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32,
-                            stridesOf(shape));
+  return dnnl::memory::desc(dims, view.data_type(), stridesOf(shape));
 }
 
 /// Copies `from` described by `fromDesc` into `to` described by `toDesc`
@@ -67,13 +66,13 @@ void reorder(tessel_kernels_t &kernels, const dnnl::memory::desc &fromDesc,
 
 /// `tensor` with its dims in `order`, dense: the tensor's own memory when the
 /// order is its own, otherwise a permuted copy in `storage`.
-const float *inOrder(tessel_kernels_t &kernels, const TensorView &tensor,
-                     const std::vector<unsigned> &order,
-                     std::vector<float> &storage) {
+void *inOrder(tessel_kernels_t &kernels, const TensorView &tensor,
+              const std::vector<unsigned> &order, dnnl::memory::data_type type,
+              std::vector<unsigned char> &storage) {
   if (isIdentity(order) || tensor.rank() == 0)
-    return static_cast<const float *>(tensor.data);
-  storage.resize(tensor.numElements());
-  dnnl::memory::desc view = permutedView(tensor.shape, order);
+    return tensor.data;
+  storage.resize(tensor.numBytes());
+  dnnl::memory::desc view = permutedView(tensor.shape, order, type);
   reorder(kernels, view, tensor.data, denseLike(view), storage.data());
   return storage.data();
 }
@@ -92,9 +91,10 @@ tessel_status_t checkLabels(const int32_t *labels, const TensorView &tensor,
     return failf(TESSEL_STATUS_UNIMPLEMENTED,
                  "{}: the {} has rank {}; oneDNN takes at most {} dims", kOp,
                  role, tensor.rank(), DNNL_MAX_NDIMS);
-  if (tensor.type != TESSEL_ELEMENT_TYPE_F32)
+  if (tensor.type != TESSEL_ELEMENT_TYPE_F32 &&
+      tensor.type != TESSEL_ELEMENT_TYPE_BF16)
     return failf(TESSEL_STATUS_UNIMPLEMENTED,
-                 "{}: the {} is {}; only f32 is provided for now", kOp, role,
+                 "{}: the {} is {}; only f32 and bf16 are provided", kOp, role,
                  describe(tensor));
   return TESSEL_STATUS_OK;
 }
@@ -106,6 +106,12 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   TESSEL_RETURN_IF_ERROR(checkLabels(lhsLabels, lhs, "lhs"));
   TESSEL_RETURN_IF_ERROR(checkLabels(rhsLabels, rhs, "rhs"));
   TESSEL_RETURN_IF_ERROR(checkLabels(resultLabels, result, "result"));
+  if (lhs.type != result.type || rhs.type != result.type)
+    return failf(TESSEL_STATUS_UNIMPLEMENTED,
+                 "{}: the lhs is {}, the rhs {} and the result {}; mixed "
+                 "types are not provided",
+                 kOp, describe(lhs), describe(rhs), describe(result));
+  dnnl::memory::data_type type = *dnnlType(result.type);
   // Small products on one thread, as the prepared kernels do.
   int64_t largest =
       std::max({lhs.numElements(), rhs.numElements(), result.numElements()});
@@ -118,31 +124,30 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
                  labelsOf(resultLabels, result.rank()), plan));
   if (result.numElements() == 0)
     return TESSEL_STATUS_OK;
-  if (plan.k == 0) { // An empty sum.
-    std::fill_n(static_cast<float *>(result.data), result.numElements(), 0.f);
+  if (plan.k == 0) { // An empty sum: +0, all bits clear in f32 and bf16.
+    std::memset(result.data, 0, result.numBytes());
     return TESSEL_STATUS_OK;
   }
 
-  std::vector<float> lhsStorage, rhsStorage, product;
-  const float *a = inOrder(kernels, lhs, plan.lhsOrder, lhsStorage);
-  const float *b = inOrder(kernels, rhs, plan.rhsOrder, rhsStorage);
+  std::vector<unsigned char> lhsStorage, rhsStorage, product;
+  void *a = inOrder(kernels, lhs, plan.lhsOrder, type, lhsStorage);
+  void *b = inOrder(kernels, rhs, plan.rhsOrder, type, rhsStorage);
 
   // Dense [batch, M, K] x [batch, K, N]: every class collapses into one dim.
   using tag = dnnl::memory::format_tag;
-  using dt = dnnl::memory::data_type;
-  dnnl::memory::desc aDesc({plan.batch, plan.m, plan.k}, dt::f32, tag::abc);
-  dnnl::memory::desc bDesc({plan.batch, plan.k, plan.n}, dt::f32, tag::abc);
-  dnnl::memory::desc cDesc({plan.batch, plan.m, plan.n}, dt::f32, tag::abc);
+  dnnl::memory::desc aDesc({plan.batch, plan.m, plan.k}, type, tag::abc);
+  dnnl::memory::desc bDesc({plan.batch, plan.k, plan.n}, type, tag::abc);
+  dnnl::memory::desc cDesc({plan.batch, plan.m, plan.n}, type, tag::abc);
   bool directResult = isIdentity(plan.resultOrder);
-  float *c = static_cast<float *>(result.data);
+  void *c = result.data;
   if (!directResult) {
-    product.resize(result.numElements());
+    product.resize(result.numBytes());
     c = product.data();
   }
   dnnl::matmul::primitive_desc matmulDesc(
       dnnl::matmul::desc(aDesc, bDesc, cDesc), kernels.engine);
-  dnnl::memory aMemory(aDesc, kernels.engine, const_cast<float *>(a));
-  dnnl::memory bMemory(bDesc, kernels.engine, const_cast<float *>(b));
+  dnnl::memory aMemory(aDesc, kernels.engine, a);
+  dnnl::memory bMemory(bDesc, kernels.engine, b);
   dnnl::memory cMemory(cDesc, kernels.engine, c);
   dnnl::matmul(matmulDesc)
       .execute(kernels.stream, {{DNNL_ARG_SRC, aMemory},
@@ -152,7 +157,8 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   if (!directResult) {
     // The product's dims are the result's in plan.resultOrder: write it
     // through a permuted view of the result.
-    dnnl::memory::desc view = permutedView(result.shape, plan.resultOrder);
+    dnnl::memory::desc view =
+        permutedView(result.shape, plan.resultOrder, type);
     reorder(kernels, denseLike(view), product.data(), view, result.data);
   }
   kernels.stream.wait();

@@ -14,6 +14,7 @@
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/FastConvolution.h"
+#include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
 #include "executor/FastNormalization.h"
 #include "executor/FastPooling.h"
@@ -596,6 +597,23 @@ TEST(FastReduce, BiasGradientsReduceInnerDimsFirst) {
                     1e-5);
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Einsum in bf16 (f32 is tested against loops in KernelsTest.cpp)
+//===----------------------------------------------------------------------===//
+
+TEST(FastEinsum, Bf16WithOperandsAndResultOutOfMatmulOrder) {
+  using ET = ref::ElementType;
+  TensorType lhs = tensor({"k", "b", "m"}, {17, 2, 5}, ET::BF16);
+  TensorType rhs = tensor({"n", "k", "b"}, {6, 17, 2}, ET::BF16);
+  TensorType result = tensor({"n", "b", "m"}, {6, 2, 5}, ET::BF16);
+  std::optional<Kernel> fast = buildFastEinsum(op({lhs, rhs}, result));
+  ASSERT_TRUE(fast);
+  std::vector<Buffer> in = {Buffer(lhs, Values::Signed, 28),
+                            Buffer(rhs, Values::Signed, 29)};
+  expectMatches(*fast, in, result,
+                ref::einsum({in[0].load(), in[1].load()}, result.spec()), 2e-2);
 }
 
 //===----------------------------------------------------------------------===//

@@ -43,7 +43,8 @@ tessel_status_t tessel_kernels_destroy(tessel_kernels_t *kernels);
  * The operands are permuted (oneDNN reorders) into [batch, M, K] and
  * [batch, K, N] unless they already are, multiplied by one batched oneDNN
  * matmul, and the product is permuted into the result's dim order unless it
- * is already [batch, M, N]. f32 only for now. */
+ * is already [batch, M, N]. f32 or bf16 (all three of one type; bf16
+ * accumulates in f32 and rounds once). */
 tessel_status_t
 tessel_kernels_einsum(tessel_kernels_t *kernels, const tessel_tensor_t *lhs,
                       const int32_t *lhs_labels, const tessel_tensor_t *rhs,
