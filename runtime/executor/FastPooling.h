@@ -16,7 +16,8 @@ namespace tessel::runtime {
 /// through the pooling that do not fit in oneDNN's two (N and C) as runs
 /// of memory, a window wholly in the padding (the dialect's -inf or 0 there
 /// is not oneDNN's), an empty tensor. `reference` runs in a context without
-/// oneDNN.
+/// oneDNN. A NaN in a max-pooling window follows oneDNN's comparisons, not
+/// the reference's rule (the NaN is the maximum).
 std::optional<Kernel> buildFastPool(ref::PoolKind kind,
                                     const OpDescriptor &desc,
                                     const ref::PoolParams &params,
