@@ -54,12 +54,15 @@ result() { # name, status
 
 # The process id of `rank` of the running program, from the rank Open MPI
 # puts in each process's environment; empty until it has started.
+# Reads /proc rather than using pgrep, which a minimal system may lack.
 pid_of_rank() {
-  local pid
-  for pid in $(pgrep -f "^$program" || true); do
-    if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null |
+  local entry command
+  for entry in /proc/[0-9]*; do
+    command=$(tr '\0' ' ' < "$entry/cmdline" 2>/dev/null) || continue
+    [[ "$command" == "$program "* ]] || continue
+    if tr '\0' '\n' < "$entry/environ" 2>/dev/null |
         grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
-      echo "$pid"
+      echo "${entry#/proc/}"
       return
     fi
   done
