@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <numeric>
 
 namespace tessel::driver {
@@ -29,15 +30,33 @@ evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
     error = "evaluate must return scalars named 'loss' and 'correct'";
     return std::nullopt;
   }
-  const ValueSpec *images = nullptr;
-  for (const ValueSpec &argument : function.arguments)
-    if (argument.name == "images")
-      images = &argument;
-  if (!images) {
-    error = "evaluate has no 'images' argument";
+  // The data arguments: those named after an array of a .npy dataset, or
+  // else Fashion-MNIST's images and labels.
+  auto isData = [&](const ValueSpec &argument) {
+    if (!dataset.arrays.empty())
+      return dataset.arrays.count(argument.name) > 0;
+    return argument.name == "images" || argument.name == "labels";
+  };
+  const ValueSpec *firstData = nullptr;
+  for (const ValueSpec &argument : function.arguments) {
+    if (!isData(argument))
+      continue;
+    if (!firstData)
+      firstData = &argument;
+    if (!dataset.arrays.empty())
+      if (std::optional<std::string> misfit =
+              checkArrayFits(dataset.arrays.at(argument.name), argument)) {
+        error = *misfit;
+        return std::nullopt;
+      }
+  }
+  if (!firstData) {
+    error = dataset.arrays.empty()
+                ? "evaluate has no 'images' argument"
+                : "evaluate has no argument named after a test array";
     return std::nullopt;
   }
-  int64_t batchSize = batchSizeOf(*images);
+  int64_t batchSize = batchSizeOf(*firstData);
   // The test examples in their order; the last partial batch is left out
   // because the compiled program has one batch size.
   BatchMaker batches(dataset, /*seed=*/0);
@@ -48,7 +67,7 @@ evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
     std::iota(examples.begin(), examples.end(), first);
     std::vector<void *> arguments, data;
     for (const ValueSpec &argument : function.arguments) {
-      if (argument.name != "images" && argument.name != "labels") {
+      if (!isData(argument)) {
         void *buffer = stateBuffer(argument.name);
         if (!buffer) {
           error = fmt::format("evaluate's argument '{}' is neither data nor a "
@@ -67,7 +86,10 @@ evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
       // Made in host memory, then copied into the (maybe device) buffer.
       std::vector<unsigned char> host(
           static_cast<size_t>(argument.local.numBytes()));
-      if (argument.name == "images")
+      if (!dataset.arrays.empty())
+        batches.fillArray(argument, examples, mesh, rank, host.data(),
+                          dataset.arrays.at(argument.name));
+      else if (argument.name == "images")
         batches.fillImages(argument, examples, mesh, rank, host.data());
       else
         batches.fillLabels(argument, examples, mesh, rank, host.data());
@@ -75,12 +97,17 @@ evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
                                             host.size());
     }
     std::vector<void *> results(function.results.size(), nullptr);
+    auto forwardStart = std::chrono::steady_clock::now();
     evaluate(context, arguments.data(), results.data());
     result.meanLoss += runtime::readScalar(
         *context, function.results[lossResult].local.type, results[lossResult]);
     result.correct +=
         runtime::readScalar(*context, function.results[correctResult].local.type,
                             results[correctResult]);
+    // Reading the loss waits for the device, so the time covers the work.
+    result.forwardSeconds += std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - forwardStart)
+                                 .count();
     result.examples += batchSize;
     for (void *buffer : results)
       tessel_rt_free(context, buffer);

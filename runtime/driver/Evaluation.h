@@ -24,6 +24,9 @@ struct EvaluationResult {
   int64_t examples = 0;
   double correct = 0;
   double meanLoss = 0;
+  /// Wall time inside the model's evaluate calls (the forward passes and
+  /// their communication), without making the batches.
+  double forwardSeconds = 0;
 };
 
 /// Runs `evaluate` (described by `function`) on every full batch of

@@ -7,6 +7,8 @@
 #include "driver/Checkpoint.h"
 #include "driver/Evaluation.h"
 #include "driver/HostCopies.h"
+#include "driver/NpyData.h"
+#include "driver/PeakMemory.h"
 #include "driver/Schedule.h"
 #include "driver/TextCorpus.h"
 #include "executor/Backend.h"
@@ -15,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -30,7 +33,15 @@ double secondsBetween(Clock::time_point from, Clock::time_point to) {
 }
 
 /// Where each argument of train_step comes from.
-enum class Source { Images, Labels, Tokens, Targets, LearningRate, State };
+enum class Source {
+  Images,
+  Labels,
+  Tokens,
+  Targets,
+  Array,
+  LearningRate,
+  State
+};
 
 /// The checks that make a program one the driver can train, and what it
 /// learns from them.
@@ -38,9 +49,22 @@ struct StepPlan {
   const FunctionSpec *init = nullptr;
   const FunctionSpec *step = nullptr;
   std::vector<Source> sources;
+  /// For each argument fed from a .npy array, the array; null otherwise.
+  std::vector<const NpyArray *> arrays;
   int64_t batchSize = 0;
   int lossResult = -1;
 };
+
+/// Whether init returns `argument` (same name and local type), which makes
+/// it state carried between steps.
+bool producedByInit(const StepPlan &plan, const ValueSpec &argument) {
+  for (const ValueSpec &result : plan.init->results)
+    if (result.name == argument.name &&
+        result.local.shape == argument.local.shape &&
+        result.local.type == argument.local.type)
+      return true;
+  return false;
+}
 
 std::optional<std::string> planStep(const ProgramMetadata &metadata,
                                     const Dataset &dataset, StepPlan &plan) {
@@ -53,7 +77,25 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
     return std::string("the program's init takes arguments; it must take none");
   for (const ValueSpec &argument : plan.step->arguments) {
     const std::string &name = argument.name;
-    if (name == "images") {
+    auto array = dataset.arrays.find(name);
+    plan.arrays.push_back(array == dataset.arrays.end() ? nullptr
+                                                        : &array->second);
+    if (plan.arrays.back()) {
+      if (std::optional<std::string> error =
+              checkArrayFits(*plan.arrays.back(), argument))
+        return error;
+      if (plan.batchSize && plan.batchSize != batchSizeOf(argument))
+        return fmt::format("train_step's data arguments have different "
+                           "batch sizes ('{}' has {}, an earlier one {})",
+                           name, batchSizeOf(argument), plan.batchSize);
+      plan.sources.push_back(Source::Array);
+      plan.batchSize = batchSizeOf(argument);
+    } else if (!dataset.arrays.empty() && name != "learning_rate" &&
+               !producedByInit(plan, argument)) {
+      return fmt::format("train_step's argument '{}' ({}) has no {}.npy in "
+                         "the data directory",
+                         name, argument.global.str(), name);
+    } else if (name == "images") {
       int64_t pixels = argument.global.numElements() / batchSizeOf(argument);
       if (!ref::isFloatType(argument.global.type) ||
           pixels != dataset.pixelsPerImage)
@@ -86,12 +128,7 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
                            argument.global.str());
       plan.sources.push_back(Source::LearningRate);
     } else {
-      bool fromInit = false;
-      for (const ValueSpec &result : plan.init->results)
-        fromInit = fromInit || (result.name == name &&
-                                result.local.shape == argument.local.shape &&
-                                result.local.type == argument.local.type);
-      if (!fromInit)
+      if (!producedByInit(plan, argument))
         return fmt::format("train_step's argument '{}' ({}) is neither data "
                            "('images', 'labels'), 'learning_rate', nor a "
                            "result of init of the same local type",
@@ -213,8 +250,18 @@ int evaluateOnTestSplit(const Options &options, const Program &program,
                         tessel_context_t *context, int64_t rank, State &state,
                         std::FILE *metrics) {
   std::string error;
+  // A .npy dataset keeps its test split in test/; without one there is
+  // nothing to evaluate on.
+  bool npy = holdsNpyFiles(options.dataDir);
+  std::string testDir = options.dataDir + "/test";
+  if (npy && !holdsNpyFiles(testDir)) {
+    if (rank == 0)
+      fmt::print("no test arrays in {}: not evaluating\n", testDir);
+    return 0;
+  }
   std::optional<Dataset> test =
-      loadFashionMnist(options.dataDir, "t10k", error);
+      npy ? loadNpyData(testDir, error)
+          : loadFashionMnist(options.dataDir, "t10k", error);
   if (anyRankFailed(rank,
                     test ? std::nullopt : std::optional<std::string>(error)))
     return 1;
@@ -227,14 +274,17 @@ int evaluateOnTestSplit(const Options &options, const Program &program,
     return 1;
   if (rank == 0 && result->examples > 0) {
     double accuracy = result->correct / static_cast<double>(result->examples);
-    fmt::print("test accuracy {:.2f}% ({:.0f} of {} images), loss {:.4f}\n",
+    double seconds = result->forwardSeconds;
+    fmt::print("test accuracy {:.2f}% ({:.0f} of {} examples), loss {:.4f}; "
+               "forward passes {:.3f}s ({:.0f} examples/s)\n",
                100 * accuracy, result->correct, result->examples,
-               result->meanLoss);
+               result->meanLoss, seconds, result->examples / seconds);
     std::fflush(stdout);
     if (metrics) {
       nlohmann::json line = {{"test_accuracy", accuracy},
                              {"test_loss", result->meanLoss},
-                             {"test_examples", result->examples}};
+                             {"test_examples", result->examples},
+                             {"forward_seconds", seconds}};
       std::fprintf(metrics, "%s\n", line.dump().c_str());
     }
   }
@@ -249,15 +299,17 @@ int train(const Options &options, const Program &program,
   const layout::Mesh &mesh = metadata.mesh;
   std::string error;
 
-  // A language model (a step that takes tokens) reads a text corpus; any
-  // other model, Fashion-MNIST.
+  // A directory of .npy arrays feeds the arguments they are named after;
+  // otherwise a language model (a step that takes tokens) reads a text
+  // corpus, and any other model Fashion-MNIST.
   const ValueSpec *tokens = nullptr;
   if (const FunctionSpec *step = metadata.findFunction("train_step"))
     for (const ValueSpec &argument : step->arguments)
       if (argument.name == "tokens")
         tokens = &argument;
   std::optional<Dataset> dataset =
-      tokens ? loadTextCorpus(
+      holdsNpyFiles(options.dataDir) ? loadNpyData(options.dataDir, error)
+      : tokens ? loadTextCorpus(
                    options.dataDir.empty() || options.dataDir == kDefaultDataDir
                        ? kDefaultTextDir
                        : options.dataDir,
@@ -269,6 +321,15 @@ int train(const Options &options, const Program &program,
   StepPlan plan;
   if (anyRankFailed(rank, planStep(metadata, *dataset, plan)))
     return 1;
+  if (options.batch && options.batch != plan.batchSize) {
+    if (rank == 0)
+      fmt::print(stderr,
+                 "error: --batch {}: this program was compiled for a batch "
+                 "of {}; compile the model with `tessel compile --batch {}` "
+                 "(or `tessel run --batch {}`)\n",
+                 options.batch, plan.batchSize, options.batch, options.batch);
+    return 1;
+  }
 
   State state(context, *plan.init);
   int64_t firstStep = 0;
@@ -342,6 +403,9 @@ int train(const Options &options, const Program &program,
         batches.fillImages(argument, examples, mesh, rank, host.data());
       else if (plan.sources[i] == Source::Labels)
         batches.fillLabels(argument, examples, mesh, rank, host.data());
+      else if (plan.sources[i] == Source::Array)
+        batches.fillArray(argument, examples, mesh, rank, host.data(),
+                          *plan.arrays[i]);
       else
         batches.fillTokens(argument, examples, mesh, rank, host.data(),
                            plan.sources[i] == Source::Targets ? 1 : 0);
@@ -405,6 +469,7 @@ int train(const Options &options, const Program &program,
                       ok ? std::nullopt : std::optional<std::string>(error)))
       return 1;
   }
+  std::vector<double> peakMiB = gatherPeakMemoryMiB();
   if (rank == 0 && firstStep < options.steps) {
     double seconds = secondsBetween(start, Clock::now());
     int64_t trained = options.steps - firstStep;
@@ -413,7 +478,18 @@ int train(const Options &options, const Program &program,
                firstStep + 1, options.steps, mesh.numRanks(),
                mesh.numRanks() == 1 ? "" : "s", describeMesh(mesh), seconds,
                plan.batchSize * trained / seconds, firstLoss, lastLoss);
+    double largest = *std::max_element(peakMiB.begin(), peakMiB.end());
+    fmt::print("peak memory per rank: {:.0f} MiB (largest), {:.0f} MiB on "
+               "rank 0\n",
+               largest, peakMiB[0]);
     std::fflush(stdout);
+    if (metrics) {
+      nlohmann::json line = {{"trained_steps", trained},
+                             {"train_seconds", seconds},
+                             {"samples_per_s", plan.batchSize * trained / seconds},
+                             {"peak_rss_mib", peakMiB}};
+      std::fprintf(metrics, "%s\n", line.dump().c_str());
+    }
   }
   int status = 0;
   if (program.evaluate && options.evaluate)

@@ -67,6 +67,14 @@ std::map<int64_t, double> lossesOf(const fs::path &metrics) {
   std::string line;
   while (std::getline(file, line)) {
     nlohmann::json entry = nlohmann::json::parse(line);
+    // The run's summary (peak memory, time) and the test accuracy come
+    // after the steps, as lines without a step.
+    if (!entry.contains("step")) {
+      EXPECT_TRUE(entry.contains("peak_rss_mib") ||
+                  entry.contains("test_accuracy"))
+          << line;
+      continue;
+    }
     for (const char *key : {"step", "loss", "samples_per_s", "step_ms", "lr"})
       EXPECT_TRUE(entry.contains(key)) << key << " missing in " << line;
     losses[entry["step"].get<int64_t>()] = entry["loss"].get<double>();
