@@ -30,6 +30,7 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
     layout.layoutFile = options.layoutFile;
     layout.meshSpec = options.meshSpec;
     layout.rulesSpec = options.rulesSpec;
+    layout.padUneven = options.padUneven;
     pm.addPass(createTesselApplyLayout(layout));
     pm.addPass(createTesselPartition());
     pm.addPass(createTesselOptimizeComm());

@@ -44,6 +44,9 @@ struct CompilePipelineOptions
                                llvm::cl::desc("mesh string, data:2;model:2")};
   Option<std::string> rulesSpec{*this, "rules",
                                 llvm::cl::desc("rules string, batch:data")};
+  Option<bool> padUneven{*this, "pad-uneven",
+                         llvm::cl::desc("pad splits that do not divide"),
+                         llvm::cl::init(false)};
   Option<bool> lower{*this, "lower",
                      llvm::cl::desc("lower to runtime calls (LLVM dialect)"),
                      llvm::cl::init(true)};

@@ -93,9 +93,17 @@ LogicalResult ReduceScatterOp::verify() {
                              getAxes());
 }
 
+// A slice need not divide its dimension: every block has ceil(n / g)
+// elements and the last blocks are padded with zeros (pad_uneven layouts).
 LogicalResult ShardSliceOp::verify() {
-  return verifyKeepsOneBlock(*this, getInput().getType(), getType(), getDim(),
-                             getAxes());
+  FailureOr<int64_t> groupSize = verifyGroupAxes(*this, getAxes());
+  NamedTensorType input = getInput().getType();
+  if (failed(groupSize) ||
+      failed(verifyHasDim(*this, input, getDim(), "input")))
+    return failure();
+  int64_t size = *input.getDimSize(getDim());
+  return verifyScaledResult(*this, input, getType(), getDim(),
+                            (size + *groupSize - 1) / *groupSize);
 }
 
 LogicalResult AllToAllOp::verify() {

@@ -194,7 +194,9 @@ def Tessel_ShardSliceOp : Tessel_MeshOp<"shard_slice"> {
   let description = [{
     The member at group position `p` keeps block `p` of the group-size equal
     blocks along `dim`. No data moves: this is how a replicated value becomes
-    split.
+    split. When the group size g does not divide the dimension's size n
+    (a `pad_uneven` layout), every block has ceil(n / g) elements and the
+    positions past n hold zeros.
 
     Example:
 
@@ -204,7 +206,9 @@ def Tessel_ShardSliceOp : Tessel_MeshOp<"shard_slice"> {
         -> !tessel.tensor<[batch:16, hidden:64], f32>
     ```
 
-    Constraints checked by the verifier: as for reduce_scatter.
+    Constraints checked by the verifier: the axes are distinct axes of the
+    mesh, `dim` is a dimension of the input, and the result is the input
+    with `dim` of size ceil(n / g).
   }];
   let arguments = (ins Tessel_Tensor:$input, StrAttr:$dim, StrArrayAttr:$axes);
   let results = (outs Tessel_Tensor:$result);

@@ -106,6 +106,7 @@ private:
 
   /// Each of these returns false when the mesh could not be built.
   bool readMesh(const YAML::Node &node, LayoutSpec &spec);
+  void readPadUneven(const YAML::Node &node, LayoutSpec &spec);
   bool readMeshString(std::string_view text, SourceLocation location,
                       LayoutSpec &spec);
   bool buildMesh(std::vector<std::string> names, std::vector<int64_t> sizes,
@@ -225,6 +226,14 @@ bool LayoutReader::readMeshString(std::string_view text,
   if (!valid)
     return false;
   return buildMesh(std::move(names), std::move(sizes), location, spec);
+}
+
+void LayoutReader::readPadUneven(const YAML::Node &node, LayoutSpec &spec) {
+  std::string text = node.IsScalar() ? node.Scalar() : "";
+  if (text == "true" || text == "false")
+    spec.padUneven = text == "true";
+  else
+    error(at(node), "'pad_uneven' must be true or false");
 }
 
 bool LayoutReader::readMesh(const YAML::Node &node, LayoutSpec &spec) {
@@ -403,9 +412,12 @@ std::optional<LayoutSpec> LayoutReader::readYaml(const YAML::Node &root) {
                  layoutNode.emplace(value);
                else if (name == "overrides")
                  overridesNode.emplace(value);
+               else if (name == "pad_uneven")
+                 readPadUneven(value, spec);
                else
                  error(at(key), "unknown key '" + name +
-                                    "' (expected mesh, layout or overrides)");
+                                    "' (expected mesh, layout, overrides or "
+                                    "pad_uneven)");
              });
   // Without a usable mesh the rules are still read, so that their own
   // mistakes are reported in the same run.

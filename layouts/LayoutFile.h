@@ -71,6 +71,10 @@ struct LayoutSpec {
   std::vector<SourceLocation> axisLocations;
   std::vector<DimRule> rules;
   std::vector<TensorOverride> overrides;
+  /// `pad_uneven: true`: a split that does not divide its dimension gives
+  /// every rank ceil(size / blocks) elements and pads the last blocks
+  /// (docs/layouts.md); without it such a split is an error.
+  bool padUneven = false;
 
   /// Returns the axes that split `dim` of the tensor named `tensor`: its
   /// override if it has one for `dim`, else the rule for `dim`, else none

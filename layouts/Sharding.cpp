@@ -8,7 +8,7 @@
 using namespace tessel::layout;
 
 bool tessel::layout::checkLayout(const Mesh &mesh, const TensorLayout &layout,
-                                 std::string &error) {
+                                 std::string &error, bool padUneven) {
   if (layout.shape.size() != layout.dims.size() ||
       layout.axes.size() != layout.dims.size()) {
     error = "tensor layout has " + std::to_string(layout.dims.size()) +
@@ -40,7 +40,7 @@ bool tessel::layout::checkLayout(const Mesh &mesh, const TensorLayout &layout,
       }
     }
     int64_t blocks = splitCount(mesh, layout.axes[i]);
-    if (layout.shape[i] % blocks != 0) {
+    if (layout.shape[i] % blocks != 0 && !padUneven) {
       std::string axes;
       for (const std::string &axis : layout.axes[i])
         axes += (axes.empty() ? "'" : ", '") + axis + "'";
@@ -61,7 +61,7 @@ std::vector<int64_t> tessel::layout::localShape(const Mesh &mesh,
                                                 const TensorLayout &layout) {
   std::vector<int64_t> shape = layout.shape;
   for (size_t i = 0; i < shape.size(); ++i)
-    shape[i] /= splitCount(mesh, layout.axes[i]);
+    shape[i] = blockSize(shape[i], splitCount(mesh, layout.axes[i]));
   return shape;
 }
 

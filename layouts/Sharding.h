@@ -31,18 +31,27 @@ struct TensorLayout {
 
 /// Checks that the layout describes every dimension once (as many names,
 /// sizes and axis lists, no size below 0), that every axis exists, that no
-/// mesh axis splits two dimensions (or one twice), and that every split
-/// divides its dimension. On failure returns false with a message that names
-/// the dimension and the axis.
+/// mesh axis splits two dimensions (or one twice), and, unless
+/// `padUneven`, that every split divides its dimension. On failure returns
+/// false with a message that names the dimension and the axis.
 ///
-/// The functions below assume a layout that passes this check.
+/// The functions below assume a layout that passes this check. A split that
+/// does not divide its dimension gives every block ceil(size / blocks)
+/// elements: the blocks start at multiples of that, and the last ones end
+/// past the dimension (padding, which holds zeros).
 bool checkLayout(const Mesh &mesh, const TensorLayout &layout,
-                 std::string &error);
+                 std::string &error, bool padUneven = false);
 
 /// Returns the number of blocks a dimension split over `axes` is cut into.
 int64_t splitCount(const Mesh &mesh, const AxisList &axes);
 
-/// Returns the shape of the block each rank holds.
+/// Returns the elements of each block of a dimension of `size` split into
+/// `blocks`: ceil(size / blocks).
+inline int64_t blockSize(int64_t size, int64_t blocks) {
+  return blocks > 0 ? (size + blocks - 1) / blocks : size;
+}
+
+/// Returns the shape of the block each rank holds (padding included).
 std::vector<int64_t> localShape(const Mesh &mesh, const TensorLayout &layout);
 
 /// Returns where `rank`'s block starts in the global tensor, per dimension.

@@ -135,7 +135,8 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
   }
 
   std::string error;
-  if (!layout::checkLayout(mesh, tensorLayout, error)) {
+  if (!layout::checkLayout(mesh, tensorLayout, error,
+                           spec.padUneven || padUneven)) {
     if (!reportedSplitErrors.insert(error).second)
       return failure();
     InFlightDiagnostic diagnostic = emitError(locationOf(value));
@@ -143,6 +144,10 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
     if (!name.empty())
       diagnostic << " '" << name << "'";
     diagnostic << " " << type << ": " << error;
+    if (StringRef(error).contains("does not divide"))
+      diagnostic.attachNote()
+          << "'pad_uneven: true' in the layout file (or --pad-uneven) pads "
+             "the last blocks instead";
     for (StringAttr dim : splitDims) {
       const layout::DimRule *rule = spec.ruleFor(layoutName, dim.getValue());
       if (!rule)

@@ -57,8 +57,10 @@ private:
     return builder.create(state)->getResult(0);
   }
 
-  /// Partitions `op` by the rule its PartitionableOpInterface gives.
+  /// Partitions `op` by the rule its PartitionableOpInterface gives, then
+  /// keeps the padding of padded splits zero.
   LogicalResult partition(Operation *op);
+  LogicalResult partitionByRule(Operation *op);
   LogicalResult partitionElementwise(Operation *op);
   LogicalResult partitionEinsum(EinsumOp op);
   LogicalResult partitionReduce(ReduceOp op);
@@ -181,6 +183,22 @@ LogicalResult FunctionPartitioner::partitionReduce(ReduceOp op) {
   Type localResult = localTypeOf(keptLayout, mesh);
   Value block = blocks.lookup(op.getInput());
   Location loc = op.getLoc();
+  // Zero padding is right for a sum; the others need their identity there.
+  if (!splitReduced.empty() && op.getKind() != ReduceKind::Sum &&
+      op.getKind() != ReduceKind::Mean) {
+    double identity = op.getKind() == ReduceKind::Max
+                          ? -std::numeric_limits<double>::infinity()
+                      : op.getKind() == ReduceKind::Min
+                          ? std::numeric_limits<double>::infinity()
+                          : 1.0;
+    // Only the reduced dimensions: the kept ones stay zero-padded.
+    SmallVector<StringRef> kept;
+    for (StringAttr dim : result.getDimNames())
+      kept.push_back(dim.getValue());
+    Resharder masker(builder, loc, mesh);
+    block = masker.maskPadding(
+        block, input.withLayout(withoutSplitsOf(input, kept)), identity);
+  }
   Value reduced;
   if (splitReduced.empty()) {
     reduced = cloneOn(op, block, localResult);
@@ -259,7 +277,8 @@ bool FunctionPartitioner::tryPartitionSplitSoftmax(Operation *op) {
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   NamedTensorType splitBy = loss ? input : result;
   SmallVector<StringAttr> axes = axesOf(splitBy.getLayout(), dim);
-  if (axes.empty())
+  // A padded class dimension is gathered instead (exp(0) is not zero).
+  if (axes.empty() || llvm::is_contained(paddedDimsOf(splitBy, mesh), dim))
     return false;
   // The input: the result's splits on the other dimensions, `axes` on dim.
   SmallVector<StringRef> others = {dim};
@@ -303,7 +322,7 @@ bool FunctionPartitioner::tryPartitionSplitLayerNorm(LayerNormOp op) {
     count *= *result.getDimSize(name);
     llvm::append_range(axes, result.getLayout().getAxesOf(name));
   }
-  if (axes.empty())
+  if (axes.empty() || !paddedDimsOf(result, mesh).empty())
     return false;
   Value block = blockAs(op.getInput(), result, op.getLoc());
   blocks[op.getResult()] =
@@ -317,7 +336,8 @@ bool FunctionPartitioner::tryPartitionSplitLayerNorm(LayerNormOp op) {
 bool FunctionPartitioner::tryPartitionSplitGather(GatherOp op) {
   NamedTensorType table = globalTypeOf(op.getTable());
   SmallVector<StringAttr> axes = axesOf(table.getLayout(), op.getDim());
-  if (axes.empty())
+  if (axes.empty() ||
+      llvm::is_contained(paddedDimsOf(table, mesh), op.getDim()))
     return false;
   NamedTensorType result = op.getType();
   SmallVector<StringRef> lookup = {op.getDim()};
@@ -627,7 +647,50 @@ LogicalResult FunctionPartitioner::partitionWhole(Operation *op) {
   return success();
 }
 
+// Padded splits (pad_uneven layouts) keep one invariant: the padding of
+// every block holds zeros. Then a contraction or a sum over a padded
+// dimension adds nothing from the padding, and ops that map zeros to zeros
+// keep it; after any other op whose result has a padded dimension the
+// padding is set to zero again.
+static bool keepsZeroPadding(Operation *op, ArrayRef<StringRef> padded) {
+  auto hasDim = [](Value operand, StringRef dim) {
+    return cast<NamedTensorType>(operand.getType()).hasDim(dim);
+  };
+  // A sum or difference broadcasting an operand along a padded dimension
+  // would write that operand into the padding; a product needs just one
+  // operand that is zero there.
+  if (isa<AddOp, SubOp>(op))
+    return llvm::all_of(padded, [&](StringRef dim) {
+      return llvm::all_of(op->getOperands(),
+                          [&](Value v) { return hasDim(v, dim); });
+    });
+  if (isa<MulOp>(op))
+    return llvm::all_of(padded, [&](StringRef dim) {
+      return llvm::any_of(op->getOperands(),
+                          [&](Value v) { return hasDim(v, dim); });
+    });
+  return isa<EinsumOp, NegOp, ReluOp, AbsOp, TransposeOp, RenameOp, CastOp,
+             ReduceOp>(op);
+}
+
 LogicalResult FunctionPartitioner::partition(Operation *op) {
+  if (failed(partitionByRule(op)))
+    return failure();
+  if (op->getNumResults() != 1)
+    return success();
+  auto result = dyn_cast<NamedTensorType>(op->getResult(0).getType());
+  if (!result)
+    return success();
+  SmallVector<StringRef> padded = paddedDimsOf(result, mesh);
+  if (padded.empty() || keepsZeroPadding(op, padded))
+    return success();
+  Resharder resharder(builder, op->getLoc(), mesh);
+  blocks[op->getResult(0)] =
+      resharder.maskPadding(blocks.lookup(op->getResult(0)), result, 0.0);
+  return success();
+}
+
+LogicalResult FunctionPartitioner::partitionByRule(Operation *op) {
   auto partitionable = dyn_cast<PartitionableOpInterface>(op);
   if (!partitionable)
     return op->emitOpError() << "cannot be partitioned: it is not a "

@@ -133,9 +133,12 @@ def TesselApplyLayout : Pass<"tessel-apply-layout", "::mlir::ModuleOp"> {
     parameter's name) says otherwise.
 
     Every split is checked: an axis used twice in one tensor, a split that
-    does not divide its dimension, an override naming a tensor or dimension
-    that does not exist are errors at the value's location, with a note at
-    the rule in the layout file. A rule that matches no tensor is a warning.
+    does not divide its dimension (unless the layout says `pad_uneven:
+    true`, or `pad-uneven` is set: then every block has ceil(size / blocks)
+    elements and the last ones are padded), an override naming a tensor or
+    dimension that does not exist are errors at the value's location, with a
+    note at the rule in the layout file. A rule that matches no tensor is a
+    warning.
 
     Before, with `--tessel-apply-layout="mesh=data:2 rules=batch:data"`:
 
@@ -158,6 +161,9 @@ def TesselApplyLayout : Pass<"tessel-apply-layout", "::mlir::ModuleOp"> {
            "the mesh in string syntax, e.g. \"data:2;model:4\"">,
     Option<"rulesSpec", "rules", "std::string", /*default=*/"",
            "the rules in string syntax, e.g. \"batch:data;hidden:model\"">,
+    Option<"padUneven", "pad-uneven", "bool", /*default=*/"false",
+           "pad splits that do not divide their dimension (as the layout "
+           "file's `pad_uneven: true`)">,
   ];
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }

@@ -111,9 +111,69 @@ Value Resharder::sliceDim(Value block, StringRef dim,
     return block;
   auto type = cast<NamedTensorType>(block.getType());
   int64_t group = *mesh.getGroupSize(axes);
-  return ShardSliceOp::create(builder, loc, scaledDim(type, dim, 1, group),
+  // ceil(n / g): a split that does not divide pads its last blocks.
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t &size = shape[*type.getDimIndex(dim)];
+  size = (size + group - 1) / group;
+  return ShardSliceOp::create(builder, loc,
+                              NamedTensorType::get(type.getContext(),
+                                                   type.getDimNames(), shape,
+                                                   type.getElementType(),
+                                                   type.getLayout()),
                               block, builder.getStringAttr(dim),
                               axisArray(builder, axes));
+}
+
+SmallVector<StringRef> mlir::tessel::paddedDimsOf(NamedTensorType global,
+                                                  MeshAttr mesh) {
+  SmallVector<StringRef> padded;
+  for (auto [dim, size] : llvm::zip(global.getDimNames(), global.getShape())) {
+    SmallVector<StringAttr> axes = axesOf(global.getLayout(), dim.getValue());
+    if (!axes.empty() && size % *mesh.getGroupSize(axes) != 0)
+      padded.push_back(dim.getValue());
+  }
+  return padded;
+}
+
+// Each padded dimension gets a mask "global index < size" from the indices
+// of the padded extent (an iota that the split divides), cut to the rank's
+// block, and a select keeps the real elements.
+Value Resharder::maskPadding(Value block, NamedTensorType global,
+                             double fill) {
+  MLIRContext *context = builder.getContext();
+  auto blockType = cast<NamedTensorType>(block.getType());
+  Type index = builder.getI64Type();
+  auto scalarOf = [&](Type element) {
+    return NamedTensorType::get(context, {}, {}, element, LayoutAttr());
+  };
+  for (StringRef dim : paddedDimsOf(global, mesh)) {
+    SmallVector<StringAttr> axes = axesOf(global.getLayout(), dim);
+    int64_t size = *global.getDimSize(dim);
+    int64_t local = *blockType.getDimSize(dim);
+    int64_t padded = local * *mesh.getGroupSize(axes);
+    StringAttr name = builder.getStringAttr(dim);
+    auto all =
+        NamedTensorType::get(context, {name}, {padded}, index, LayoutAttr());
+    auto mine =
+        NamedTensorType::get(context, {name}, {local}, index, LayoutAttr());
+    Value indices = ShardSliceOp::create(
+        builder, loc, mine, IotaOp::create(builder, loc, all, name), name,
+        axisArray(builder, axes));
+    Value bound = ConstantOp::create(builder, loc, scalarOf(index),
+                                     builder.getI64IntegerAttr(size));
+    auto maskType = NamedTensorType::get(context, {name}, {local},
+                                         builder.getI1Type(), LayoutAttr());
+    Value real = CompareOp::create(builder, loc, maskType, CompareKind::Lt,
+                                   indices, bound);
+    Value fillValue = ConstantOp::create(
+        builder, loc, scalarOf(blockType.getElementType()),
+        isa<FloatType>(blockType.getElementType())
+            ? Attribute(builder.getFloatAttr(blockType.getElementType(), fill))
+            : Attribute(builder.getIntegerAttr(blockType.getElementType(),
+                                               static_cast<int64_t>(fill))));
+    block = SelectOp::create(builder, loc, blockType, real, block, fillValue);
+  }
+  return block;
 }
 
 Value Resharder::reshard(Value block, NamedTensorType from,
@@ -124,8 +184,22 @@ Value Resharder::reshard(Value block, NamedTensorType from,
         axesOf(to.getLayout(), dim.getValue()))
       changed.push_back(dim.getValue());
   // [dim over A] -> [dim whole] for every changed dimension ...
-  for (StringRef dim : changed)
+  for (StringRef dim : changed) {
     block = gatherDim(block, dim, axesOf(from.getLayout(), dim));
+    // A padded split gathers ceil(n / g) * g elements: the padding goes.
+    auto gathered = cast<NamedTensorType>(block.getType());
+    int64_t size = *from.getDimSize(dim);
+    if (*gathered.getDimSize(dim) != size) {
+      SmallVector<int64_t> shape(gathered.getShape());
+      shape[*gathered.getDimIndex(dim)] = size;
+      block = SliceOp::create(
+          builder, loc,
+          NamedTensorType::get(gathered.getContext(), gathered.getDimNames(),
+                               shape, gathered.getElementType(), LayoutAttr()),
+          block, builder.getStrArrayAttr({dim}),
+          builder.getDenseI64ArrayAttr({0}));
+    }
+  }
   // ... then [dim whole] -> [dim over B].
   for (StringRef dim : changed)
     block = sliceDim(block, dim, axesOf(to.getLayout(), dim));

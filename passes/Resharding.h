@@ -35,6 +35,10 @@ std::optional<NamedTensorType> withSplitAdded(NamedTensorType type,
                                               LayoutAttr rest, StringRef dim,
                                               ArrayRef<StringAttr> axes);
 
+/// Returns the dimensions of `global` whose split does not divide them, so
+/// that their last blocks are padded.
+SmallVector<StringRef> paddedDimsOf(NamedTensorType global, MeshAttr mesh);
+
 /// Returns the layout that replicates every dimension of `type` named in
 /// `dims` and keeps the others as they are.
 LayoutAttr withoutSplitsOf(NamedTensorType type, ArrayRef<StringRef> dims);
@@ -53,6 +57,11 @@ public:
 
   /// [dim whole] -> [dim split over axes]: shard_slice, no communication.
   Value sliceDim(Value block, StringRef dim, ArrayRef<StringAttr> axes);
+
+  /// Sets the positions of `block` (of a tensor of global type `global`)
+  /// that lie past the end of a padded split dimension (a pad_uneven
+  /// layout) to `fill`; returns `block` when no split of `global` pads.
+  Value maskPadding(Value block, NamedTensorType global, double fill);
 
   /// Moves `block`, the local block of a tensor of global type `from`, to
   /// the layout of `to` (same dimensions): all gathers first, so that no

@@ -4,6 +4,7 @@
 
 #include "evaluator/kernels/Shape.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace tessel::ref {
@@ -179,14 +180,30 @@ collectivePermute(const PerRank &perRank, const layout::Mesh &mesh,
   return result;
 }
 
+/// Block `index` of `count` blocks of ceil(size / count) elements along
+/// `dim`, the positions past the end holding zeros (a padded split).
+static Tensor paddedChunkAlong(const Tensor &x, std::string_view dim,
+                               int64_t count, int64_t index) {
+  int64_t size = x.dimSize(dim);
+  int64_t chunk = (size + count - 1) / count;
+  int64_t start = std::min(index * chunk, size);
+  int64_t kept = std::min(chunk, size - start);
+  Tensor part = sliceAlong(x, dim, start, kept);
+  if (kept == chunk)
+    return part;
+  TensorSpec spec = part.spec;
+  spec.shape[spec.dimIndex(dim)] = chunk;
+  return pad(part, {std::string(dim)}, {0}, {chunk - kept}, 0.0, spec);
+}
+
 PerRank shardSlice(const PerRank &perRank, const layout::Mesh &mesh,
                    std::string_view dim, const std::vector<std::string> &axes) {
   checkShards(perRank, mesh);
   int64_t count = mesh.groupSize(axes);
   PerRank result(perRank.size());
   for (int64_t rank = 0; rank < mesh.numRanks(); ++rank)
-    result[rank] =
-        chunkAlong(perRank[rank], dim, count, mesh.positionInGroup(rank, axes));
+    result[rank] = paddedChunkAlong(perRank[rank], dim, count,
+                                    mesh.positionInGroup(rank, axes));
   return result;
 }
 

@@ -424,18 +424,22 @@ tessel_status_t shardSlice(int64_t groupSize, int64_t position,
                            const std::vector<std::string> &axes, int32_t dim,
                            const TensorView &input, const TensorView &output) {
   const char *op = "tessel_comm_shard_slice";
-  Group shape; // Only for checkSplits and its message.
-  shape.size = groupSize;
-  shape.position = position;
-  shape.axes = axes;
-  TESSEL_RETURN_IF_ERROR(checkSplits(input, dim, shape, op, "dim"));
-  int64_t chunk = input.shape[dim] / groupSize;
+  (void)axes;
+  TESSEL_RETURN_IF_ERROR(checkDim(input, dim, op, "dim"));
+  // A split that does not divide the dimension (a pad_uneven layout) gives
+  // every member ceil(size / groupSize) elements; past the end are zeros.
+  int64_t size = input.shape[dim];
+  int64_t chunk = (size + groupSize - 1) / groupSize;
   std::vector<int64_t> sliced = input.shape;
   sliced[dim] = chunk;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, sliced, op));
+  int64_t start = std::min(position * chunk, size);
+  int64_t kept = std::min(chunk, size - start);
+  if (kept < chunk)
+    std::memset(output.data, 0, static_cast<size_t>(output.numBytes()));
   DimView view = viewAround(input.shape, dim);
-  copyAlongDim(input.data, view.size, position * chunk, output.data, chunk, 0,
-               chunk, view.outer, view.inner, input.elementBytes());
+  copyAlongDim(input.data, view.size, start, output.data, chunk, 0, kept,
+               view.outer, view.inner, input.elementBytes());
   return TESSEL_STATUS_OK;
 }
 

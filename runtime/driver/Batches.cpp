@@ -37,11 +37,16 @@ void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
   std::vector<int64_t> index(block.rank(), 0);
   for (int64_t flat = 0; flat < block.numElements(); ++flat) {
     int64_t within = 0;
-    for (int d = 0; d < global.rank(); ++d)
+    bool inside = true;
+    for (int d = 0; d < global.rank(); ++d) {
+      inside = inside && offsets[d] + index[d] < global.shape[d];
       if (d != batchDim)
         within = within * global.shape[d] + offsets[d] + index[d];
+    }
     int64_t example = global.rank() ? offsets[batchDim] + index[batchDim] : 0;
-    runtime::storeElement(block.type, local, flat, valueAt(example, within));
+    // The padding of a split that does not divide (pad_uneven) is zero.
+    runtime::storeElement(block.type, local, flat,
+                          inside ? valueAt(example, within) : 0.0);
     for (int d = block.rank() - 1; d >= 0; --d) {
       if (++index[d] < block.shape[d])
         break;

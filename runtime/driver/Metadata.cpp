@@ -74,7 +74,9 @@ ValueSpec parseValue(const json &value, const layout::Mesh &mesh,
     }
   }
   std::string error;
-  if (!layout::checkLayout(mesh, spec.tensorLayout(), error))
+  // The compiler decided the splits; one that does not divide is padded.
+  if (!layout::checkLayout(mesh, spec.tensorLayout(), error,
+                           /*padUneven=*/true))
     throw OpError(fmt::format("{}: {}", named, error));
   if (spec.local.dims != spec.global.dims ||
       layout::localShape(mesh, spec.tensorLayout()) != spec.local.shape ||

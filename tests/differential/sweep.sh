@@ -32,6 +32,16 @@ extra=(
   "cnn|data:2;model:4|batch:data;f2:model"
   "cnn|rows:2;cols:2;data:2|h:rows;w:cols;batch:data"
   "cnn|model:2;rows:2|classes:model;f2:rows"
+  # Splits that do not divide (pad_uneven): padded last blocks.
+  "mlp|model:3|hidden:model pad-uneven=true"
+  "mlp|data:3;model:3|batch:data;hidden:model pad-uneven=true"
+  "mlp|model:3|classes:model pad-uneven=true"
+  "cnn|data:3|batch:data pad-uneven=true"
+  "cnn|model:3|f2:model pad-uneven=true"
+  "cnn|rows:3|h:rows pad-uneven=true"
+  "transformer|model:3|vocab:model pad-uneven=true"
+  "transformer|data:3;model:3|batch:data;d_ff:model;heads:model pad-uneven=true"
+  "transformer|model:3|d_model:model pad-uneven=true"
 )
 
 # The optimizer of each example's training step; between them the sweep

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: the MLP compiled by `tessel compile` and trained under mpirun
-# on Fashion-MNIST. Every layout on 1, 2, 4 and 8 ranks gives the 1-rank
+# on Fashion-MNIST. Every layout on 1, 2, 4, 8 and 9 (padded) ranks gives the 1-rank
 # loss curve; training reaches 85% test accuracy; a checkpoint written under
 # one layout resumes under another layout and rank count with the same next
 # losses; a rank count that does not match the mesh is a clear error.
@@ -54,13 +54,14 @@ layouts=(
   "model:2 (classes)|--mesh=model:2|--rules=classes:model"
   "data:8|--mesh=data:8|--rules=batch:data"
   "data:2 x model:4|--mesh=data:2;model:4|--rules=batch:data;hidden:model"
+  "data:3 x model:3, padded|--mesh=data:3;model:3|--rules=batch:data;hidden:model|--pad-uneven"
 )
 for entry in "${layouts[@]}"; do
-  IFS='|' read -r name a b <<< "$entry"
+  IFS='|' read -r name a b c <<< "$entry"
   file=$(echo "$name" | tr -c "A-Za-z0-9\n" "_")
-  n=$(ranks_of "$a" "$b")
+  n=$(ranks_of "$a" "$b" ${c:+"$c"})
   status=0
-  "$bin/tessel" compile "$model" "$a" "$b" "${train[@]}" -o "$work/$file.spmd" &&
+  "$bin/tessel" compile "$model" "$a" "$b" ${c:+"$c"} "${train[@]}" -o "$work/$file.spmd" &&
     mpirun -n "$n" --oversubscribe "$work/$file.spmd" --steps $steps \
       --metrics "$work/$file.jsonl" "${run_opts[@]}" > "$work/$file.out" 2>&1 &&
     python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/$file.jsonl" 1e-4 ||

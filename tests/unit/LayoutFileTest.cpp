@@ -269,8 +269,8 @@ const BadFile kBadFiles[] = {
      {"1:1: error: a layout file must be a map with 'mesh' and 'layout'"}},
     {"unknown_key",
      "mesh: {data: 2}\nlayuot: {batch: data}\n",
-     {"2:1: error: unknown key 'layuot' (expected mesh, layout or "
-      "overrides)"}},
+     {"2:1: error: unknown key 'layuot' (expected mesh, layout, overrides "
+      "or pad_uneven)"}},
     {"two_documents",
      "mesh: {data: 2}\n---\nmesh: {data: 4}\n",
      {"3:1: error: a layout file holds one YAML document, not 2"}},
@@ -325,7 +325,7 @@ const BadFile kBadFiles[] = {
     {"several",
      "mesh: {data: 2}\nlayout: {batch: pipe}\nextra: 1\n"
      "overrides: {w: {k: [data, data]}}\n",
-     {"3:1: error: unknown key 'extra' (expected mesh, layout or overrides)",
+     {"3:1: error: unknown key 'extra' (expected mesh, layout, overrides or pad_uneven)",
       "2:10: error: dimension 'batch' is split over 'pipe', which is not an "
       "axis of the mesh data:2",
       "4:17: error: dimension 'k' of tensor 'w' uses mesh axis 'data' "

@@ -8,38 +8,41 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/FileSystem.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-/// Runs MlirOptMain with its output in a temporary file beside `output`,
-/// renamed over it only when the run succeeds. MlirOptMain opens (and so
-/// empties) its output file before it parses the input and deletes it on an
-/// error, which would destroy a good file from an earlier run; `-` and
-/// anything that is not a regular file (/dev/null) are written directly.
-static mlir::LogicalResult runKeepingOutput(int argc, char **argv,
-                                            llvm::StringRef input,
+/// Runs MlirOptMain into memory and writes `output` only when the run
+/// succeeds: a failed run (a parse error, a pass error) leaves a good file
+/// from an earlier run as it was. MLIR's file-based entry point opens and
+/// removes its output file on an error, so the stream-based one is used.
+static mlir::LogicalResult runKeepingOutput(llvm::StringRef input,
                                             llvm::StringRef output,
                                             mlir::DialectRegistry &registry) {
-  namespace fs = llvm::sys::fs;
-  if (output == "-" || (fs::exists(output) && !fs::is_regular_file(output)))
-    return mlir::MlirOptMain(argc, argv, input, output, registry);
-  llvm::SmallString<128> temporary;
-  if (std::error_code error =
-          fs::createUniqueFile(output + ".tmp-%%%%%%", temporary)) {
-    llvm::errs() << "error: cannot write beside " << output << ": "
-                 << error.message() << "\n";
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(input, &message);
+  if (!file) {
+    llvm::errs() << message << "\n";
     return mlir::failure();
   }
-  mlir::LogicalResult result =
-      mlir::MlirOptMain(argc, argv, input, temporary, registry);
-  std::error_code renamed;
-  if (mlir::succeeded(result) && !(renamed = fs::rename(temporary, output)))
-    return mlir::success();
-  if (renamed)
-    llvm::errs() << "error: cannot write " << output << ": "
-                 << renamed.message() << "\n";
-  fs::remove(temporary);
-  return mlir::failure();
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (mlir::failed(
+          mlir::MlirOptMain(stream, std::move(file), registry, config)))
+    return mlir::failure();
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(output, &message);
+  if (!out) {
+    llvm::errs() << message << "\n";
+    return mlir::failure();
+  }
+  out->os() << text;
+  out->keep();
+  return mlir::success();
 }
 
 int main(int argc, char **argv) {
@@ -52,5 +55,5 @@ int main(int argc, char **argv) {
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "tessel optimizer driver\n", registry);
   return mlir::asMainReturnCode(
-      runKeepingOutput(argc, argv, input, output, registry));
+      runKeepingOutput(input, output, registry));
 }

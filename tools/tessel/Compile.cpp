@@ -52,6 +52,10 @@ cl::opt<std::string> meshSpec("mesh",
 cl::opt<std::string>
     rulesSpec("rules", cl::desc("rules string, e.g. batch:data;hidden:model"),
               cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<bool> padUneven("pad-uneven",
+                        cl::desc("pad splits that do not divide their "
+                                 "dimension (layout files: pad_uneven: true)"),
+                        cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<std::string> optimizer("optimizer",
                                cl::desc("sgd, momentum, adam or adamw"),
                                cl::init("sgd"), cl::sub(compileCommand),
@@ -138,6 +142,7 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   options.layoutFile = layoutPath;
   options.meshSpec = meshSpec;
   options.rulesSpec = rulesSpec;
+  options.padUneven = padUneven;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
   if (batchSize > 0)
     sizes.push_back("batch=" + std::to_string(batchSize));

@@ -43,6 +43,9 @@ static cl::list<std::string>
 static cl::opt<int64_t>
     batchSize("batch", cl::desc("resize the 'batch' dimension"), cl::init(0),
               cl::sub(mlir::tessel::explainCommand));
+static cl::opt<bool>
+    padUneven("pad-uneven", cl::desc("pad splits that do not divide"),
+              cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
     format("format", cl::desc("output format"), cl::init(Format::Text),
@@ -73,6 +76,7 @@ int mlir::tessel::runExplain() {
   options.layoutFile = layoutPath;
   options.meshSpec = meshSpec;
   options.rulesSpec = rulesSpec;
+  options.padUneven = padUneven;
   pm.addPass(mlir::tessel::createTesselApplyLayout(options));
   if (failed(pm.run(module)))
     return 1;
