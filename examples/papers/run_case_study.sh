@@ -29,8 +29,8 @@ for layers in $layers_list; do
   for ranks in $ranks_list; do
     for split in $splits; do
       case $split in
-        hidden) layout=(--mesh "model:$ranks" --rules "hid_b:model") ;;
-        data) layout=(--mesh "data:$ranks" --rules "batch:data") ;;
+        hidden) layout=(--mesh "model:$ranks" --rules "hid_b:model" --pad-uneven) ;;
+        data) layout=(--mesh "data:$ranks" --rules "batch:data" --pad-uneven) ;;
       esac
       name="$layers-$ranks-$split"
       if ! "$bin/tessel" compile "$work/model$layers.mlir" "${layout[@]}" \
