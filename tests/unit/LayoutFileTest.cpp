@@ -1,6 +1,7 @@
 //===- LayoutFileTest.cpp - reading layout files and strings --------------===//
 
 #include "layouts/LayoutFile.h"
+#include "layouts/Sharding.h"
 
 #include <gtest/gtest.h>
 
@@ -88,6 +89,30 @@ TEST(LayoutFileTest, MapsAndStringsGiveTheSameLayout) {
   }
   EXPECT_EQ(fromStrings.source, "<command line>");
   EXPECT_EQ(fromStrings.rules[0].location.line, 0);
+}
+
+TEST(LayoutFileTest, PadUnevenIsReadAndAllowsSplitsThatDoNotDivide) {
+  LayoutSpec padded = parseValid("padded.yaml", "mesh: {model: 3}\n"
+                                                "layout: {hidden: model}\n"
+                                                "pad_uneven: true\n");
+  EXPECT_TRUE(padded.padUneven);
+  EXPECT_FALSE(parseValid("plain.yaml", "mesh: {model: 3}\n"
+                                        "layout: {hidden: model}\n")
+                   .padUneven);
+  TensorLayout hidden{{"hidden"}, {1024}, {{"model"}}};
+  std::string error;
+  EXPECT_FALSE(checkLayout(padded.mesh, hidden, error));
+  EXPECT_TRUE(checkLayout(padded.mesh, hidden, error, /*padUneven=*/true));
+  // Blocks of ceil(1024 / 3) = 342 starting at multiples of 342.
+  EXPECT_EQ(localShape(padded.mesh, hidden), std::vector<int64_t>{342});
+  EXPECT_EQ(shardOffset(padded.mesh, hidden, 2), std::vector<int64_t>{684});
+  std::vector<Diagnostic> diagnostics;
+  EXPECT_FALSE(parseLayoutText("mesh: {model: 3}\npad_uneven: maybe\n",
+                               "bad.yaml", diagnostics));
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_NE(diagnostics.front().message.find("'pad_uneven' must be true or "
+                                             "false"),
+            std::string::npos);
 }
 
 TEST(LayoutFileTest, StringSyntaxAllowsWhitespaceAndEmptySegments) {
