@@ -35,7 +35,10 @@ cleanup() {
 trap cleanup EXIT
 export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 BOUND=${TESSEL_FAULT_BOUND:-30}
-steps=150
+# Enough steps that six kill-and-resume segments in part 3 (each runs
+# tens of steps before its kill lands on a loaded machine) never reach the
+# end of training.
+steps=600
 # A 1024-wide hidden layer makes each checkpoint about 6.5 MB (weights and
 # momentum), so that a write takes long enough for random kills to land in
 # it.
