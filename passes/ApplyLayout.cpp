@@ -37,6 +37,50 @@ Location locationOf(MLIRContext *context,
 /// function argument, the argument itself.
 Location locationOf(Value value) { return value.getLoc(); }
 
+/// Returns whether `op` computes its result's dimension `dim` element by
+/// element from the same dimension of its operands, so that a split of that
+/// dimension in an operand can carry over to the result without
+/// communication: element-wise ops, contractions (dimensions they keep),
+/// reductions (kept dimensions), ops that work across other dimensions, and
+/// softmax, whose split form needs only per-row scalars.
+bool carriesSplitsThrough(Operation *op, StringRef dim) {
+  auto partitionable = dyn_cast_or_null<PartitionableOpInterface>(op);
+  if (!partitionable)
+    return false;
+  switch (partitionable.getPartitionRule()) {
+  case PartitionRule::Elementwise:
+  case PartitionRule::Contraction:
+  case PartitionRule::Reduction:
+    return true;
+  case PartitionRule::Across:
+    return isa<SoftmaxOp, LogSoftmaxOp>(op) ||
+           !llvm::is_contained(partitionable.getDimsWorkedAcross(), dim);
+  default:
+    return false;
+  }
+}
+
+/// Returns the axes that split `dim` (of `size`) in an operand of the op
+/// defining `value`, or none.
+SmallVector<StringAttr> operandSplitOf(Value value, StringRef dim,
+                                       int64_t size) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !carriesSplitsThrough(op, dim))
+    return {};
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<NamedTensorType>(operand.getType());
+    if (!type || !type.getLayout())
+      continue;
+    std::optional<unsigned> position = type.getDimIndex(dim);
+    if (!position || type.getShape()[*position] != size)
+      continue;
+    SmallVector<StringAttr> axes = type.getLayout().getAxesOf(dim);
+    if (!axes.empty())
+      return axes;
+  }
+  return {};
+}
+
 struct ApplyLayoutPass
     : mlir::tessel::impl::TesselApplyLayoutBase<ApplyLayoutPass> {
   using TesselApplyLayoutBase::TesselApplyLayoutBase;
@@ -119,9 +163,29 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
   SmallVector<StringAttr> splitDims;
   SmallVector<ArrayAttr> splitAxes;
   Builder builder(&getContext());
+  // Dimensions no rule or override speaks of take the split their operand
+  // has (an override's split, say of the logits' vocabulary, follows the
+  // data into the ops computed from it, such as the softmax of the
+  // cross-entropy's gradient), when its axes are not taken by a dimension
+  // the rules split.
+  llvm::StringSet<> axesInUse;
+  for (StringAttr dim : type.getDimNames())
+    for (const std::string &axis : spec.axesFor(layoutName, dim.getValue()))
+      axesInUse.insert(axis);
   for (auto [dim, size] : llvm::zip(type.getDimNames(), type.getShape())) {
     allDims.insert(dim.getValue());
     layout::AxisList axes = spec.axesFor(layoutName, dim.getValue());
+    if (!spec.ruleFor(layoutName, dim.getValue())) {
+      SmallVector<StringAttr> inherited =
+          operandSplitOf(value, dim.getValue(), size);
+      if (llvm::none_of(inherited, [&](StringAttr axis) {
+            return axesInUse.contains(axis.getValue());
+          }))
+        for (StringAttr axis : inherited) {
+          axes.push_back(axis.str());
+          axesInUse.insert(axis.getValue());
+        }
+    }
     tensorLayout.dims.push_back(dim.str());
     tensorLayout.shape.push_back(size);
     tensorLayout.axes.push_back(axes);

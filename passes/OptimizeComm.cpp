@@ -79,12 +79,107 @@ struct GatherThenSliceOtherToAllToAll : OpRewritePattern<ShardSliceOp> {
   }
 };
 
+/// add(all_reduce sum over A (x), all_reduce sum over A (y))
+///   => all_reduce sum over A (add(x, y)), and the same for sub.
+/// Addition is linear, so the sum of two complete sums is the complete sum
+/// of the partial sums: one collective instead of two, as when the
+/// gradients of a layer's input through Q, K and V are added.
+template <typename AddOrSub>
+struct ReducePartialSumsOnce : OpRewritePattern<AddOrSub> {
+  using OpRewritePattern<AddOrSub>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOrSub op,
+                                PatternRewriter &rewriter) const final {
+    auto lhs = op.getLhs().template getDefiningOp<AllReduceOp>();
+    auto rhs = op.getRhs().template getDefiningOp<AllReduceOp>();
+    if (!lhs || !rhs || lhs == rhs || lhs.getKind() != CollectiveKind::Sum ||
+        rhs.getKind() != CollectiveKind::Sum || lhs.getAxes() != rhs.getAxes() ||
+        !lhs->hasOneUse() || !rhs->hasOneUse())
+      return failure();
+    Value partial = AddOrSub::create(rewriter, op.getLoc(), op.getType(),
+                                     lhs.getInput(), rhs.getInput());
+    rewriter.replaceOpWithNewOp<AllReduceOp>(op, op.getType(), lhs.getKind(),
+                                             partial, lhs.getAxesAttr());
+    return success();
+  }
+};
+
+/// Returns the number of members of the groups over `axes`.
+int64_t groupSizeOver(MeshAttr mesh, ArrayAttr axes) {
+  int64_t size = 1;
+  for (auto axis : axes.getAsRange<StringAttr>())
+    size *= mesh.getAxisSize(axis.getValue()).value_or(1);
+  return size;
+}
+
+/// keep block p along d over A of f(x, y, ...), f element-wise
+///   => f(block p of x, block p of y, ...).
+/// The block of an element-wise result is the result of the operands'
+/// blocks, so the op runs on 1/g of the data, and the slices move up to
+/// where they can meet the collective that made the whole value (an
+/// all_reduce becomes a reduce_scatter, as for ZeRO's gradient scaled by
+/// the learning rate before its slice is kept). Not for padded blocks,
+/// whose zero padding f might not keep.
+struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ShardSliceOp slice,
+                                PatternRewriter &rewriter) const final {
+    Operation *producer = slice.getInput().getDefiningOp();
+    auto partitionable =
+        dyn_cast_or_null<PartitionableOpInterface>(producer);
+    if (!partitionable ||
+        partitionable.getPartitionRule() != PartitionRule::Elementwise ||
+        producer->getNumResults() != 1 || !producer->hasOneUse())
+      return failure();
+    MeshAttr mesh = getEnclosingMesh(slice);
+    auto wholeType = cast<NamedTensorType>(slice.getInput().getType());
+    auto blockType = cast<NamedTensorType>(slice.getType());
+    StringRef dim = slice.getDim();
+    int64_t whole = wholeType.getShape()[*wholeType.getDimIndex(dim)];
+    int64_t block = blockType.getShape()[*blockType.getDimIndex(dim)];
+    if (!mesh || block * groupSizeOver(mesh, slice.getAxes()) != whole)
+      return failure();
+
+    rewriter.setInsertionPoint(producer);
+    SmallVector<Value> blocks;
+    for (Value operand : producer->getOperands()) {
+      auto type = dyn_cast<NamedTensorType>(operand.getType());
+      std::optional<unsigned> position =
+          type ? type.getDimIndex(dim) : std::nullopt;
+      if (!position || type.getShape()[*position] != whole) {
+        // Broadcast along `dim` (or not a tensor): the same for every block.
+        if (position)
+          return failure();
+        blocks.push_back(operand);
+        continue;
+      }
+      SmallVector<int64_t> shape(type.getShape());
+      shape[*position] = block;
+      auto operandBlockType = NamedTensorType::get(type.getDimNames(), shape,
+                                                   type.getElementType());
+      blocks.push_back(ShardSliceOp::create(rewriter, slice.getLoc(),
+                                            operandBlockType, operand,
+                                            slice.getDimAttr(),
+                                            slice.getAxesAttr()));
+    }
+    Operation *local = rewriter.clone(*producer);
+    local->setOperands(blocks);
+    local->getResult(0).setType(blockType);
+    rewriter.replaceOp(slice, local->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
 struct OptimizeCommPass
     : mlir::tessel::impl::TesselOptimizeCommBase<OptimizeCommPass> {
   void runOnOperation() final {
     RewritePatternSet patterns(&getContext());
     patterns.add<AllReduceThenSliceToReduceScatter, GatherThenSliceBack,
-                 GatherThenSliceOtherToAllToAll>(&getContext());
+                 GatherThenSliceOtherToAllToAll, ReducePartialSumsOnce<AddOp>,
+                 ReducePartialSumsOnce<SubOp>, SliceBeforeElementwise>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

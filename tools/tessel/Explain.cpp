@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -92,6 +93,10 @@ int mlir::tessel::runExplain() {
   PassManager partition(&context);
   partition.addPass(mlir::tessel::createTesselPartition());
   partition.addPass(mlir::tessel::createTesselOptimizeComm());
+  // As `tessel compile` does: without it, the copies of a collective that
+  // the gradient builders leave (one gather of a parameter per use) would
+  // each be counted.
+  partition.addPass(createCSEPass());
   if (failed(partition.run(*partitioned)))
     return 1;
   ::tessel::analysis::addPartitionedCosts(
