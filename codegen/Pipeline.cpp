@@ -35,8 +35,15 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
     pm.addPass(createTesselPartition());
     pm.addPass(createTesselOptimizeComm());
   }
-  // The gradient builders make one constant per use.
+  // The gradient builders make one constant per use, and one collective
+  // of a parameter per use.
   pm.addPass(createCSEPass());
+  if ((!options.layoutFile.empty() || !options.meshSpec.empty()) &&
+      options.bucketBytes > 0) {
+    TesselBucketAllReducesOptions bucket;
+    bucket.maxBytes = options.bucketBytes;
+    pm.addNestedPass<func::FuncOp>(createTesselBucketAllReduces(bucket));
+  }
   if (options.lower)
     pm.addPass(createTesselLowerToRuntime());
 }
@@ -45,6 +52,6 @@ void mlir::tessel::registerCompilePipeline() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "tessel-compile",
       "the pipeline of `tessel compile`: autodiff, layout, partition, "
-      "optimize-comm, lower-to-runtime",
+      "optimize-comm, bucket-all-reduces, lower-to-runtime",
       buildCompilePipeline);
 }

@@ -47,6 +47,11 @@ struct CompilePipelineOptions
   Option<bool> padUneven{*this, "pad-uneven",
                          llvm::cl::desc("pad splits that do not divide"),
                          llvm::cl::init(false)};
+  Option<int64_t> bucketBytes{
+      *this, "bucket-bytes",
+      llvm::cl::desc("merge all_reduces of tensors up to this size into "
+                     "buffers of up to this size (0: never)"),
+      llvm::cl::init(262144)};
   Option<bool> lower{*this, "lower",
                      llvm::cl::desc("lower to runtime calls (LLVM dialect)"),
                      llvm::cl::init(true)};
@@ -55,7 +60,8 @@ struct CompilePipelineOptions
 /// Adds the passes of `tessel compile` to `pm`: tessel-resize-dims (with
 /// `dim-sizes`), tessel-autodiff (with
 /// `train`), tessel-apply-layout (with a layout), tessel-partition,
-/// tessel-optimize-comm, CSE and, with `lower`, tessel-lower-to-runtime.
+/// tessel-optimize-comm, CSE, tessel-bucket-all-reduces (with
+/// `bucket-bytes`) and, with `lower`, tessel-lower-to-runtime.
 void buildCompilePipeline(OpPassManager &pm,
                           const CompilePipelineOptions &options);
 

@@ -225,7 +225,12 @@ def TesselOptimizeComm : Pass<"tessel-optimize-comm", "::mlir::ModuleOp"> {
       same dimension over the same axes is the rank's own block: both go;
     - `all_gather` along one dimension sliced along another over the same
       axes moves the split from one dimension to the other: one
-      `all_to_all`, which sends a 1/g share instead of the whole gather.
+      `all_to_all`, which sends a 1/g share instead of the whole gather;
+    - `add` or `sub` of two `all_reduce sum` over the same axes becomes one
+      `all_reduce` of the sum of the partial sums;
+    - a `shard_slice` of an element-wise op's result becomes the op on the
+      slices of its operands (not for padded blocks), so that the slice
+      meets the collective above it.
 
     Before:
 
@@ -242,6 +247,46 @@ def TesselOptimizeComm : Pass<"tessel-optimize-comm", "::mlir::ModuleOp"> {
         : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:2], f32>
     ```
   }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+}
+
+def TesselBucketAllReduces
+    : Pass<"tessel-bucket-all-reduces", "::mlir::func::FuncOp"> {
+  let summary = "merge small all_reduces over one group into one buffer";
+  let description = [{
+    Merges `all_reduce`s of the same kind, group and element type that can
+    run at one point of the program (every input computed before the first
+    of their results is used) into one: each input is flattened, the
+    inputs are concatenated into one buffer, the buffer is all-reduced
+    once, and each result is cut back out of it. A training step's gradient
+    all_reduces, one per parameter, become a few calls, each paying the
+    collective's fixed cost once. Only tensors of at most `max-bytes` take
+    part and no bucket grows past it, since the copies in and out of the
+    buffer cost more than the saved call for large tensors.
+
+    Before:
+
+    ```mlir
+    %ga = tessel.all_reduce sum %a over ["data"] : !tessel.tensor<[i:4, o:2], f32>
+    %gb = tessel.all_reduce sum %b over ["data"] : !tessel.tensor<[o:2], f32>
+    ```
+
+    After:
+
+    ```mlir
+    %fa = tessel.reshape %a : !tessel.tensor<[i:4, o:2], f32> -> !tessel.tensor<[bucket:8], f32>
+    %fb = tessel.reshape %b : !tessel.tensor<[o:2], f32> -> !tessel.tensor<[bucket:2], f32>
+    %buffer = tessel.concat %fa, %fb over "bucket" : (...) -> !tessel.tensor<[bucket:10], f32>
+    %sum = tessel.all_reduce sum %buffer over ["data"] : !tessel.tensor<[bucket:10], f32>
+    %sa = tessel.slice %sum {dims = ["bucket"], starts = array<i64: 0>} : ... -> !tessel.tensor<[bucket:8], f32>
+    %ga = tessel.reshape %sa : !tessel.tensor<[bucket:8], f32> -> !tessel.tensor<[i:4, o:2], f32>
+    ...
+    ```
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"262144",
+           "the largest tensor and bucket, in bytes (0: merge nothing)">,
+  ];
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }
 

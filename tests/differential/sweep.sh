@@ -60,7 +60,8 @@ check() { # name, model, function, reference dir, apply-layout option
   file=$(echo "$name" | tr -c "A-Za-z0-9_.\n" "_")
   local partitioned="$work/$file.mlir"
   if "$bin/tessel-opt" "$model" "--tessel-apply-layout=$option" \
-       --tessel-partition --tessel-optimize-comm -o "$partitioned" 2> "$work/$file.err" &&
+       --tessel-partition --tessel-optimize-comm --cse --tessel-bucket-all-reduces \
+       -o "$partitioned" 2> "$work/$file.err" &&
      "$bin/tessel-eval" "$partitioned" --function "$function" --random-inputs --seed 11 \
        --check-against "$reference" > "$work/$file.out" 2>> "$work/$file.err"; then
     echo "PASS: $name"

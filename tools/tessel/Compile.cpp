@@ -56,6 +56,11 @@ cl::opt<bool> padUneven("pad-uneven",
                         cl::desc("pad splits that do not divide their "
                                  "dimension (layout files: pad_uneven: true)"),
                         cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<int64_t> bucketBytes(
+    "bucket-bytes",
+    cl::desc("all-reduce tensors of up to this many bytes together, in "
+             "buffers of up to this size (0: one call per tensor)"),
+    cl::init(262144), cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<std::string> optimizer("optimizer",
                                cl::desc("sgd, momentum, adam or adamw"),
                                cl::init("sgd"), cl::sub(compileCommand),
@@ -143,6 +148,7 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   options.meshSpec = meshSpec;
   options.rulesSpec = rulesSpec;
   options.padUneven = padUneven;
+  options.bucketBytes = bucketBytes;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
   if (batchSize > 0)
     sizes.push_back("batch=" + std::to_string(batchSize));

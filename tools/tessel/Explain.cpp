@@ -47,6 +47,11 @@ static cl::opt<int64_t>
 static cl::opt<bool>
     padUneven("pad-uneven", cl::desc("pad splits that do not divide"),
               cl::sub(mlir::tessel::explainCommand));
+static cl::opt<int64_t> bucketBytes(
+    "bucket-bytes",
+    cl::desc("as for compile: all_reduces of tensors up to this size share "
+             "buffers of up to this size (0: one per tensor)"),
+    cl::init(262144), cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
     format("format", cl::desc("output format"), cl::init(Format::Text),
@@ -97,6 +102,10 @@ int mlir::tessel::runExplain() {
   // the gradient builders leave (one gather of a parameter per use) would
   // each be counted.
   partition.addPass(createCSEPass());
+  mlir::tessel::TesselBucketAllReducesOptions bucket;
+  bucket.maxBytes = bucketBytes;
+  partition.addNestedPass<func::FuncOp>(
+      mlir::tessel::createTesselBucketAllReduces(bucket));
   if (failed(partition.run(*partitioned)))
     return 1;
   ::tessel::analysis::addPartitionedCosts(
