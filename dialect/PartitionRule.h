@@ -13,6 +13,7 @@ enum class PartitionRule {
   Contraction,
   Reduction,
   Positional,
+  Regrouping,
   Across,
   SlidingWindow,
   WindowGradient,

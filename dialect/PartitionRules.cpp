@@ -42,6 +42,12 @@ TESSEL_PARTITION_RULE(BroadcastOp, Elementwise)
 TESSEL_PARTITION_RULE(TransposeOp, Elementwise)
 TESSEL_PARTITION_RULE(EinsumOp, Contraction)
 TESSEL_PARTITION_RULE(RenameOp, Positional)
+TESSEL_PARTITION_RULE(ReshapeOp, Regrouping)
+// Slices, pads and concatenations move elements along the dimensions they
+// change and copy every index of the others alike.
+TESSEL_PARTITION_RULE(SliceOp, Across)
+TESSEL_PARTITION_RULE(PadOp, Across)
+TESSEL_PARTITION_RULE(ConcatOp, Across)
 TESSEL_PARTITION_RULE(SoftmaxOp, Across)
 TESSEL_PARTITION_RULE(LogSoftmaxOp, Across)
 TESSEL_PARTITION_RULE(SoftmaxCrossEntropyOp, Across)
@@ -92,3 +98,15 @@ SmallVector<StringRef> PoolOp::getDimsWorkedAcross() {
 }
 SmallVector<StringRef> GatherOp::getDimsWorkedAcross() { return {getDim()}; }
 SmallVector<StringRef> OneHotOp::getDimsWorkedAcross() { return {getDim()}; }
+SmallVector<StringRef> SliceOp::getDimsWorkedAcross() {
+  return namesOf(getDims());
+}
+// A dimension padded by nothing is copied as it is, so its split can stay.
+SmallVector<StringRef> PadOp::getDimsWorkedAcross() {
+  SmallVector<StringRef> dims;
+  for (auto [dim, low, high] : llvm::zip(getDims(), getLow(), getHigh()))
+    if (low != 0 || high != 0)
+      dims.push_back(cast<StringAttr>(dim).getValue());
+  return dims;
+}
+SmallVector<StringRef> ConcatOp::getDimsWorkedAcross() { return {getDim()}; }

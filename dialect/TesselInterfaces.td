@@ -20,6 +20,10 @@ def Tessel_PartitionableOpInterface : OpInterface<"PartitionableOpInterface"> {
     - Reduction: a reduce; reduced dimensions may stay split.
     - Positional: the result's dimension i is the operand's dimension i under
       another name (rename).
+    - Regrouping: the result's dimensions regroup the operand's elements in
+      row-major order (reshape); a split of a group's major dimension
+      carries over where both sides cut the group into the same runs
+      (layouts/Reshape.h), and the dimensions of other groups keep theirs.
     - Across: the op combines elements across the dimensions
       getDimsWorkedAcross() names and treats every index of the others
       alike; those dimensions are gathered, the other splits stay.

@@ -706,7 +706,7 @@ def Tessel_RenameOp : Tessel_Op<"rename", [Pure, Tessel_PartitionRuleTrait, Tess
   let hasFolder = 1;
 }
 
-def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
+def Tessel_ReshapeOp : Tessel_Op<"reshape", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
   let summary = "split and merge dimensions";
   let description = [{
     Reinterprets the elements in row-major order of the input's dimension
@@ -754,7 +754,7 @@ def Tessel_TransposeOp : Tessel_Op<"transpose", [Pure, Tessel_PartitionRuleTrait
   let hasFolder = 1;
 }
 
-def Tessel_SliceOp : Tessel_Op<"slice", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
+def Tessel_SliceOp : Tessel_Op<"slice", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "a contiguous block of some dimensions";
   let description = [{
     Takes, along every dimension in `dims`, the result's size of elements
@@ -779,7 +779,7 @@ def Tessel_SliceOp : Tessel_Op<"slice", [Pure, Tessel_PartitionableOpInterface, 
   let hasVerifier = 1;
 }
 
-def Tessel_ConcatOp : Tessel_Op<"concat", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
+def Tessel_ConcatOp : Tessel_Op<"concat", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "join tensors along one dimension";
   let description = [{
     Concatenates the inputs in order along `dim`.
@@ -804,7 +804,7 @@ def Tessel_ConcatOp : Tessel_Op<"concat", [Pure, Tessel_PartitionableOpInterface
   let hasVerifier = 1;
 }
 
-def Tessel_PadOp : Tessel_Op<"pad", [Pure, Tessel_PartitionableOpInterface, Tessel_GradientTrait]> {
+def Tessel_PadOp : Tessel_Op<"pad", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "constant padding of some dimensions";
   let description = [{
     Adds `low[i]` elements before and `high[i]` after the data along each

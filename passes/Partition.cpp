@@ -9,6 +9,8 @@
 #include "passes/Passes.h"
 
 #include "dialect/IndexBounds.h"
+#include "dialect/MeshConversion.h"
+#include "layouts/Reshape.h"
 #include "passes/Resharding.h"
 #include "passes/SplitReductions.h"
 
@@ -25,6 +27,19 @@ using namespace mlir::tessel;
 namespace {
 
 constexpr StringLiteral kGlobalTypeAttrName = "tessel.global_type";
+
+/// Checks that `type`'s layout can be cut on `mesh` (every axis exists,
+/// none splits two dimensions; uneven splits pad), reporting through `emit`
+/// with the dimension and axis at fault. A layout written by hand or by
+/// another tool may not, and the block shapes below assume it does.
+LogicalResult checkLayoutOnMesh(NamedTensorType type, MeshAttr mesh,
+                                function_ref<InFlightDiagnostic()> emit) {
+  std::string error;
+  if (::tessel::layout::checkLayout(toLayoutMesh(mesh), toTensorLayout(type),
+                                    error, /*padUneven=*/true))
+    return success();
+  return emit() << error << " " << mesh;
+}
 
 /// Partitions one function in place.
 class FunctionPartitioner {
@@ -65,6 +80,7 @@ private:
   LogicalResult partitionEinsum(EinsumOp op);
   LogicalResult partitionReduce(ReduceOp op);
   LogicalResult partitionRename(RenameOp op);
+  LogicalResult partitionReshape(ReshapeOp op);
   LogicalResult partitionAcross(Operation *op, ArrayRef<StringRef> across);
   bool tryPartitionSplitSoftmax(Operation *op);
   bool tryPartitionSplitLayerNorm(LayerNormOp op);
@@ -250,6 +266,45 @@ LogicalResult FunctionPartitioner::partitionRename(RenameOp op) {
                    : LayoutAttr::get(op.getContext(), dims, axes));
   Value block = blockAs(op.getInput(), wanted, op.getLoc());
   blocks[op.getResult()] = cloneOn(op, block, localTypeOf(result, mesh));
+  return success();
+}
+
+// A reshape moves no data where a split of the result carries over from
+// the input (layouts/Reshape.h): a dimension carried over unchanged, or the
+// major part of a merged or split dimension whose blocks line up, as in
+// hidden:512 over 4 -> [heads:8 over 4, head_dim:64]. The input takes those
+// splits on the dimensions they come from, so that only the other split
+// dimensions of the groups involved are gathered, the block is reshaped
+// locally, and the result's remaining splits are sliced.
+LogicalResult FunctionPartitioner::partitionReshape(ReshapeOp op) {
+  NamedTensorType input = globalTypeOf(op.getInput());
+  NamedTensorType result = op.getType();
+  std::vector<int64_t> from(input.getShape().begin(), input.getShape().end());
+  std::vector<int64_t> to(result.getShape().begin(), result.getShape().end());
+  SmallVector<StringAttr> inputDims, resultDims;
+  SmallVector<ArrayAttr> splitAxes;
+  if (LayoutAttr layout = result.getLayout())
+    for (auto [dim, axes] : llvm::zip(layout.getDims(), layout.getAxes())) {
+      SmallVector<StringAttr> names = axesOf(layout, dim.getValue());
+      std::optional<size_t> source = ::tessel::layout::splitSourceOfReshape(
+          from, to, *result.getDimIndex(dim.getValue()),
+          *mesh.getGroupSize(names));
+      if (!source)
+        continue;
+      inputDims.push_back(input.getDimNames()[*source]);
+      resultDims.push_back(dim);
+      splitAxes.push_back(axes);
+    }
+  auto layoutOf = [&](ArrayRef<StringAttr> dims) {
+    return dims.empty() ? LayoutAttr()
+                        : LayoutAttr::get(op.getContext(), dims, splitAxes);
+  };
+  Value block = blockAs(op.getInput(), input.withLayout(layoutOf(inputDims)),
+                        op.getLoc());
+  NamedTensorType computed = result.withLayout(layoutOf(resultDims));
+  Value local = cloneOn(op, block, localTypeOf(computed, mesh));
+  Resharder resharder(builder, op.getLoc(), mesh);
+  blocks[op.getResult()] = resharder.reshard(local, computed, result);
   return success();
 }
 
@@ -669,11 +724,21 @@ static bool keepsZeroPadding(Operation *op, ArrayRef<StringRef> padded) {
       return llvm::any_of(op->getOperands(),
                           [&](Value v) { return hasDim(v, dim); });
     });
+  // A pad writes its value into the padding of the other dimensions' blocks.
+  if (auto pad = dyn_cast<PadOp>(op))
+    return pad.getValue().isZero();
+  // Reshapes, slices and concatenations move elements, and their rules keep
+  // a padded split only where the padding moves with its block.
   return isa<EinsumOp, NegOp, ReluOp, AbsOp, TransposeOp, RenameOp, CastOp,
-             ReduceOp>(op);
+             ReduceOp, ReshapeOp, SliceOp, ConcatOp>(op);
 }
 
 LogicalResult FunctionPartitioner::partition(Operation *op) {
+  for (Type type : op->getResultTypes())
+    if (auto tensor = dyn_cast<NamedTensorType>(type))
+      if (failed(checkLayoutOnMesh(tensor, mesh,
+                                   [&] { return op->emitOpError(); })))
+        return failure();
   if (failed(partitionByRule(op)))
     return failure();
   if (op->getNumResults() != 1)
@@ -704,6 +769,8 @@ LogicalResult FunctionPartitioner::partitionByRule(Operation *op) {
     return partitionReduce(cast<ReduceOp>(op));
   case PartitionRule::Positional:
     return partitionRename(cast<RenameOp>(op));
+  case PartitionRule::Regrouping:
+    return partitionReshape(cast<ReshapeOp>(op));
   case PartitionRule::Across:
     return partitionAcross(op, partitionable.getDimsWorkedAcross());
   case PartitionRule::SlidingWindow:
@@ -731,6 +798,12 @@ LogicalResult FunctionPartitioner::run() {
     if (!type)
       return func.emitError() << "argument #" << argument.getArgNumber()
                               << " is not a tessel tensor";
+    if (failed(checkLayoutOnMesh(type, mesh, [&] {
+          return emitError(argument.getLoc())
+                 << "argument #" << argument.getArgNumber() << " of @"
+                 << func.getSymName() << ": ";
+        })))
+      return failure();
     argumentTypes[argument] = type;
     func.setArgAttr(argument.getArgNumber(), kGlobalTypeAttrName,
                     TypeAttr::get(type));

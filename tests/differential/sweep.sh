@@ -6,11 +6,13 @@
 # step that tessel-autodiff makes of it (loss, gradients and the optimizer's
 # update of every parameter and its state) and, where an example has one,
 # its evaluation (loss and number of correct predictions) are checked.
+# Besides the examples, small test models (tests/differential/models) cover
+# ops the examples do not use.
 #
-# usage: sweep.sh BUILD_BIN_DIR EXAMPLES_DIR
+# usage: sweep.sh BUILD_BIN_DIR MODELS_DIR...   (each <name>/<name>.mlir)
 set -euo pipefail
 bin=$1
-examples=$2
+shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -42,6 +44,20 @@ extra=(
   "transformer|model:3|vocab:model pad-uneven=true"
   "transformer|data:3;model:3|batch:data;d_ff:model;heads:model pad-uneven=true"
   "transformer|model:3|d_model:model pad-uneven=true"
+  # Reshapes, slices, pads and concatenations with split dimensions: splits
+  # that stay local (the batch; heads and tokens as the major parts of
+  # hidden and of [seq, heads]) and ones gathered first (hidden2 and seq,
+  # which they slice, pad and concatenate; head_dim, the minor part).
+  "shapes|model:2|hidden:model;heads:model;hidden2:model"
+  "shapes|model:4|hidden:model;heads:model"
+  "shapes|data:2;model:2|batch:data;seq:model;tokens:model"
+  "shapes|data:4;model:2|batch:data;hidden2:model"
+  "shapes|model:3|head_dim:model"
+  "shapes|model:2;data:2|heads:model;tokens:data;hidden2:data"
+  "shapes|seq:2;model:2|seq:seq;hidden:model;heads:model;hidden2:model"
+  "shapes|model:3|hidden:model;heads:model;hidden2:model pad-uneven=true"
+  "shapes|data:3;model:3|batch:data;seq:model;tokens:model pad-uneven=true"
+  "shapes|data:3;model:2|batch:data;hidden2:model pad-uneven=true"
 )
 
 # The optimizer of each example's training step; between them the sweep
@@ -68,12 +84,12 @@ check() { # name, model, function, reference dir, apply-layout option
     passed=$((passed + 1))
   else
     echo "FAIL: $name"
-    cat "$work/$file.err" "$work/$file.out" 2>/dev/null | head -20
+    cat "$work/$file.err" "$work/$file.out" 2>/dev/null | head -20 || true
     failed=$((failed + 1))
   fi
 }
 
-for dir in "$examples"/*/; do
+for dir in $(for models in "$@"; do ls -d "$models"/*/; done); do
   example=$(basename "$dir")
   forward="$dir/$example.mlir"
   [ -f "$forward" ] || continue
