@@ -178,30 +178,56 @@ Value Resharder::maskPadding(Value block, NamedTensorType global,
 
 Value Resharder::reshard(Value block, NamedTensorType from,
                          NamedTensorType to) {
-  SmallVector<StringRef> changed;
-  for (StringAttr dim : from.getDimNames())
-    if (axesOf(from.getLayout(), dim.getValue()) !=
-        axesOf(to.getLayout(), dim.getValue()))
-      changed.push_back(dim.getValue());
-  // [dim over A] -> [dim whole] for every changed dimension ...
-  for (StringRef dim : changed) {
-    block = gatherDim(block, dim, axesOf(from.getLayout(), dim));
+  // A dimension split over axes [p..., s1...] that moves to [p..., s2...]
+  // keeps the blocks of the common leading axes p: block (i, j) of the
+  // finer split is part j of block i of the coarser one, since the first
+  // axis is outermost. Only the trailing axes s1 are gathered and s2
+  // sliced. A padded split gathers and slices over all its axes, since its
+  // coarser blocks are not whole numbers of finer ones.
+  struct Change {
+    StringRef dim;
+    SmallVector<StringAttr> gatherOver, sliceOver;
+  };
+  SmallVector<Change> changes;
+  for (auto [dim, size] : llvm::zip(from.getDimNames(), from.getShape())) {
+    SmallVector<StringAttr> before = axesOf(from.getLayout(), dim.getValue());
+    SmallVector<StringAttr> after = axesOf(to.getLayout(), dim.getValue());
+    if (before == after)
+      continue;
+    size_t common = 0;
+    bool divides = size % *mesh.getGroupSize(before) == 0 &&
+                   size % *mesh.getGroupSize(after) == 0;
+    while (divides && common < before.size() && common < after.size() &&
+           before[common] == after[common])
+      ++common;
+    changes.push_back({dim.getValue(),
+                       SmallVector<StringAttr>(before.begin() + common,
+                                               before.end()),
+                       SmallVector<StringAttr>(after.begin() + common,
+                                               after.end())});
+  }
+  // [dim over p + s1] -> [dim over p] for every changed dimension ...
+  for (const Change &change : changes) {
+    block = gatherDim(block, change.dim, change.gatherOver);
     // A padded split gathers ceil(n / g) * g elements: the padding goes.
     auto gathered = cast<NamedTensorType>(block.getType());
-    int64_t size = *from.getDimSize(dim);
-    if (*gathered.getDimSize(dim) != size) {
+    int64_t size = *from.getDimSize(change.dim);
+    if (change.gatherOver.size() ==
+            axesOf(from.getLayout(), change.dim).size() &&
+        *gathered.getDimSize(change.dim) != size) {
       SmallVector<int64_t> shape(gathered.getShape());
-      shape[*gathered.getDimIndex(dim)] = size;
+      shape[*gathered.getDimIndex(change.dim)] = size;
       block = SliceOp::create(
           builder, loc,
           NamedTensorType::get(gathered.getContext(), gathered.getDimNames(),
                                shape, gathered.getElementType(), LayoutAttr()),
-          block, builder.getStrArrayAttr({dim}),
+          block, builder.getStrArrayAttr({change.dim}),
           builder.getDenseI64ArrayAttr({0}));
     }
   }
-  // ... then [dim whole] -> [dim over B].
-  for (StringRef dim : changed)
-    block = sliceDim(block, dim, axesOf(to.getLayout(), dim));
+  // ... then [dim over p] -> [dim over p + s2]. Gathering every dimension
+  // first means no mesh axis splits two dimensions in between.
+  for (const Change &change : changes)
+    block = sliceDim(block, change.dim, change.sliceOver);
   return block;
 }
