@@ -2,10 +2,11 @@
 //-*-===//
 //
 // A catalogue of small resharding steps, each a mesh-level op with the
-// layouts before and after, and the planner that composes them. The planner
-// is deliberately simple for now: every dimension whose split changes is
-// gathered and then sliced to its new split. Steps that move a split with
-// less traffic (all_to_all, collective_permute) are the next to add.
+// layouts before and after, and the planner that composes them: every
+// dimension whose split changes is gathered over the axes it loses and
+// sliced over the axes it gains, keeping the common leading axes.
+// tessel-optimize-comm turns a gather along one dimension sliced along
+// another into an all_to_all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,8 +65,9 @@ public:
   Value maskPadding(Value block, NamedTensorType global, double fill);
 
   /// Moves `block`, the local block of a tensor of global type `from`, to
-  /// the layout of `to` (same dimensions): all gathers first, so that no
-  /// axis is in use twice in between, then all slices.
+  /// the layout of `to` (same dimensions): all gathers first (over the axes
+  /// after those the two splits of a dimension share), so that no axis is
+  /// in use twice in between, then all slices.
   Value reshard(Value block, NamedTensorType from, NamedTensorType to);
 
 private:
