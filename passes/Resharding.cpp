@@ -124,6 +124,19 @@ Value Resharder::sliceDim(Value block, StringRef dim,
                               axisArray(builder, axes));
 }
 
+Value Resharder::permuteAxis(Value block, StringAttr from, StringAttr to) {
+  // Positions in the group over [from, to] are i * |to| + j for the rank
+  // at (from = i, to = j); it receives from (from = j, to = i).
+  int64_t size = *mesh.getAxisSize(from.getValue());
+  SmallVector<int64_t> pairs;
+  for (int64_t i = 0; i < size; ++i)
+    for (int64_t j = 0; j < size; ++j)
+      llvm::append_values(pairs, j * size + i, i * size + j);
+  return CollectivePermuteOp::create(builder, loc, block.getType(), block,
+                                     axisArray(builder, {from, to}),
+                                     builder.getDenseI64ArrayAttr(pairs));
+}
+
 SmallVector<StringRef> mlir::tessel::paddedDimsOf(NamedTensorType global,
                                                   MeshAttr mesh) {
   SmallVector<StringRef> padded;
@@ -184,10 +197,25 @@ Value Resharder::reshard(Value block, NamedTensorType from,
   // axis is outermost. Only the trailing axes s1 are gathered and s2
   // sliced. A padded split gathers and slices over all its axes, since its
   // coarser blocks are not whole numbers of finer ones.
+  //
+  // A split that moves from one axis x to another y of the same size, with
+  // y free before and x free after, is a collective_permute instead: the
+  // rank at (x = i, y = j) needs block j, which the rank at (x = j, y = i)
+  // holds. It sends one block instead of gathering all of them.
   struct Change {
     StringRef dim;
     SmallVector<StringAttr> gatherOver, sliceOver;
+    StringAttr permuteFrom, permuteTo;
   };
+  auto usedAxes = [](NamedTensorType type) {
+    llvm::SmallDenseSet<StringAttr> axes;
+    for (StringAttr dim : type.getDimNames())
+      for (StringAttr axis : axesOf(type.getLayout(), dim.getValue()))
+        axes.insert(axis);
+    return axes;
+  };
+  llvm::SmallDenseSet<StringAttr> usedBefore = usedAxes(from);
+  llvm::SmallDenseSet<StringAttr> usedAfter = usedAxes(to);
   SmallVector<Change> changes;
   for (auto [dim, size] : llvm::zip(from.getDimNames(), from.getShape())) {
     SmallVector<StringAttr> before = axesOf(from.getLayout(), dim.getValue());
@@ -200,11 +228,23 @@ Value Resharder::reshard(Value block, NamedTensorType from,
     while (divides && common < before.size() && common < after.size() &&
            before[common] == after[common])
       ++common;
-    changes.push_back({dim.getValue(),
-                       SmallVector<StringAttr>(before.begin() + common,
-                                               before.end()),
-                       SmallVector<StringAttr>(after.begin() + common,
-                                               after.end())});
+    Change change{dim.getValue(),
+                  SmallVector<StringAttr>(before.begin() + common,
+                                          before.end()),
+                  SmallVector<StringAttr>(after.begin() + common, after.end()),
+                  StringAttr(), StringAttr()};
+    if (divides && change.gatherOver.size() == 1 &&
+        change.sliceOver.size() == 1) {
+      StringAttr x = change.gatherOver.front(), y = change.sliceOver.front();
+      if (mesh.getAxisSize(x.getValue()) == mesh.getAxisSize(y.getValue()) &&
+          !usedBefore.contains(y) && !usedAfter.contains(x)) {
+        change.permuteFrom = x;
+        change.permuteTo = y;
+        change.gatherOver.clear();
+        change.sliceOver.clear();
+      }
+    }
+    changes.push_back(std::move(change));
   }
   // [dim over p + s1] -> [dim over p] for every changed dimension ...
   for (const Change &change : changes) {
@@ -225,6 +265,10 @@ Value Resharder::reshard(Value block, NamedTensorType from,
           builder.getDenseI64ArrayAttr({0}));
     }
   }
+  // ... [dim over p + x] -> [dim over p + y] ...
+  for (const Change &change : changes)
+    if (change.permuteFrom)
+      block = permuteAxis(block, change.permuteFrom, change.permuteTo);
   // ... then [dim over p] -> [dim over p + s2]. Gathering every dimension
   // first means no mesh axis splits two dimensions in between.
   for (const Change &change : changes)

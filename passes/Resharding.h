@@ -59,6 +59,12 @@ public:
   /// [dim whole] -> [dim split over axes]: shard_slice, no communication.
   Value sliceDim(Value block, StringRef dim, ArrayRef<StringAttr> axes);
 
+  /// [dim split over `from`] -> [dim split over `to`], two axes of the same
+  /// size: collective_permute over both, each rank receiving the block its
+  /// coordinate on `to` names from the rank with the two coordinates
+  /// swapped.
+  Value permuteAxis(Value block, StringAttr from, StringAttr to);
+
   /// Sets the positions of `block` (of a tensor of global type `global`)
   /// that lie past the end of a padded split dimension (a pad_uneven
   /// layout) to `fill`; returns `block` when no split of `global` pads.
