@@ -10,6 +10,7 @@
 
 #include "dialect/MeshConversion.h"
 #include "layouts/LayoutFile.h"
+#include "layouts/Reshape.h"
 #include "layouts/Sharding.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -60,11 +61,38 @@ bool carriesSplitsThrough(Operation *op, StringRef dim) {
   }
 }
 
+/// Returns the axes that split the input dimension from which a reshape
+/// carries its result dimension `dim` over without moving data
+/// (layouts/Reshape.h), or none: hidden:512 over model gives heads, its
+/// major part, the split over model.
+SmallVector<StringAttr> reshapeSplitOf(ReshapeOp op, StringRef dim,
+                                       const layout::Mesh &mesh) {
+  NamedTensorType input = op.getInput().getType();
+  NamedTensorType result = op.getType();
+  if (!input.getLayout())
+    return {};
+  std::vector<int64_t> from(input.getShape().begin(), input.getShape().end());
+  std::vector<int64_t> to(result.getShape().begin(), result.getShape().end());
+  for (auto [i, name] : llvm::enumerate(input.getDimNames())) {
+    SmallVector<StringAttr> axes = input.getLayout().getAxesOf(name.getValue());
+    layout::AxisList names;
+    for (StringAttr axis : axes)
+      names.push_back(axis.str());
+    if (!axes.empty() &&
+        layout::splitSourceOfReshape(from, to, *result.getDimIndex(dim),
+                                     layout::splitCount(mesh, names)) == i)
+      return axes;
+  }
+  return {};
+}
+
 /// Returns the axes that split `dim` (of `size`) in an operand of the op
 /// defining `value`, or none.
-SmallVector<StringAttr> operandSplitOf(Value value, StringRef dim,
-                                       int64_t size) {
+SmallVector<StringAttr> operandSplitOf(Value value, StringRef dim, int64_t size,
+                                       const layout::Mesh &mesh) {
   Operation *op = value.getDefiningOp();
+  if (auto reshape = dyn_cast_or_null<ReshapeOp>(op))
+    return reshapeSplitOf(reshape, dim, mesh);
   if (!op || !carriesSplitsThrough(op, dim))
     return {};
   for (Value operand : op->getOperands()) {
@@ -166,8 +194,9 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
   // Dimensions no rule or override speaks of take the split their operand
   // has (an override's split, say of the logits' vocabulary, follows the
   // data into the ops computed from it, such as the softmax of the
-  // cross-entropy's gradient), when its axes are not taken by a dimension
-  // the rules split.
+  // cross-entropy's gradient; a reshape's split follows into the dimension
+  // it carries over to), when its axes are not taken by a dimension the
+  // rules split.
   llvm::StringSet<> axesInUse;
   for (StringAttr dim : type.getDimNames())
     for (const std::string &axis : spec.axesFor(layoutName, dim.getValue()))
@@ -177,7 +206,7 @@ LogicalResult ApplyLayoutPass::assignLayout(Value value,
     layout::AxisList axes = spec.axesFor(layoutName, dim.getValue());
     if (!spec.ruleFor(layoutName, dim.getValue())) {
       SmallVector<StringAttr> inherited =
-          operandSplitOf(value, dim.getValue(), size);
+          operandSplitOf(value, dim.getValue(), size, mesh);
       if (llvm::none_of(inherited, [&](StringAttr axis) {
             return axesInUse.contains(axis.getValue());
           }))

@@ -48,15 +48,16 @@ extra=(
   # that stay local (the batch; heads and tokens as the major parts of
   # hidden and of [seq, heads]) and ones gathered first (hidden2 and seq,
   # which they slice, pad and concatenate; head_dim, the minor part).
+  # Without a rule, heads and tokens take the splits of hidden and seq.
   "shapes|model:2|hidden:model;heads:model;hidden2:model"
-  "shapes|model:4|hidden:model;heads:model"
+  "shapes|model:4|hidden:model"
   "shapes|data:2;model:2|batch:data;seq:model;tokens:model"
   "shapes|data:4;model:2|batch:data;hidden2:model"
   "shapes|model:3|head_dim:model"
   "shapes|model:2;data:2|heads:model;tokens:data;hidden2:data"
   "shapes|seq:2;model:2|seq:seq;hidden:model;heads:model;hidden2:model"
   "shapes|model:3|hidden:model;heads:model;hidden2:model pad-uneven=true"
-  "shapes|data:3;model:3|batch:data;seq:model;tokens:model pad-uneven=true"
+  "shapes|data:3;model:3|batch:data;seq:model pad-uneven=true"
   "shapes|data:3;model:2|batch:data;hidden2:model pad-uneven=true"
 )
 
