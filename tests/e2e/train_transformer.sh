@@ -2,7 +2,9 @@
 # End to end: the Transformer language model trained under mpirun on the
 # byte-level corpus every Debian machine has (/usr/share/common-licenses):
 # the data, Megatron, hybrid and ZeRO-like layouts on 4 ranks give the 1-rank loss
-# curve, and the loss goes down.
+# curve, and so do two layouts on 8 ranks (hybrid data:2 x model:4 with the
+# vocabulary split, and ZeRO-like over data:8 at a batch of 8); the loss goes
+# down.
 #
 # usage: train_transformer.sh BUILD_BIN_DIR EXAMPLES_DIR
 set -euo pipefail
@@ -45,6 +47,37 @@ for layout in data model hybrid zero; do
     python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/$layout.jsonl" 1e-4 ||
     { status=1; tail -5 "$work/$layout.out"; }
   result "$layout.yaml on 4 ranks: the 1-rank loss curve" $status
+done
+
+# Eight ranks. Megatron over model:4 (heads, d_ff and the output
+# projection's vocabulary, as in model.yaml) times data parallelism over 2.
+cat > "$work/hybrid8.yaml" <<'YAML'
+mesh: {data: 2, model: 4}
+layout:
+  batch: data
+  heads: model
+  d_ff: model
+overrides:
+  unembed: {vocab: model}
+  logits: {vocab: model}
+YAML
+# ZeRO-like over data:8: zero.yaml's parameter splits on 8 ranks, at a batch
+# of 8 so that the batch divides; its reference is the 1-rank run at batch 8.
+sed 's/^mesh: {data: 4}$/mesh: {data: 8}/' "$examples/transformer/zero.yaml" > "$work/zero8.yaml"
+grep -q '^mesh: {data: 8}$' "$work/zero8.yaml"
+"$bin/tessel" compile "$model" --batch 8 "${train[@]}" -o "$work/reference8.spmd"
+"$work/reference8.spmd" --metrics "$work/reference8.jsonl" "${run_opts[@]}" > "$work/reference8.out"
+for entry in "hybrid8|reference|" "zero8|reference8|--batch=8"; do
+  IFS='|' read -r layout reference resize <<< "$entry"
+  status=0
+  "$bin/tessel" compile "$model" --layout "$work/$layout.yaml" ${resize:+"$resize"} \
+    "${train[@]}" -o "$work/$layout.spmd" &&
+    mpirun -n 8 --oversubscribe "$work/$layout.spmd" --metrics "$work/$layout.jsonl" \
+      "${run_opts[@]}" > "$work/$layout.out" 2>&1 &&
+    grep -q "on 8 ranks" "$work/$layout.out" &&
+    python3 "$here/compare_losses.py" "$work/$reference.jsonl" "$work/$layout.jsonl" 1e-4 ||
+    { status=1; tail -5 "$work/$layout.out"; }
+  result "$layout on 8 ranks: the 1-rank loss curve" $status
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
