@@ -361,6 +361,24 @@ std::optional<Kernel> buildFastBinary(ref::BinaryKind kind,
   return buildOneDnnBinary(kind, desc, loop).value_or(loop);
 }
 
+/// select over operands in the result's layout or scalars: a loop with
+/// the steps fixed at compile time and no branch on the condition, which
+/// the compiler vectorizes (relu's gradient selects between a tensor and
+/// the scalar 0 on a condition that is true half the time).
+template <bool ScalarA, bool ScalarB>
+Kernel denseSelect(int64_t count) {
+  return [count](tessel_context_t &, void *const *operands, void *result) {
+    const auto *condition = static_cast<const unsigned char *>(operands[0]);
+    const float *a = static_cast<const float *>(operands[1]);
+    const float *b = static_cast<const float *>(operands[2]);
+    float *y = static_cast<float *>(result);
+    for (int64_t k = 0; k < count; ++k) {
+      float whenTrue = a[ScalarA ? 0 : k], whenFalse = b[ScalarB ? 0 : k];
+      y[k] = condition[k] ? whenTrue : whenFalse;
+    }
+  };
+}
+
 std::optional<Kernel> buildFastSelect(const OpDescriptor &desc) {
   if (desc.operands.size() != 3 ||
       desc.operands[0].type != ref::ElementType::I1 ||
@@ -372,6 +390,17 @@ std::optional<Kernel> buildFastSelect(const OpDescriptor &desc) {
       OperandWalk(desc.operands[0], desc.result),
       OperandWalk(desc.operands[1], desc.result),
       OperandWalk(desc.operands[2], desc.result)};
+  if (walks[0].sameLayout &&
+      (walks[1].sameLayout || walks[1].scalar) &&
+      (walks[2].sameLayout || walks[2].scalar)) {
+    int64_t count = desc.result.numElements();
+    bool scalarA = !walks[1].sameLayout, scalarB = !walks[2].sameLayout;
+    if (scalarA)
+      return scalarB ? denseSelect<true, true>(count)
+                     : denseSelect<true, false>(count);
+    return scalarB ? denseSelect<false, true>(count)
+                   : denseSelect<false, false>(count);
+  }
   std::vector<int64_t> shape = desc.result.shape;
   return Kernel([=](tessel_context_t &, void *const *operands, void *result) {
     // i1 is one byte per element, 0 or 1.

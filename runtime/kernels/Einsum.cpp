@@ -19,6 +19,8 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
+#include <string>
 
 using namespace tessel::runtime;
 
@@ -77,6 +79,44 @@ void *inOrder(tessel_kernels_t &kernels, const TensorView &tensor,
   return storage.data();
 }
 
+/// The view of `shape`'s memory with its dims in `order` as three dims of
+/// the sizes `classes` ([batch, M, K] and the like), each the product of
+/// consecutive dims of the order, with one stride per class: matmul then
+/// reads a transposed operand where it lies instead of a permuted copy.
+/// None when a class's dims do not step through memory evenly (a copy is
+/// needed then).
+std::optional<dnnl::memory::desc>
+classView(const std::vector<int64_t> &shape, const std::vector<unsigned> &order,
+          const dnnl::memory::dims &classes, dnnl::memory::data_type type) {
+  dnnl::memory::dims strides = stridesOf(shape), classStrides;
+  // Dims of size 1 take no part in addressing.
+  std::vector<unsigned> dims;
+  for (unsigned dim : order)
+    if (shape[dim] != 1)
+      dims.push_back(dim);
+  size_t next = 0;
+  for (int64_t size : classes) {
+    int64_t product = 1;
+    int64_t stride = 1;
+    bool first = true;
+    while (product < size && next < dims.size()) {
+      unsigned dim = dims[next++];
+      // Each dim must step over exactly the dims after it in the class.
+      if (!first && stride != strides[dim] * shape[dim])
+        return std::nullopt;
+      product *= shape[dim];
+      stride = strides[dim];
+      first = false;
+    }
+    if (product != size)
+      return std::nullopt;
+    classStrides.push_back(stride);
+  }
+  if (next != dims.size())
+    return std::nullopt;
+  return dnnl::memory::desc(classes, type, classStrides);
+}
+
 std::vector<int32_t> labelsOf(const int32_t *labels, unsigned rank) {
   return std::vector<int32_t>(labels, labels + rank);
 }
@@ -129,37 +169,62 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
     return TESSEL_STATUS_OK;
   }
 
-  std::vector<unsigned char> lhsStorage, rhsStorage, product;
-  void *a = inOrder(kernels, lhs, plan.lhsOrder, type, lhsStorage);
-  void *b = inOrder(kernels, rhs, plan.rhsOrder, type, rhsStorage);
-
-  // Dense [batch, M, K] x [batch, K, N]: every class collapses into one dim.
+  // Dense [batch, M, K] x [batch, K, N]: every class collapses into one
+  // dim. Operands and result whose classes lie evenly in memory (a
+  // transposed matrix, say) are used where they are, through strides; the
+  // others are permuted into dense copies. A strided layout that only
+  // oneDNN's reference matmul takes is not worth it: copies then.
   using tag = dnnl::memory::format_tag;
-  dnnl::memory::desc aDesc({plan.batch, plan.m, plan.k}, type, tag::abc);
-  dnnl::memory::desc bDesc({plan.batch, plan.k, plan.n}, type, tag::abc);
-  dnnl::memory::desc cDesc({plan.batch, plan.m, plan.n}, type, tag::abc);
-  bool directResult = isIdentity(plan.resultOrder);
-  void *c = result.data;
-  if (!directResult) {
-    product.resize(result.numBytes());
-    c = product.data();
+  dnnl::memory::desc aDense({plan.batch, plan.m, plan.k}, type, tag::abc);
+  dnnl::memory::desc bDense({plan.batch, plan.k, plan.n}, type, tag::abc);
+  dnnl::memory::desc cDense({plan.batch, plan.m, plan.n}, type, tag::abc);
+  auto strided = [&](const TensorView &tensor,
+                     const std::vector<unsigned> &order,
+                     const dnnl::memory::desc &dense) {
+    if (isIdentity(order) || tensor.rank() == 0)
+      return std::optional<dnnl::memory::desc>(dense);
+    return classView(tensor.shape, order, dense.dims(), type);
+  };
+  std::optional<dnnl::memory::desc> aView = strided(lhs, plan.lhsOrder, aDense);
+  std::optional<dnnl::memory::desc> bView = strided(rhs, plan.rhsOrder, bDense);
+  std::optional<dnnl::memory::desc> cView =
+      strided(result, plan.resultOrder, cDense);
+  std::optional<dnnl::matmul::primitive_desc> matmulDesc;
+  if (aView && bView && cView) {
+    matmulDesc.emplace(dnnl::matmul::desc(*aView, *bView, *cView),
+                       kernels.engine);
+    if (std::string(matmulDesc->impl_info_str()).find("ref") !=
+        std::string::npos)
+      matmulDesc.reset();
   }
-  dnnl::matmul::primitive_desc matmulDesc(
-      dnnl::matmul::desc(aDesc, bDesc, cDesc), kernels.engine);
-  dnnl::memory aMemory(aDesc, kernels.engine, a);
-  dnnl::memory bMemory(bDesc, kernels.engine, b);
-  dnnl::memory cMemory(cDesc, kernels.engine, c);
-  dnnl::matmul(matmulDesc)
+  std::vector<unsigned char> lhsStorage, rhsStorage;
+  std::unique_ptr<unsigned char[]> product;
+  void *a = lhs.data, *b = rhs.data, *c = result.data;
+  if (!matmulDesc) {
+    a = inOrder(kernels, lhs, plan.lhsOrder, type, lhsStorage);
+    b = inOrder(kernels, rhs, plan.rhsOrder, type, rhsStorage);
+    if (!isIdentity(plan.resultOrder)) {
+      // Not zeroed: the matmul writes every element.
+      product.reset(new unsigned char[result.numBytes()]);
+      c = product.get();
+    }
+    matmulDesc.emplace(dnnl::matmul::desc(aDense, bDense, cDense),
+                       kernels.engine);
+  }
+  dnnl::memory aMemory(matmulDesc->src_desc(), kernels.engine, a);
+  dnnl::memory bMemory(matmulDesc->weights_desc(), kernels.engine, b);
+  dnnl::memory cMemory(matmulDesc->dst_desc(), kernels.engine, c);
+  dnnl::matmul(*matmulDesc)
       .execute(kernels.stream, {{DNNL_ARG_SRC, aMemory},
                                 {DNNL_ARG_WEIGHTS, bMemory},
                                 {DNNL_ARG_DST, cMemory}});
 
-  if (!directResult) {
+  if (product) {
     // The product's dims are the result's in plan.resultOrder: write it
     // through a permuted view of the result.
     dnnl::memory::desc view =
         permutedView(result.shape, plan.resultOrder, type);
-    reorder(kernels, denseLike(view), product.data(), view, result.data);
+    reorder(kernels, denseLike(view), product.get(), view, result.data);
   }
   kernels.stream.wait();
   return TESSEL_STATUS_OK;

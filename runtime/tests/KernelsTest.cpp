@@ -128,6 +128,17 @@ TEST_F(Einsum, TheMlpLayer) {
   check("bp", "ph", "bh", {{'b', 64}, {'p', 784}, {'h', 256}});
 }
 
+// The weight gradient: the batch is contracted, and the lhs is read
+// transposed through strides.
+TEST_F(Einsum, TheMlpWeightGradient) {
+  check("bp", "bh", "ph", {{'b', 64}, {'p', 784}, {'h', 256}});
+}
+
+// Dims of size 1 anywhere do not keep an operand from being read in place.
+TEST_F(Einsum, TransposedWithUnitDims) {
+  check("kxm", "nyk", "xnym", {{'m', 5}, {'k', 7}, {'n', 3}, {'x', 1}, {'y', 1}});
+}
+
 TEST_F(Einsum, EveryOperandTransposed) {
   check("km", "nk", "nm", {{'m', 5}, {'k', 7}, {'n', 3}});
 }
