@@ -76,7 +76,9 @@ def tessel_step_ms(bin_dir, spec, ranks, tmp, steps):
     layout = ["--layout", str(REPO / "benchmarks/layouts/data2.yaml")] if ranks == 2 else []
     run([bin_dir / "tessel", "compile", spec["model"], *layout, *spec["compile"], "-o", exe])
     metrics = tmp / "metrics.jsonl"
-    run(["mpirun", "--oversubscribe", "-n", str(ranks), exe, "--steps", str(steps),
+    # Unbound, as `tessel run` starts it: mpirun's default binding would
+    # give one rank one core.
+    run(["mpirun", "--oversubscribe", "--bind-to", "none", "-n", str(ranks), exe, "--steps", str(steps),
          "--no-evaluate", "--metrics", metrics, *spec["run"]])
     # One line per step, then a summary line without a step number.
     lines = [json.loads(l) for l in metrics.read_text().splitlines()]

@@ -14,8 +14,10 @@ namespace tessel::driver {
 
 /// Collective over MPI_COMM_WORLD. Unless OMP_NUM_THREADS says otherwise,
 /// gives this rank's kernels cores / (ranks on this machine) threads, at
-/// least one. Returns the number chosen, or 0 when left to OMP_NUM_THREADS
-/// or when the runtime was built without OpenMP.
+/// least one, where cores are those the process may run on. Rank 0 notes
+/// on stderr when a binding (mpirun's default binds each rank to one core)
+/// leaves this machine's cores idle. Returns the number chosen, or 0 when
+/// left to OMP_NUM_THREADS or when the runtime was built without OpenMP.
 int shareCoresAmongLocalRanks();
 
 } // namespace tessel::driver

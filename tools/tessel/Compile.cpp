@@ -245,7 +245,10 @@ int mlir::tessel::runRun(const char *tool, ArrayRef<std::string> programArgs) {
     return 1;
   }
   std::string count = std::to_string(ranks);
-  SmallVector<StringRef> args = {*mpirun, "-n", count, "--oversubscribe"};
+  // Unbound, each rank's kernels use its share of the cores (the driver
+  // sizes their thread pool); mpirun's default binds a rank to one core.
+  SmallVector<StringRef> args = {*mpirun, "-n", count, "--oversubscribe",
+                                 "--bind-to", "none"};
   // Open MPI refuses to run as root unless asked to.
   if (geteuid() == 0)
     args.push_back("--allow-run-as-root");
