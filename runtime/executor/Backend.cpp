@@ -2,6 +2,7 @@
 
 #include "executor/Backend.h"
 
+#include "executor/BufferCache.h"
 #include "executor/Buffers.h"
 
 #include <atomic>
@@ -18,11 +19,11 @@ class HostBackend final : public Backend {
 public:
   const char *name() const override { return "cpu"; }
   bool start(tessel_context_t &, std::string &) override {
-    // A step allocates and frees the same buffers every time. By default
-    // glibc gives buffers over 128 KiB their own mapping and returns freed
-    // heap tops to the kernel, so every step faults in and clears fresh
-    // pages (a tenth of a one-rank MLP step). Kept in the heap (up to the
-    // largest threshold glibc allows), freed buffers are reused.
+    // The kernels' own scratch (permuted copies, oneDNN's workspaces) is
+    // allocated and freed every step too. By default glibc gives blocks
+    // over 128 KiB their own mapping and returns freed heap tops to the
+    // kernel, so every step faults in and clears fresh pages. Kept in the
+    // heap (up to the largest threshold glibc allows), they are reused.
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     return true;
@@ -30,15 +31,11 @@ public:
   void stop(tessel_context_t &) override {}
 
   void *allocate(tessel_context_t *, int64_t bytes) override {
-    // aligned_alloc wants a multiple of the alignment, and a zero-size
-    // tensor still gets a distinct pointer.
-    constexpr int64_t alignment = 64;
-    int64_t rounded = bytes <= 0
-                          ? alignment
-                          : (bytes + alignment - 1) / alignment * alignment;
-    return std::aligned_alloc(alignment, static_cast<size_t>(rounded));
+    return buffers.allocate(bytes);
   }
-  void release(tessel_context_t *, void *buffer) override { std::free(buffer); }
+  void release(tessel_context_t *, void *buffer) override {
+    buffers.release(buffer);
+  }
 
   void copyToBuffer(tessel_context_t &, void *buffer, const void *host,
                     size_t bytes) override {
@@ -52,6 +49,11 @@ public:
   }
   bool buffersAreHostMemory() const override { return true; }
   void registerOps(KernelRegistry &) const override {}
+
+private:
+  // Up to 1 GiB of freed buffers kept for reuse: more than a step of the
+  // examples frees, and a bound for programs whose sizes change.
+  BufferCache buffers{size_t(1) << 30};
 };
 
 HostBackend hostBackend;

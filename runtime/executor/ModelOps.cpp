@@ -19,6 +19,7 @@
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
 #include "executor/FastNormalization.h"
+#include "executor/FastOneHot.h"
 #include "executor/FastPooling.h"
 #include "executor/FastReduction.h"
 #include "executor/FastReorder.h"
@@ -404,6 +405,8 @@ Kernel buildOneHot(const OpDescriptor &desc) {
   desc.expectOperands(1);
   std::string dim = desc.stringAttr("dim");
   desc.result.dimIndex(dim, "the result");
+  if (std::optional<Kernel> fast = buildFastOneHot(desc))
+    return *fast;
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::oneHot(inputs[0], dim, spec);

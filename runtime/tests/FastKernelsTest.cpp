@@ -15,6 +15,7 @@
 #include "executor/Context.h"
 #include "executor/FastConvolution.h"
 #include "executor/FastEinsum.h"
+#include "executor/FastOneHot.h"
 #include "executor/FastElementwise.h"
 #include "executor/FastNormalization.h"
 #include "executor/FastPooling.h"
@@ -824,3 +825,40 @@ TEST(FastElementwise, BinaryOpsOneDnnLeavesToTheLoops) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// One-hot
+//===----------------------------------------------------------------------===//
+
+// The new dim in the middle and at the end; ids out of range (negative, and
+// past the last class) are hot nowhere.
+TEST(FastOneHot, MatchesTheReferenceWithIdsOutOfRange) {
+  using ET = ref::ElementType;
+  TensorType ids = tensor({"batch", "seq"}, {3, 4}, ET::I32);
+  for (int position : {1, 2}) {
+    std::vector<std::string> dims = {"batch", "seq"};
+    std::vector<int64_t> shape = {3, 4};
+    dims.insert(dims.begin() + position, "vocab");
+    shape.insert(shape.begin() + position, 5);
+    TensorType result = tensor(dims, shape);
+    OpDescriptor desc = op({ids}, result);
+    desc.attrs["dim"] = "vocab";
+    std::optional<Kernel> fast = buildFastOneHot(desc);
+    ASSERT_TRUE(fast);
+    Buffer in(ids);
+    for (int64_t i = 0; i < ids.numElements(); ++i)
+      storeElement(ET::I32, in.bytes.data(), i, double(i % 7) - 1);
+    std::vector<Buffer> operands = {in};
+    expectMatches(*fast, operands, result,
+                  ref::oneHot(in.load(), "vocab", result.spec()), 0);
+  }
+}
+
+// Ids whose dims are not the result's in order take the reference path.
+TEST(FastOneHot, DeclinesReorderedDims) {
+  using ET = ref::ElementType;
+  OpDescriptor desc = op({tensor({"seq", "batch"}, {4, 3}, ET::I32)},
+                         tensor({"batch", "seq", "vocab"}, {3, 4, 5}));
+  desc.attrs["dim"] = "vocab";
+  EXPECT_FALSE(buildFastOneHot(desc));
+}
