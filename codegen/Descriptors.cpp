@@ -152,6 +152,13 @@ json::Object mlir::tessel::describeOp(Operation *op) {
       })
       .Case([&](ParameterOp parameter) {
         attrs["init"] = stringifyInitKind(parameter.getInit()).str();
+        // A block of a partitioned parameter: the runtime needs the global
+        // sizes and the axes of each split to find the rank's elements.
+        if (std::optional<NamedTensorType> global = parameter.getGlobalType()) {
+          json::Object described = describeTensor(*global);
+          described["layout"] = describeLayout(*global);
+          attrs["global_type"] = std::move(described);
+        }
       })
       .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
         attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();

@@ -2,6 +2,7 @@
 
 #include "dialect/AssemblyHelpers.h"
 #include "dialect/DimensionChecks.h"
+#include "dialect/MeshConversion.h"
 #include "dialect/TesselDialect.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -53,6 +54,42 @@ LogicalResult verifyDistinctPair(Operation *op, ArrayAttr names,
   return success();
 }
 
+/// Checks that `block` is a rank's block of the parameter `global` (a
+/// laid-out type) on the mesh of the module around `op`: the same
+/// dimensions and element type, a layout that is legal there, and the block
+/// shape that layout gives (ceil(n / g) along a dimension split g ways).
+LogicalResult verifyParameterBlock(Operation *op, NamedTensorType block,
+                                   NamedTensorType global) {
+  if (!global.getLayout())
+    return op->emitOpError()
+           << "'block of' type " << global << " has no layout";
+  if (global.getDimNames() != block.getDimNames() ||
+      global.getElementType() != block.getElementType())
+    return op->emitOpError()
+           << "result " << block << " is not a block of " << global
+           << ": the dimensions and element type must be the same";
+  MeshAttr mesh = getEnclosingMesh(op);
+  if (!mesh)
+    return op->emitOpError()
+           << "'block of' requires a '" << TesselDialect::kMeshAttrName
+           << "' attribute on an enclosing module";
+  ::tessel::layout::Mesh layoutMesh = toLayoutMesh(mesh);
+  ::tessel::layout::TensorLayout layout = toTensorLayout(global);
+  std::string error;
+  if (!::tessel::layout::checkLayout(layoutMesh, layout, error,
+                                     /*padUneven=*/true))
+    return op->emitOpError() << "'block of' type: " << error;
+  std::vector<int64_t> shape = ::tessel::layout::localShape(layoutMesh, layout);
+  for (auto [dim, size, expected] :
+       llvm::zip(block.getDimNames(), block.getShape(), shape))
+    if (size != expected)
+      return op->emitOpError()
+             << "dimension '" << dim.getValue() << "' of the block has size "
+             << size << ", but the layout of " << global << " on " << mesh
+             << " gives blocks of " << expected;
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -64,7 +101,11 @@ LogicalResult ParameterOp::verify() {
     return emitOpError() << "parameter name must not be empty";
   if (getScale().convertToDouble() < 0)
     return emitOpError() << "scale must not be negative";
-  return verifyFloatElements(*this, getType(), "a parameter");
+  if (failed(verifyFloatElements(*this, getType(), "a parameter")))
+    return failure();
+  if (!getGlobalType())
+    return success();
+  return verifyParameterBlock(*this, getType(), *getGlobalType());
 }
 
 LogicalResult ConstantOp::verify() {

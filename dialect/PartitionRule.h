@@ -17,6 +17,7 @@ enum class PartitionRule {
   Across,
   SlidingWindow,
   WindowGradient,
+  Initializer,
   Whole,
 };
 

@@ -59,6 +59,9 @@ TESSEL_PARTITION_RULE(Conv2DBackwardFilterOp, WindowGradient)
 TESSEL_PARTITION_RULE(PoolBackwardOp, WindowGradient)
 TESSEL_PARTITION_RULE(GatherOp, Across)
 TESSEL_PARTITION_RULE(OneHotOp, Across)
+// Each rank initialises its own block of a parameter: no whole tensor on
+// any rank, no slicing.
+TESSEL_PARTITION_RULE(ParameterOp, Initializer)
 #undef TESSEL_PARTITION_RULE
 
 // A product has no collective to combine partial products with.

@@ -34,6 +34,9 @@ def Tessel_PartitionableOpInterface : OpInterface<"PartitionableOpInterface"> {
     - WindowGradient: a gradient of a convolution or pooling; splits are
       kept where blocks line up (with halos of the gradient or the input),
       and a split dimension the op sums over leaves a partial sum.
+    - Initializer: a parameter, whose every element is a function of its
+      global index; each rank initialises its own block (`block of`), with
+      zeros in the padding of uneven splits. No communication.
     - Whole: operands are gathered whole; the default, correct for any op.
   }];
   let methods = [

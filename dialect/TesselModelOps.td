@@ -34,7 +34,7 @@ def Tessel_GradientTrait : DeclareOpInterfaceMethods<
 // Sources: parameters, constants, iota
 //===----------------------------------------------------------------------===//
 
-def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure, Tessel_PartitionableOpInterface]> {
+def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure, Tessel_PartitionRuleTrait]> {
   let summary = "a trainable parameter with its initializer";
   let description = [{
     Declares a parameter tensor and how it is initialised. Every element is a
@@ -43,22 +43,40 @@ def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure, Tessel_PartitionableOpInt
     draws from [-scale, scale), `normal` has standard deviation `scale`;
     `zeros` and `ones` ignore both.
 
+    In a partitioned program, `block of` gives the parameter's global type
+    with its layout, and the result is the rank's block of it on the
+    enclosing module's mesh: each rank initialises only its own elements,
+    with the values they have in the whole parameter. Where an uneven split
+    (`pad_uneven`) makes the last blocks reach past the end of a dimension,
+    the positions past the end hold zeros.
+
     Example:
 
     ```mlir
     %w = tessel.parameter "w1" normal scale 0.02 seed 1
         : !tessel.tensor<[pixels:784, hidden:256], f32>
+    // The block of one rank of 4 when `hidden` is split over `model`:
+    %b = tessel.parameter "w1" normal scale 0.02 seed 1
+        block of !tessel.tensor<[pixels:784, hidden:256], f32,
+                                #tessel.layout<{hidden = [model]}>>
+        : !tessel.tensor<[pixels:784, hidden:64], f32>
     ```
 
     Constraints checked by the verifier: the name is not empty, `scale` is
-    not negative, and the element type is a float type.
+    not negative, and the element type is a float type. With `block of`:
+    the global type has a layout, the same dimensions (in the same order)
+    and element type as the result, the enclosing module has a mesh on
+    which the layout is legal, and the result's shape is the block shape
+    the layout gives on that mesh.
   }];
   let arguments = (ins StrAttr:$name, Tessel_InitKind:$init,
                    DefaultValuedAttr<F64Attr, "1.0">:$scale,
-                   DefaultValuedAttr<I64Attr, "0">:$seed);
+                   DefaultValuedAttr<I64Attr, "0">:$seed,
+                   OptionalAttr<TypeAttrOf<Tessel_Tensor>>:$global_type);
   let results = (outs Tessel_Tensor:$result);
   let assemblyFormat = [{
-    $name $init `scale` $scale `seed` $seed attr-dict `:` qualified(type($result))
+    $name $init `scale` $scale `seed` $seed (`block` `of` $global_type^)?
+    attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
 }

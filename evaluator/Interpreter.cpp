@@ -230,9 +230,20 @@ LogicalResult Interpreter::run(Operation *op) {
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](ParameterOp p) {
-        ref::Tensor tensor = ref::initializeParameter(
-            resultSpec(p), toRef(p.getInit()), p.getScale().convertToDouble(),
-            static_cast<uint64_t>(p.getSeed()));
+        ref::InitKind kind = toRef(p.getInit());
+        double scale = p.getScale().convertToDouble();
+        auto seed = static_cast<uint64_t>(p.getSeed());
+        // A block of a partitioned parameter: each rank's own elements.
+        if (std::optional<NamedTensorType> global = p.getGlobalType()) {
+          layout::TensorLayout layout = toTensorLayout(*global);
+          ref::ElementType type = resultSpec(p).type;
+          return perRank(p, [&](int64_t r) {
+            return ref::initializeParameterShard(mesh, layout, r, type, kind,
+                                                 scale, seed);
+          });
+        }
+        ref::Tensor tensor =
+            ref::initializeParameter(resultSpec(p), kind, scale, seed);
         return perRank(p, [&](int64_t) { return tensor; });
       })
       .Case([&](ConstantOp c) { return constant(c); })

@@ -87,6 +87,7 @@ private:
   bool tryPartitionSplitGather(GatherOp op);
   LogicalResult partitionWindow(Operation *op);
   LogicalResult partitionWindowGradient(Operation *op);
+  LogicalResult partitionParameter(ParameterOp op);
   /// Extends `block` along `dim` by `low` rows of its predecessor on `axis`
   /// and `high` rows of its successor (`padValue` at the mesh's edges).
   Value exchangeHalo(Value block, StringRef dim, StringAttr axis, int64_t low,
@@ -702,6 +703,21 @@ LogicalResult FunctionPartitioner::partitionWhole(Operation *op) {
   return success();
 }
 
+// A parameter's elements are functions of their global indices, so each
+// rank initialises its own block: the op gets the rank's block type and
+// keeps the global one in `block of`. A parameter that its layout does not
+// split stays as it is.
+LogicalResult FunctionPartitioner::partitionParameter(ParameterOp op) {
+  NamedTensorType result = op.getType();
+  NamedTensorType local = localTypeOf(result, mesh);
+  auto block = cast<ParameterOp>(builder.clone(*op));
+  block.getResult().setType(local);
+  if (local != result.withLayout(LayoutAttr()))
+    block.setGlobalTypeAttr(TypeAttr::get(result));
+  blocks[op.getResult()] = block.getResult();
+  return success();
+}
+
 // Padded splits (pad_uneven layouts) keep one invariant: the padding of
 // every block holds zeros. Then a contraction or a sum over a padded
 // dimension adds nothing from the padding, and ops that map zeros to zeros
@@ -729,8 +745,9 @@ static bool keepsZeroPadding(Operation *op, ArrayRef<StringRef> padded) {
     return pad.getValue().isZero();
   // Reshapes, slices and concatenations move elements, and their rules keep
   // a padded split only where the padding moves with its block.
+  // A parameter's block holds zeros past the end of its dimensions.
   return isa<EinsumOp, NegOp, ReluOp, AbsOp, TransposeOp, RenameOp, CastOp,
-             ReduceOp, ReshapeOp, SliceOp, ConcatOp>(op);
+             ReduceOp, ReshapeOp, SliceOp, ConcatOp, ParameterOp>(op);
 }
 
 LogicalResult FunctionPartitioner::partition(Operation *op) {
@@ -777,6 +794,8 @@ LogicalResult FunctionPartitioner::partitionByRule(Operation *op) {
     return partitionWindow(op);
   case PartitionRule::WindowGradient:
     return partitionWindowGradient(op);
+  case PartitionRule::Initializer:
+    return partitionParameter(cast<ParameterOp>(op));
   case PartitionRule::Whole:
     return partitionWhole(op);
   }

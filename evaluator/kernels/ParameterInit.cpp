@@ -22,13 +22,13 @@ Tensor initializeParameterBlock(const TensorSpec &fullSpec,
   // For each block dim, the stride of the same-named full dim, and the flat
   // full index of the block's first element.
   std::vector<int64_t> blockToFull(blockSpec.dims.size());
+  std::vector<int> blockToFullDim(blockSpec.dims.size());
   for (size_t d = 0; d < blockSpec.dims.size(); ++d) {
     int fullDim = fullSpec.dimIndex(blockSpec.dims[d]);
     assert(fullDim >= 0 && "block dim missing from the parameter");
-    assert(blockOffsets[fullDim] + blockSpec.shape[d] <=
-               fullSpec.shape[fullDim] &&
-           "block exceeds the parameter");
+    assert(blockOffsets[fullDim] >= 0 && "block starts before the parameter");
     blockToFull[d] = fullStrides[fullDim];
+    blockToFullDim[d] = fullDim;
   }
   int64_t base = 0;
   for (size_t d = 0; d < fullSpec.dims.size(); ++d)
@@ -38,12 +38,29 @@ Tensor initializeParameterBlock(const TensorSpec &fullSpec,
   values.reserve(blockSpec.numElements());
   forEachIndex(blockSpec.shape, [&](const std::vector<int64_t> &index) {
     int64_t flat = base;
-    for (size_t d = 0; d < index.size(); ++d)
+    for (size_t d = 0; d < index.size(); ++d) {
+      int fullDim = blockToFullDim[d];
+      if (blockOffsets[fullDim] + index[d] >= fullSpec.shape[fullDim]) {
+        values.push_back(0.0);
+        return;
+      }
       flat += index[d] * blockToFull[d];
+    }
     values.push_back(
         initialValue(kind, scale, seed, static_cast<uint64_t>(flat)));
   });
   return Tensor(blockSpec, std::move(values));
+}
+
+Tensor initializeParameterShard(const layout::Mesh &mesh,
+                                const layout::TensorLayout &layout,
+                                int64_t rank, ElementType type, InitKind kind,
+                                double scale, uint64_t seed) {
+  TensorSpec fullSpec{layout.dims, layout.shape, type};
+  TensorSpec blockSpec{layout.dims, layout::localShape(mesh, layout), type};
+  return initializeParameterBlock(fullSpec,
+                                  layout::shardOffset(mesh, layout, rank),
+                                  blockSpec, kind, scale, seed);
 }
 
 } // namespace tessel::ref

@@ -5,6 +5,7 @@
 
 #include "evaluator/kernels/Initializers.h"
 #include "evaluator/kernels/Tensor.h"
+#include "layouts/Sharding.h"
 
 namespace tessel::ref {
 
@@ -18,9 +19,20 @@ Tensor initializeParameter(const TensorSpec &spec, InitKind kind, double scale,
 /// starting at `blockOffsets` (per dim of fullSpec) in the full parameter.
 /// Each element gets the value of its flat index in the full parameter, so
 /// every block equals the matching slice of initializeParameter(fullSpec).
+/// Positions past the end of a dimension (the padding of an uneven split)
+/// hold zeros.
 Tensor initializeParameterBlock(const TensorSpec &fullSpec,
                                 const std::vector<int64_t> &blockOffsets,
                                 const TensorSpec &blockSpec, InitKind kind,
+                                double scale, uint64_t seed);
+
+/// The block `rank` holds of the parameter `layout` describes on `mesh`
+/// (global sizes, and the axes splitting each dimension): blocks of
+/// ceil(n / g) along a dimension split g ways, zero-padded past its end.
+/// Equals shardSlice of initializeParameter along every split dimension.
+Tensor initializeParameterShard(const layout::Mesh &mesh,
+                                const layout::TensorLayout &layout,
+                                int64_t rank, ElementType type, InitKind kind,
                                 double scale, uint64_t seed);
 
 } // namespace tessel::ref

@@ -29,7 +29,8 @@ struct tessel_context_t {
   /// for model-level ops only, where mesh-level ops are an error.
   tessel_comm_t *comm = nullptr;
   tessel::layout::Mesh mesh;
-  /// The rank's number in the job, for error messages; 0 without a
+  /// The rank's number in the job, which is its place on the mesh (blocks
+  /// of split parameters) and names it in error messages; 0 without a
   /// communicator.
   int64_t rank = 0;
   /// Owned; NULL when the runtime was built without oneDNN, and then einsum

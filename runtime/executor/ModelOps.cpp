@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/Buffers.h"
+#include "executor/Context.h"
 #include "executor/FastConvolution.h"
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
@@ -164,6 +165,38 @@ std::string operandDim(const OpDescriptor &desc, const char *name,
 // Builders, one per op
 //===----------------------------------------------------------------------===//
 
+/// Reads a parameter block's "global_type": the parameter's global type and
+/// the mesh axes splitting each of its dimensions, which must be the
+/// result's dimensions and element type.
+layout::TensorLayout parameterLayout(const OpDescriptor &desc,
+                                     const nlohmann::json &global) {
+  TensorType type = parseTensorType(global, "attribute 'global_type'");
+  if (type.dims != desc.result.dims || type.type != desc.result.type)
+    throw OpError(fmt::format("attribute 'global_type' {} does not have the "
+                              "dims and element type of the result {}",
+                              type.str(), desc.result.str()));
+  layout::TensorLayout result{type.dims, type.shape, {}};
+  result.axes.assign(type.dims.size(), {});
+  auto layoutIt = global.find("layout");
+  if (layoutIt == global.end() || !layoutIt->is_object())
+    throw OpError("attribute 'global_type' has no \"layout\" object");
+  for (const auto &[dim, axes] : layoutIt->items()) {
+    int index = type.dimIndex(dim, "attribute 'global_type'");
+    if (!axes.is_array())
+      throw OpError(fmt::format(
+          "attribute 'global_type': the layout of '{}' is not a list", dim));
+    for (const nlohmann::json &axis : axes) {
+      if (!axis.is_string())
+        throw OpError(fmt::format("attribute 'global_type': the layout of "
+                                  "'{}' holds something other than axis "
+                                  "names",
+                                  dim));
+      result.axes[index].push_back(axis.get<std::string>());
+    }
+  }
+  return result;
+}
+
 Kernel buildParameter(const OpDescriptor &desc) {
   desc.expectOperands(0);
   ref::InitKind kind = enumAttr(desc, "init", kInitKinds);
@@ -171,13 +204,33 @@ Kernel buildParameter(const OpDescriptor &desc) {
   auto seed = static_cast<uint64_t>(desc.intAttr("seed", 0));
   if (!ref::isFloatType(desc.result.type))
     throw OpError("a parameter must have a float element type");
-  // The whole tensor of the result's type: a parameter split by the layout
-  // is followed by the shard_slice that takes this rank's block, and each
-  // element is a function of its global index, so all ranks agree.
   ref::TensorSpec spec = desc.result.spec();
-  return viaReference(desc, [=](const Inputs &) {
-    return ref::initializeParameter(spec, kind, scale, seed);
-  });
+  auto global = desc.attrs.find("global_type");
+  if (global == desc.attrs.end()) {
+    // The whole tensor of the result's type: a parameter that the layout
+    // does not split.
+    return viaReference(desc, [=](const Inputs &) {
+      return ref::initializeParameter(spec, kind, scale, seed);
+    });
+  }
+  // A block of a split parameter: this rank's elements only, each the value
+  // of its global index, so that the ranks' blocks make up the parameter.
+  layout::TensorLayout layout = parameterLayout(desc, *global);
+  return [=, resultType = desc.result](tessel_context_t &context, void *const *,
+                                       void *result) {
+    std::string error;
+    if (!layout::checkLayout(context.mesh, layout, error, /*padUneven=*/true))
+      throw OpError("attribute 'global_type': " + error);
+    if (layout::localShape(context.mesh, layout) != resultType.shape)
+      throw OpError(fmt::format("the result {} is not the block that "
+                                "attribute 'global_type' gives on a mesh of "
+                                "{} ranks",
+                                resultType.str(), context.mesh.numRanks()));
+    storeTensor(ref::initializeParameterShard(context.mesh, layout,
+                                              context.rank, spec.type, kind,
+                                              scale, seed),
+                resultType, result);
+  };
 }
 
 Kernel buildConstant(const OpDescriptor &desc) {

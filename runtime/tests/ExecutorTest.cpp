@@ -15,6 +15,7 @@
 #include "executor/Descriptor.h"
 #include "executor/Execute.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
@@ -190,6 +191,65 @@ TEST(Executor, ParameterIsTheReferenceInitialisation) {
                         {{"name", "b"}, {"init", "ones"}}),
                      {}),
              {1, 1, 1}, 0);
+}
+
+// A parameter block (`block of` in the IR) holds the rank's block of the
+// whole parameter on the mesh x of all ranks: h:(2n + 1) over n ranks gives
+// blocks of ceil((2n + 1) / n), and past h the last rank's block is padding,
+// zero.
+TEST(ExecutorMesh, ParameterBlockIsTheRanksSliceOfTheWhole) {
+  int size = worldSize(), rank = worldRank();
+  int64_t h = 2 * size + 1, block = (h + size - 1) / size;
+  ref::Tensor whole =
+      ref::initializeParameter({{"p", "h"}, {3, h}, ref::ElementType::F32},
+                               ref::InitKind::Uniform, 0.5, 11);
+  std::vector<double> expected;
+  for (int64_t p = 0; p < 3; ++p)
+    for (int64_t j = block * rank; j < block * (rank + 1); ++j)
+      expected.push_back(j < h ? whole.data[p * h + j] : 0.0);
+  json global = T({"p", "h"}, {3, h});
+  global["layout"] = {{"h", {"x"}}};
+  expectNear(execute(op("tessel.parameter", {}, T({"p", "h"}, {3, block}),
+                        {{"name", "w"},
+                         {"init", "uniform"},
+                         {"scale", 0.5},
+                         {"seed", 11},
+                         {"global_type", global}}),
+                     {}),
+             expected, 0);
+}
+
+TEST(ExecutorMesh, ParameterBlockErrorsNameTheMismatch) {
+  std::string prefix = "tessel: rank " + std::to_string(worldRank()) +
+                       ": error at test.mlir:1:1 in tessel.parameter: ";
+  json attrs = {{"name", "w"}, {"init", "ones"}};
+  json global = T({"h"}, {4 * worldSize()});
+  global["layout"] = {{"h", {"x"}}};
+  attrs["global_type"] = global;
+  // A block of the wrong size for the mesh.
+  EXPECT_EQ(errorOf(op("tessel.parameter", {}, T({"h"}, {4 * worldSize() + 1}),
+                       attrs),
+                    {}),
+            prefix +
+                fmt::format("the result [h:{}] f32 is not the block that "
+                            "attribute 'global_type' gives on a mesh of {} "
+                            "ranks",
+                            4 * worldSize() + 1, worldSize()));
+  // An axis the mesh lacks.
+  attrs["global_type"]["layout"] = {{"h", {"y"}}};
+  EXPECT_EQ(errorOf(op("tessel.parameter", {}, T({"h"}, {4}), attrs), {}),
+            prefix + "attribute 'global_type': dimension 'h' is split over "
+                     "'y', which is not an axis of the mesh");
+  // Other dims than the result's.
+  attrs["global_type"] = T({"k"}, {4});
+  attrs["global_type"]["layout"] = json::object();
+  EXPECT_EQ(errorOf(op("tessel.parameter", {}, T({"h"}, {4}), attrs), {}),
+            prefix + "attribute 'global_type' [k:4] f32 does not have the "
+                     "dims and element type of the result [h:4] f32");
+  // No layout.
+  attrs["global_type"] = T({"h"}, {4});
+  EXPECT_EQ(errorOf(op("tessel.parameter", {}, T({"h"}, {4}), attrs), {}),
+            prefix + "attribute 'global_type' has no \"layout\" object");
 }
 
 //===----------------------------------------------------------------------===//

@@ -100,4 +100,32 @@ TEST(ParameterInitTest, EveryShardAgreesWithTheFullParameter) {
             initialValue(InitKind::Uniform, 1.0, 42, 22));
 }
 
+// Every rank's shard of a parameter split unevenly over a 2 x 3 mesh (i:5
+// over "a", blocks of 3; j:7 over "b", blocks of 3) holds the full
+// parameter's values where it covers it and zeros past the end.
+TEST(ParameterInitTest, ShardsOfAnUnevenSplitArePaddedWithZeros) {
+  tessel::layout::Mesh mesh({"a", "b"}, {2, 3});
+  tessel::layout::TensorLayout layout{{"i", "j"}, {5, 7}, {{"a"}, {"b"}}};
+  Tensor full = initializeParameter(spec({"i", "j"}, {5, 7}, ElementType::F32),
+                                    InitKind::Normal, 0.5, 9);
+  int64_t covered = 0;
+  for (int64_t rank = 0; rank < mesh.numRanks(); ++rank) {
+    Tensor shard = initializeParameterShard(
+        mesh, layout, rank, ElementType::F32, InitKind::Normal, 0.5, 9);
+    ASSERT_EQ(shard.spec.shape, (std::vector<int64_t>{3, 3}));
+    std::vector<int64_t> coords = mesh.coordinatesOf(rank);
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 3; ++j) {
+        int64_t gi = 3 * coords[0] + i, gj = 3 * coords[1] + j;
+        bool inside = gi < 5 && gj < 7;
+        covered += inside;
+        EXPECT_EQ(shard.at({{"i", i}, {"j", j}}),
+                  inside ? full.at({{"i", gi}, {"j", gj}}) : 0.0)
+            << "rank " << rank << " at (" << i << ", " << j << ")";
+      }
+  }
+  // The blocks tile the parameter once.
+  EXPECT_EQ(covered, 5 * 7);
+}
+
 } // namespace

@@ -85,3 +85,17 @@ module attributes {tessel.mesh = #tessel.mesh<[rows:2]>} {
     return %y : !tessel.tensor<[h:3], f32>
   }
 }
+
+// -----
+
+// A parameter block's descriptor carries the global type and its layout,
+// from which the runtime finds the rank's elements.
+// CHECK: \22attrs\22:{\22global_type\22:{\22dims\22:[\22k\22,\22n\22],\22layout\22:{\22n\22:[\22data\22]},\22shape\22:[3,5],\22type\22:\22f32\22},\22init\22:\22normal\22,\22name\22:\22w\22,\22scale\22:0.5,\22seed\22:4}{{.*}}\22op\22:\22tessel.parameter\22{{.*}}\22result\22:{\22dims\22:[\22k\22,\22n\22],\22shape\22:[3,3]
+module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
+  func.func @block() -> !tessel.tensor<[k:3, n:3], f32> {
+    %w = tessel.parameter "w" normal scale 0.5 seed 4
+        block of !tessel.tensor<[k:3, n:5], f32, #tessel.layout<{n = [data]}>>
+        : !tessel.tensor<[k:3, n:3], f32>
+    return %w : !tessel.tensor<[k:3, n:3], f32>
+  }
+}

@@ -33,6 +33,78 @@ func.func @parameter_bad_init() {
 
 // -----
 
+// A parameter block (`block of`) needs a laid-out global type with the
+// result's dimensions and element type, a mesh, a legal layout on it, and
+// the block shape that layout gives.
+module attributes {tessel.mesh = #tessel.mesh<[model:4]>} {
+func.func @parameter_block_no_layout() {
+  // expected-error @+1 {{'tessel.parameter' op 'block of' type '!tessel.tensor<[hidden:8], f32>' has no layout}}
+  %w = tessel.parameter "w" normal scale 1.0 seed 1 block of !tessel.tensor<[hidden:8], f32>
+      : !tessel.tensor<[hidden:2], f32>
+  return
+}
+}
+
+// -----
+
+module attributes {tessel.mesh = #tessel.mesh<[model:4]>} {
+func.func @parameter_block_other_dims() {
+  // expected-error @+1 {{is not a block of '!tessel.tensor<[hidden:8], f32, #tessel.layout<{hidden = [model]}>>': the dimensions and element type must be the same}}
+  %w = tessel.parameter "w" normal scale 1.0 seed 1
+      block of !tessel.tensor<[hidden:8], f32, #tessel.layout<{hidden = [model]}>>
+      : !tessel.tensor<[k:2], f32>
+  return
+}
+}
+
+// -----
+
+module attributes {tessel.mesh = #tessel.mesh<[model:4]>} {
+func.func @parameter_block_other_type() {
+  // expected-error @+1 {{the dimensions and element type must be the same}}
+  %w = tessel.parameter "w" normal scale 1.0 seed 1
+      block of !tessel.tensor<[hidden:8], f32, #tessel.layout<{hidden = [model]}>>
+      : !tessel.tensor<[hidden:2], bf16>
+  return
+}
+}
+
+// -----
+
+func.func @parameter_block_no_mesh() {
+  // expected-error @+1 {{'tessel.parameter' op 'block of' requires a 'tessel.mesh' attribute on an enclosing module}}
+  %w = tessel.parameter "w" normal scale 1.0 seed 1
+      block of !tessel.tensor<[hidden:8], f32, #tessel.layout<{hidden = [model]}>>
+      : !tessel.tensor<[hidden:2], f32>
+  return
+}
+
+// -----
+
+module attributes {tessel.mesh = #tessel.mesh<[data:4]>} {
+func.func @parameter_block_unknown_axis() {
+  // expected-error @+1 {{'tessel.parameter' op 'block of' type: dimension 'hidden' is split over 'model', which is not an axis of the mesh}}
+  %w = tessel.parameter "w" normal scale 1.0 seed 1
+      block of !tessel.tensor<[hidden:8], f32, #tessel.layout<{hidden = [model]}>>
+      : !tessel.tensor<[hidden:2], f32>
+  return
+}
+}
+
+// -----
+
+module attributes {tessel.mesh = #tessel.mesh<[model:4]>} {
+func.func @parameter_block_wrong_size() {
+  // expected-error @+1 {{'tessel.parameter' op dimension 'hidden' of the block has size 4, but the layout of '!tessel.tensor<[hidden:10], f32, #tessel.layout<{hidden = [model]}>>' on #tessel.mesh<[model:4]> gives blocks of 3}}
+  %w = tessel.parameter "w" normal scale 1.0 seed 1
+      block of !tessel.tensor<[hidden:10], f32, #tessel.layout<{hidden = [model]}>>
+      : !tessel.tensor<[hidden:4], f32>
+  return
+}
+}
+
+// -----
+
 func.func @constant_string() {
   // expected-error @+1 {{'tessel.constant' op value must be a float, an integer or dense elements}}
   %c = tessel.constant "one" -> !tessel.tensor<[], f32>

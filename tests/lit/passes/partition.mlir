@@ -5,8 +5,10 @@
 // and keep their global type.
 // CHECK-LABEL: func.func @contract_split
 // CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[batch:4, k:2], f32> {tessel.global_type = !tessel.tensor<[batch:8, k:8], f32, #tessel.layout<{batch = [data], k = [model]}>>}
-// CHECK: %[[W:.*]] = tessel.parameter "w"{{.*}}: !tessel.tensor<[k:8, n:2], f32>
-// CHECK: %[[WB:.*]] = tessel.shard_slice %[[W]] along "k" over ["model"] : !tessel.tensor<[k:8, n:2], f32> -> !tessel.tensor<[k:2, n:2], f32>
+// The parameter is initialised as the rank's block, never whole.
+// CHECK-NOT: shard_slice
+// CHECK: %[[WB:.*]] = tessel.parameter "w" normal scale 1.000000e+00 seed 1 block of !tessel.tensor<[k:8, n:2], f32, #tessel.layout<{k = [model]}>> : !tessel.tensor<[k:2, n:2], f32>
+// CHECK-NOT: shard_slice
 // CHECK: %[[P:.*]] = tessel.einsum %[[X]], %[[WB]] : {{.*}} -> !tessel.tensor<[batch:4, n:2], f32>
 // CHECK: %[[S:.*]] = tessel.all_reduce sum %[[P]] over ["model"] : !tessel.tensor<[batch:4, n:2], f32>
 // CHECK: return %[[S]]
@@ -19,11 +21,12 @@ func.func @contract_split(%x: !tessel.tensor<[batch:8, k:8], f32>) -> !tessel.te
 
 // -----
 
-// Element-wise ops take their operands in the result's layout: the bias,
-// replicated as a parameter, is sliced; no communication.
+// Element-wise ops take their operands in the result's layout: the bias
+// takes the split of `hidden`, and each rank initialises its block; no
+// communication.
 // CHECK-LABEL: func.func @bias
-// CHECK: %[[B:.*]] = tessel.parameter "b"{{.*}}: !tessel.tensor<[hidden:16], f32>
-// CHECK: %[[BB:.*]] = tessel.shard_slice %[[B]] along "hidden" over ["model"]
+// CHECK: %[[BB:.*]] = tessel.parameter "b" zeros {{.*}} block of !tessel.tensor<[hidden:16], f32, #tessel.layout<{hidden = [model]}>> : !tessel.tensor<[hidden:4], f32>
+// CHECK-NOT: shard_slice
 // CHECK: tessel.add %{{.*}}, %[[BB]] : !tessel.tensor<[batch:4, hidden:4], f32>, !tessel.tensor<[hidden:4], f32> -> !tessel.tensor<[batch:4, hidden:4], f32>
 // CHECK-NOT: all_
 func.func @bias(%x: !tessel.tensor<[batch:8, hidden:16], f32>) -> !tessel.tensor<[batch:8, hidden:16], f32> {
