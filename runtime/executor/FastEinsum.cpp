@@ -15,6 +15,8 @@
 #include "evaluator/kernels/Contraction.h"
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
+#include "executor/FastKernel.h"
+#include "kernels/Einsum.h"
 #include "tessel/runtime/kernels.h"
 #endif
 
@@ -27,10 +29,6 @@ namespace tessel::runtime {
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 
 namespace {
-
-bool hasDim(const TensorType &type, const std::string &name) {
-  return std::find(type.dims.begin(), type.dims.end(), name) != type.dims.end();
-}
 
 bool hasUniqueDims(const TensorType &type) {
   std::vector<std::string> sorted = type.dims;
@@ -94,6 +92,22 @@ std::optional<Kernel> buildFastEinsum(const OpDescriptor &desc) {
       std::array<LabeledTensor, 3>{labeled(lhs), labeled(rhs),
                                    labeled(desc.result)});
   ref::TensorSpec spec = desc.result.spec();
+  Kernel reference = [spec, lhs, rhs, result = desc.result](
+                         tessel_context_t &, void *const *operands, void *out) {
+    storeTensor(ref::einsum({loadTensor(lhs, operands[0]),
+                             loadTensor(rhs, operands[1])},
+                            spec),
+                result, out);
+  };
+  // Made once when every tensor can be read in place; a small model's step
+  // otherwise spends more time planning and describing its matmuls than in
+  // them.
+  const auto &[a, b, c] = *tensors;
+  if (std::optional<Kernel> prepared = runPrepared(
+          prepareEinsum(a.shape, a.labels, b.shape, b.labels, c.shape,
+                        c.labels, a.type),
+          reference))
+    return *prepared;
   return Kernel([tensors, spec, lhs, rhs,
                  result = desc.result](tessel_context_t &context,
                                        void *const *operands, void *out) {

@@ -10,6 +10,7 @@
 
 #include "base/Status.h"
 #include "base/TensorView.h"
+#include "kernels/Einsum.h"
 #include "kernels/EinsumPlan.h"
 #include "kernels/Primitives.h"
 
@@ -231,6 +232,65 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
 }
 
 } // namespace
+
+namespace tessel::runtime {
+
+std::unique_ptr<PreparedKernel>
+prepareEinsum(const std::vector<int64_t> &lhsShape,
+              const std::vector<int32_t> &lhsLabels,
+              const std::vector<int64_t> &rhsShape,
+              const std::vector<int32_t> &rhsLabels,
+              const std::vector<int64_t> &resultShape,
+              const std::vector<int32_t> &resultLabels,
+              tessel_element_type_t elementType) {
+  std::optional<dnnl::memory::data_type> type = dnnlType(elementType);
+  EinsumPlan plan;
+  if (!type || planEinsum(lhsShape, lhsLabels, rhsShape, rhsLabels,
+                          resultShape, resultLabels,
+                          plan) != TESSEL_STATUS_OK)
+    return nullptr;
+  StridedTensor lhs = StridedTensor::rowMajor(lhsShape, elementType);
+  StridedTensor rhs = StridedTensor::rowMajor(rhsShape, elementType);
+  StridedTensor result = StridedTensor::rowMajor(resultShape, elementType);
+  if (plan.k == 0 || numElements(result) == 0)
+    return nullptr;
+  // Only single-threaded products: planning a call costs as much as a small
+  // product, and nothing next to a large one. (Large ones prepared here ran
+  // ten times slower on two OpenMP threads, for reasons not yet known.)
+  if (std::max({numElements(lhs), numElements(rhs), numElements(result)}) >
+      kSingleThreadedElements)
+    return nullptr;
+  return preparedOrNull({&lhs, &rhs, &result},
+                        [&]() -> std::unique_ptr<PreparedKernel> {
+    auto view = [&](const std::vector<int64_t> &shape,
+                    const std::vector<unsigned> &order,
+                    dnnl::memory::dims classes) {
+      return classView(shape, order, classes, *type);
+    };
+    std::optional<dnnl::memory::desc> a =
+        view(lhsShape, plan.lhsOrder, {plan.batch, plan.m, plan.k});
+    std::optional<dnnl::memory::desc> b =
+        view(rhsShape, plan.rhsOrder, {plan.batch, plan.k, plan.n});
+    std::optional<dnnl::memory::desc> c =
+        view(resultShape, plan.resultOrder, {plan.batch, plan.m, plan.n});
+    if (!a || !b || !c)
+      return nullptr;
+    dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(*a, *b, *c),
+                                        cpuEngine());
+    if (std::string(matmul.impl_info_str()).find("ref") != std::string::npos)
+      return nullptr;
+    auto chain = std::make_unique<PrimitiveChain>();
+    auto aSlot = chain->addInput(*a, *a);
+    auto bSlot = chain->addInput(*b, *b);
+    auto cSlot = chain->setOutput(*c, *c);
+    chain->addStep(dnnl::matmul(matmul), {{DNNL_ARG_SRC, aSlot},
+                                          {DNNL_ARG_WEIGHTS, bSlot},
+                                          {DNNL_ARG_DST, cSlot}});
+    return chain;
+  });
+}
+
+} // namespace tessel::runtime
 
 extern "C" {
 
