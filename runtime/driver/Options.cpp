@@ -54,6 +54,10 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                  "Write a checkpoint every N steps (0: only at the end)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_option("--step-timeout", options.stepTimeout,
+                 "End the job when a training step takes longer than this "
+                 "many seconds (a hung rank); 0 waits forever")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("!--no-evaluate", options.evaluate,
                "skip the test-split accuracy after training");
   app.add_flag("--resume", options.resume,

@@ -27,6 +27,8 @@ struct Options {
   bool resume = false;
   /// Report the test accuracy after training, when the model can.
   bool evaluate = true;
+  /// End this rank when a training step takes longer (seconds; 0: never).
+  double stepTimeout = 0;
 };
 
 /// Parses the command line. Returns the options, or the exit status when

@@ -11,6 +11,7 @@
 #include "driver/PeakMemory.h"
 #include "driver/Schedule.h"
 #include "driver/TextCorpus.h"
+#include "driver/Watchdog.h"
 #include "executor/Backend.h"
 #include "executor/Buffers.h"
 
@@ -375,7 +376,9 @@ int train(const Options &options, const Program &program,
   Clock::time_point start = Clock::now(), windowStart = start;
   int64_t windowSteps = 0;
   std::vector<std::vector<unsigned char>> staging(step.arguments.size());
+  StepWatchdog watchdog(options.stepTimeout, rank);
   for (int64_t s = firstStep; s < options.steps; ++s) {
+    watchdog.stepStarted(s + 1);
     Clock::time_point stepStart = Clock::now();
     double lr = learningRate(options.schedule, options.learningRate,
                              options.warmupSteps, s, options.steps);
@@ -421,6 +424,7 @@ int train(const Options &options, const Program &program,
     for (void *buffer : data)
       tessel_rt_free(context, buffer);
     Clock::time_point stepEnd = Clock::now();
+    watchdog.stepFinished();
 
     if (s == firstStep)
       firstLoss = loss;

@@ -11,6 +11,9 @@
 #    writes one every step, three of them inside a write: every time, the
 #    newest whole checkpoint loads, and the resumed run keeps to the
 #    uninterrupted run's losses.
+# 4. A rank that hangs without dying (stopped with SIGSTOP): with
+#    --step-timeout, the other rank's watchdog ends it and the job ends
+#    within BOUND seconds, naming the rank and the step.
 #
 # Every job runs under `timeout`, so a hang fails the test instead of
 # stalling the suite.
@@ -206,6 +209,32 @@ grep "resumed from .*/$expected_resume after" "$work/final.out" || status=1
 python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/final.jsonl" 1e-6 || status=1
 [ $status -eq 0 ] || tail -5 "$work/final.out"
 result "rank 0 killed $kills times while writing checkpoints: each time the last checkpoint resumes with the reference's losses" $status
+
+# 4. Stop rank 1 (it stays alive but never reaches the next collective).
+status=0
+start_job "$work/hung.jsonl" "$work/hung.out" --step-timeout 3
+wait_for_steps "$work/hung.jsonl" 30 "$job_pid" || status=1
+victim=$(pid_of_rank 1)
+if [ -z "$victim" ]; then
+  echo "rank 1 not found"
+  status=1
+else
+  kill -STOP "$victim"
+  stopped_at=$(date +%s.%N)
+  job_status=0
+  wait "$job_pid" || job_status=$?
+  seconds=$(awk -v a="$stopped_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  # The stopped rank, if mpirun left it, goes now.
+  kill -CONT "$victim" 2>/dev/null || true
+  kill -9 "$victim" 2>/dev/null || true
+  echo "rank 1 stopped after step $(steps_done "$work/hung.jsonl"); the job ended" \
+    "$seconds s later with status $job_status"
+  [ "$job_status" -ne 0 ] && [ "$job_status" -ne 124 ] || status=1
+  awk -v s="$seconds" -v b="$BOUND" 'BEGIN { exit !(s < b) }' || status=1
+  grep -E "rank 0: error: step [0-9]+ has not finished after [0-9.]+ s \(--step-timeout 3\)" \
+    "$work/hung.out" || { echo "no message naming the step:"; tail -5 "$work/hung.out"; status=1; }
+fi
+result "rank 1 stopped: the watchdog ends the job within ${BOUND}s naming the step" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
