@@ -64,6 +64,13 @@ TESSEL_PARTITION_RULE(OneHotOp, Across)
 TESSEL_PARTITION_RULE(ParameterOp, Initializer)
 #undef TESSEL_PARTITION_RULE
 
+// A splat's block is the same splat (optimizer state starts as one); a
+// dense constant is cut from the whole.
+PartitionRule ConstantOp::getPartitionRule() {
+  return isa<FloatAttr, IntegerAttr>(getValue()) ? PartitionRule::Initializer
+                                                 : PartitionRule::Whole;
+}
+
 // A product has no collective to combine partial products with.
 PartitionRule ReduceOp::getPartitionRule() {
   return getKind() == ReduceKind::Prod ? PartitionRule::Whole

@@ -34,9 +34,11 @@ def Tessel_PartitionableOpInterface : OpInterface<"PartitionableOpInterface"> {
     - WindowGradient: a gradient of a convolution or pooling; splits are
       kept where blocks line up (with halos of the gradient or the input),
       and a split dimension the op sums over leaves a partial sum.
-    - Initializer: a parameter, whose every element is a function of its
-      global index; each rank initialises its own block (`block of`), with
-      zeros in the padding of uneven splits. No communication.
+    - Initializer: a source whose block a rank makes without the rest of
+      it: a parameter, whose every element is a function of its global
+      index (the block is a parameter with `block of`, zeros in the padding
+      of uneven splits), or a splat constant (the splat of the block type).
+      No communication.
     - Whole: operands are gathered whole; the default, correct for any op.
   }];
   let methods = [

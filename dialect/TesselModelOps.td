@@ -81,7 +81,7 @@ def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure, Tessel_PartitionRuleTrait
   let hasVerifier = 1;
 }
 
-def Tessel_ConstantOp : Tessel_Op<"constant", [Pure, Tessel_PartitionableOpInterface, ConstantLike]> {
+def Tessel_ConstantOp : Tessel_Op<"constant", [Pure, Tessel_PartitionRuleTrait, ConstantLike]> {
   let summary = "a constant tensor";
   let description = [{
     A tensor whose value is a splat (a float or integer attribute) or a dense

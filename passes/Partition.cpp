@@ -87,7 +87,7 @@ private:
   bool tryPartitionSplitGather(GatherOp op);
   LogicalResult partitionWindow(Operation *op);
   LogicalResult partitionWindowGradient(Operation *op);
-  LogicalResult partitionParameter(ParameterOp op);
+  LogicalResult partitionInitializer(Operation *op);
   /// Extends `block` along `dim` by `low` rows of its predecessor on `axis`
   /// and `high` rows of its successor (`padValue` at the mesh's edges).
   Value exchangeHalo(Value block, StringRef dim, StringAttr axis, int64_t low,
@@ -703,18 +703,20 @@ LogicalResult FunctionPartitioner::partitionWhole(Operation *op) {
   return success();
 }
 
-// A parameter's elements are functions of their global indices, so each
-// rank initialises its own block: the op gets the rank's block type and
-// keeps the global one in `block of`. A parameter that its layout does not
-// split stays as it is.
-LogicalResult FunctionPartitioner::partitionParameter(ParameterOp op) {
-  NamedTensorType result = op.getType();
+// Sources whose block needs nothing from the rest of them make it on each
+// rank. A parameter's elements are functions of their global indices: the
+// op gets the rank's block type and keeps the global one in `block of` (a
+// parameter its layout does not split stays as it is). A splat constant is
+// the same splat of the block type.
+LogicalResult FunctionPartitioner::partitionInitializer(Operation *op) {
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
   NamedTensorType local = localTypeOf(result, mesh);
-  auto block = cast<ParameterOp>(builder.clone(*op));
-  block.getResult().setType(local);
-  if (local != result.withLayout(LayoutAttr()))
-    block.setGlobalTypeAttr(TypeAttr::get(result));
-  blocks[op.getResult()] = block.getResult();
+  Operation *block = builder.clone(*op);
+  block->getResult(0).setType(local);
+  if (auto parameter = dyn_cast<ParameterOp>(block))
+    if (local != result.withLayout(LayoutAttr()))
+      parameter.setGlobalTypeAttr(TypeAttr::get(result));
+  blocks[op->getResult(0)] = block->getResult(0);
   return success();
 }
 
@@ -743,9 +745,17 @@ static bool keepsZeroPadding(Operation *op, ArrayRef<StringRef> padded) {
   // A pad writes its value into the padding of the other dimensions' blocks.
   if (auto pad = dyn_cast<PadOp>(op))
     return pad.getValue().isZero();
+  // A splat of zero is zero in the padding too.
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    if (auto real = dyn_cast<FloatAttr>(constant.getValue()))
+      return real.getValue().isZero();
+    if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
+      return integer.getValue().isZero();
+    return false;
+  }
   // Reshapes, slices and concatenations move elements, and their rules keep
-  // a padded split only where the padding moves with its block.
-  // A parameter's block holds zeros past the end of its dimensions.
+  // a padded split only where the padding moves with its block. A
+  // parameter's block holds zeros past the end of its dimensions.
   return isa<EinsumOp, NegOp, ReluOp, AbsOp, TransposeOp, RenameOp, CastOp,
              ReduceOp, ReshapeOp, SliceOp, ConcatOp, ParameterOp>(op);
 }
@@ -795,7 +805,7 @@ LogicalResult FunctionPartitioner::partitionByRule(Operation *op) {
   case PartitionRule::WindowGradient:
     return partitionWindowGradient(op);
   case PartitionRule::Initializer:
-    return partitionParameter(cast<ParameterOp>(op));
+    return partitionInitializer(op);
   case PartitionRule::Whole:
     return partitionWhole(op);
   }

@@ -62,3 +62,29 @@ func.func @resharded(%x: !tessel.tensor<[k:8], f32>) -> !tessel.tensor<[k:8], f3
   return %y : !tessel.tensor<[k:8], f32>
 }
 }
+
+// -----
+
+// A splat constant (optimizer state starts as one) is the same splat of the
+// block type; a dense constant is made whole and sliced. A splat of zero
+// keeps the padding of an uneven split zero; another splat is masked.
+// CHECK-LABEL: func.func @constants
+// CHECK-DAG: %[[Z:.*]] = tessel.constant 0.000000e+00 : f32 -> !tessel.tensor<[hidden:3], f32>
+// CHECK-DAG: %[[O:.*]] = tessel.constant 1.000000e+00 : f32 -> !tessel.tensor<[hidden:3], f32>
+// CHECK-DAG: %[[D:.*]] = tessel.constant dense<{{.*}}> : tensor<7xf32> -> !tessel.tensor<[hidden:7], f32>
+// CHECK-DAG: tessel.shard_slice %[[D]] along "hidden" over ["model"]
+// CHECK-DAG: %[[OM:.*]] = tessel.select %{{.*}}, %[[O]], %{{.*}}
+// CHECK: return %[[Z]], %[[OM]], %{{.*}} :
+module attributes {tessel.mesh = #tessel.mesh<[model:3]>} {
+func.func @constants() -> (!tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>,
+                           !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>,
+                           !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>) {
+  %z = tessel.constant 0.0 : f32 -> !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>
+  %o = tessel.constant 1.0 : f32 -> !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>
+  %d = tessel.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]> : tensor<7xf32>
+      -> !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>
+  return %z, %o, %d : !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>,
+      !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>,
+      !tessel.tensor<[hidden:7], f32, #tessel.layout<{hidden = [model]}>>
+}
+}
