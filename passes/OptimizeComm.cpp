@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/Resharding.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -104,14 +105,6 @@ struct ReducePartialSumsOnce : OpRewritePattern<AddOrSub> {
   }
 };
 
-/// Returns the number of members of the groups over `axes`.
-int64_t groupSizeOver(MeshAttr mesh, ArrayAttr axes) {
-  int64_t size = 1;
-  for (auto axis : axes.getAsRange<StringAttr>())
-    size *= mesh.getAxisSize(axis.getValue()).value_or(1);
-  return size;
-}
-
 /// keep block p along d over A of f(x, y, ...), f element-wise
 ///   => f(block p of x, block p of y, ...).
 /// The block of an element-wise result is the result of the operands'
@@ -138,30 +131,31 @@ struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
     StringRef dim = slice.getDim();
     int64_t whole = wholeType.getShape()[*wholeType.getDimIndex(dim)];
     int64_t block = blockType.getShape()[*blockType.getDimIndex(dim)];
-    if (!mesh || block * groupSizeOver(mesh, slice.getAxes()) != whole)
+    SmallVector<StringAttr> axes =
+        llvm::to_vector(slice.getAxes().getAsRange<StringAttr>());
+    std::optional<int64_t> group =
+        mesh ? mesh.getGroupSize(axes) : std::nullopt;
+    if (!group || block * *group != whole)
       return failure();
 
+    // An operand with `dim` has the result's size there; one without it is
+    // broadcast along it and is the same for every block. Checked for all
+    // operands before anything is built, as a pattern that fails must
+    // leave the IR as it was.
+    for (Value operand : producer->getOperands()) {
+      auto type = dyn_cast<NamedTensorType>(operand.getType());
+      std::optional<int64_t> size = type ? type.getDimSize(dim) : std::nullopt;
+      if (size && *size != whole)
+        return failure();
+    }
     rewriter.setInsertionPoint(producer);
+    Resharder resharder(rewriter, slice.getLoc(), mesh);
     SmallVector<Value> blocks;
     for (Value operand : producer->getOperands()) {
       auto type = dyn_cast<NamedTensorType>(operand.getType());
-      std::optional<unsigned> position =
-          type ? type.getDimIndex(dim) : std::nullopt;
-      if (!position || type.getShape()[*position] != whole) {
-        // Broadcast along `dim` (or not a tensor): the same for every block.
-        if (position)
-          return failure();
-        blocks.push_back(operand);
-        continue;
-      }
-      SmallVector<int64_t> shape(type.getShape());
-      shape[*position] = block;
-      auto operandBlockType = NamedTensorType::get(type.getDimNames(), shape,
-                                                   type.getElementType());
-      blocks.push_back(ShardSliceOp::create(rewriter, slice.getLoc(),
-                                            operandBlockType, operand,
-                                            slice.getDimAttr(),
-                                            slice.getAxesAttr()));
+      blocks.push_back(type && type.hasDim(dim)
+                           ? resharder.sliceDim(operand, dim, axes)
+                           : operand);
     }
     Operation *local = rewriter.clone(*producer);
     local->setOperands(blocks);
