@@ -32,20 +32,27 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
     layout.rulesSpec = options.rulesSpec;
     layout.padUneven = options.padUneven;
     pm.addPass(createTesselApplyLayout(layout));
-    pm.addPass(createTesselPartition());
-    pm.addPass(createTesselOptimizeComm());
-  }
-  // The gradient builders make one constant per use, and one collective
-  // of a parameter per use.
-  pm.addPass(createCSEPass());
-  if ((!options.layoutFile.empty() || !options.meshSpec.empty()) &&
-      options.bucketBytes > 0) {
-    TesselBucketAllReducesOptions bucket;
-    bucket.maxBytes = options.bucketBytes;
-    pm.addNestedPass<func::FuncOp>(createTesselBucketAllReduces(bucket));
+    buildPartitionPipeline(pm, options.bucketBytes);
+  } else {
+    // The gradient builders make one constant per use.
+    pm.addPass(createCSEPass());
   }
   if (options.lower)
     pm.addPass(createTesselLowerToRuntime());
+}
+
+void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,
+                                          int64_t bucketBytes) {
+  pm.addPass(createTesselPartition());
+  pm.addPass(createTesselOptimizeComm());
+  // The gradient builders make one constant per use, and one collective of
+  // a parameter per use.
+  pm.addPass(createCSEPass());
+  if (bucketBytes > 0) {
+    TesselBucketAllReducesOptions bucket;
+    bucket.maxBytes = bucketBytes;
+    pm.addNestedPass<func::FuncOp>(createTesselBucketAllReduces(bucket));
+  }
 }
 
 void mlir::tessel::registerCompilePipeline() {

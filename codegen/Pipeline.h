@@ -16,6 +16,10 @@
 
 namespace mlir::tessel {
 
+/// The largest tensor and bucket that tessel-bucket-all-reduces merges by
+/// default (its pass option's default, in Passes.td, is the same).
+constexpr int64_t kDefaultBucketBytes = 262144;
+
 struct CompilePipelineOptions
     : public PassPipelineOptions<CompilePipelineOptions> {
   ListOption<std::string> dimSizes{
@@ -51,7 +55,7 @@ struct CompilePipelineOptions
       *this, "bucket-bytes",
       llvm::cl::desc("merge all_reduces of tensors up to this size into "
                      "buffers of up to this size (0: never)"),
-      llvm::cl::init(262144)};
+      llvm::cl::init(kDefaultBucketBytes)};
   Option<bool> lower{*this, "lower",
                      llvm::cl::desc("lower to runtime calls (LLVM dialect)"),
                      llvm::cl::init(true)};
@@ -64,6 +68,12 @@ struct CompilePipelineOptions
 /// `bucket-bytes`) and, with `lower`, tessel-lower-to-runtime.
 void buildCompilePipeline(OpPassManager &pm,
                           const CompilePipelineOptions &options);
+
+/// Adds what turns a laid-out module into the program of each rank:
+/// tessel-partition, tessel-optimize-comm, CSE and, unless `bucketBytes`
+/// is 0, tessel-bucket-all-reduces. `tessel compile` and `tessel explain`
+/// both use it, so that explain counts the collectives compile emits.
+void buildPartitionPipeline(OpPassManager &pm, int64_t bucketBytes);
 
 /// Registers the pipeline as `tessel-compile`.
 void registerCompilePipeline();

@@ -60,7 +60,8 @@ cl::opt<int64_t> bucketBytes(
     "bucket-bytes",
     cl::desc("all-reduce tensors of up to this many bytes together, in "
              "buffers of up to this size (0: one call per tensor)"),
-    cl::init(262144), cl::sub(compileCommand), cl::sub(runCommand));
+    cl::init(kDefaultBucketBytes), cl::sub(compileCommand),
+    cl::sub(runCommand));
 cl::opt<std::string> optimizer("optimizer",
                                cl::desc("sgd, momentum, adam or adamw"),
                                cl::init("sgd"), cl::sub(compileCommand),

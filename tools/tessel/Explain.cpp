@@ -10,12 +10,12 @@
 
 #include "analysis/CostReport.h"
 #include "dialect/TesselDialect.h"
+#include "codegen/Pipeline.h"
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -51,7 +51,8 @@ static cl::opt<int64_t> bucketBytes(
     "bucket-bytes",
     cl::desc("as for compile: all_reduces of tensors up to this size share "
              "buffers of up to this size (0: one per tensor)"),
-    cl::init(262144), cl::sub(mlir::tessel::explainCommand));
+    cl::init(mlir::tessel::kDefaultBucketBytes),
+    cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
     format("format", cl::desc("output format"), cl::init(Format::Text),
@@ -96,16 +97,7 @@ int mlir::tessel::runExplain() {
   // would run.
   OwningOpRef<ModuleOp> partitioned = module.clone();
   PassManager partition(&context);
-  partition.addPass(mlir::tessel::createTesselPartition());
-  partition.addPass(mlir::tessel::createTesselOptimizeComm());
-  // As `tessel compile` does: without it, the copies of a collective that
-  // the gradient builders leave (one gather of a parameter per use) would
-  // each be counted.
-  partition.addPass(createCSEPass());
-  mlir::tessel::TesselBucketAllReducesOptions bucket;
-  bucket.maxBytes = bucketBytes;
-  partition.addNestedPass<func::FuncOp>(
-      mlir::tessel::createTesselBucketAllReduces(bucket));
+  mlir::tessel::buildPartitionPipeline(partition, bucketBytes);
   if (failed(partition.run(*partitioned)))
     return 1;
   ::tessel::analysis::addPartitionedCosts(
