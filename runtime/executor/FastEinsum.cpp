@@ -108,15 +108,11 @@ std::optional<Kernel> buildFastEinsum(const OpDescriptor &desc) {
                         c.labels, a.type),
           reference))
     return *prepared;
-  return Kernel([tensors, spec, lhs, rhs,
-                 result = desc.result](tessel_context_t &context,
-                                       void *const *operands, void *out) {
+  return Kernel([tensors, reference](tessel_context_t &context,
+                                     void *const *operands, void *out) {
     if (!context.kernels) {
       // A context without oneDNN: the reference kernel, still correct.
-      storeTensor(ref::einsum({loadTensor(lhs, operands[0]),
-                               loadTensor(rhs, operands[1])},
-                              spec),
-                  result, out);
+      reference(context, operands, out);
       return;
     }
     const auto &[a, b, c] = *tensors;

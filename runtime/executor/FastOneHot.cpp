@@ -25,9 +25,12 @@ std::optional<Kernel> buildFastOneHot(const OpDescriptor &desc) {
   others.erase(others.begin() + hot);
   if (others != ids.dims)
     return std::nullopt;
+  // The result as [outer, classes, inner] around the new dim.
   int64_t outer = 1, inner = 1;
-  for (int d = 0; d < result.rank(); ++d)
-    (d < hot ? outer : inner) *= d == hot ? 1 : result.shape[d];
+  for (int d = 0; d < hot; ++d)
+    outer *= result.shape[d];
+  for (int d = hot + 1; d < result.rank(); ++d)
+    inner *= result.shape[d];
   int64_t classes = result.shape[hot];
   size_t bytes = static_cast<size_t>(result.numBytes());
   return Kernel([=](tessel_context_t &, void *const *operands, void *out) {

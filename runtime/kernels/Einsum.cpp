@@ -115,7 +115,39 @@ classView(const std::vector<int64_t> &shape, const std::vector<unsigned> &order,
   }
   if (next != dims.size())
     return std::nullopt;
+  // A class of size 1 takes no part in addressing either; it gets the
+  // stride a dense layout would give it, so that a tensor already in the
+  // order's layout is described as plainly dense (format abc), as oneDNN
+  // describes its own.
+  for (size_t i = classes.size(); i-- > 0;)
+    if (classes[i] == 1)
+      classStrides[i] = i + 1 < classes.size()
+                            ? classStrides[i + 1] * classes[i + 1]
+                            : 1;
   return dnnl::memory::desc(classes, type, classStrides);
+}
+
+/// The matmul of the plan reading the operands and writing the result
+/// where they lie (classView), or none when one of them needs a permuted
+/// copy, or when oneDNN has only its reference matmul for the strides (a
+/// copy costs less then).
+std::optional<dnnl::matmul::primitive_desc>
+inPlaceMatmul(const EinsumPlan &plan, const std::vector<int64_t> &lhsShape,
+              const std::vector<int64_t> &rhsShape,
+              const std::vector<int64_t> &resultShape,
+              dnnl::memory::data_type type, const dnnl::engine &engine) {
+  std::optional<dnnl::memory::desc> a =
+      classView(lhsShape, plan.lhsOrder, {plan.batch, plan.m, plan.k}, type);
+  std::optional<dnnl::memory::desc> b =
+      classView(rhsShape, plan.rhsOrder, {plan.batch, plan.k, plan.n}, type);
+  std::optional<dnnl::memory::desc> c = classView(
+      resultShape, plan.resultOrder, {plan.batch, plan.m, plan.n}, type);
+  if (!a || !b || !c)
+    return std::nullopt;
+  dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(*a, *b, *c), engine);
+  if (std::string(matmul.impl_info_str()).find("ref") != std::string::npos)
+    return std::nullopt;
+  return matmul;
 }
 
 std::vector<int32_t> labelsOf(const int32_t *labels, unsigned rank) {
@@ -173,31 +205,9 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   // Dense [batch, M, K] x [batch, K, N]: every class collapses into one
   // dim. Operands and result whose classes lie evenly in memory (a
   // transposed matrix, say) are used where they are, through strides; the
-  // others are permuted into dense copies. A strided layout that only
-  // oneDNN's reference matmul takes is not worth it: copies then.
-  using tag = dnnl::memory::format_tag;
-  dnnl::memory::desc aDense({plan.batch, plan.m, plan.k}, type, tag::abc);
-  dnnl::memory::desc bDense({plan.batch, plan.k, plan.n}, type, tag::abc);
-  dnnl::memory::desc cDense({plan.batch, plan.m, plan.n}, type, tag::abc);
-  auto strided = [&](const TensorView &tensor,
-                     const std::vector<unsigned> &order,
-                     const dnnl::memory::desc &dense) {
-    if (isIdentity(order) || tensor.rank() == 0)
-      return std::optional<dnnl::memory::desc>(dense);
-    return classView(tensor.shape, order, dense.dims(), type);
-  };
-  std::optional<dnnl::memory::desc> aView = strided(lhs, plan.lhsOrder, aDense);
-  std::optional<dnnl::memory::desc> bView = strided(rhs, plan.rhsOrder, bDense);
-  std::optional<dnnl::memory::desc> cView =
-      strided(result, plan.resultOrder, cDense);
-  std::optional<dnnl::matmul::primitive_desc> matmulDesc;
-  if (aView && bView && cView) {
-    matmulDesc.emplace(dnnl::matmul::desc(*aView, *bView, *cView),
-                       kernels.engine);
-    if (std::string(matmulDesc->impl_info_str()).find("ref") !=
-        std::string::npos)
-      matmulDesc.reset();
-  }
+  // others are permuted into dense copies.
+  std::optional<dnnl::matmul::primitive_desc> matmulDesc = inPlaceMatmul(
+      plan, lhs.shape, rhs.shape, result.shape, type, kernels.engine);
   std::vector<unsigned char> lhsStorage, rhsStorage;
   std::unique_ptr<unsigned char[]> product;
   void *a = lhs.data, *b = rhs.data, *c = result.data;
@@ -209,8 +219,13 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
       product.reset(new unsigned char[result.numBytes()]);
       c = product.get();
     }
-    matmulDesc.emplace(dnnl::matmul::desc(aDense, bDense, cDense),
-                       kernels.engine);
+    using tag = dnnl::memory::format_tag;
+    matmulDesc.emplace(
+        dnnl::matmul::desc(
+            dnnl::memory::desc({plan.batch, plan.m, plan.k}, type, tag::abc),
+            dnnl::memory::desc({plan.batch, plan.k, plan.n}, type, tag::abc),
+            dnnl::memory::desc({plan.batch, plan.m, plan.n}, type, tag::abc)),
+        kernels.engine);
   }
   dnnl::memory aMemory(matmulDesc->src_desc(), kernels.engine, a);
   dnnl::memory bMemory(matmulDesc->weights_desc(), kernels.engine, b);
@@ -262,28 +277,16 @@ prepareEinsum(const std::vector<int64_t> &lhsShape,
     return nullptr;
   return preparedOrNull({&lhs, &rhs, &result},
                         [&]() -> std::unique_ptr<PreparedKernel> {
-    auto view = [&](const std::vector<int64_t> &shape,
-                    const std::vector<unsigned> &order,
-                    dnnl::memory::dims classes) {
-      return classView(shape, order, classes, *type);
-    };
-    std::optional<dnnl::memory::desc> a =
-        view(lhsShape, plan.lhsOrder, {plan.batch, plan.m, plan.k});
-    std::optional<dnnl::memory::desc> b =
-        view(rhsShape, plan.rhsOrder, {plan.batch, plan.k, plan.n});
-    std::optional<dnnl::memory::desc> c =
-        view(resultShape, plan.resultOrder, {plan.batch, plan.m, plan.n});
-    if (!a || !b || !c)
-      return nullptr;
-    dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(*a, *b, *c),
-                                        cpuEngine());
-    if (std::string(matmul.impl_info_str()).find("ref") != std::string::npos)
+    std::optional<dnnl::matmul::primitive_desc> matmul = inPlaceMatmul(
+        plan, lhsShape, rhsShape, resultShape, *type, cpuEngine());
+    if (!matmul)
       return nullptr;
     auto chain = std::make_unique<PrimitiveChain>();
-    auto aSlot = chain->addInput(*a, *a);
-    auto bSlot = chain->addInput(*b, *b);
-    auto cSlot = chain->setOutput(*c, *c);
-    chain->addStep(dnnl::matmul(matmul), {{DNNL_ARG_SRC, aSlot},
+    auto aSlot = chain->addInput(matmul->src_desc(), matmul->src_desc());
+    auto bSlot =
+        chain->addInput(matmul->weights_desc(), matmul->weights_desc());
+    auto cSlot = chain->setOutput(matmul->dst_desc(), matmul->dst_desc());
+    chain->addStep(dnnl::matmul(*matmul), {{DNNL_ARG_SRC, aSlot},
                                           {DNNL_ARG_WEIGHTS, bSlot},
                                           {DNNL_ARG_DST, cSlot}});
     return chain;
