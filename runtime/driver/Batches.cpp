@@ -35,10 +35,6 @@ void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
   std::vector<int64_t> offsets =
       layout::shardOffset(mesh, argument.tensorLayout(), rank);
   std::vector<int64_t> index(block.rank(), 0);
-  // f32 blocks, the common case, are written directly: storeElement's
-  // rounding to any type costs more than the rest of the loop.
-  auto *f32 = block.type == ref::ElementType::F32 ? static_cast<float *>(local)
-                                                  : nullptr;
   for (int64_t flat = 0; flat < block.numElements(); ++flat) {
     int64_t within = 0;
     bool inside = true;
@@ -49,11 +45,8 @@ void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
     }
     int64_t example = global.rank() ? offsets[batchDim] + index[batchDim] : 0;
     // The padding of a split that does not divide (pad_uneven) is zero.
-    double value = inside ? valueAt(example, within) : 0.0;
-    if (f32)
-      f32[flat] = static_cast<float>(value);
-    else
-      runtime::storeElement(block.type, local, flat, value);
+    runtime::storeElement(block.type, local, flat,
+                          inside ? valueAt(example, within) : 0.0);
     for (int d = block.rank() - 1; d >= 0; --d) {
       if (++index[d] < block.shape[d])
         break;

@@ -52,6 +52,13 @@ double loadElement(ref::ElementType type, const void *data, int64_t index) {
 
 void storeElement(ref::ElementType type, void *data, int64_t index,
                   double value) {
+  // f32, by far the most common, is a conversion to float: what
+  // roundToType does for it, without the general rounding's cost (a batch
+  // of images goes through here element by element).
+  if (type == ref::ElementType::F32) {
+    static_cast<float *>(data)[index] = static_cast<float>(value);
+    return;
+  }
   // After roundToType the value is exactly representable in the type, so
   // the narrowing conversions below are exact (bf16 and f16 go through an
   // f32 that holds the value exactly).
