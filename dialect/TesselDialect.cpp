@@ -22,6 +22,10 @@ void TesselDialect::initialize() {
 #define GET_OP_LIST
 #include "dialect/TesselMeshOps.cpp.inc"
       >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/TesselFusedOps.cpp.inc"
+      >();
 }
 
 LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,

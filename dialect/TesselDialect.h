@@ -34,6 +34,9 @@
 #define GET_OP_CLASSES
 #include "dialect/TesselMeshOps.h.inc"
 
+#define GET_OP_CLASSES
+#include "dialect/TesselFusedOps.h.inc"
+
 namespace mlir::tessel {
 
 /// Returns the mesh of the module that encloses `op`, or a null attribute.
@@ -43,6 +46,10 @@ MeshAttr getEnclosingMesh(Operation *op);
 /// "parameter" or "optimizer_state" (other arguments are data). Tools read
 /// it to tell the model's state from its inputs.
 constexpr llvm::StringLiteral kRoleAttrName = "tessel.role";
+
+/// Whether `op` may be part of a tessel.fused body: an element-wise op
+/// (unary, binary, compare, select) or a splat constant.
+bool isFusibleElementwiseOp(Operation *op);
 
 /// Returns true if `type` is an element type a tessel tensor may hold.
 bool isSupportedElementType(Type type);

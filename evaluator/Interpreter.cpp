@@ -426,6 +426,19 @@ LogicalResult Interpreter::run(Operation *op) {
           return ref::pad(operand(0)[r], dims, low, high, value, spec);
         });
       })
+      // A fused op means its body, op by op.
+      .Case([&](FusedOp f) {
+        Block &body = f.getBody().front();
+        for (auto [argument, input] :
+             llvm::zip(body.getArguments(), f.getInputs()))
+          bind(argument, lookup(input));
+        for (Operation &inner : body.without_terminator())
+          if (failed(run(&inner)))
+            return failure();
+        bind(f.getResult(),
+             lookup(cast<YieldOp>(body.getTerminator()).getValue()));
+        return success();
+      })
       // Mesh-level ops combine the ranks' tensors.
       .Case([&](AllReduceOp a) {
         bind(a, ref::allReduce(operand(0), mesh, toRef(a.getKind()),

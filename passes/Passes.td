@@ -290,4 +290,49 @@ def TesselBucketAllReduces
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }
 
+def TesselFuseElementwise
+    : Pass<"tessel-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "compute chains of element-wise ops as one op";
+  let description = [{
+    Groups chains of element-wise ops on f32 tensors into `tessel.fused`
+    ops, which the runtime computes in one pass over the data: one call
+    instead of one per op, and no intermediate tensor written to memory or
+    read back. An optimizer's update (AdamW is sixteen ops per parameter),
+    GELU and its gradient, and the element-wise parts of a layer norm's
+    gradient each become one op.
+
+    A group grows backwards from an op with an f32 result over the ops that
+    compute its operands. A producer joins when it is an element-wise op
+    (unary, binary, `compare` of f32 values, `select`), it has the same
+    dimensions as the group's result (a smaller one, broadcast into it,
+    would be computed again for every element it is broadcast to), and all
+    its uses are in the group. Splat constants are copied into each body
+    that uses them. Groups of one op are left alone.
+
+    It runs on a rank's program, after tessel-partition; `tessel compile`
+    runs it last before lowering to runtime calls, for the CPU runtime.
+
+    Before:
+
+    ```mlir
+    %x = tessel.mul %m, %b1 : !tessel.tensor<[i:64], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[i:64], f32>
+    %y = tessel.mul %g, %c1 : !tessel.tensor<[i:64], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[i:64], f32>
+    %m2 = tessel.add %x, %y : !tessel.tensor<[i:64], f32>, !tessel.tensor<[i:64], f32> -> !tessel.tensor<[i:64], f32>
+    ```
+
+    After:
+
+    ```mlir
+    %m2 = tessel.fused %m, %b1, %g, %c1 : (...) -> !tessel.tensor<[i:64], f32> {
+    ^bb0(%a: ..., %s: ..., %b: ..., %t: ...):
+      %x = tessel.mul %a, %s : ...
+      %y = tessel.mul %b, %t : ...
+      %z = tessel.add %x, %y : ...
+      tessel.yield %z : !tessel.tensor<[i:64], f32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+}
+
 #endif // TESSEL_PASSES_TD

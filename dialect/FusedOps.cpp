@@ -1,0 +1,81 @@
+//===- FusedOps.cpp - tessel.fused and its body ---------------------------===//
+
+#include "dialect/TesselDialect.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+#define GET_OP_CLASSES
+#include "dialect/TesselFusedOps.cpp.inc"
+
+bool mlir::tessel::isFusibleElementwiseOp(Operation *op) {
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    Attribute value = constant.getValue();
+    if (auto dense = dyn_cast<DenseElementsAttr>(value))
+      return dense.isSplat();
+    return isa<FloatAttr, IntegerAttr>(value);
+  }
+  return isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
+             ReluOp, GeluOp, ErfOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
+             PowOp, CompareOp, SelectOp>(op);
+}
+
+/// Whether both types have the same dimensions with the same sizes, in any
+/// order.
+static bool sameDimensionSet(NamedTensorType a, NamedTensorType b) {
+  if (a.getRank() != b.getRank())
+    return false;
+  for (auto [name, size] : llvm::zip(a.getDimNames(), a.getShape()))
+    if (b.getDimSize(name.getValue()) != size)
+      return false;
+  return true;
+}
+
+void FusedOp::build(OpBuilder &builder, OperationState &state, Type resultType,
+                    ValueRange inputs) {
+  state.addOperands(inputs);
+  state.addTypes(resultType);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+}
+
+LogicalResult FusedOp::verify() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError() << "has " << getInputs().size()
+                         << " inputs but its body has "
+                         << block.getNumArguments() << " arguments";
+  for (auto [index, input, argument] :
+       llvm::enumerate(getInputs(), block.getArguments()))
+    if (input.getType() != argument.getType())
+      return emitOpError() << "input " << index << " has type "
+                           << input.getType() << " but body argument "
+                           << index << " has " << argument.getType();
+  auto resultType = cast<NamedTensorType>(getResult().getType());
+  for (Operation &op : block) {
+    if (isa<YieldOp>(op))
+      continue;
+    if (!isFusibleElementwiseOp(&op))
+      return op.emitOpError()
+             << "cannot be part of a tessel.fused body: only element-wise "
+                "ops and splat constants can";
+    if (isa<ConstantOp>(op))
+      continue;
+    auto type = cast<NamedTensorType>(op.getResult(0).getType());
+    if (!sameDimensionSet(type, resultType))
+      return op.emitOpError()
+             << "in a tessel.fused body has type " << type
+             << ", whose dimensions are not those of the fused result "
+             << resultType;
+  }
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
+  if (!yield)
+    return emitOpError() << "body must end with tessel.yield";
+  if (yield.getValue().getType() != resultType)
+    return emitOpError() << "yields " << yield.getValue().getType()
+                         << " but its result has type " << resultType;
+  return success();
+}

@@ -1,0 +1,82 @@
+//===- TesselFusedOps.td - fused element-wise computations -*- tablegen -*-===//
+//
+// Ops that tessel-fuse-elementwise creates in a rank's program just before
+// it is lowered to runtime calls: a chain of element-wise ops computed in
+// one pass over the data, so that the intermediate tensors are never
+// stored and the chain costs one runtime call instead of one per op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_FUSED_OPS_TD
+#define TESSEL_FUSED_OPS_TD
+
+include "dialect/TesselDialect.td"
+include "dialect/TesselTypes.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
+    SingleBlock]> {
+  let summary = "element-wise ops computed together, element by element";
+  let description = [{
+    Computes its body for every element of its result. The body's block
+    arguments are the inputs; its ops are element-wise ops (unary, binary,
+    `compare`, `select`) and splat `constant`s, each of which, but the
+    constants, has the result's dimensions (in any order): the body computes
+    one result element from the input elements at the same index, with the
+    inputs broadcast by name as the element-wise ops broadcast them. The
+    value the body yields is the result.
+
+    Example (AdamW's first moment, `b1 * m + (1 - b1) * g`):
+
+    ```mlir
+    %m2 = tessel.fused %m, %g, %b1, %c1
+        : (!tessel.tensor<[i:64, o:32], f32>, !tessel.tensor<[i:64, o:32], f32>,
+           !tessel.tensor<[], f32>, !tessel.tensor<[], f32>)
+        -> !tessel.tensor<[i:64, o:32], f32> {
+    ^bb0(%a: !tessel.tensor<[i:64, o:32], f32>, %b: !tessel.tensor<[i:64, o:32], f32>,
+         %s: !tessel.tensor<[], f32>, %t: !tessel.tensor<[], f32>):
+      %x = tessel.mul %a, %s : !tessel.tensor<[i:64, o:32], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[i:64, o:32], f32>
+      %y = tessel.mul %b, %t : !tessel.tensor<[i:64, o:32], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[i:64, o:32], f32>
+      %z = tessel.add %x, %y : !tessel.tensor<[i:64, o:32], f32>, !tessel.tensor<[i:64, o:32], f32> -> !tessel.tensor<[i:64, o:32], f32>
+      tessel.yield %z : !tessel.tensor<[i:64, o:32], f32>
+    }
+    ```
+
+    Constraints checked by the verifier: one block argument per input, of
+    its type; the body's ops are element-wise ops or splat constants; every
+    op but the constants has the result's dimensions and sizes; the yielded
+    value has the result's type.
+  }];
+  let arguments = (ins Variadic<Tessel_Tensor>:$inputs);
+  let results = (outs Tessel_Tensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, $result) $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // The op with an empty body block whose arguments have the inputs'
+    // types; the caller fills the block and ends it with tessel.yield.
+    OpBuilder<(ins "Type":$resultType, "ValueRange":$inputs)>
+  ];
+}
+
+def Tessel_YieldOp : Tessel_Op<"yield", [Pure, Terminator, ReturnLike,
+    HasParent<"FusedOp">]> {
+  let summary = "the value a fused body computes";
+  let description = [{
+    Ends the body of a `tessel.fused` op with the value of its result.
+
+    Example:
+
+    ```mlir
+    tessel.yield %z : !tessel.tensor<[i:64, o:32], f32>
+    ```
+  }];
+  let arguments = (ins Tessel_Tensor:$value);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($value))";
+}
+
+#endif // TESSEL_FUSED_OPS_TD

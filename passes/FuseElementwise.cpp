@@ -1,0 +1,193 @@
+//===- FuseElementwise.cpp - chains of element-wise ops as one op ---------===//
+//
+// Implements tessel-fuse-elementwise. Each op of a rank's program is one
+// runtime call that reads its operands from memory and writes its result
+// back; a chain of element-wise ops (an optimizer's update, GELU and its
+// gradient, a layer norm's backward pass) pays that per op, though each
+// element of the chain's result depends only on the same element of its
+// inputs. The pass groups such chains into tessel.fused ops, which the
+// runtime computes in one pass over the data.
+//
+// Groups are grown backwards from a root: an element-wise op whose result
+// is f32. A producer joins its consumer's group when it is element-wise
+// too, has the root's dimensions (a smaller producer, broadcast into the
+// root, would be recomputed for every element it is broadcast to), and
+// every use of its result is inside the group (so no intermediate value
+// has to be stored). Splat constants are copied into every body that uses
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELFUSEELEMENTWISE
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+bool isF32(Value value) {
+  return cast<NamedTensorType>(value.getType()).getElementType().isF32();
+}
+
+bool isI1(Value value) {
+  return cast<NamedTensorType>(value.getType()).getElementType().isInteger(1);
+}
+
+/// Whether the runtime's fused kernel computes `op`: an element-wise op
+/// on f32 values (a comparison of f32 values into i1, a select on an i1
+/// condition). Constants are not members: they are copied into bodies.
+bool isFusionMember(Operation *op) {
+  if (!isFusibleElementwiseOp(op) || isa<ConstantOp>(op))
+    return false;
+  if (auto compare = dyn_cast<CompareOp>(op))
+    return isF32(compare.getLhs()) && isF32(compare.getRhs());
+  if (auto select = dyn_cast<SelectOp>(op))
+    return isI1(select.getCondition()) && isF32(select.getOnTrue()) &&
+           isF32(select.getOnFalse()) && isF32(select.getResult());
+  return llvm::all_of(op->getOperands(), isF32) && isF32(op->getResult(0));
+}
+
+/// Whether both types have the same dimensions with the same sizes.
+bool sameDimensions(Value a, Value b) {
+  auto typeA = cast<NamedTensorType>(a.getType());
+  auto typeB = cast<NamedTensorType>(b.getType());
+  if (typeA.getRank() != typeB.getRank())
+    return false;
+  for (auto [name, size] : llvm::zip(typeA.getDimNames(), typeA.getShape()))
+    if (typeB.getDimSize(name.getValue()) != size)
+      return false;
+  return true;
+}
+
+bool isSplatConstant(Value value) {
+  Operation *op = value.getDefiningOp();
+  return op && isa<ConstantOp>(op) && isFusibleElementwiseOp(op);
+}
+
+/// The ops of one fused group, in program order once sorted.
+struct Group {
+  Operation *root;
+  SmallVector<Operation *> members;
+  llvm::SmallPtrSet<Operation *, 16> memberSet;
+
+  void add(Operation *op) {
+    members.push_back(op);
+    memberSet.insert(op);
+  }
+  bool contains(Operation *op) const { return memberSet.contains(op); }
+  /// How many members compute something (the root and its producers).
+  size_t size() const { return members.size(); }
+};
+
+/// Grows the group of `root` over its producers, as the file comment says.
+Group growGroup(Operation *root,
+                const llvm::DenseSet<Operation *> &taken) {
+  Group group{root, {}, {}};
+  group.add(root);
+  SmallVector<Operation *> worklist = {root};
+  while (!worklist.empty()) {
+    Operation *consumer = worklist.pop_back_val();
+    for (Value operand : consumer->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || group.contains(producer) || taken.contains(producer) ||
+          !isFusionMember(producer) ||
+          !sameDimensions(producer->getResult(0), root->getResult(0)))
+        continue;
+      // A producer whose other consumers are not in the group yet is looked
+      // at again when the last of them joins.
+      if (!llvm::all_of(producer->getUsers(), [&](Operation *user) {
+            return group.contains(user);
+          }))
+        continue;
+      group.add(producer);
+      worklist.push_back(producer);
+    }
+  }
+  llvm::sort(group.members, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return group;
+}
+
+/// Replaces the group by one tessel.fused op at the root's place.
+void fuseGroup(const Group &group) {
+  Operation *root = group.root;
+  llvm::SetVector<Value> inputs;
+  for (Operation *member : group.members)
+    for (Value operand : member->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!(producer && group.contains(producer)) && !isSplatConstant(operand))
+        inputs.insert(operand);
+    }
+
+  OpBuilder builder(root);
+  auto fused = FusedOp::create(builder, root->getLoc(),
+                               root->getResult(0).getType(),
+                               inputs.getArrayRef());
+  if (Attribute name = root->getAttr("tessel.name"))
+    fused->setAttr("tessel.name", name);
+  Block &body = fused.getBody().front();
+  IRMapping mapping;
+  mapping.map(inputs.getArrayRef(), body.getArguments());
+  builder.setInsertionPointToStart(&body);
+  for (Operation *member : group.members) {
+    for (Value operand : member->getOperands())
+      if (!mapping.contains(operand))
+        mapping.map(operand,
+                    builder.clone(*operand.getDefiningOp())->getResult(0));
+    builder.clone(*member, mapping);
+  }
+  YieldOp::create(builder, root->getLoc(),
+                  mapping.lookup(root->getResult(0)));
+
+  root->getResult(0).replaceAllUsesWith(fused.getResult());
+  for (Operation *member : llvm::reverse(group.members))
+    member->erase();
+}
+
+struct FuseElementwisePass
+    : mlir::tessel::impl::TesselFuseElementwiseBase<FuseElementwisePass> {
+  using TesselFuseElementwiseBase::TesselFuseElementwiseBase;
+
+  void runOnOperation() final {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    Block &block = func.getBody().front();
+    // Walking backwards, every consumer of an op has been seen before the
+    // op itself, so a group never takes an op whose consumer forms a later
+    // group.
+    llvm::DenseSet<Operation *> taken;
+    SmallVector<Group> groups;
+    for (Operation &op : llvm::reverse(block)) {
+      if (taken.contains(&op) || !isFusionMember(&op) ||
+          !isF32(op.getResult(0)))
+        continue;
+      Group group = growGroup(&op, taken);
+      if (group.size() < 2)
+        continue;
+      for (Operation *member : group.members)
+        taken.insert(member);
+      groups.push_back(std::move(group));
+    }
+    for (const Group &group : groups)
+      fuseGroup(group);
+    // Constants whose every use went into bodies.
+    for (Operation &op : llvm::make_early_inc_range(block))
+      if (isa<ConstantOp>(op) && op.use_empty())
+        op.erase();
+  }
+};
+
+} // namespace

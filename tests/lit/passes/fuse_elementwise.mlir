@@ -1,0 +1,118 @@
+// RUN: tessel-opt %s --pass-pipeline='builtin.module(func.func(tessel-fuse-elementwise))' | FileCheck %s
+// The fused program computes the same values:
+// RUN: tessel-opt %s --pass-pipeline='builtin.module(func.func(tessel-fuse-elementwise))' -o %t.mlir
+// RUN: tessel-eval --print-limit=64 --function=adam %s > %t.before
+// RUN: tessel-eval --print-limit=64 --function=adam %t.mlir > %t.after
+// RUN: tessel-eval --print-limit=64 --function=broadcast_producer %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=broadcast_producer %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=relu_gradient %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=relu_gradient %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=left_alone %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=left_alone %t.mlir >> %t.after
+// RUN: diff %t.before %t.after
+// And the fused ops print and parse back:
+// RUN: tessel-opt %t.mlir | tessel-opt | FileCheck %s
+
+!v = !tessel.tensor<[i:4, o:3], f32>
+!s = !tessel.tensor<[], f32>
+
+// An AdamW-like update: the first and second moments and the parameter
+// each become one op; the moments are used outside (they are returned), so
+// they are roots of their own groups and inputs of the parameter's.
+// CHECK-LABEL: func.func @adam
+func.func @adam() -> (!v, !v, !v) {
+  %w = tessel.iota "i" : !v
+  %m = tessel.iota "o" : !v
+  %g0 = tessel.iota "o" : !v
+  %g = tessel.mul %g0, %w : !v, !v -> !v
+  %b1 = tessel.constant 9.0e-01 : f32 -> !s
+  %c1 = tessel.constant 1.0e-01 : f32 -> !s
+  %eps = tessel.constant 1.0e-08 : f32 -> !s
+  %lr = tessel.constant 1.0e-03 : f32 -> !s
+  // g is used by both moments: it stays an op of its own.
+  // CHECK: %[[G:.*]] = tessel.mul
+  // CHECK: %[[M2:.*]] = tessel.fused %{{.*}}, %[[G]] : {{.*}} {
+  // CHECK-NEXT: ^bb0
+  // CHECK-DAG: tessel.constant 0.899999976 : f32
+  // CHECK-DAG: tessel.constant 1.000000e-01 : f32
+  // CHECK: tessel.add
+  // CHECK-NEXT: tessel.yield
+  %mb = tessel.mul %m, %b1 : !v, !s -> !v
+  %gb = tessel.mul %g, %c1 : !v, !s -> !v
+  %m2 = tessel.add %mb, %gb : !v, !v -> !v
+  // The second moment: g * g uses g twice.
+  // CHECK: %[[V2:.*]] = tessel.fused %[[G]] : (!tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[i:4, o:3], f32> {
+  // CHECK: tessel.mul %arg{{[0-9]+}}, %arg{{[0-9]+}}
+  %gg = tessel.mul %g, %g : !v, !v -> !v
+  %v2 = tessel.mul %gg, %c1 : !v, !s -> !v
+  // CHECK: %[[W2:.*]] = tessel.fused %[[V2]], %[[M2]], %{{.*}} : {{.*}} {
+  // CHECK: tessel.sqrt
+  // CHECK: tessel.yield
+  %root = tessel.sqrt %v2 : !v
+  %den = tessel.add %root, %eps : !v, !s -> !v
+  %step = tessel.div %m2, %den : !v, !v -> !v
+  %scaled = tessel.mul %step, %lr : !v, !s -> !v
+  %w2 = tessel.sub %w, %scaled : !v, !v -> !v
+  // No constant is left outside the bodies.
+  // CHECK-NOT: tessel.constant
+  // CHECK: return %[[W2]], %[[M2]], %[[V2]]
+  return %w2, %m2, %v2 : !v, !v, !v
+}
+
+// A producer with fewer dimensions than the result it is broadcast into is
+// not fused (it would be computed once per element of `o`): it stays an op
+// of its own, and an input of the group.
+// CHECK-LABEL: func.func @broadcast_producer
+func.func @broadcast_producer() -> !v {
+  %row = tessel.iota "i" : !tessel.tensor<[i:4], f32>
+  %x = tessel.iota "o" : !v
+  // CHECK: %[[E:.*]] = tessel.exp %{{.*}} : !tessel.tensor<[i:4], f32>
+  %e = tessel.exp %row : !tessel.tensor<[i:4], f32>
+  // CHECK: tessel.fused %{{.*}}, %[[E]] : (!tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4], f32>)
+  // CHECK: tessel.mul %{{.*}}, %{{.*}} : !tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4], f32>
+  %y = tessel.mul %x, %e : !v, !tessel.tensor<[i:4], f32> -> !v
+  %z = tessel.tanh %y : !v
+  return %z : !v
+}
+
+// A relu gradient: the comparison's i1 result never leaves the body, and an
+// intermediate whose dimensions are in another order joins.
+// CHECK-LABEL: func.func @relu_gradient
+func.func @relu_gradient() -> !v {
+  %x = tessel.iota "i" : !v
+  %dy = tessel.iota "o" : !tessel.tensor<[o:3, i:4], f32>
+  %zero = tessel.constant 0.0 : f32 -> !s
+  %half = tessel.constant 5.0e-01 : f32 -> !s
+  // CHECK: tessel.fused %{{.*}}, %{{.*}} : (!tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[o:3, i:4], f32>) -> !tessel.tensor<[i:4, o:3], f32> {
+  // CHECK: tessel.compare gt
+  // CHECK: tessel.select
+  // CHECK-NEXT: tessel.yield
+  %shifted = tessel.sub %x, %half : !v, !s -> !v
+  %dyh = tessel.mul %dy, %half : !tessel.tensor<[o:3, i:4], f32>, !s -> !tessel.tensor<[o:3, i:4], f32>
+  %positive = tessel.compare gt, %shifted, %zero : !v, !s -> !tessel.tensor<[i:4, o:3], i1>
+  %dx = tessel.select %positive, %dyh, %zero : !tessel.tensor<[i:4, o:3], i1>, !tessel.tensor<[o:3, i:4], f32>, !s -> !v
+  return %dx : !v
+}
+
+// What is not fused: a single op, integer ops, and an intermediate that is
+// also returned (it becomes the root of its own group instead).
+// CHECK-LABEL: func.func @left_alone
+func.func @left_alone() -> (!v, !tessel.tensor<[k:3], i32>, !v, !v) {
+  %x = tessel.iota "i" : !v
+  // CHECK: tessel.exp %{{.*}} : !tessel.tensor<[i:4, o:3], f32>
+  %single = tessel.exp %x : !v
+  // CHECK: tessel.add %{{.*}}, %{{.*}} : !tessel.tensor<[k:3], i32>
+  // CHECK: tessel.mul %{{.*}}, %{{.*}} : !tessel.tensor<[k:3], i32>
+  %n = tessel.iota "k" : !tessel.tensor<[k:3], i32>
+  %n2 = tessel.add %n, %n : !tessel.tensor<[k:3], i32>, !tessel.tensor<[k:3], i32> -> !tessel.tensor<[k:3], i32>
+  %n3 = tessel.mul %n2, %n : !tessel.tensor<[k:3], i32>, !tessel.tensor<[k:3], i32> -> !tessel.tensor<[k:3], i32>
+  // CHECK: %[[A:.*]] = tessel.fused %{{.*}} : (!tessel.tensor<[i:4, o:3], f32>)
+  // CHECK-COUNT-2: tessel.neg
+  // CHECK: tessel.fused %[[A]] :
+  // CHECK: tessel.abs
+  %a0 = tessel.neg %x : !v
+  %a = tessel.neg %a0 : !v
+  %b0 = tessel.abs %a : !v
+  %b = tessel.sqrt %b0 : !v
+  return %a, %n3, %b, %single : !v, !tessel.tensor<[k:3], i32>, !v, !v
+}
