@@ -114,6 +114,55 @@ json::Object describeValue(StringRef name, NamedTensorType local,
                       {"layout", describeLayout(globalType)}};
 }
 
+/// The body of a tessel.fused op as the runtime reads it: one entry per op
+/// with the op's name, its arguments as value numbers (the fused op's
+/// inputs first, then each entry's result in order), its result type and
+/// attributes; a splat constant's value is one number. The last entry is
+/// the fused result.
+json::Array describeFusedBody(FusedOp fused) {
+  Block &body = fused.getBody().front();
+  llvm::DenseMap<Value, int64_t> numbers;
+  for (BlockArgument argument : body.getArguments())
+    numbers[argument] = argument.getArgNumber();
+  int64_t next = body.getNumArguments();
+  json::Array entries;
+  for (Operation &op : body.without_terminator()) {
+    json::Array args;
+    for (Value operand : op.getOperands())
+      args.push_back(numbers.lookup(operand));
+    json::Object attrs;
+    if (auto constant = dyn_cast<ConstantOp>(op)) {
+      Attribute value = constant.getValue();
+      if (auto dense = dyn_cast<DenseElementsAttr>(value))
+        value = dense.getSplatValue<Attribute>();
+      attrs["value"] = describeAttribute(value);
+    }
+    if (auto compare = dyn_cast<CompareOp>(op))
+      attrs["kind"] = stringifyCompareKind(compare.getKind()).str();
+    entries.push_back(json::Object{
+        {"op", op.getName().getStringRef().str()},
+        {"args", std::move(args)},
+        {"result",
+         describeTensor(cast<NamedTensorType>(op.getResult(0).getType()))},
+        {"attrs", std::move(attrs)}});
+    numbers[op.getResult(0)] = next++;
+  }
+  // The yielded value is the last entry's (the pass builds it so); a body
+  // yielding an earlier value or an input gets a copy of it as its last
+  // entry (max(x, x), which is x for every float, NaN included), so that
+  // the runtime's rule holds for any valid fused op.
+  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  if (numbers.lookup(yielded) != next - 1 || entries.empty()) {
+    auto type = cast<NamedTensorType>(yielded.getType());
+    entries.push_back(json::Object{
+        {"op", "tessel.max"},
+        {"args", json::Array{numbers.lookup(yielded), numbers.lookup(yielded)}},
+        {"result", describeTensor(type)},
+        {"attrs", json::Object{}}});
+  }
+  return entries;
+}
+
 } // namespace
 
 std::string mlir::tessel::compiledFunctionSymbol(StringRef functionName) {
@@ -160,6 +209,7 @@ json::Object mlir::tessel::describeOp(Operation *op) {
           attrs["global_type"] = std::move(described);
         }
       })
+      .Case([&](FusedOp fused) { attrs["body"] = describeFusedBody(fused); })
       .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
         attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();
       });

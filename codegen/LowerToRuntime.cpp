@@ -114,7 +114,9 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   Location loc = func.getLoc();
   Block &body = func.getBody().front();
   for (Operation &op : body.without_terminator())
-    if (op.getNumResults() != 1 || op.getNumRegions() != 0 ||
+    // A fused op's body is part of its descriptor, not code of its own.
+    if (op.getNumResults() != 1 ||
+        (op.getNumRegions() != 0 && !isa<FusedOp>(op)) ||
         !isa<NamedTensorType>(op.getResult(0).getType()) ||
         !llvm::all_of(op.getOperandTypes(), llvm::IsaPred<NamedTensorType>))
       return op.emitError()

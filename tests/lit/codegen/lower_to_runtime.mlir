@@ -99,3 +99,27 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
     return %w : !tessel.tensor<[k:3, n:3], f32>
   }
 }
+
+// -----
+
+// A fused op is one call; its descriptor lists the body, the inputs
+// numbered 0 and 1, the body's results from 2, a splat constant as one
+// number, the comparison's kind.
+// CHECK-LABEL: llvm.func @tessel_fn_fused
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK-NOT: llvm.call @tessel_rt_execute
+// CHECK: llvm.return
+// CHECK: \22attrs\22:{\22body\22:[{\22args\22:[],\22attrs\22:{\22value\22:0},\22op\22:\22tessel.constant\22,\22result\22:{\22dims\22:[],\22shape\22:[],\22type\22:\22f32\22}},{\22args\22:[0,2],\22attrs\22:{\22kind\22:\22gt\22},\22op\22:\22tessel.compare\22,\22result\22:{\22dims\22:[\22n\22],\22shape\22:[4],\22type\22:\22i1\22}},{\22args\22:[3,1,2],\22attrs\22:{},\22op\22:\22tessel.select\22,\22result\22:{\22dims\22:[\22n\22],\22shape\22:[4],\22type\22:\22f32\22}}]}
+// CHECK-SAME: \22op\22:\22tessel.fused\22
+func.func @fused(%x: !tessel.tensor<[n:4], f32> {tessel.name = "x"},
+                 %dy: !tessel.tensor<[n:4], f32> {tessel.name = "dy"})
+    -> (!tessel.tensor<[n:4], f32> {tessel.name = "dx"}) {
+  %dx = tessel.fused %x, %dy : (!tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>) -> !tessel.tensor<[n:4], f32> {
+  ^bb0(%a: !tessel.tensor<[n:4], f32>, %b: !tessel.tensor<[n:4], f32>):
+    %zero = tessel.constant 0.0 : f32 -> !tessel.tensor<[], f32>
+    %positive = tessel.compare gt, %a, %zero : !tessel.tensor<[n:4], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[n:4], i1>
+    %y = tessel.select %positive, %b, %zero : !tessel.tensor<[n:4], i1>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[n:4], f32>
+    tessel.yield %y : !tessel.tensor<[n:4], f32>
+  }
+  return %dx : !tessel.tensor<[n:4], f32>
+}
