@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -60,8 +61,11 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
                                       const char *descriptor,
                                       void *const *operands,
                                       int32_t numOperands, void *result) {
-  OpDescriptor parsed;
-  const OpDescriptor *desc = &parsed;
+  // Only a site's first call parses: an OpDescriptor costs allocations,
+  // which every call of a small op would otherwise pay.
+  static const OpDescriptor unknownOp;
+  std::unique_ptr<OpDescriptor> parsed;
+  const OpDescriptor *desc = &unknownOp;
   try {
     if (!context)
       throw OpError("the context is NULL");
@@ -69,7 +73,9 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
       throw OpError("the call site's cache slot is NULL");
     auto *op = static_cast<PreparedOp *>(*site);
     if (!op) {
-      op = preparedOps().keep(prepareOp(descriptor, parsed));
+      parsed = std::make_unique<OpDescriptor>();
+      desc = parsed.get();
+      op = preparedOps().keep(prepareOp(descriptor, *parsed));
       *site = op;
     }
     desc = &op->desc;
