@@ -1,4 +1,4 @@
-//===- FastReduction.h - reduce on oneDNN -----------------------*- C++ -*-===//
+//===- FastReduction.h - reduce on loops of f32, or on oneDNN ---*- C++ -*-===//
 
 #ifndef TESSEL_RUNTIME_EXECUTOR_FASTREDUCTION_H
 #define TESSEL_RUNTIME_EXECUTOR_FASTREDUCTION_H
@@ -11,12 +11,13 @@
 
 namespace tessel::runtime {
 
-/// reduce's kernel on oneDNN's reduction primitive, or nothing where it
-/// does not apply: element types other than all f32 or all bf16, an empty
-/// operand (whose reduction is the kind's identity), a result dim the
-/// operand lacks. Max and min propagate NaN as oneDNN does, which the
-/// reference's rule (any NaN wins) need not match. `reference` runs in a
-/// context without oneDNN.
+/// reduce's kernel: loops in f32 (accumulating in f32, max and min letting
+/// any NaN win as the reference does) for an f32 operand and result, or
+/// oneDNN's reduction primitive for bf16; nothing where neither applies:
+/// other element types, an empty bf16 operand (whose reduction is the
+/// kind's identity), a result dim the operand lacks. On oneDNN, max and
+/// min propagate NaN as oneDNN does, which the reference's rule need not
+/// match. `reference` runs in a context without oneDNN.
 std::optional<Kernel> buildFastReduce(ref::ReductionKind kind,
                                       const OpDescriptor &desc,
                                       Kernel reference);

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -115,7 +116,7 @@ void expectMatches(const Kernel &kernel, std::vector<Buffer> &operands,
   for (int64_t i = 0; i < resultType.numElements(); ++i) {
     double g = got.at(i), w = want.at(i);
     bool close = std::fabs(g - w) <= tolerance * (1 + std::fabs(w)) ||
-                 (std::isinf(w) && g == w);
+                 (std::isinf(w) && g == w) || (std::isnan(w) && std::isnan(g));
     if (!close && ++mismatches <= 5)
       ADD_FAILURE() << "element " << i << " of " << resultType.str() << ": got "
                     << g << ", the reference gives " << w;
@@ -596,6 +597,26 @@ TEST(FastReduce, BiasGradientsReduceInnerDimsFirst) {
       std::vector<Buffer> in = {Buffer(x, Values::Signed, 22)};
       expectMatches(*fast, in, y, ref::reduce(kind, in[0].load(), y.spec()),
                     1e-5);
+    }
+  }
+}
+
+TEST(FastReduce, MaxAndMinLetANaNWinAsTheReferenceDoes) {
+  TensorType x = tensor({"a", "b"}, {3, 40});
+  for (ref::ReductionKind kind :
+       {ref::ReductionKind::Max, ref::ReductionKind::Min}) {
+    for (const TensorType &y : {tensor({"a"}, {3}), tensor({"b"}, {40})}) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + " into " + y.str());
+      std::optional<Kernel> fast =
+          buildFastReduce(kind, op({x}, y), unreachable());
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {Buffer(x, Values::Signed, 5)};
+      // Row 1, column 7: in a run summed as one (into [a]) and in a row
+      // combined with others (into [b]).
+      storeElement(x.type, in[0].bytes.data(), 47,
+                   std::numeric_limits<double>::quiet_NaN());
+      expectMatches(*fast, in, y, ref::reduce(kind, in[0].load(), y.spec()),
+                    1e-6);
     }
   }
 }
