@@ -17,6 +17,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -136,14 +137,34 @@ inPlaceMatmul(const EinsumPlan &plan, const std::vector<int64_t> &lhsShape,
               const std::vector<int64_t> &rhsShape,
               const std::vector<int64_t> &resultShape,
               dnnl::memory::data_type type, const dnnl::engine &engine) {
-  std::optional<dnnl::memory::desc> a =
-      classView(lhsShape, plan.lhsOrder, {plan.batch, plan.m, plan.k}, type);
-  std::optional<dnnl::memory::desc> b =
-      classView(rhsShape, plan.rhsOrder, {plan.batch, plan.k, plan.n}, type);
-  std::optional<dnnl::memory::desc> c = classView(
-      resultShape, plan.resultOrder, {plan.batch, plan.m, plan.n}, type);
-  if (!a || !b || !c)
+  auto views = [&](const dnnl::memory::dims &batch) {
+    auto classes = [&](int64_t rows, int64_t columns) {
+      dnnl::memory::dims all = batch;
+      all.push_back(rows);
+      all.push_back(columns);
+      return all;
+    };
+    return std::array<std::optional<dnnl::memory::desc>, 3>{
+        classView(lhsShape, plan.lhsOrder, classes(plan.m, plan.k), type),
+        classView(rhsShape, plan.rhsOrder, classes(plan.k, plan.n), type),
+        classView(resultShape, plan.resultOrder, classes(plan.m, plan.n),
+                  type)};
+  };
+  // The batch as one dim; where its dims do not lie evenly in memory as one
+  // (attention's [batch, heads] between the sequence dims), each batch dim
+  // on its own: matmul takes any number of batch dims, each with a stride.
+  auto allViewed = [](const auto &tensors) {
+    return std::all_of(tensors.begin(), tensors.end(),
+                       [](const auto &view) { return view.has_value(); });
+  };
+  auto tensors = views({plan.batch});
+  if (!allViewed(tensors) && plan.batchSizes.size() > 1 &&
+      plan.batchSizes.size() + 2 <= DNNL_MAX_NDIMS)
+    tensors = views(
+        dnnl::memory::dims(plan.batchSizes.begin(), plan.batchSizes.end()));
+  if (!allViewed(tensors))
     return std::nullopt;
+  const auto &[a, b, c] = tensors;
   dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(*a, *b, *c), engine);
   if (std::string(matmul.impl_info_str()).find("ref") != std::string::npos)
     return std::nullopt;

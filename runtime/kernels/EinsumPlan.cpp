@@ -77,6 +77,8 @@ tessel_status_t planEinsum(const std::vector<int64_t> &lhsShape,
     if (l && h) {
       batchDims.push_back(r);
       plan.batch *= resultShape[r];
+      if (resultShape[r] != 1)
+        plan.batchSizes.push_back(resultShape[r]);
     } else if (l) {
       mDims.push_back(r);
       plan.m *= resultShape[r];

@@ -24,6 +24,10 @@ struct EinsumPlan {
   std::vector<unsigned> lhsOrder, rhsOrder, resultOrder;
   /// The products of the sizes of each class (1 for none).
   int64_t batch = 1, m = 1, n = 1, k = 1;
+  /// The sizes of the batch dims other than 1, in the result's order: a
+  /// matmul may keep them as dims of their own where they do not lie
+  /// evenly in memory as one.
+  std::vector<int64_t> batchSizes;
 };
 
 /// Plans an einsum, or fails with INVALID_ARGUMENT naming the label at

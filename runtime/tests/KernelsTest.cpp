@@ -158,6 +158,15 @@ TEST_F(Einsum, AttentionScores) {
         {{'b', 2}, {'h', 3}, {'q', 4}, {'k', 5}, {'d', 8}});
 }
 
+TEST_F(Einsum, AttentionWithHeadsBetweenTheSequenceDims) {
+  // The Transformer's layout, [batch, seq, heads, dim]: the batch dims b
+  // and h are not one run of memory, so the matmul keeps them apart.
+  Sizes sizes = {{'b', 2}, {'h', 3}, {'q', 4}, {'k', 5}, {'d', 8}};
+  check("bqhd", "bkhd", "bhqk", sizes);
+  check("bhqk", "bkhd", "bqhd", sizes);
+  check("bhqk", "bqhd", "bkhd", sizes);
+}
+
 TEST_F(Einsum, OuterProductWithoutContraction) {
   check("m", "n", "mn", {{'m', 4}, {'n', 3}});
 }
