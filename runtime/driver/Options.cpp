@@ -58,6 +58,10 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                  "End the job when a training step takes longer than this "
                  "many seconds (a hung rank); 0 waits forever")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--profile", options.profile,
+               "Time every op during training and print, on rank 0, the "
+               "time per step of each kind of op and of the costliest call "
+               "sites");
   app.add_flag("!--no-evaluate", options.evaluate,
                "skip the test-split accuracy after training");
   app.add_flag("--resume", options.resume,

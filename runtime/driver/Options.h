@@ -29,6 +29,8 @@ struct Options {
   bool evaluate = true;
   /// End this rank when a training step takes longer (seconds; 0: never).
   double stepTimeout = 0;
+  /// Time every op during training and print where the time went.
+  bool profile = false;
 };
 
 /// Parses the command line. Returns the options, or the exit status when

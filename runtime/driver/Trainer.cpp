@@ -9,11 +9,13 @@
 #include "driver/HostCopies.h"
 #include "driver/NpyData.h"
 #include "driver/PeakMemory.h"
+#include "driver/Profile.h"
 #include "driver/Schedule.h"
 #include "driver/TextCorpus.h"
 #include "driver/Watchdog.h"
 #include "executor/Backend.h"
 #include "executor/Buffers.h"
+#include "executor/Execute.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -377,6 +379,8 @@ int train(const Options &options, const Program &program,
   int64_t windowSteps = 0;
   std::vector<std::vector<unsigned char>> staging(step.arguments.size());
   StepWatchdog watchdog(options.stepTimeout, rank);
+  if (options.profile)
+    runtime::enableOpProfiling();
   for (int64_t s = firstStep; s < options.steps; ++s) {
     watchdog.stepStarted(s + 1);
     Clock::time_point stepStart = Clock::now();
@@ -487,6 +491,8 @@ int train(const Options &options, const Program &program,
                "rank 0\n",
                largest, peakMiB[0]);
     std::fflush(stdout);
+    if (options.profile)
+      printOpProfile(stdout, trained);
     if (metrics) {
       nlohmann::json line = {{"trained_steps", trained},
                              {"train_seconds", seconds},

@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -35,6 +37,15 @@ public:
     return ops.back().get();
   }
 
+  std::vector<OpTime> times() {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<OpTime> result;
+    for (const std::unique_ptr<PreparedOp> &op : ops)
+      if (op->calls > 0)
+        result.push_back({op->desc.op, op->desc.loc, op->calls, op->seconds});
+    return result;
+  }
+
 private:
   std::mutex mutex;
   std::vector<std::unique_ptr<PreparedOp>> ops;
@@ -53,9 +64,15 @@ std::string errorMessage(const tessel_context_t *context,
                      desc.op.empty() ? "an unknown op" : desc.op, what);
 }
 
+std::atomic<bool> profiling{false};
+
 } // namespace
 
 namespace tessel::runtime {
+
+void enableOpProfiling() { profiling = true; }
+
+std::vector<OpTime> opTimes() { return preparedOps().times(); }
 
 std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
                                       const char *descriptor,
@@ -89,7 +106,16 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
         throw OpError(fmt::format("operand {} is NULL", i));
     if (!result && desc->result.numElements() > 0)
       throw OpError("the result buffer is NULL");
-    op->kernel(*context, operands, result);
+    if (profiling.load(std::memory_order_relaxed)) {
+      auto start = std::chrono::steady_clock::now();
+      op->kernel(*context, operands, result);
+      std::chrono::duration<double> spent =
+          std::chrono::steady_clock::now() - start;
+      ++op->calls;
+      op->seconds += spent.count();
+    } else {
+      op->kernel(*context, operands, result);
+    }
     return std::nullopt;
   } catch (const OpError &error) {
     return errorMessage(context, *desc, error.what());

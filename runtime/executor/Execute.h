@@ -10,8 +10,10 @@
 
 #include "tessel/runtime/program.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tessel::runtime {
 
@@ -22,6 +24,21 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
                                       const char *descriptor,
                                       void *const *operands,
                                       int32_t numOperands, void *result);
+
+/// From now on, times every op's kernel (the driver's --profile). The time
+/// is the host's: a backend that queues work (CUDA) is timed as it queues.
+void enableOpProfiling();
+
+/// The calls and kernel time of one call site since profiling began.
+struct OpTime {
+  std::string op;  // "tessel.einsum"
+  std::string loc; // "model.mlir:12:7"
+  int64_t calls = 0;
+  double seconds = 0;
+};
+
+/// Every call site that ran while profiling was on.
+std::vector<OpTime> opTimes();
 
 } // namespace tessel::runtime
 

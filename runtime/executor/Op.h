@@ -40,6 +40,10 @@ void registerMeshOps(KernelRegistry &registry);
 struct PreparedOp {
   OpDescriptor desc;
   Kernel kernel;
+  /// Calls and time spent in the kernel, counted while op profiling is on
+  /// (enableOpProfiling in Execute.h).
+  int64_t calls = 0;
+  double seconds = 0;
 };
 
 /// Parses `descriptor` and builds its kernel; OpError when either fails.

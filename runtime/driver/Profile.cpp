@@ -1,0 +1,62 @@
+//===- Profile.cpp - Where a training step's time goes, op by op ----------===//
+
+#include "driver/Profile.h"
+
+#include "executor/Execute.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
+  std::vector<runtime::OpTime> sites = runtime::opTimes();
+  if (sites.empty() || steps <= 0)
+    return;
+  double total = 0;
+  int64_t calls = 0;
+  std::map<std::string, runtime::OpTime> byOp;
+  for (const runtime::OpTime &site : sites) {
+    total += site.seconds;
+    calls += site.calls;
+    runtime::OpTime &kind = byOp[site.op];
+    kind.op = site.op;
+    kind.calls += site.calls;
+    kind.seconds += site.seconds;
+  }
+  auto costliestFirst = [](const runtime::OpTime &a,
+                           const runtime::OpTime &b) {
+    return a.seconds > b.seconds;
+  };
+  std::vector<runtime::OpTime> kinds;
+  for (auto &[name, kind] : byOp)
+    kinds.push_back(kind);
+  std::sort(kinds.begin(), kinds.end(), costliestFirst);
+  std::sort(sites.begin(), sites.end(), costliestFirst);
+
+  double perStep = 1e3 / static_cast<double>(steps);
+  fmt::print(out,
+             "op profile of rank 0: {:.3f} ms of kernels per step, {:.0f} "
+             "calls per step\n",
+             total * perStep, static_cast<double>(calls) / steps);
+  fmt::print(out, "  {:>9} {:>6} {:>7} {:>9}  {}\n", "ms/step", "%",
+             "calls", "us/call", "op");
+  auto row = [&](const runtime::OpTime &time, const std::string &what) {
+    fmt::print(out, "  {:9.3f} {:6.1f} {:7.0f} {:9.2f}  {}\n",
+               time.seconds * perStep, 100 * time.seconds / total,
+               static_cast<double>(time.calls) / steps,
+               1e6 * time.seconds / static_cast<double>(time.calls), what);
+  };
+  for (const runtime::OpTime &kind : kinds)
+    row(kind, kind.op);
+  fmt::print(out, "  costliest call sites:\n");
+  for (int i = 0; i < topSites && i < static_cast<int>(sites.size()); ++i)
+    row(sites[i], sites[i].op + " at " + sites[i].loc);
+  std::fflush(out);
+}
+
+} // namespace tessel::driver

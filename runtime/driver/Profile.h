@@ -1,0 +1,24 @@
+//===- Profile.h - Where a training step's time goes, op by op --*- C++ -*-===//
+//
+// `--profile` times every op's kernel during training (the executor's op
+// profiling) and prints, on rank 0, the time per step of each kind of op
+// and of the costliest call sites, so that a user comparing layouts sees
+// what each spends its time on, computation or communication.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_PROFILE_H
+#define TESSEL_RUNTIME_DRIVER_PROFILE_H
+
+#include <cstdint>
+#include <cstdio>
+
+namespace tessel::driver {
+
+/// Prints rank 0's kernel time per training step (`steps` steps were
+/// profiled): by op name, then the `topSites` costliest call sites.
+void printOpProfile(std::FILE *out, int64_t steps, int topSites = 15);
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_PROFILE_H
