@@ -10,7 +10,9 @@
 // instead (the Fast*.cpp files, one per family: einsum, convolution,
 // pooling, softmax, layer norm, reduction, element-wise); each builder
 // tries its fast path first and keeps the reference kernel for what it
-// leaves out and for contexts without oneDNN.
+// leaves out and for contexts without oneDNN. tessel.fused, a chain of
+// element-wise ops that the compiler fused into one, has only its own
+// kernel (FusedElementwise.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,7 @@
 #include "executor/FastReduction.h"
 #include "executor/FastReorder.h"
 #include "executor/FastSoftmax.h"
+#include "executor/FusedElementwise.h"
 #include "executor/Op.h"
 
 #include "evaluator/kernels/Kernels.h"
@@ -532,6 +535,7 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.pow", buildBinary<BK::Pow>},
       {"tessel.compare", buildCompare},
       {"tessel.select", buildSelect},
+      {"tessel.fused", buildFused},
       {"tessel.cast", buildCast},
       {"tessel.broadcast", buildDataMove<ref::broadcast>},
       {"tessel.rename", buildDataMove<ref::rename>},

@@ -22,6 +22,15 @@ foreach(ranks 1 2)
     TIMEOUT 120)
 endforeach()
 
+# tessel.fused against its body run op by op on the reference kernels; no
+# MPI (a context without a communicator).
+add_executable(tessel-runtime-fused-tests FusedElementwiseTest.cpp)
+target_link_libraries(tessel-runtime-fused-tests PRIVATE
+  TesselRuntimeExecutor GTest::gtest GTest::gtest_main)
+set(name ${TESSEL_RUNTIME_TEST_PREFIX}fused-vs-reference)
+add_test(NAME ${name} COMMAND tessel-runtime-fused-tests)
+set_tests_properties(${name} PROPERTIES TIMEOUT 120)
+
 # An op failing on one rank while the other waits in a collective ends the
 # job with the op's message instead of hanging.
 add_executable(tessel-runtime-executor-abort ExecutorAbortMain.cpp)

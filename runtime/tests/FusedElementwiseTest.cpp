@@ -1,0 +1,618 @@
+//===- FusedElementwiseTest.cpp - tessel.fused against its ops one by one -===//
+//
+// Each case writes the tessel.fused descriptor the compiler's fusion would
+// write, runs it through the executor (tryExecute, in a context without a
+// communicator) and compares every element with the body evaluated one entry
+// at a time by the reference kernels (ref::unary, binary, compare, select),
+// which define each op: what running the ops unfused computes. The fused
+// kernel computes in f32 where the reference computes each op in double and
+// rounds it to f32, so results may differ by an ulp or two per
+// transcendental op: the cases allow 1e-6 relative and 1e-7 absolute. The
+// shapes cover operands broadcast along some dims and held in another dim
+// order, intermediates in another order than the result, tiles that cross
+// rows, and a result large enough to be split across threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "evaluator/kernels/Kernels.h"
+#include "executor/Buffers.h"
+#include "executor/Context.h"
+#include "executor/Descriptor.h"
+#include "executor/Execute.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <random>
+
+using namespace tessel;
+using namespace tessel::runtime;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// A context for model-level ops: no communicator, a mesh of one rank.
+tessel_context_t *context() {
+  static ContextPtr shared = [] {
+    std::string error;
+    ContextPtr made = createContext(nullptr, layout::Mesh(), error);
+    EXPECT_TRUE(made) << error;
+    return made;
+  }();
+  return shared.get();
+}
+
+json T(std::vector<std::string> dims, std::vector<int64_t> shape,
+       const char *type = "f32") {
+  return {{"dims", dims}, {"shape", shape}, {"type", type}};
+}
+
+/// A body entry.
+json E(const char *op, std::vector<int> args, json result,
+       json attrs = json::object()) {
+  return {{"op", op}, {"args", args}, {"result", result}, {"attrs", attrs}};
+}
+
+/// A constant body entry, a splat of `value` (a number or "inf", "-inf",
+/// "nan").
+json C(json value, json result = T({}, {})) {
+  return E("tessel.constant", {}, std::move(result), {{"value", value}});
+}
+
+json compare(const char *kind, std::vector<int> args, json result) {
+  json type = result;
+  type["type"] = "i1";
+  return E("tessel.compare", std::move(args), type, {{"kind", kind}});
+}
+
+struct Fused {
+  std::vector<json> operands;
+  json result;
+  std::vector<json> body;
+
+  std::string descriptor() const {
+    return json{{"op", "tessel.fused"},
+                {"loc", "test.mlir:1:1"},
+                {"operands", operands},
+                {"result", result},
+                {"attrs", {{"body", body}}}}
+        .dump();
+  }
+};
+
+/// Operand buffers, in each operand's type.
+struct Buffers {
+  std::vector<TensorType> types;
+  std::vector<std::vector<unsigned char>> bytes;
+
+  std::vector<void *> pointers() {
+    std::vector<void *> result;
+    for (auto &buffer : bytes)
+      result.push_back(buffer.data());
+    return result;
+  }
+  ref::Tensor load(size_t i) const {
+    return loadTensor(types[i], bytes[i].data());
+  }
+};
+
+/// Fills each operand with pseudo-random values in [low, high] (i1
+/// operands with 0 and 1), every seventh element of an f32 operand
+/// replaced by the next of `specials` when there are any.
+Buffers makeOperands(const Fused &fused, double low, double high,
+                     std::vector<double> specials = {}, unsigned seed = 1) {
+  Buffers buffers;
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<double> uniform(low, high);
+  size_t special = 0;
+  for (size_t i = 0; i < fused.operands.size(); ++i) {
+    TensorType type =
+        parseTensorType(fused.operands[i], "operand " + std::to_string(i));
+    std::vector<unsigned char> bytes(type.numBytes() + 1);
+    for (int64_t k = 0; k < type.numElements(); ++k) {
+      double value = uniform(generator);
+      if (type.type == ref::ElementType::I1)
+        value = value > (low + high) / 2;
+      else if (!specials.empty() && k % 7 == 3)
+        value = specials[special++ % specials.size()];
+      storeElement(type.type, bytes.data(), k, value);
+    }
+    buffers.types.push_back(type);
+    buffers.bytes.push_back(std::move(bytes));
+  }
+  return buffers;
+}
+
+/// Runs the fused op through the executor; its result's elements.
+std::vector<double> runFused(const Fused &fused, Buffers &operands) {
+  TensorType resultType = parseTensorType(fused.result, "the result");
+  std::vector<unsigned char> result(resultType.numBytes() + 1);
+  std::vector<void *> pointers = operands.pointers();
+  void *site = nullptr;
+  std::string descriptor = fused.descriptor();
+  std::optional<std::string> error =
+      tryExecute(context(), &site, descriptor.c_str(), pointers.data(),
+                 static_cast<int32_t>(pointers.size()), result.data());
+  EXPECT_FALSE(error) << *error;
+  std::vector<double> values;
+  for (int64_t k = 0; k < resultType.numElements(); ++k)
+    values.push_back(loadElement(resultType.type, result.data(), k));
+  return values;
+}
+
+const std::map<std::string, ref::UnaryKind> kUnaryKinds = {
+    {"tessel.neg", ref::UnaryKind::Neg},
+    {"tessel.abs", ref::UnaryKind::Abs},
+    {"tessel.exp", ref::UnaryKind::Exp},
+    {"tessel.log", ref::UnaryKind::Log},
+    {"tessel.sqrt", ref::UnaryKind::Sqrt},
+    {"tessel.rsqrt", ref::UnaryKind::Rsqrt},
+    {"tessel.tanh", ref::UnaryKind::Tanh},
+    {"tessel.sigmoid", ref::UnaryKind::Sigmoid},
+    {"tessel.relu", ref::UnaryKind::Relu},
+    {"tessel.gelu", ref::UnaryKind::Gelu},
+    {"tessel.erf", ref::UnaryKind::Erf},
+};
+
+const std::map<std::string, ref::BinaryKind> kBinaryKinds = {
+    {"tessel.add", ref::BinaryKind::Add}, {"tessel.sub", ref::BinaryKind::Sub},
+    {"tessel.mul", ref::BinaryKind::Mul}, {"tessel.div", ref::BinaryKind::Div},
+    {"tessel.max", ref::BinaryKind::Max}, {"tessel.min", ref::BinaryKind::Min},
+    {"tessel.pow", ref::BinaryKind::Pow},
+};
+
+const std::map<std::string, ref::CompareKind> kCompareKinds = {
+    {"eq", ref::CompareKind::Eq}, {"ne", ref::CompareKind::Ne},
+    {"lt", ref::CompareKind::Lt}, {"le", ref::CompareKind::Le},
+    {"gt", ref::CompareKind::Gt}, {"ge", ref::CompareKind::Ge},
+};
+
+/// The body run one entry at a time by the reference kernels, each entry
+/// a separate op as it was before fusion; the last value in the fused
+/// result's dim order.
+std::vector<double> reference(const Fused &fused, const Buffers &operands) {
+  std::vector<ref::Tensor> values;
+  values.reserve(operands.types.size() + fused.body.size());
+  for (size_t i = 0; i < operands.types.size(); ++i)
+    values.push_back(operands.load(i));
+  for (const json &entry : fused.body) {
+    std::string op = entry["op"];
+    ref::TensorSpec spec = parseTensorType(entry["result"], op).spec();
+    std::vector<const ref::Tensor *> args;
+    for (int arg : entry["args"])
+      args.push_back(&values.at(arg));
+    if (op == "tessel.constant") {
+      values.emplace_back(spec, *jsonNumber(entry["attrs"]["value"]));
+    } else if (auto unary = kUnaryKinds.find(op); unary != kUnaryKinds.end()) {
+      // A unary op reads its argument at the result's index, as the
+      // binary ops do.
+      values.push_back(
+          ref::unary(unary->second, ref::broadcast(*args[0], spec)));
+    } else if (auto binary = kBinaryKinds.find(op);
+               binary != kBinaryKinds.end()) {
+      values.push_back(ref::binary(binary->second, *args[0], *args[1], spec));
+    } else if (op == "tessel.compare") {
+      std::string kind = entry["attrs"]["kind"];
+      values.push_back(
+          ref::compare(kCompareKinds.at(kind), *args[0], *args[1], spec));
+    } else if (op == "tessel.select") {
+      values.push_back(ref::select(*args[0], *args[1], *args[2], spec));
+    } else {
+      ADD_FAILURE() << "the test's reference has no op " << op;
+      return {};
+    }
+  }
+  ref::TensorSpec resultSpec =
+      parseTensorType(fused.result, "the result").spec();
+  return ref::broadcast(values.back(), resultSpec).data;
+}
+
+/// Whether `got` is `want` to 1e-6 relative and 1e-7 absolute; infinities
+/// and NaN must match exactly.
+bool close(double got, double want) {
+  if (std::isnan(want) || std::isnan(got))
+    return std::isnan(want) && std::isnan(got);
+  if (std::isinf(want) || std::isinf(got))
+    return got == want;
+  return std::fabs(got - want) <= 1e-7 + 1e-6 * std::fabs(want);
+}
+
+/// Runs the fused op and compares every element with the reference.
+void expectMatchesReference(const Fused &fused, Buffers operands,
+                            const std::string &what = "") {
+  std::vector<double> got = runFused(fused, operands);
+  std::vector<double> want = reference(fused, operands);
+  ASSERT_EQ(got.size(), want.size()) << what;
+  int mismatches = 0;
+  for (size_t k = 0; k < got.size(); ++k)
+    if (!close(got[k], want[k]) && ++mismatches <= 5)
+      ADD_FAILURE() << what << " element " << k << ": got " << got[k]
+                    << ", the ops one by one give " << want[k];
+  EXPECT_EQ(mismatches, 0) << what;
+}
+
+/// The message tessel_rt_execute would end the job with, or "(no error)".
+std::string errorOf(const Fused &fused) {
+  Buffers operands;
+  try {
+    operands = makeOperands(fused, 0, 1);
+  } catch (const OpError &) {
+    // An operand the test made malformed: its buffer does not matter.
+  }
+  std::vector<void *> pointers = operands.pointers();
+  pointers.resize(fused.operands.size(), nullptr);
+  std::vector<unsigned char> result(1 << 12);
+  void *site = nullptr;
+  std::string descriptor = fused.descriptor();
+  return tryExecute(context(), &site, descriptor.c_str(), pointers.data(),
+                    static_cast<int32_t>(pointers.size()), result.data())
+      .value_or("(no error)");
+}
+
+//===----------------------------------------------------------------------===//
+// Cases
+//===----------------------------------------------------------------------===//
+
+/// AdamW's update of a parameter p with gradient g and moments m and v:
+/// 16 ops, scalar operands (the learning rate, beta1) and constants.
+Fused adamW(std::vector<std::string> dims, std::vector<int64_t> shape) {
+  json full = T(dims, shape), scalar = T({}, {});
+  return {{full, full, full, full, scalar, scalar}, // p g m v lr beta1
+          full,
+          {
+              E("tessel.mul", {5, 2}, full),   // 6: beta1 m
+              C(0.1),                          // 7: 1 - beta1
+              E("tessel.mul", {7, 1}, full),   // 8: (1 - beta1) g
+              E("tessel.add", {6, 8}, full),   // 9: m'
+              C(0.999),                        // 10: beta2
+              E("tessel.mul", {10, 3}, full),  // 11: beta2 v
+              E("tessel.mul", {1, 1}, full),   // 12: g^2
+              C(0.001),                        // 13: 1 - beta2
+              E("tessel.mul", {13, 12}, full), // 14: (1 - beta2) g^2
+              E("tessel.add", {11, 14}, full), // 15: v'
+              C(0.19),                         // 16: 1 - beta1^t
+              E("tessel.div", {9, 16}, full),  // 17: m hat
+              C(0.001999),                     // 18: 1 - beta2^t
+              E("tessel.div", {15, 18}, full), // 19: v hat
+              E("tessel.sqrt", {19}, full),    // 20
+              C(1e-8),                         // 21: epsilon
+              E("tessel.add", {20, 21}, full), // 22
+              E("tessel.div", {17, 22}, full), // 23: the Adam step
+              C(0.01),                         // 24: weight decay
+              E("tessel.mul", {24, 0}, full),  // 25
+              E("tessel.add", {23, 25}, full), // 26
+              E("tessel.mul", {4, 26}, full),  // 27: times the learning rate
+              E("tessel.sub", {0, 27}, full),  // 28: p'
+          }};
+}
+
+TEST(FusedElementwise, AdamWChainOnAMatrixWithScalarOperands) {
+  Fused fused = adamW({"out", "in"}, {24, 40});
+  // v is a second moment: positive.
+  Buffers operands = makeOperands(fused, 0.01, 1);
+  expectMatchesReference(fused, operands);
+  // And on a result of a single tile's size or less.
+  expectMatchesReference(adamW({"in"}, {5}),
+                         makeOperands(adamW({"in"}, {5}), 0.01, 1));
+}
+
+// Result [b:3, s:5, d:7]; operands [d:7] (broadcast over b and s), [s:5,
+// b:3] (transposed and broadcast over d), a scalar, and the whole result in
+// another dim order. A unary op reads a broadcast operand too.
+TEST(FusedElementwise, OperandsBroadcastByNameInAnyDimOrder) {
+  json full = T({"b", "s", "d"}, {3, 5, 7});
+  Fused fused{{T({"d", "b", "s"}, {7, 3, 5}), T({"d"}, {7}),
+               T({"s", "b"}, {5, 3}), T({}, {})},
+              full,
+              {
+                  E("tessel.mul", {0, 1}, full),                       // 4
+                  E("tessel.add", {4, 2}, full),                       // 5
+                  E("tessel.sub", {5, 3}, full),                       // 6
+                  E("tessel.exp", {1}, T({"d", "s", "b"}, {7, 5, 3})), // 7
+                  E("tessel.mul", {6, 7}, full),                       // 8
+                  E("tessel.max", {8, 2}, full),                       // 9
+              }};
+  expectMatchesReference(fused, makeOperands(fused, -1, 1));
+}
+
+// The intermediates, and the last entry itself, hold the result's dims in
+// another order; the kernel computes them at the result's index anyway.
+TEST(FusedElementwise, IntermediatesInAnotherDimOrderThanTheResult) {
+  json result = T({"b", "h"}, {4, 6}), swapped = T({"h", "b"}, {6, 4});
+  Fused fused{{T({"b", "h"}, {4, 6}), T({"h"}, {6})},
+              result,
+              {
+                  E("tessel.mul", {0, 1}, swapped), // 2
+                  E("tessel.tanh", {2}, swapped),   // 3
+                  E("tessel.add", {3, 0}, result),  // 4
+                  E("tessel.sub", {4, 3}, swapped), // 5
+              }};
+  expectMatchesReference(fused, makeOperands(fused, -2, 2));
+  // An operand in the intermediates' order is gathered, not read in place.
+  fused.operands[0] = T({"h", "b"}, {6, 4});
+  expectMatchesReference(fused, makeOperands(fused, -2, 2));
+}
+
+// Constants of any shape, their value everywhere; infinities and NaN as
+// the descriptor spells them.
+TEST(FusedElementwise, ConstantsIncludingInfinitiesAndNaN) {
+  json full = T({"q", "k"}, {9, 11});
+  // An attention mask: -inf where the score is below a threshold, the
+  // score clamped to [-inf, inf] (no change) elsewhere.
+  Fused masked{{full, T({"k"}, {11})},
+               full,
+               {
+                   C("-inf"),                           // 2
+                   C("inf", T({"k"}, {11})),            // 3
+                   E("tessel.max", {0, 2}, full),       // 4
+                   E("tessel.min", {4, 3}, full),       // 5
+                   C(0.25, T({"q"}, {9})),              // 6
+                   compare("gt", {1, 6}, full),         // 7
+                   E("tessel.select", {7, 5, 2}, full), // 8
+               }};
+  expectMatchesReference(masked, makeOperands(masked, -1, 1), "masked");
+  Buffers scores = makeOperands(masked, -1, 1);
+  std::vector<double> got = runFused(masked, scores);
+  EXPECT_GT(std::count(got.begin(), got.end(), -kInf), 0);
+  // NaN in max and min spreads, as in the reference.
+  Fused withNaN{{full},
+                full,
+                {C("nan"), E("tessel.max", {0, 1}, full),
+                 E("tessel.min", {1, 0}, full), E("tessel.add", {2, 3}, full)}};
+  expectMatchesReference(withNaN, makeOperands(withNaN, -1, 1), "nan");
+  // A body that is only a constant fills the result.
+  Fused onlyConstant{{full}, full, {C(-2.5, T({"k"}, {11}))}};
+  expectMatchesReference(onlyConstant, makeOperands(onlyConstant, 0, 1),
+                         "constant");
+}
+
+// select on an i1 operand (broadcast, and in the result's layout) and on
+// comparisons made in the body.
+TEST(FusedElementwise, CompareAndSelectWithAnI1Operand) {
+  json full = T({"b", "s"}, {6, 50});
+  Fused fused{{T({"s"}, {50}, "i1"), full, T({"s", "b"}, {50, 6}),
+               T({"b", "s"}, {6, 50}, "i1")},
+              full,
+              {
+                  E("tessel.select", {0, 1, 2}, full), // 4
+                  compare("lt", {1, 2}, full),         // 5
+                  C(0.0),                              // 6
+                  E("tessel.select", {5, 4, 6}, full), // 7
+                  E("tessel.select", {3, 7, 1}, full), // 8
+              }};
+  expectMatchesReference(fused, makeOperands(fused, -1, 1));
+}
+
+// Each comparison kind on operands with ties, NaN and infinities.
+TEST(FusedElementwise, EveryComparisonKindWithNaN) {
+  json full = T({"a", "b"}, {5, 40});
+  for (const auto &[kind, unused] : kCompareKinds) {
+    // 1 where the comparison holds, -1 where it fails.
+    Fused fused{{full, T({"b"}, {40})},
+                full,
+                {compare(kind.c_str(), {0, 1}, full), C(1.0), C(-1.0),
+                 E("tessel.select", {2, 3, 4}, full)}};
+    // Values from {0, 1, 2}: many ties.
+    Buffers operands = makeOperands(fused, 0, 3, {kNaN, 1, kInf, -kInf});
+    for (size_t i = 0; i < operands.types.size(); ++i)
+      for (int64_t k = 0; k < operands.types[i].numElements(); ++k) {
+        double value =
+            loadElement(ref::ElementType::F32, operands.bytes[i].data(), k);
+        if (std::isfinite(value))
+          storeElement(ref::ElementType::F32, operands.bytes[i].data(), k,
+                       std::floor(value));
+      }
+    expectMatchesReference(fused, operands, kind);
+  }
+}
+
+// Each unary op over a range that covers its interesting part, with
+// zeros, infinities and NaN among the values.
+TEST(FusedElementwise, EveryUnaryOp) {
+  struct Range {
+    double low, high;
+  };
+  const std::map<std::string, Range> ranges = {
+      {"tessel.neg", {-10, 10}},  {"tessel.abs", {-10, 10}},
+      {"tessel.exp", {-20, 20}},  {"tessel.log", {1e-3, 100}},
+      {"tessel.sqrt", {0, 100}},  {"tessel.rsqrt", {1e-3, 100}},
+      {"tessel.tanh", {-10, 10}}, {"tessel.sigmoid", {-30, 30}},
+      {"tessel.relu", {-10, 10}}, {"tessel.gelu", {-12, 12}},
+      {"tessel.erf", {-5, 5}},
+  };
+  ASSERT_EQ(ranges.size(), kUnaryKinds.size());
+  json full = T({"n"}, {2000});
+  for (const auto &[op, range] : ranges) {
+    Fused fused{{full}, full, {E(op.c_str(), {0}, full)}};
+    expectMatchesReference(
+        fused,
+        makeOperands(fused, range.low, range.high,
+                     {0.0, -0.0, kInf, -kInf, kNaN, -1.0, 1e-30, -1e-30}),
+        op);
+  }
+  // gelu's tail to 1e-5 relative: there 1 + erf(x / sqrt 2) is tiny, and
+  // computing it as written in f32 would keep hardly a digit (the
+  // reference's double keeps about four at x = -7, so the value to meet is
+  // erfc's).
+  Fused gelu{{full}, full, {E("tessel.gelu", {0}, full)}};
+  Buffers tail = makeOperands(gelu, -8, -3);
+  std::vector<double> got = runFused(gelu, tail);
+  for (size_t k = 0; k < got.size(); ++k) {
+    double x = tail.load(0).data[k];
+    double exact = 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+    ASSERT_NEAR(got[k], exact, 1e-5 * std::fabs(exact)) << "gelu of " << x;
+  }
+}
+
+// Each binary op with one operand broadcast, NaN and infinities among the
+// values; pow on positive bases.
+TEST(FusedElementwise, EveryBinaryOp) {
+  json full = T({"a", "b"}, {8, 33});
+  for (const auto &[op, kind] : kBinaryKinds) {
+    Fused fused{{full, T({"b"}, {33})}, full, {E(op.c_str(), {0, 1}, full)}};
+    bool pow = kind == ref::BinaryKind::Pow;
+    expectMatchesReference(
+        fused,
+        makeOperands(fused, pow ? 0.5 : -2, 2, {kNaN, kInf, -kInf, 0.0, 1.0}),
+        op);
+    // The broadcast operand first.
+    fused.body[0]["args"] = {1, 0};
+    expectMatchesReference(fused,
+                           makeOperands(fused, pow ? 0.5 : -2, 2, {kNaN}),
+                           op + " reversed");
+  }
+}
+
+// A result of a million elements: many tiles, which cross rows (1499 is
+// no multiple of the tile), split across the OpenMP threads; operands in
+// place, transposed, broadcast along either dim, and a scalar.
+TEST(FusedElementwise, LargeResultInTilesAcrossThreads) {
+  json full = T({"r", "c"}, {701, 1499});
+  Fused fused{{full, T({"c", "r"}, {1499, 701}), T({"c"}, {1499}),
+               T({"r"}, {701}), T({}, {})},
+              full,
+              {
+                  E("tessel.mul", {0, 1}, full),  // 5
+                  E("tessel.add", {5, 2}, full),  // 6
+                  E("tessel.mul", {6, 3}, full),  // 7
+                  E("tessel.sub", {7, 4}, full),  // 8
+                  E("tessel.sigmoid", {8}, full), // 9
+              }};
+  expectMatchesReference(fused, makeOperands(fused, -1, 1));
+}
+
+// Results of one element, of none, and with dims of size 1; repeated
+// arguments and entries that nothing reads.
+TEST(FusedElementwise, SmallShapesRepeatedArgumentsAndDeadEntries) {
+  json scalar = T({}, {});
+  Fused one{{scalar, scalar},
+            scalar,
+            {E("tessel.mul", {0, 0}, scalar), E("tessel.exp", {1}, scalar),
+             E("tessel.add", {2, 2}, scalar)}};
+  expectMatchesReference(one, makeOperands(one, -1, 1), "scalar");
+
+  json empty = T({"a", "b"}, {0, 3});
+  Fused none{{empty, T({"b"}, {3})}, empty, {E("tessel.add", {0, 1}, empty)}};
+  expectMatchesReference(none, makeOperands(none, -1, 1), "empty");
+
+  json ones = T({"a", "b", "c"}, {1, 5, 1});
+  Fused unit{{T({"b", "a"}, {5, 1}), T({"c"}, {1})},
+             ones,
+             {E("tessel.neg", {1}, ones), E("tessel.div", {0, 2}, ones),
+              E("tessel.mul", {3, 3}, ones)}};
+  expectMatchesReference(unit, makeOperands(unit, 0.5, 1), "size 1");
+}
+
+TEST(FusedElementwise, MalformedBodiesAreErrorsNamingTheProblem) {
+  std::string prefix = "tessel: rank 0: error at test.mlir:1:1 in "
+                       "tessel.fused: ";
+  json full = T({"a", "b"}, {4, 3});
+  auto withBody = [&](std::vector<json> body, std::vector<json> operands = {}) {
+    if (operands.empty())
+      operands = {T({"a", "b"}, {4, 3}), T({"b"}, {3})};
+    return errorOf(Fused{operands, full, std::move(body)});
+  };
+  auto expectError = [](const std::string &message, const std::string &part) {
+    EXPECT_NE(message.find(part), std::string::npos)
+        << "'" << message << "' does not say '" << part << "'";
+  };
+
+  // The body itself.
+  Fused noBody{{full}, full, {}};
+  json descriptor = json::parse(noBody.descriptor());
+  descriptor["attrs"].erase("body");
+  std::vector<unsigned char> out(64);
+  void *site = nullptr;
+  EXPECT_EQ(tryExecute(context(), &site, descriptor.dump().c_str(), nullptr, 0,
+                       out.data())
+                .value_or(""),
+            prefix + "attribute 'body' is missing");
+  EXPECT_EQ(withBody({}),
+            prefix + "attribute 'body' is not a non-empty list of ops");
+  expectError(withBody({json(3)}), "body entry 0 is not an object");
+  expectError(withBody({{{"args", {0}}}}), "body entry 0 has no \"op\"");
+
+  // Ops, arguments and their count.
+  EXPECT_EQ(withBody({E("tessel.softmax", {0}, full)}),
+            prefix + "body entry 0 (tessel.softmax): 'tessel.softmax' is not "
+                     "an op a fused body can hold");
+  EXPECT_EQ(withBody({E("tessel.add", {0, 2}, full)}),
+            prefix + "body entry 0 (tessel.add): argument 1 is 2, not the "
+                     "number of an earlier value (0 to 1)");
+  expectError(withBody({E("tessel.neg", {-1}, full)}), "argument 0 is -1");
+  expectError(
+      withBody({E("tessel.add", {0, 1}, full), E("tessel.neg", {3}, full)}),
+      "body entry 1 (tessel.neg): argument 0 is 3");
+  expectError(
+      withBody({{{"op", "tessel.neg"}, {"args", {"x"}}, {"result", full}}}),
+      "argument 0 is \"x\"");
+  EXPECT_EQ(withBody({E("tessel.add", {0}, full)}),
+            prefix + "body entry 0 (tessel.add): takes 2 argument(s), has 1");
+  expectError(withBody({E("tessel.select", {0, 1}, full)}),
+              "takes 3 argument(s), has 2");
+  expectError(withBody({{{"op", "tessel.neg"}, {"args", {0}}}}),
+              "body entry 0 (tessel.neg) has no \"result\"");
+
+  // Types and dims of the entries.
+  EXPECT_EQ(withBody({E("tessel.add", {0, 1}, T({"a", "b"}, {4, 3}, "i32"))}),
+            prefix + "body entry 0 (tessel.add): the result [a:4, b:3] i32 "
+                     "is not f32");
+  EXPECT_EQ(withBody({E("tessel.add", {0, 1}, T({"a"}, {4}))}),
+            prefix + "body entry 0 (tessel.add): the result [a:4] f32 does "
+                     "not have the dims of the fused result [a:4, b:3] f32");
+  expectError(withBody({E("tessel.add", {0, 1}, T({"b", "a"}, {3, 5}))}),
+              "body entry 0 (tessel.add): the result [b:3, a:5] f32 has 'a' "
+              "of size 5, the result [a:4, b:3] f32 of size 4");
+  expectError(withBody({E("tessel.add", {0, 1}, T({"a", "c"}, {4, 3}))}),
+              "has dim 'c', which the result [a:4, b:3] f32 lacks");
+  expectError(
+      withBody({E("tessel.compare", {0, 1}, T({"a", "b"}, {4, 3}, "i1"))}),
+      "body entry 0 (tessel.compare): attribute 'kind' is missing");
+  expectError(withBody({compare("approx", {0, 1}, full)}),
+              "attribute 'kind' is \"approx\", not one of eq, ne");
+  expectError(withBody({E("tessel.compare", {0, 1}, full, {{"kind", "lt"}})}),
+              "body entry 0 (tessel.compare): the result [a:4, b:3] f32 is "
+              "not i1");
+  EXPECT_EQ(withBody({E("tessel.select", {0, 0, 1}, full)}),
+            prefix + "body entry 0 (tessel.select): argument 0 is value 0 of "
+                     "type [a:4, b:3] f32, where an i1 condition is needed");
+  expectError(
+      withBody({compare("lt", {0, 1}, full), E("tessel.add", {2, 0}, full)}),
+      "body entry 1 (tessel.add): argument 0 is value 2 of type "
+      "[a:4, b:3] i1, where f32 is needed");
+  EXPECT_EQ(withBody({compare("lt", {0, 1}, full)}),
+            prefix + "the last body entry's result [a:4, b:3] i1 is not f32, "
+                     "as the fused result is");
+  expectError(withBody({E("tessel.constant", {}, T({}, {}))}),
+              "body entry 0 (tessel.constant): attribute 'value' is not a "
+              "number");
+  expectError(withBody({C("many")}), "attribute 'value' is not a number");
+  expectError(withBody({E("tessel.neg", {0}, full, json::array())}),
+              "\"attrs\" is not an object");
+
+  // The operands and the result.
+  expectError(withBody({E("tessel.neg", {0}, full)}, {T({"a", "c"}, {4, 3})}),
+              "operand 0 [a:4, c:3] f32 has dim 'c', which the result [a:4, "
+              "b:3] f32 lacks");
+  expectError(withBody({E("tessel.neg", {0}, full)}, {T({"b"}, {4})}),
+              "operand 0 [b:4] f32 has 'b' of size 4, the result [a:4, b:3] "
+              "f32 of size 3");
+  expectError(
+      withBody({E("tessel.neg", {0}, full)}, {T({"a", "b"}, {4, 3}, "i32")}),
+      "operand 0 [a:4, b:3] i32 is neither f32 nor an i1 condition");
+  EXPECT_EQ(errorOf(Fused{{}, full, {C(1.0)}}),
+            prefix + "a fused op needs at least one operand");
+  EXPECT_EQ(errorOf(Fused{{full},
+                          T({"a", "b"}, {4, 3}, "i1"),
+                          {E("tessel.neg", {0}, full)}}),
+            prefix + "the result [a:4, b:3] i1 is not f32");
+}
+
+} // namespace
