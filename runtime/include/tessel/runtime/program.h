@@ -25,6 +25,21 @@
  * a list of numbers in row-major order. A mesh-level op's "axes" name the
  * mesh axes it runs over, in the order the op lists them.
  *
+ * "tessel.fused", a chain of element-wise ops that the compiler fused,
+ * carries them as "attrs": {"body": [ENTRY, ...]}, each ENTRY an op of its
+ * own: {"op": "tessel.mul", "args": [k, ...], "result": TENSOR,
+ * "attrs": {...}}. Values are numbered: the fused op's operands 0 to N-1,
+ * then entry i's result N + i; "args" name earlier values, and the last
+ * entry's value is the fused result, which is f32. An entry is a unary op
+ * (neg, abs, exp, log, sqrt, rsqrt, tanh, sigmoid, relu, gelu, erf), a
+ * binary op (add, sub, mul, div, max, min, pow), compare ("kind"; its i1
+ * result is read only as a select's condition), select (condition, on
+ * true, on false) or constant (a splat: "value" is one number, its shape
+ * any). Every entry but a constant has the fused result's dims and sizes,
+ * in any order; the operands, f32 or i1 conditions, may lack some of them
+ * or hold them in another order, and are broadcast by name as the ops
+ * themselves broadcast.
+ *
  * The program also exports tessel_program_metadata, a JSON object:
  *
  *   {"mesh": {"axes": ["data", "model"], "sizes": [2, 2]},
