@@ -3,6 +3,7 @@
 #include "executor/FastElementwise.h"
 
 #include "executor/FastKernel.h"
+#include "executor/VectorMath.h"
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 #include "kernels/Binary.h"
@@ -326,11 +327,38 @@ std::optional<Kernel> buildOneDnnBinary(ref::BinaryKind, const OpDescriptor &,
 
 #endif
 
+/// The f32 unary ops that oneDNN lacks or is inaccurate for, on whole
+/// arrays through VectorMath: log, erf, and GELU as x * erfc(-x / sqrt 2)
+/// / 2, which keeps its digits for negative x where 1 + erf(x / sqrt 2)
+/// cancels.
+std::optional<Kernel> vectorUnary(ref::UnaryKind kind, int64_t count) {
+  using UK = ref::UnaryKind;
+  if (kind != UK::Log && kind != UK::Erf && kind != UK::Gelu)
+    return std::nullopt;
+  return Kernel([kind, count](tessel_context_t &, void *const *operands,
+                              void *result) {
+    const float *x = static_cast<const float *>(operands[0]);
+    float *y = static_cast<float *>(result);
+    if (kind == UK::Log)
+      return applyVectorFunction(VectorFunction::Log, x, y, count);
+    if (kind == UK::Erf)
+      return applyVectorFunction(VectorFunction::Erf, x, y, count);
+    constexpr float kMinusInverseSqrt2 = -0.70710678118654752f;
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = x[i] * kMinusInverseSqrt2;
+    applyVectorFunction(VectorFunction::Erfc, y, y, count);
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = 0.5f * x[i] * y[i];
+  });
+}
+
 std::optional<Kernel> buildFastUnary(ref::UnaryKind kind,
                                      const OpDescriptor &desc) {
   if (!allF32(desc) || desc.operands[0].dims != desc.result.dims)
     return std::nullopt;
   int64_t count = desc.result.numElements();
+  if (std::optional<Kernel> vector = vectorUnary(kind, count))
+    return vector;
   Kernel loop = [kind, count](tessel_context_t &, void *const *operands,
                               void *result) {
     const float *x = static_cast<const float *>(operands[0]);

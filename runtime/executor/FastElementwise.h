@@ -5,7 +5,9 @@
 // pow) and, for binary ops, where the lhs is not broadcast or the op
 // commutes. oneDNN computes in f32 with its own approximations of exp, log
 // and the like, a few ulp from the reference, and NaN in max, min and relu
-// follows oneDNN's instructions rather than the reference's rule. The others,
+// follows oneDNN's instructions rather than the reference's rule. Log, erf
+// and GELU (which oneDNN lacks or gets wrong in f32) run on SLEEF's vector
+// functions, a few ulp from the reference (VectorMath.h). The others,
 // and every op in a context without oneDNN, run on the buffers: each element
 // computed in double with the reference kernels' own formula (ref::applyUnary /
 // applyBinary) and rounded once to f32, which is exactly the reference's

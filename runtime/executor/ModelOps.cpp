@@ -19,6 +19,7 @@
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/FastConvolution.h"
+#include "executor/FastCrossEntropy.h"
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
 #include "executor/FastNormalization.h"
@@ -388,11 +389,13 @@ Kernel buildSoftmaxCrossEntropy(const OpDescriptor &desc) {
   desc.expectOperands(2);
   std::string dim = operandDim(desc, "dim", 0);
   ref::TensorSpec spec = desc.result.spec();
-  return viaCheckedReference(
+  Kernel reference = viaCheckedReference(
       desc, [=](const Inputs &inputs, ref::Tensor &out, std::string &error) {
         return ref::softmaxCrossEntropy(inputs[0], inputs[1], dim, spec, out,
                                         error);
       });
+  return buildFastSoftmaxCrossEntropy(desc, dim, reference)
+      .value_or(reference);
 }
 
 Kernel buildLayerNorm(const OpDescriptor &desc) {

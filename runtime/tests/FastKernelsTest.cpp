@@ -14,9 +14,10 @@
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/FastConvolution.h"
+#include "executor/FastCrossEntropy.h"
 #include "executor/FastEinsum.h"
-#include "executor/FastOneHot.h"
 #include "executor/FastElementwise.h"
+#include "executor/FastOneHot.h"
 #include "executor/FastNormalization.h"
 #include "executor/FastPooling.h"
 #include "executor/FastReduction.h"
@@ -701,6 +702,74 @@ TEST(FastElementwise, UnaryOpsOneDnnComputesWithinAFewUlp) {
   // those stay on the exact loops.
   for (UK kind : {UK::Log, UK::Gelu, UK::Erf})
     EXPECT_FALSE(buildOneDnnUnary(kind, op({x}, x), unreachable()));
+}
+
+TEST(FastElementwise, LogErfAndGeluOnVectorMath) {
+  using UK = ref::UnaryKind;
+  TensorType x = tensor({"a", "b"}, {7, 37}); // Tails of 16 and 8 lanes.
+  for (UK kind : {UK::Log, UK::Erf, UK::Gelu}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    std::optional<Kernel> fast = buildFastUnary(kind, op({x}, x));
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(
+        x, kind == UK::Log ? Values::Positive : Values::Large, 17)};
+    expectMatches(*fast, in, x, ref::unary(kind, in[0].load()), 1e-6);
+  }
+  // GELU keeps its relative accuracy far into the negative tail, where
+  // 1 + erf(x / sqrt 2) cancels to nothing in f32 (and, from -8 on, in the
+  // reference's double): against x * erfc(-x / sqrt 2) / 2 in double.
+  TensorType tail = tensor({"a"}, {6});
+  std::vector<Buffer> in = {Buffer(tail)};
+  for (int i = 0; i < 6; ++i)
+    storeElement(tail.type, in[0].bytes.data(), i, -4.0 - i);
+  Buffer got(tail);
+  void *operands[] = {in[0].bytes.data()};
+  (*buildFastUnary(UK::Gelu, op({tail}, tail)))(context(), operands,
+                                                got.bytes.data());
+  for (int i = 0; i < 6; ++i) {
+    double x = -4.0 - i;
+    double exact = 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+    EXPECT_NEAR(got.at(i), exact, 1e-5 * std::fabs(exact)) << "x = " << -4 - i;
+  }
+}
+
+TEST(FastCrossEntropy, RowsAlongAStridedClassDimAndLabelsInAnotherOrder) {
+  TensorType logits = tensor({"b", "c", "s"}, {3, 11, 5});
+  TensorType result = tensor({"b", "s"}, {3, 5});
+  for (ref::ElementType labelType :
+       {ref::ElementType::I32, ref::ElementType::I64}) {
+    TensorType labels = tensor({"s", "b"}, {5, 3}, labelType);
+    std::optional<Kernel> fast = buildFastSoftmaxCrossEntropy(
+        op({logits, labels}, result), "c", unreachable());
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(logits, Values::Large, 18),
+                              Buffer(labels)};
+    for (int64_t i = 0; i < labels.numElements(); ++i)
+      storeElement(labelType, in[1].bytes.data(), i, (7 * i) % 11);
+    ref::Tensor expected;
+    std::string error;
+    ASSERT_TRUE(ref::softmaxCrossEntropy(in[0].load(), in[1].load(), "c",
+                                         result.spec(), expected, error))
+        << error;
+    expectMatches(*fast, in, result, expected, 1e-6);
+  }
+}
+
+TEST(FastCrossEntropy, ALabelOutOfRangeIsTheReferencesError) {
+  TensorType logits = tensor({"b", "c"}, {2, 4});
+  TensorType labels = tensor({"b"}, {2}, ref::ElementType::I32);
+  Kernel reference = [](tessel_context_t &, void *const *, void *) {
+    throw OpError("the reference's message");
+  };
+  std::optional<Kernel> fast = buildFastSoftmaxCrossEntropy(
+      op({logits, labels}, tensor({"b"}, {2})), "c", reference);
+  ASSERT_TRUE(fast);
+  std::vector<Buffer> in = {Buffer(logits, Values::Signed, 19),
+                            Buffer(labels)};
+  storeElement(labels.type, in[1].bytes.data(), 1, 4);
+  Buffer out(tensor({"b"}, {2}));
+  void *operands[] = {in[0].bytes.data(), in[1].bytes.data()};
+  EXPECT_THROW((*fast)(context(), operands, out.bytes.data()), OpError);
 }
 
 /// Runs a binary op on oneDNN and on the reference.

@@ -1,0 +1,75 @@
+//===- VectorMath.cpp - exp, log, erf, tanh over arrays of f32 ------------===//
+
+#include "executor/VectorMath.h"
+
+#ifdef TESSEL_RUNTIME_HAS_SLEEF
+#include "executor/VectorMathIsa.h"
+#endif
+
+#include <cmath>
+
+namespace tessel::runtime {
+
+namespace {
+
+void applyWithLibm(VectorFunction function, const float *x, float *y,
+                   int64_t count) {
+  switch (function) {
+  case VectorFunction::Exp:
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = std::exp(x[i]);
+    return;
+  case VectorFunction::Log:
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = std::log(x[i]);
+    return;
+  case VectorFunction::Erf:
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = std::erf(x[i]);
+    return;
+  case VectorFunction::Erfc:
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = std::erfc(x[i]);
+    return;
+  case VectorFunction::Tanh:
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = std::tanh(x[i]);
+    return;
+  }
+}
+
+using Implementation = void (*)(VectorFunction, const float *, float *,
+                                int64_t);
+
+struct Choice {
+  Implementation implementation;
+  const char *isa;
+};
+
+Choice choose() {
+#ifdef TESSEL_RUNTIME_HAS_SLEEF
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f"))
+    return {applyVectorFunctionAvx512, "avx512f"};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return {applyVectorFunctionAvx2, "avx2"};
+#endif
+  return {applyWithLibm, "libm"};
+}
+
+const Choice &chosen() {
+  static const Choice choice = choose();
+  return choice;
+}
+
+} // namespace
+
+void applyVectorFunction(VectorFunction function, const float *x, float *y,
+                         int64_t count) {
+  if (count > 0)
+    chosen().implementation(function, x, y, count);
+}
+
+const char *vectorMathIsa() { return chosen().isa; }
+
+} // namespace tessel::runtime

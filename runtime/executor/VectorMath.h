@@ -1,0 +1,34 @@
+//===- VectorMath.h - exp, log, erf, tanh over arrays of f32 ----*- C++ -*-===//
+//
+// The transcendental functions of the element-wise kernels, a whole array
+// at a time. libm computes one element per call, and erf and exp were the
+// largest items of a small Transformer's training step; SLEEF computes 16
+// (AVX-512) or 8 (AVX2) at once, within 1 ulp of the exact result (its
+// "u10" functions; 1.5 ulp for erfc). The instruction set is chosen once, from
+// the CPU the program runs on; without SLEEF, or on an older CPU, libm's f32
+// functions do the work.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_EXECUTOR_VECTORMATH_H
+#define TESSEL_RUNTIME_EXECUTOR_VECTORMATH_H
+
+#include <cstdint>
+
+namespace tessel::runtime {
+
+/// erfc keeps its digits where 1 - erf(x) would lose them (GELU of a
+/// negative x).
+enum class VectorFunction { Exp, Log, Erf, Erfc, Tanh };
+
+/// y[i] = f(x[i]) for i < count; x and y may be the same array.
+void applyVectorFunction(VectorFunction function, const float *x, float *y,
+                         int64_t count);
+
+/// The instruction set applyVectorFunction uses: "avx512f", "avx2" or
+/// "libm", for messages and benchmarks.
+const char *vectorMathIsa();
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_EXECUTOR_VECTORMATH_H
