@@ -41,6 +41,8 @@ def pipeline():
         ("TesselPartition", "--tessel-partition"),
         ("TesselOptimizeComm", "--tessel-optimize-comm"),
         ("CSE", "--cse"),
+        ("TesselBucketAllReduces", "--tessel-bucket-all-reduces"),
+        ("TesselFuseElementwise", "--tessel-fuse-elementwise"),
         ("TesselLowerToRuntime", "--tessel-lower-to-runtime"),
     ]
 

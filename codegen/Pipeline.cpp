@@ -37,6 +37,10 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
     // The gradient builders make one constant per use.
     pm.addPass(createCSEPass());
   }
+  // Last before lowering: the passes above match single element-wise ops
+  // (optimize-comm's rewrites, explain's counts).
+  if (options.fuseElementwise)
+    pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
   if (options.lower)
     pm.addPass(createTesselLowerToRuntime());
 }
@@ -59,6 +63,6 @@ void mlir::tessel::registerCompilePipeline() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "tessel-compile",
       "the pipeline of `tessel compile`: autodiff, layout, partition, "
-      "optimize-comm, bucket-all-reduces, lower-to-runtime",
+      "optimize-comm, bucket-all-reduces, fuse-elementwise, lower-to-runtime",
       buildCompilePipeline);
 }

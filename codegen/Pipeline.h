@@ -56,6 +56,11 @@ struct CompilePipelineOptions
       llvm::cl::desc("merge all_reduces of tensors up to this size into "
                      "buffers of up to this size (0: never)"),
       llvm::cl::init(kDefaultBucketBytes)};
+  Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("compute chains of element-wise ops as one op "
+                     "(tessel-fuse-elementwise)"),
+      llvm::cl::init(true)};
   Option<bool> lower{*this, "lower",
                      llvm::cl::desc("lower to runtime calls (LLVM dialect)"),
                      llvm::cl::init(true)};
@@ -65,7 +70,8 @@ struct CompilePipelineOptions
 /// `dim-sizes`), tessel-autodiff (with
 /// `train`), tessel-apply-layout (with a layout), tessel-partition,
 /// tessel-optimize-comm, CSE, tessel-bucket-all-reduces (with
-/// `bucket-bytes`) and, with `lower`, tessel-lower-to-runtime.
+/// `bucket-bytes`), tessel-fuse-elementwise (with `fuse-elementwise`) and,
+/// with `lower`, tessel-lower-to-runtime.
 void buildCompilePipeline(OpPassManager &pm,
                           const CompilePipelineOptions &options);
 

@@ -77,6 +77,11 @@ cl::opt<double> clipNorm("clip-norm",
                          cl::desc("clip gradients to this global L2 norm"),
                          cl::init(0.0), cl::sub(compileCommand),
                          cl::sub(runCommand));
+cl::opt<bool> noFusion(
+    "no-fusion",
+    cl::desc("run every element-wise op as its own runtime call instead of "
+             "fusing chains of them (tessel-fuse-elementwise)"),
+    cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<int64_t> batchSize("batch",
                            cl::desc("examples per step: resizes the model's "
                                     "'batch' dimension"),
@@ -150,6 +155,9 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   options.rulesSpec = rulesSpec;
   options.padUneven = padUneven;
   options.bucketBytes = bucketBytes;
+  // The GPU runtime has no fused kernel: it would run fused ops on the host
+  // between copies, slower than its own kernel per op.
+  options.fuseElementwise = !noFusion && target == RuntimeTarget::Cpu;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
   if (batchSize > 0)
     sizes.push_back("batch=" + std::to_string(batchSize));
