@@ -20,9 +20,10 @@
 //
 // Numerics are f32, as the ops' oneDNN kernels compute them: add, sub, mul,
 // div, sqrt and rsqrt (1 / sqrt) are IEEE f32 operations, equal to the
-// reference's double computation rounded once; exp, log, tanh, erf, pow,
-// sigmoid (1 / (1 + exp(-x))) and gelu (with erfc, see there) use glibc's
-// float functions, within an ulp or two of it. Comparisons, max, min, relu
+// reference's double computation rounded once; exp, log, tanh, erf,
+// sigmoid (1 / (1 + exp(-x))) and gelu (with erfc, see there) run a tile at
+// a time on SLEEF's vector functions (VectorMath.h), and pow on glibc's
+// powf, within a few ulp of it. Comparisons, max, min, relu
 // and select treat NaN as ref::applyBinary / applyUnary do. i1 values are
 // 0.0f and 1.0f in registers.
 //
@@ -36,6 +37,7 @@
 
 #include "executor/Buffers.h"
 #include "executor/FastKernel.h"
+#include "executor/VectorMath.h"
 
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
 #include <omp.h>
@@ -643,6 +645,7 @@ TESSEL_FUSED_CLONES
 void evaluateTile(const Instruction *code, size_t codeSize,
                   const float *const *slots, float *registers, int64_t tile,
                   float *result, int64_t n) {
+  float scratch[kTileElements]; // For sigmoid's and gelu's middle steps.
   for (size_t p = 0; p < codeSize; ++p) {
     const Instruction &in = code[p];
     float *out = in.dest < 0 ? result : registers + in.dest * tile;
@@ -656,10 +659,10 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       map1(out, a, n, [](float x) { return std::fabs(x); });
       break;
     case Opcode::Exp:
-      map1(out, a, n, [](float x) { return std::exp(x); });
+      applyVectorFunction(VectorFunction::Exp, a, out, n);
       break;
     case Opcode::Log:
-      map1(out, a, n, [](float x) { return std::log(x); });
+      applyVectorFunction(VectorFunction::Log, a, out, n);
       break;
     case Opcode::Sqrt:
       map1(out, a, n, [](float x) { return std::sqrt(x); });
@@ -668,10 +671,12 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       map1(out, a, n, [](float x) { return 1.0f / std::sqrt(x); });
       break;
     case Opcode::Tanh:
-      map1(out, a, n, [](float x) { return std::tanh(x); });
+      applyVectorFunction(VectorFunction::Tanh, a, out, n);
       break;
     case Opcode::Sigmoid:
-      map1(out, a, n, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+      map1(scratch, a, n, [](float x) { return -x; });
+      applyVectorFunction(VectorFunction::Exp, scratch, scratch, n);
+      map1(out, scratch, n, [](float e) { return 1.0f / (1.0f + e); });
       break;
     case Opcode::Relu:
       map1(out, a, n, [](float x) { return x > 0.0f ? x : 0.0f; });
@@ -680,12 +685,12 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       // 0.5 x (1 + erf(x / sqrt 2)), with 1 + erf(z) as erfc(-z): for
       // negative x, 1 + erff(z) would lose every digit to cancellation
       // (x = -5 gives 6e-7 with a relative error of 10%).
-      map1(out, a, n, [](float x) {
-        return 0.5f * x * std::erfc(-x * 0.70710678118654752f);
-      });
+      map1(scratch, a, n, [](float x) { return -x * 0.70710678118654752f; });
+      applyVectorFunction(VectorFunction::Erfc, scratch, scratch, n);
+      map2(out, a, scratch, n, [](float x, float e) { return 0.5f * x * e; });
       break;
     case Opcode::Erf:
-      map1(out, a, n, [](float x) { return std::erf(x); });
+      applyVectorFunction(VectorFunction::Erf, a, out, n);
       break;
     case Opcode::Add:
       map2(out, a, b, n, [](float x, float y) { return x + y; });
