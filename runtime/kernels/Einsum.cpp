@@ -128,47 +128,84 @@ classView(const std::vector<int64_t> &shape, const std::vector<unsigned> &order,
   return dnnl::memory::desc(classes, type, classStrides);
 }
 
-/// The matmul of the plan reading the operands and writing the result
-/// where they lie (classView), or none when one of them needs a permuted
-/// copy, or when oneDNN has only its reference matmul for the strides (a
-/// copy costs less then).
-std::optional<dnnl::matmul::primitive_desc>
+/// A matmul that reads an einsum's operands and writes its result where
+/// they lie. `swapped` when it computes the transposed product,
+/// C^T = B^T A^T, with the rhs as its source and the lhs as its weights:
+/// oneDNN has fast kernels for a transposed weights matrix but only its
+/// reference kernel for some transposed sources and results.
+struct InPlaceMatmul {
+  dnnl::matmul::primitive_desc desc;
+  bool swapped = false;
+};
+
+/// The dims of `order` (batch, then two classes of `first` and `second`
+/// dims) with the two classes exchanged.
+std::vector<unsigned> exchangeClasses(const std::vector<unsigned> &order,
+                                      size_t batch, size_t first) {
+  std::vector<unsigned> exchanged(order.begin(), order.begin() + batch);
+  exchanged.insert(exchanged.end(), order.begin() + batch + first,
+                   order.end());
+  exchanged.insert(exchanged.end(), order.begin() + batch,
+                   order.begin() + batch + first);
+  return exchanged;
+}
+
+/// The plan's matmul on the operands and result where they lie (classView),
+/// as it is or transposed, or none when one of them needs a permuted copy
+/// or when oneDNN has only its reference matmul for the strides (a copy
+/// costs less then).
+std::optional<InPlaceMatmul>
 inPlaceMatmul(const EinsumPlan &plan, const std::vector<int64_t> &lhsShape,
               const std::vector<int64_t> &rhsShape,
               const std::vector<int64_t> &resultShape,
               dnnl::memory::data_type type, const dnnl::engine &engine) {
-  auto views = [&](const dnnl::memory::dims &batch) {
-    auto classes = [&](int64_t rows, int64_t columns) {
-      dnnl::memory::dims all = batch;
-      all.push_back(rows);
-      all.push_back(columns);
-      return all;
-    };
-    return std::array<std::optional<dnnl::memory::desc>, 3>{
-        classView(lhsShape, plan.lhsOrder, classes(plan.m, plan.k), type),
-        classView(rhsShape, plan.rhsOrder, classes(plan.k, plan.n), type),
-        classView(resultShape, plan.resultOrder, classes(plan.m, plan.n),
-                  type)};
-  };
   // The batch as one dim; where its dims do not lie evenly in memory as one
   // (attention's [batch, heads] between the sequence dims), each batch dim
   // on its own: matmul takes any number of batch dims, each with a stride.
-  auto allViewed = [](const auto &tensors) {
-    return std::all_of(tensors.begin(), tensors.end(),
-                       [](const auto &view) { return view.has_value(); });
-  };
-  auto tensors = views({plan.batch});
-  if (!allViewed(tensors) && plan.batchSizes.size() > 1 &&
+  std::vector<dnnl::memory::dims> batchForms = {{plan.batch}};
+  if (plan.batchSizes.size() > 1 &&
       plan.batchSizes.size() + 2 <= DNNL_MAX_NDIMS)
-    tensors = views(
-        dnnl::memory::dims(plan.batchSizes.begin(), plan.batchSizes.end()));
-  if (!allViewed(tensors))
-    return std::nullopt;
-  const auto &[a, b, c] = tensors;
-  dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(*a, *b, *c), engine);
-  if (std::string(matmul.impl_info_str()).find("ref") != std::string::npos)
-    return std::nullopt;
-  return matmul;
+    batchForms.emplace_back(plan.batchSizes.begin(), plan.batchSizes.end());
+  size_t batch = plan.batchDims;
+  std::vector<unsigned> lhsTransposed =
+      exchangeClasses(plan.lhsOrder, batch, plan.mDims);
+  std::vector<unsigned> rhsTransposed =
+      exchangeClasses(plan.rhsOrder, batch, plan.kDims);
+  std::vector<unsigned> resultTransposed =
+      exchangeClasses(plan.resultOrder, batch, plan.mDims);
+  for (bool swapped : {false, true}) {
+    for (const dnnl::memory::dims &batchDims : batchForms) {
+      auto classes = [&](int64_t rows, int64_t columns) {
+        dnnl::memory::dims all = batchDims;
+        all.push_back(rows);
+        all.push_back(columns);
+        return all;
+      };
+      std::optional<dnnl::memory::desc> source, weights, destination;
+      if (!swapped) {
+        source = classView(lhsShape, plan.lhsOrder, classes(plan.m, plan.k),
+                           type);
+        weights = classView(rhsShape, plan.rhsOrder, classes(plan.k, plan.n),
+                            type);
+        destination = classView(resultShape, plan.resultOrder,
+                                classes(plan.m, plan.n), type);
+      } else {
+        source = classView(rhsShape, rhsTransposed, classes(plan.n, plan.k),
+                           type);
+        weights = classView(lhsShape, lhsTransposed, classes(plan.k, plan.m),
+                            type);
+        destination = classView(resultShape, resultTransposed,
+                                classes(plan.n, plan.m), type);
+      }
+      if (!source || !weights || !destination)
+        continue;
+      dnnl::matmul::primitive_desc matmul(
+          dnnl::matmul::desc(*source, *weights, *destination), engine);
+      if (std::string(matmul.impl_info_str()).find("ref") == std::string::npos)
+        return InPlaceMatmul{matmul, swapped};
+    }
+  }
+  return std::nullopt;
 }
 
 std::vector<int32_t> labelsOf(const int32_t *labels, unsigned rank) {
@@ -227,12 +264,17 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   // dim. Operands and result whose classes lie evenly in memory (a
   // transposed matrix, say) are used where they are, through strides; the
   // others are permuted into dense copies.
-  std::optional<dnnl::matmul::primitive_desc> matmulDesc = inPlaceMatmul(
+  std::optional<InPlaceMatmul> inPlace = inPlaceMatmul(
       plan, lhs.shape, rhs.shape, result.shape, type, kernels.engine);
+  std::optional<dnnl::matmul::primitive_desc> matmulDesc;
   std::vector<unsigned char> lhsStorage, rhsStorage;
   std::unique_ptr<unsigned char[]> product;
   void *a = lhs.data, *b = rhs.data, *c = result.data;
-  if (!matmulDesc) {
+  if (inPlace) {
+    matmulDesc = inPlace->desc;
+    if (inPlace->swapped)
+      std::swap(a, b);
+  } else {
     a = inOrder(kernels, lhs, plan.lhsOrder, type, lhsStorage);
     b = inOrder(kernels, rhs, plan.rhsOrder, type, rhsStorage);
     if (!isIdentity(plan.resultOrder)) {
@@ -298,18 +340,24 @@ prepareEinsum(const std::vector<int64_t> &lhsShape,
     return nullptr;
   return preparedOrNull({&lhs, &rhs, &result},
                         [&]() -> std::unique_ptr<PreparedKernel> {
-    std::optional<dnnl::matmul::primitive_desc> matmul = inPlaceMatmul(
+    std::optional<InPlaceMatmul> matmul = inPlaceMatmul(
         plan, lhsShape, rhsShape, resultShape, *type, cpuEngine());
     if (!matmul)
       return nullptr;
+    const dnnl::matmul::primitive_desc &desc = matmul->desc;
+    // Inputs are numbered in the order they are added: the lhs first.
     auto chain = std::make_unique<PrimitiveChain>();
-    auto aSlot = chain->addInput(matmul->src_desc(), matmul->src_desc());
-    auto bSlot =
-        chain->addInput(matmul->weights_desc(), matmul->weights_desc());
-    auto cSlot = chain->setOutput(matmul->dst_desc(), matmul->dst_desc());
-    chain->addStep(dnnl::matmul(*matmul), {{DNNL_ARG_SRC, aSlot},
-                                          {DNNL_ARG_WEIGHTS, bSlot},
-                                          {DNNL_ARG_DST, cSlot}});
+    const dnnl::memory::desc &lhsDesc =
+        matmul->swapped ? desc.weights_desc() : desc.src_desc();
+    const dnnl::memory::desc &rhsDesc =
+        matmul->swapped ? desc.src_desc() : desc.weights_desc();
+    auto lhsSlot = chain->addInput(lhsDesc, lhsDesc);
+    auto rhsSlot = chain->addInput(rhsDesc, rhsDesc);
+    auto resultSlot = chain->setOutput(desc.dst_desc(), desc.dst_desc());
+    chain->addStep(dnnl::matmul(desc),
+                   {{DNNL_ARG_SRC, matmul->swapped ? rhsSlot : lhsSlot},
+                    {DNNL_ARG_WEIGHTS, matmul->swapped ? lhsSlot : rhsSlot},
+                    {DNNL_ARG_DST, resultSlot}});
     return chain;
   });
 }

@@ -130,6 +130,10 @@ tessel_status_t planEinsum(const std::vector<int64_t> &lhsShape,
   plan.rhsOrder.insert(plan.rhsOrder.end(), kRhs.begin(), kRhs.end());
   for (unsigned r : nDims)
     plan.rhsOrder.push_back(dimOf(rhsLabels, resultLabels[r]));
+  plan.batchDims = batchDims.size();
+  plan.mDims = mDims.size();
+  plan.nDims = nDims.size();
+  plan.kDims = kLhs.size();
   plan.resultOrder = batchDims;
   plan.resultOrder.insert(plan.resultOrder.end(), mDims.begin(), mDims.end());
   plan.resultOrder.insert(plan.resultOrder.end(), nDims.begin(), nDims.end());

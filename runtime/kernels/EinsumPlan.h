@@ -12,6 +12,7 @@
 
 #include "tessel/runtime/types.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct EinsumPlan {
   std::vector<unsigned> lhsOrder, rhsOrder, resultOrder;
   /// The products of the sizes of each class (1 for none).
   int64_t batch = 1, m = 1, n = 1, k = 1;
+  /// How many dims each class has (their places in the orders above).
+  size_t batchDims = 0, mDims = 0, nDims = 0, kDims = 0;
   /// The sizes of the batch dims other than 1, in the result's order: a
   /// matmul may keep them as dims of their own where they do not lie
   /// evenly in memory as one.
