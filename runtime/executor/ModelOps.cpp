@@ -22,6 +22,7 @@
 #include "executor/FastCrossEntropy.h"
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
+#include "executor/FastGather.h"
 #include "executor/FastNormalization.h"
 #include "executor/FastOneHot.h"
 #include "executor/FastPooling.h"
@@ -351,6 +352,15 @@ Kernel buildDataMove(const OpDescriptor &desc) {
       Move != &ref::broadcast)
     throw OpError(fmt::format("operand {} and result {} differ in size",
                               desc.operands[0].str(), desc.result.str()));
+  // rename and reshape keep every element where it is: a copy of bytes.
+  if ((Move == &ref::rename || Move == &ref::reshape) &&
+      desc.operands[0].type == desc.result.type) {
+    int64_t bytes = desc.result.numBytes();
+    return [bytes](tessel_context_t &, void *const *operands, void *result) {
+      if (bytes > 0)
+        std::memcpy(result, operands[0], bytes);
+    };
+  }
   ref::TensorSpec spec = desc.result.spec();
   Kernel reference = viaReference(
       desc, [=](const Inputs &inputs) { return Move(inputs[0], spec); });
@@ -454,10 +464,11 @@ Kernel buildGather(const OpDescriptor &desc) {
   desc.expectOperands(2);
   std::string dim = operandDim(desc, "dim", 0);
   ref::TensorSpec spec = desc.result.spec();
-  return viaCheckedReference(
+  Kernel reference = viaCheckedReference(
       desc, [=](const Inputs &inputs, ref::Tensor &out, std::string &error) {
         return ref::gather(inputs[0], inputs[1], dim, spec, out, error);
       });
+  return buildFastGather(desc, dim, reference).value_or(reference);
 }
 
 Kernel buildOneHot(const OpDescriptor &desc) {

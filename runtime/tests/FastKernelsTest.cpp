@@ -17,6 +17,7 @@
 #include "executor/FastCrossEntropy.h"
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
+#include "executor/FastGather.h"
 #include "executor/FastOneHot.h"
 #include "executor/FastNormalization.h"
 #include "executor/FastPooling.h"
@@ -768,6 +769,49 @@ TEST(FastCrossEntropy, ALabelOutOfRangeIsTheReferencesError) {
                             Buffer(labels)};
   storeElement(labels.type, in[1].bytes.data(), 1, 4);
   Buffer out(tensor({"b"}, {2}));
+  void *operands[] = {in[0].bytes.data(), in[1].bytes.data()};
+  EXPECT_THROW((*fast)(context(), operands, out.bytes.data()), OpError);
+}
+
+TEST(FastGather, RowsOfATableForIdsInAnyOrder) {
+  TensorType table = tensor({"v", "d"}, {7, 5});
+  for (ref::ElementType idType :
+       {ref::ElementType::I32, ref::ElementType::I64}) {
+    TensorType ids = tensor({"s", "b"}, {3, 2}, idType);
+    for (const TensorType &result :
+         {tensor({"b", "s", "d"}, {2, 3, 5}), tensor({"d", "b", "s"}, {5, 2, 3}),
+          tensor({"s", "d", "b"}, {3, 5, 2})}) {
+      SCOPED_TRACE(result.str());
+      std::optional<Kernel> fast =
+          buildFastGather(op({table, ids}, result), "v", unreachable());
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {Buffer(table, Values::Signed, 20),
+                                Buffer(ids)};
+      for (int64_t i = 0; i < ids.numElements(); ++i)
+        storeElement(idType, in[1].bytes.data(), i, (5 * i + 3) % 7);
+      ref::Tensor expected;
+      std::string error;
+      ASSERT_TRUE(ref::gather(in[0].load(), in[1].load(), "v", result.spec(),
+                              expected, error))
+          << error;
+      expectMatches(*fast, in, result, expected, 0);
+    }
+  }
+}
+
+TEST(FastGather, AnIdOutOfRangeIsTheReferencesError) {
+  TensorType table = tensor({"v", "d"}, {4, 2});
+  TensorType ids = tensor({"b"}, {3}, ref::ElementType::I32);
+  Kernel reference = [](tessel_context_t &, void *const *, void *) {
+    throw OpError("the reference's message");
+  };
+  TensorType result = tensor({"b", "d"}, {3, 2});
+  std::optional<Kernel> fast =
+      buildFastGather(op({table, ids}, result), "v", reference);
+  ASSERT_TRUE(fast);
+  std::vector<Buffer> in = {Buffer(table, Values::Signed, 21), Buffer(ids)};
+  storeElement(ids.type, in[1].bytes.data(), 2, -1);
+  Buffer out(result);
   void *operands[] = {in[0].bytes.data(), in[1].bytes.data()};
   EXPECT_THROW((*fast)(context(), operands, out.bytes.data()), OpError);
 }

@@ -1,0 +1,100 @@
+//===- FastGather.cpp - gather as copies of table rows --------------------===//
+//
+// The result is walked in row-major order, one run of its innermost dim at
+// a time: the run's id is read once where the ids do not vary along that
+// dim (an embedding row), and the run is one memcpy where the table holds
+// it contiguously.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/FastGather.h"
+
+#include "executor/FastKernel.h"
+
+#include <cstring>
+#include <vector>
+
+namespace tessel::runtime {
+
+namespace {
+
+int64_t idAt(const void *ids, bool wide, int64_t k) {
+  if (wide)
+    return static_cast<const int64_t *>(ids)[k];
+  return static_cast<const int32_t *>(ids)[k];
+}
+
+} // namespace
+
+std::optional<Kernel> buildFastGather(const OpDescriptor &desc,
+                                      const std::string &dim,
+                                      Kernel reference) {
+  if (desc.operands.size() != 2)
+    return std::nullopt;
+  const TensorType &table = desc.operands[0], &ids = desc.operands[1];
+  const TensorType &result = desc.result;
+  bool wide = ids.type == ref::ElementType::I64;
+  if ((ids.type != ref::ElementType::I32 && !wide) ||
+      table.type != result.type || !hasDim(table, dim) ||
+      result.numElements() == 0 || result.rank() == 0)
+    return std::nullopt;
+  // Each result dim is a table dim or an ids dim (the verifier's rule).
+  std::vector<int64_t> shape = result.shape, tableStrides, idStrides;
+  for (const std::string &name : result.dims) {
+    bool inTable = hasDim(table, name) && name != dim;
+    if (!inTable && !hasDim(ids, name))
+      return std::nullopt;
+    tableStrides.push_back(inTable ? strideOf(table, name) : 0);
+    idStrides.push_back(hasDim(ids, name) ? strideOf(ids, name) : 0);
+  }
+  int64_t elementBytes = result.numBytes() / result.numElements();
+  int64_t vocabulary = table.shape[table.dimIndex(dim, "the table")];
+  int64_t vocabularyStride = strideOf(table, dim);
+  size_t inner = shape.size() - 1;
+  int64_t run = shape[inner];
+  bool oneIdPerRun = idStrides[inner] == 0;
+  bool contiguousRun = tableStrides[inner] == 1;
+  return Kernel([=](tessel_context_t &context, void *const *operands,
+                    void *out) {
+    const auto *rows = static_cast<const unsigned char *>(operands[0]);
+    auto *bytes = static_cast<unsigned char *>(out);
+    std::vector<int64_t> index(inner, 0);
+    int64_t tableOffset = 0, idOffset = 0, written = 0;
+    while (true) {
+      for (int64_t i = 0; i < run;) {
+        int64_t id = idAt(operands[1], wide, idOffset + i * idStrides[inner]);
+        if (id < 0 || id >= vocabulary) {
+          reference(context, operands, out); // Throws, naming the id.
+          return;
+        }
+        const unsigned char *row =
+            rows + (tableOffset + id * vocabularyStride) * elementBytes;
+        if (oneIdPerRun && contiguousRun) {
+          std::memcpy(bytes + written * elementBytes, row, run * elementBytes);
+          written += run;
+          break;
+        }
+        std::memcpy(bytes + written * elementBytes,
+                    row + i * tableStrides[inner] * elementBytes,
+                    elementBytes);
+        ++written;
+        ++i;
+      }
+      // The next run: a row-major step over the outer dims.
+      int d = static_cast<int>(inner) - 1;
+      for (; d >= 0; --d) {
+        tableOffset += tableStrides[d];
+        idOffset += idStrides[d];
+        if (++index[d] < shape[d])
+          break;
+        tableOffset -= tableStrides[d] * shape[d];
+        idOffset -= idStrides[d] * shape[d];
+        index[d] = 0;
+      }
+      if (d < 0)
+        return;
+    }
+  });
+}
+
+} // namespace tessel::runtime
