@@ -52,8 +52,8 @@ LogicalResult FusedOp::verify() {
        llvm::enumerate(getInputs(), block.getArguments()))
     if (input.getType() != argument.getType())
       return emitOpError() << "input " << index << " has type "
-                           << input.getType() << " but body argument "
-                           << index << " has " << argument.getType();
+                           << input.getType() << " but body argument " << index
+                           << " has " << argument.getType();
   auto resultType = cast<NamedTensorType>(getResult().getType());
   for (Operation &op : block) {
     if (isa<YieldOp>(op))

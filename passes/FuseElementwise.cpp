@@ -91,8 +91,7 @@ struct Group {
 };
 
 /// Grows the group of `root` over its producers, as the file comment says.
-Group growGroup(Operation *root,
-                const llvm::DenseSet<Operation *> &taken) {
+Group growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
   Group group{root, {}, {}};
   group.add(root);
   SmallVector<Operation *> worklist = {root};
@@ -106,17 +105,15 @@ Group growGroup(Operation *root,
         continue;
       // A producer whose other consumers are not in the group yet is looked
       // at again when the last of them joins.
-      if (!llvm::all_of(producer->getUsers(), [&](Operation *user) {
-            return group.contains(user);
-          }))
+      if (!llvm::all_of(producer->getUsers(),
+                        [&](Operation *user) { return group.contains(user); }))
         continue;
       group.add(producer);
       worklist.push_back(producer);
     }
   }
-  llvm::sort(group.members, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(group.members,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return group;
 }
 
@@ -132,9 +129,9 @@ void fuseGroup(const Group &group) {
     }
 
   OpBuilder builder(root);
-  auto fused = FusedOp::create(builder, root->getLoc(),
-                               root->getResult(0).getType(),
-                               inputs.getArrayRef());
+  auto fused =
+      FusedOp::create(builder, root->getLoc(), root->getResult(0).getType(),
+                      inputs.getArrayRef());
   if (Attribute name = root->getAttr("tessel.name"))
     fused->setAttr("tessel.name", name);
   Block &body = fused.getBody().front();
@@ -148,8 +145,7 @@ void fuseGroup(const Group &group) {
                     builder.clone(*operand.getDefiningOp())->getResult(0));
     builder.clone(*member, mapping);
   }
-  YieldOp::create(builder, root->getLoc(),
-                  mapping.lookup(root->getResult(0)));
+  YieldOp::create(builder, root->getLoc(), mapping.lookup(root->getResult(0)));
 
   root->getResult(0).replaceAllUsesWith(fused.getResult());
   for (Operation *member : llvm::reverse(group.members))

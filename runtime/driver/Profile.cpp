@@ -28,8 +28,7 @@ void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
     kind.calls += site.calls;
     kind.seconds += site.seconds;
   }
-  auto costliestFirst = [](const runtime::OpTime &a,
-                           const runtime::OpTime &b) {
+  auto costliestFirst = [](const runtime::OpTime &a, const runtime::OpTime &b) {
     return a.seconds > b.seconds;
   };
   std::vector<runtime::OpTime> kinds;
@@ -43,8 +42,8 @@ void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
              "op profile of rank 0: {:.3f} ms of kernels per step, {:.0f} "
              "calls per step\n",
              total * perStep, static_cast<double>(calls) / steps);
-  fmt::print(out, "  {:>9} {:>6} {:>7} {:>9}  {}\n", "ms/step", "%",
-             "calls", "us/call", "op");
+  fmt::print(out, "  {:>9} {:>6} {:>7} {:>9}  {}\n", "ms/step", "%", "calls",
+             "us/call", "op");
   auto row = [&](const runtime::OpTime &time, const std::string &what) {
     fmt::print(out, "  {:9.3f} {:6.1f} {:7.0f} {:9.2f}  {}\n",
                time.seconds * perStep, 100 * time.seconds / total,

@@ -64,8 +64,7 @@ struct ReductionWalk {
       if (x.shape[d] == 1)
         continue;
       int64_t resultStride = hasDim(y, x.dims[d]) ? strideOf(y, x.dims[d]) : 0;
-      if (!sizes.empty() &&
-          operandStrides.back() == own[d] * x.shape[d] &&
+      if (!sizes.empty() && operandStrides.back() == own[d] * x.shape[d] &&
           resultStrides.back() == resultStride * x.shape[d]) {
         sizes.back() *= x.shape[d];
         operandStrides.back() = own[d];
@@ -86,8 +85,7 @@ struct ReductionWalk {
 
 /// Combines a run of `count` elements into one, on sixteen partial
 /// results (vectorised, and more accurate than one running sum).
-template <typename Combine>
-float combineRun(const float *x, int64_t count) {
+template <typename Combine> float combineRun(const float *x, int64_t count) {
   constexpr int kLanes = 16;
   float lanes[kLanes];
   for (float &lane : lanes)
@@ -159,8 +157,8 @@ std::optional<Kernel> buildLoopReduce(ref::ReductionKind kind,
   case ref::ReductionKind::Sum:
     return reductionLoop<SumOf>(walk, count, 1.0f);
   case ref::ReductionKind::Mean:
-    return reductionLoop<SumOf>(
-        walk, count, static_cast<float>(x.numElements() / count));
+    return reductionLoop<SumOf>(walk, count,
+                                static_cast<float>(x.numElements() / count));
   case ref::ReductionKind::Prod:
     return reductionLoop<ProductOf>(walk, count, 1.0f);
   case ref::ReductionKind::Max:
