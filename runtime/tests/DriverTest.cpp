@@ -143,6 +143,21 @@ TEST(Driver, TrainingLowersTheLoss) {
   EXPECT_LT(last, 1.2) << "the loss did not go down";
 }
 
+TEST(Driver, ProfilePrintsTheTimeOfEachKindOfOp) {
+  REQUIRE_DATA();
+  Job job = runJob(1, TESSEL_LINEAR_NP1, "--steps 5 --profile");
+  ASSERT_EQ(job.status, 0) << job.output;
+  EXPECT_NE(job.output.find("op profile of rank 0: "), std::string::npos)
+      << job.output;
+  // The linear classifier's step: its matmul and its loss, each a row with
+  // one call per step, and its costliest call site with its location.
+  for (const char *row : {" tessel.einsum\n", " tessel.softmax_cross_entropy"})
+    EXPECT_NE(job.output.find(row), std::string::npos) << row << job.output;
+  EXPECT_NE(job.output.find("costliest call sites:"), std::string::npos);
+  EXPECT_NE(job.output.find(" at linear.mlir:"), std::string::npos)
+      << job.output;
+}
+
 TEST(Driver, OneAndTwoRanksPrintTheSameLosses) {
   REQUIRE_DATA();
   fs::path dir = scratch("ranks");

@@ -91,7 +91,8 @@ target_compile_definitions(tessel-runtime-driver-tests PRIVATE
 add_dependencies(tessel-runtime-driver-tests
   tessel-runtime-linear-np1 tessel-runtime-linear-np2)
 foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClearError
-             Loss:TrainingLowersTheLoss Ranks:OneAndTwoRanksPrintTheSameLosses
+             Loss:TrainingLowersTheLoss Profile:ProfilePrintsTheTimeOfEachKindOfOp
+             Ranks:OneAndTwoRanksPrintTheSameLosses
              Resume:CheckpointFromTwoRanksResumesOnOne
              BadCheckpoint:CheckpointThatDisagreesIsAClearError
              NoData:MissingDataIsAClearError
