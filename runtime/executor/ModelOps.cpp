@@ -19,6 +19,7 @@
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/FastConvolution.h"
+#include "executor/FastCopy.h"
 #include "executor/FastCrossEntropy.h"
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
@@ -489,6 +490,10 @@ Kernel buildSlice(const OpDescriptor &desc) {
   std::vector<int64_t> starts = desc.intListAttr("starts");
   if (dims.size() != starts.size())
     throw OpError("attributes 'dims' and 'starts' differ in length");
+  for (const std::string &dim : dims)
+    desc.operands[0].dimIndex(dim, "operand 0");
+  if (std::optional<Kernel> fast = buildFastSlice(desc, dims, starts))
+    return *fast;
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::slice(inputs[0], dims, starts, spec);
@@ -499,6 +504,8 @@ Kernel buildConcat(const OpDescriptor &desc) {
   if (desc.operands.empty())
     throw OpError("concat needs at least one operand");
   std::string dim = operandDim(desc, "dim", 0);
+  if (std::optional<Kernel> fast = buildFastConcat(desc, dim))
+    return *fast;
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::concat(inputs, dim, spec);

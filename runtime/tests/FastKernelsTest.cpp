@@ -14,6 +14,7 @@
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/FastConvolution.h"
+#include "executor/FastCopy.h"
 #include "executor/FastCrossEntropy.h"
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
@@ -814,6 +815,42 @@ TEST(FastGather, AnIdOutOfRangeIsTheReferencesError) {
   Buffer out(result);
   void *operands[] = {in[0].bytes.data(), in[1].bytes.data()};
   EXPECT_THROW((*fast)(context(), operands, out.bytes.data()), OpError);
+}
+
+TEST(FastCopy, SliceIntoAResultOfAnyDimOrder) {
+  TensorType x = tensor({"a", "b", "c"}, {4, 5, 6});
+  std::vector<Buffer> in = {Buffer(x, Values::Signed, 23)};
+  for (const TensorType &y :
+       {tensor({"a", "b", "c"}, {4, 3, 6}), tensor({"c", "b", "a"}, {6, 3, 4}),
+        tensor({"a", "b", "c"}, {2, 3, 6})}) {
+    SCOPED_TRACE(y.str());
+    std::vector<std::string> dims = {"b", "a"};
+    std::vector<int64_t> starts = {2, y.shape[y.dimIndex("a", "")] == 2 ? 1 : 0};
+    std::optional<Kernel> fast = buildFastSlice(op({x}, y), dims, starts);
+    ASSERT_TRUE(fast);
+    expectMatches(*fast, in, y,
+                  ref::slice(in[0].load(), dims, starts, y.spec()), 0);
+  }
+  // Past the end: left to the reference kernel's checks.
+  EXPECT_FALSE(buildFastSlice(op({x}, tensor({"a", "b", "c"}, {4, 3, 6})),
+                              {"b"}, {3}));
+}
+
+TEST(FastCopy, ConcatOfThreeOperandsOneInAnotherDimOrder) {
+  TensorType first = tensor({"a", "b"}, {2, 3});
+  TensorType second = tensor({"b", "a"}, {3, 4});
+  TensorType third = tensor({"a", "b"}, {1, 3});
+  TensorType y = tensor({"a", "b"}, {7, 3});
+  std::optional<Kernel> fast =
+      buildFastConcat(op({first, second, third}, y), "a");
+  ASSERT_TRUE(fast);
+  std::vector<Buffer> in = {Buffer(first, Values::Signed, 24),
+                            Buffer(second, Values::Signed, 25),
+                            Buffer(third, Values::Signed, 26)};
+  expectMatches(
+      *fast, in, y,
+      ref::concat({in[0].load(), in[1].load(), in[2].load()}, "a", y.spec()),
+      0);
 }
 
 /// Runs a binary op on oneDNN and on the reference.

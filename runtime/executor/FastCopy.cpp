@@ -1,0 +1,140 @@
+//===- FastCopy.cpp - slice and concat as copies of memory runs -----------===//
+
+#include "executor/FastCopy.h"
+
+#include "executor/FastKernel.h"
+
+#include <cstring>
+#include <utility>
+
+namespace tessel::runtime {
+
+namespace {
+
+/// A block of elements to copy: its sizes and its strides at the source and
+/// at the destination (in elements), with dims of size 1 left out and
+/// neighbours that are one run at both ends merged; the last dim is the
+/// innermost run.
+struct CopyPlan {
+  std::vector<int64_t> sizes, from, to;
+  int64_t fromOffset = 0, toOffset = 0, elementBytes = 1;
+
+  void addDim(int64_t size, int64_t fromStride, int64_t toStride) {
+    if (size == 1)
+      return;
+    if (!sizes.empty() && from.back() == fromStride * size &&
+        to.back() == toStride * size) {
+      sizes.back() *= size;
+      from.back() = fromStride;
+      to.back() = toStride;
+      return;
+    }
+    sizes.push_back(size);
+    from.push_back(fromStride);
+    to.push_back(toStride);
+  }
+
+  void run(const unsigned char *source, unsigned char *destination) const {
+    source += fromOffset * elementBytes;
+    destination += toOffset * elementBytes;
+    if (sizes.empty()) { // One element.
+      std::memcpy(destination, source, elementBytes);
+      return;
+    }
+    size_t inner = sizes.size() - 1;
+    bool contiguous = from[inner] == 1 && to[inner] == 1;
+    std::vector<int64_t> index(inner, 0);
+    int64_t fromAt = 0, toAt = 0;
+    while (true) {
+      if (contiguous)
+        std::memcpy(destination + toAt * elementBytes,
+                    source + fromAt * elementBytes,
+                    sizes[inner] * elementBytes);
+      else
+        for (int64_t i = 0; i < sizes[inner]; ++i)
+          std::memcpy(destination + (toAt + i * to[inner]) * elementBytes,
+                      source + (fromAt + i * from[inner]) * elementBytes,
+                      elementBytes);
+      int d = static_cast<int>(inner) - 1;
+      for (; d >= 0; --d) {
+        fromAt += from[d];
+        toAt += to[d];
+        if (++index[d] < sizes[d])
+          break;
+        fromAt -= from[d] * sizes[d];
+        toAt -= to[d] * sizes[d];
+        index[d] = 0;
+      }
+      if (d < 0)
+        return;
+    }
+  }
+};
+
+int64_t elementBytesOf(const TensorType &type) {
+  return type.numElements() > 0 ? type.numBytes() / type.numElements() : 1;
+}
+
+} // namespace
+
+std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
+                                     const std::vector<std::string> &dims,
+                                     const std::vector<int64_t> &starts) {
+  const TensorType &x = desc.operands[0], &y = desc.result;
+  if (x.type != y.type || y.numElements() == 0)
+    return std::nullopt;
+  CopyPlan plan;
+  plan.elementBytes = elementBytesOf(y);
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!hasDim(x, dims[d]) || !hasDim(y, dims[d]) || starts[d] < 0 ||
+        starts[d] + y.shape[y.dimIndex(dims[d], "the result")] >
+            x.shape[x.dimIndex(dims[d], "operand 0")])
+      return std::nullopt;
+    plan.fromOffset += starts[d] * strideOf(x, dims[d]);
+  }
+  std::vector<int64_t> own = ref::rowMajorStrides(y.shape);
+  for (size_t d = 0; d < y.dims.size(); ++d) {
+    if (!hasDim(x, y.dims[d]))
+      return std::nullopt;
+    plan.addDim(y.shape[d], strideOf(x, y.dims[d]), own[d]);
+  }
+  return Kernel([plan](tessel_context_t &, void *const *operands,
+                       void *result) {
+    plan.run(static_cast<const unsigned char *>(operands[0]),
+             static_cast<unsigned char *>(result));
+  });
+}
+
+std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
+                                      const std::string &dim) {
+  const TensorType &y = desc.result;
+  if (!hasDim(y, dim))
+    return std::nullopt;
+  std::vector<std::pair<size_t, CopyPlan>> plans; // By operand.
+  int64_t position = 0;
+  for (size_t operand = 0; operand < desc.operands.size(); ++operand) {
+    const TensorType &x = desc.operands[operand];
+    if (x.type != y.type || !hasDim(x, dim))
+      return std::nullopt;
+    CopyPlan plan;
+    plan.elementBytes = elementBytesOf(y);
+    plan.toOffset = position * strideOf(y, dim);
+    std::vector<int64_t> own = ref::rowMajorStrides(x.shape);
+    for (size_t d = 0; d < x.dims.size(); ++d) {
+      if (!hasDim(y, x.dims[d]))
+        return std::nullopt;
+      plan.addDim(x.shape[d], own[d], strideOf(y, x.dims[d]));
+    }
+    position += x.shape[x.dimIndex(dim, "an operand")];
+    if (x.numElements() > 0)
+      plans.emplace_back(operand, plan);
+  }
+  return Kernel([plans](tessel_context_t &, void *const *operands,
+                        void *result) {
+    for (const auto &[operand, plan] : plans)
+      plan.run(static_cast<const unsigned char *>(operands[operand]),
+               static_cast<unsigned char *>(result));
+  });
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,34 @@
+//===- FastCopy.h - slice and concat as copies of memory runs ---*- C++ -*-===//
+//
+// slice and concat move elements without computing: the reference kernels
+// convert every operand to double and back, which made the buffers of
+// tessel-bucket-all-reduces (a concat before the all_reduce, a slice per
+// gradient after it) cost more than the collective. These copy the bytes,
+// one run of memory at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_EXECUTOR_FASTCOPY_H
+#define TESSEL_RUNTIME_EXECUTOR_FASTCOPY_H
+
+#include "executor/Op.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::runtime {
+
+/// slice's kernel: the result's elements from `starts` along `dims`, or
+/// nothing where the operand and result differ in element type.
+std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
+                                     const std::vector<std::string> &dims,
+                                     const std::vector<int64_t> &starts);
+
+/// concat's kernel along `dim`, or nothing where the element types differ.
+std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
+                                      const std::string &dim);
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_EXECUTOR_FASTCOPY_H
