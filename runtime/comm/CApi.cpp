@@ -67,6 +67,8 @@ tessel_status_t groupOf(tessel_comm_t *comm, int32_t numAxes,
                         const char *const *axes, const char *op,
                         const Group *&out) {
   TESSEL_RETURN_IF_ERROR(checkComm(comm, op));
+  if ((out = comm->impl->cachedGroup(numAxes, axes)))
+    return TESSEL_STATUS_OK;
   std::vector<std::string> names;
   TESSEL_RETURN_IF_ERROR(axisList(numAxes, axes, op, names));
   return comm->impl->group(names, op, out);

@@ -244,6 +244,22 @@ tessel_status_t MpiComm::checkAxes(const std::vector<std::string> &axes,
   return TESSEL_STATUS_OK;
 }
 
+const Group *MpiComm::cachedGroup(int32_t numAxes,
+                                  const char *const *axes) const {
+  if (numAxes < 0 || (numAxes > 0 && !axes))
+    return nullptr;
+  for (const auto &[names, group] : groups) {
+    if (names.size() != static_cast<size_t>(numAxes))
+      continue;
+    bool same = true;
+    for (int32_t i = 0; i < numAxes && same; ++i)
+      same = axes[i] && names[i] == axes[i];
+    if (same)
+      return &group;
+  }
+  return nullptr;
+}
+
 tessel_status_t MpiComm::group(const std::vector<std::string> &axes,
                                const char *op, const Group *&out) {
   TESSEL_RETURN_IF_ERROR(checkAxes(axes, op));

@@ -64,6 +64,12 @@ public:
   tessel_status_t group(const std::vector<std::string> &axes, const char *op,
                         const Group *&out);
 
+  /// The cached group over exactly these axes, or null: the C API's path
+  /// for every call after a group's first, which copies no names (a
+  /// collective of a few KiB takes a few microseconds, and building the
+  /// list of names cost a tenth of that).
+  const Group *cachedGroup(int32_t numAxes, const char *const *axes) const;
+
   /// "data:2 x model:2"
   std::string meshString() const;
 
