@@ -3,6 +3,7 @@
 #include "executor/FastCopy.h"
 
 #include "executor/FastKernel.h"
+#include "executor/OuterWalk.h"
 
 #include <cstring>
 #include <utility>
@@ -43,31 +44,17 @@ struct CopyPlan {
     }
     size_t inner = sizes.size() - 1;
     bool contiguous = from[inner] == 1 && to[inner] == 1;
-    std::vector<int64_t> index(inner, 0);
-    int64_t fromAt = 0, toAt = 0;
-    while (true) {
+    OuterWalk<2> walk(sizes, inner, {&from, &to});
+    do {
+      const unsigned char *in = source + walk.offset(0) * elementBytes;
+      unsigned char *out = destination + walk.offset(1) * elementBytes;
       if (contiguous)
-        std::memcpy(destination + toAt * elementBytes,
-                    source + fromAt * elementBytes,
-                    sizes[inner] * elementBytes);
+        std::memcpy(out, in, sizes[inner] * elementBytes);
       else
         for (int64_t i = 0; i < sizes[inner]; ++i)
-          std::memcpy(destination + (toAt + i * to[inner]) * elementBytes,
-                      source + (fromAt + i * from[inner]) * elementBytes,
-                      elementBytes);
-      int d = static_cast<int>(inner) - 1;
-      for (; d >= 0; --d) {
-        fromAt += from[d];
-        toAt += to[d];
-        if (++index[d] < sizes[d])
-          break;
-        fromAt -= from[d] * sizes[d];
-        toAt -= to[d] * sizes[d];
-        index[d] = 0;
-      }
-      if (d < 0)
-        return;
-    }
+          std::memcpy(out + i * to[inner] * elementBytes,
+                      in + i * from[inner] * elementBytes, elementBytes);
+    } while (walk.next());
   }
 };
 
@@ -98,11 +85,11 @@ std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
       return std::nullopt;
     plan.addDim(y.shape[d], strideOf(x, y.dims[d]), own[d]);
   }
-  return Kernel([plan](tessel_context_t &, void *const *operands,
-                       void *result) {
-    plan.run(static_cast<const unsigned char *>(operands[0]),
-             static_cast<unsigned char *>(result));
-  });
+  return Kernel(
+      [plan](tessel_context_t &, void *const *operands, void *result) {
+        plan.run(static_cast<const unsigned char *>(operands[0]),
+                 static_cast<unsigned char *>(result));
+      });
 }
 
 std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
@@ -129,12 +116,12 @@ std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
     if (x.numElements() > 0)
       plans.emplace_back(operand, plan);
   }
-  return Kernel([plans](tessel_context_t &, void *const *operands,
-                        void *result) {
-    for (const auto &[operand, plan] : plans)
-      plan.run(static_cast<const unsigned char *>(operands[operand]),
-               static_cast<unsigned char *>(result));
-  });
+  return Kernel(
+      [plans](tessel_context_t &, void *const *operands, void *result) {
+        for (const auto &[operand, plan] : plans)
+          plan.run(static_cast<const unsigned char *>(operands[operand]),
+                   static_cast<unsigned char *>(result));
+      });
 }
 
 } // namespace tessel::runtime

@@ -3,6 +3,7 @@
 #include "executor/FastCrossEntropy.h"
 
 #include "executor/FastKernel.h"
+#include "executor/OuterWalk.h"
 #include "executor/VectorMath.h"
 
 #include <algorithm>
@@ -77,21 +78,21 @@ std::optional<Kernel> buildFastSoftmaxCrossEntropy(const OpDescriptor &desc,
     logitsStrides.push_back(strideOf(logits, name));
     labelStrides.push_back(strideOf(labels, name));
   }
-  int64_t rows = result.numElements();
   return Kernel([=](tessel_context_t &context, void *const *operands,
                     void *out) {
     const float *x = static_cast<const float *>(operands[0]);
     float *loss = static_cast<float *>(out);
     std::vector<float> row(classes);
-    std::vector<int64_t> index(shape.size(), 0);
-    int64_t rowOffset = 0, labelOffset = 0;
-    for (int64_t k = 0; k < rows; ++k) {
-      int64_t label = labelAt(operands[1], wide, labelOffset);
+    // One result element per step: every result dim is an outer dim.
+    OuterWalk<2> walk(shape, shape.size(), {&logitsStrides, &labelStrides});
+    int64_t k = 0;
+    do {
+      int64_t label = labelAt(operands[1], wide, walk.offset(1));
       if (label < 0 || label >= classes) {
         reference(context, operands, out); // Throws, naming the label.
         return;
       }
-      const float *logit = x + rowOffset;
+      const float *logit = x + walk.offset(0);
       if (classStride == 1)
         std::copy(logit, logit + classes, row.begin());
       else
@@ -101,20 +102,10 @@ std::optional<Kernel> buildFastSoftmaxCrossEntropy(const OpDescriptor &desc,
       for (float &value : row)
         value -= maximum;
       applyVectorFunction(VectorFunction::Exp, row.data(), row.data(), classes);
-      loss[k] =
+      loss[k++] =
           static_cast<float>(maximum + std::log(total(row.data(), classes)) -
                              logit[label * classStride]);
-      // The next result element, row-major.
-      for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-        rowOffset += logitsStrides[d];
-        labelOffset += labelStrides[d];
-        if (++index[d] < shape[d])
-          break;
-        rowOffset -= logitsStrides[d] * shape[d];
-        labelOffset -= labelStrides[d] * shape[d];
-        index[d] = 0;
-      }
-    }
+    } while (walk.next());
   });
 }
 

@@ -10,6 +10,7 @@
 #include "executor/FastGather.h"
 
 #include "executor/FastKernel.h"
+#include "executor/OuterWalk.h"
 
 #include <cstring>
 #include <vector>
@@ -58,42 +59,29 @@ std::optional<Kernel> buildFastGather(const OpDescriptor &desc,
                     void *out) {
     const auto *rows = static_cast<const unsigned char *>(operands[0]);
     auto *bytes = static_cast<unsigned char *>(out);
-    std::vector<int64_t> index(inner, 0);
-    int64_t tableOffset = 0, idOffset = 0, written = 0;
-    while (true) {
+    OuterWalk<2> walk(shape, inner, {&tableStrides, &idStrides});
+    int64_t written = 0;
+    do {
       for (int64_t i = 0; i < run;) {
-        int64_t id = idAt(operands[1], wide, idOffset + i * idStrides[inner]);
+        int64_t id =
+            idAt(operands[1], wide, walk.offset(1) + i * idStrides[inner]);
         if (id < 0 || id >= vocabulary) {
           reference(context, operands, out); // Throws, naming the id.
           return;
         }
         const unsigned char *row =
-            rows + (tableOffset + id * vocabularyStride) * elementBytes;
+            rows + (walk.offset(0) + id * vocabularyStride) * elementBytes;
         if (oneIdPerRun && contiguousRun) {
           std::memcpy(bytes + written * elementBytes, row, run * elementBytes);
           written += run;
           break;
         }
         std::memcpy(bytes + written * elementBytes,
-                    row + i * tableStrides[inner] * elementBytes,
-                    elementBytes);
+                    row + i * tableStrides[inner] * elementBytes, elementBytes);
         ++written;
         ++i;
       }
-      // The next run: a row-major step over the outer dims.
-      int d = static_cast<int>(inner) - 1;
-      for (; d >= 0; --d) {
-        tableOffset += tableStrides[d];
-        idOffset += idStrides[d];
-        if (++index[d] < shape[d])
-          break;
-        tableOffset -= tableStrides[d] * shape[d];
-        idOffset -= idStrides[d] * shape[d];
-        index[d] = 0;
-      }
-      if (d < 0)
-        return;
-    }
+    } while (walk.next());
   });
 }
 

@@ -20,6 +20,7 @@
 #include "executor/FastReduction.h"
 
 #include "executor/FastKernel.h"
+#include "executor/OuterWalk.h"
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 #include "kernels/Reduction.h"
@@ -112,11 +113,11 @@ Kernel reductionLoop(ReductionWalk walk, int64_t resultElements,
     size_t inner = walk.sizes.size() - 1;
     int64_t run = walk.sizes[inner];
     int64_t runStride = walk.resultStrides[inner];
-    std::vector<int64_t> index(inner, 0);
-    int64_t xOffset = 0, yOffset = 0;
-    while (true) {
-      const float *xs = x + xOffset;
-      float *ys = y + yOffset;
+    OuterWalk<2> outer(walk.sizes, inner,
+                       {&walk.operandStrides, &walk.resultStrides});
+    do {
+      const float *xs = x + outer.offset(0);
+      float *ys = y + outer.offset(1);
       if (runStride == 0)
         *ys = Combine::combine(*ys, combineRun<Combine>(xs, run));
       else if (runStride == 1)
@@ -125,20 +126,7 @@ Kernel reductionLoop(ReductionWalk walk, int64_t resultElements,
       else
         for (int64_t i = 0; i < run; ++i)
           ys[i * runStride] = Combine::combine(ys[i * runStride], xs[i]);
-      // The next run: a row-major step over the outer dims.
-      int d = static_cast<int>(inner) - 1;
-      for (; d >= 0; --d) {
-        xOffset += walk.operandStrides[d];
-        yOffset += walk.resultStrides[d];
-        if (++index[d] < walk.sizes[d])
-          break;
-        xOffset -= walk.operandStrides[d] * walk.sizes[d];
-        yOffset -= walk.resultStrides[d] * walk.sizes[d];
-        index[d] = 0;
-      }
-      if (d < 0)
-        break;
-    }
+    } while (outer.next());
     if (meanDivisor != 1.0f)
       for (int64_t k = 0; k < resultElements; ++k)
         y[k] /= meanDivisor;
