@@ -20,9 +20,7 @@ bool mlir::tessel::isFusibleElementwiseOp(Operation *op) {
              PowOp, CompareOp, SelectOp>(op);
 }
 
-/// Whether both types have the same dimensions with the same sizes, in any
-/// order.
-static bool sameDimensionSet(NamedTensorType a, NamedTensorType b) {
+bool mlir::tessel::haveSameDimensionSet(NamedTensorType a, NamedTensorType b) {
   if (a.getRank() != b.getRank())
     return false;
   for (auto [name, size] : llvm::zip(a.getDimNames(), a.getShape()))
@@ -65,7 +63,7 @@ LogicalResult FusedOp::verify() {
     if (isa<ConstantOp>(op))
       continue;
     auto type = cast<NamedTensorType>(op.getResult(0).getType());
-    if (!sameDimensionSet(type, resultType))
+    if (!haveSameDimensionSet(type, resultType))
       return op.emitOpError()
              << "in a tessel.fused body has type " << type
              << ", whose dimensions are not those of the fused result "

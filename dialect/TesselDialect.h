@@ -51,6 +51,10 @@ constexpr llvm::StringLiteral kRoleAttrName = "tessel.role";
 /// (unary, binary, compare, select) or a splat constant.
 bool isFusibleElementwiseOp(Operation *op);
 
+/// Whether both types have the same dimensions with the same sizes, in any
+/// order (the element-wise ops of a fused body have their result's).
+bool haveSameDimensionSet(NamedTensorType a, NamedTensorType b);
+
 /// Returns true if `type` is an element type a tessel tensor may hold.
 bool isSupportedElementType(Type type);
 

@@ -58,16 +58,9 @@ bool isFusionMember(Operation *op) {
   return llvm::all_of(op->getOperands(), isF32) && isF32(op->getResult(0));
 }
 
-/// Whether both types have the same dimensions with the same sizes.
 bool sameDimensions(Value a, Value b) {
-  auto typeA = cast<NamedTensorType>(a.getType());
-  auto typeB = cast<NamedTensorType>(b.getType());
-  if (typeA.getRank() != typeB.getRank())
-    return false;
-  for (auto [name, size] : llvm::zip(typeA.getDimNames(), typeA.getShape()))
-    if (typeB.getDimSize(name.getValue()) != size)
-      return false;
-  return true;
+  return haveSameDimensionSet(cast<NamedTensorType>(a.getType()),
+                              cast<NamedTensorType>(b.getType()));
 }
 
 bool isSplatConstant(Value value) {
@@ -179,7 +172,8 @@ struct FuseElementwisePass
     }
     for (const Group &group : groups)
       fuseGroup(group);
-    // Constants whose every use went into bodies.
+    // Constants left without a use (those whose every use went into
+    // bodies, and any that had none).
     for (Operation &op : llvm::make_early_inc_range(block))
       if (isa<ConstantOp>(op) && op.use_empty())
         op.erase();

@@ -27,6 +27,8 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
 
 /// From now on, times every op's kernel (the driver's --profile). The time
 /// is the host's: a backend that queues work (CUDA) is timed as it queues.
+/// The counts are plain fields of each call site, for a program run by one
+/// thread per rank, as the driver runs it.
 void enableOpProfiling();
 
 /// The calls and kernel time of one call site since profiling began.

@@ -5,6 +5,9 @@
 #include "executor/FastKernel.h"
 #include "executor/OuterWalk.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -72,18 +75,29 @@ std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
     return std::nullopt;
   CopyPlan plan;
   plan.elementBytes = elementBytesOf(y);
+  if (x.rank() != y.rank())
+    throw OpError(
+        fmt::format("the result {} is not a slice of {}", y.str(), x.str()));
   for (size_t d = 0; d < dims.size(); ++d) {
-    if (!hasDim(x, dims[d]) || !hasDim(y, dims[d]) || starts[d] < 0 ||
-        starts[d] + y.shape[y.dimIndex(dims[d], "the result")] >
-            x.shape[x.dimIndex(dims[d], "operand 0")])
-      return std::nullopt;
+    int64_t size = y.shape[y.dimIndex(dims[d], "the result")];
+    int64_t available = x.shape[x.dimIndex(dims[d], "operand 0")];
+    if (starts[d] < 0 || starts[d] + size > available)
+      throw OpError(fmt::format(
+          "the slice of '{}' from {} of size {} runs past its size {}", dims[d],
+          starts[d], size, available));
     plan.fromOffset += starts[d] * strideOf(x, dims[d]);
   }
   std::vector<int64_t> own = ref::rowMajorStrides(y.shape);
   for (size_t d = 0; d < y.dims.size(); ++d) {
-    if (!hasDim(x, y.dims[d]))
-      return std::nullopt;
-    plan.addDim(y.shape[d], strideOf(x, y.dims[d]), own[d]);
+    const std::string &name = y.dims[d];
+    bool sliced = std::find(dims.begin(), dims.end(), name) != dims.end();
+    // A descriptor whose sizes disagree is refused here: the copy would
+    // read past the operand.
+    if (!hasDim(x, name) ||
+        (!sliced && x.shape[x.dimIndex(name, "operand 0")] != y.shape[d]))
+      throw OpError(
+          fmt::format("the result {} is not a slice of {}", y.str(), x.str()));
+    plan.addDim(y.shape[d], strideOf(x, name), own[d]);
   }
   return Kernel(
       [plan](tessel_context_t &, void *const *operands, void *result) {
@@ -95,27 +109,39 @@ std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
 std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
                                       const std::string &dim) {
   const TensorType &y = desc.result;
-  if (!hasDim(y, dim))
-    return std::nullopt;
+  y.dimIndex(dim, "the result");
   std::vector<std::pair<size_t, CopyPlan>> plans; // By operand.
   int64_t position = 0;
   for (size_t operand = 0; operand < desc.operands.size(); ++operand) {
     const TensorType &x = desc.operands[operand];
-    if (x.type != y.type || !hasDim(x, dim))
+    if (x.type != y.type)
       return std::nullopt;
     CopyPlan plan;
     plan.elementBytes = elementBytesOf(y);
     plan.toOffset = position * strideOf(y, dim);
     std::vector<int64_t> own = ref::rowMajorStrides(x.shape);
+    if (x.rank() != y.rank())
+      throw OpError(fmt::format("operand {} {} and the result {} differ in "
+                                "dims",
+                                operand, x.str(), y.str()));
     for (size_t d = 0; d < x.dims.size(); ++d) {
-      if (!hasDim(y, x.dims[d]))
-        return std::nullopt;
-      plan.addDim(x.shape[d], own[d], strideOf(y, x.dims[d]));
+      const std::string &name = x.dims[d];
+      int64_t size = y.shape[y.dimIndex(name, "the result")];
+      if (name != dim && size != x.shape[d])
+        throw OpError(fmt::format("operand {} {} and the result {} differ in "
+                                  "'{}'",
+                                  operand, x.str(), y.str(), name));
+      plan.addDim(x.shape[d], own[d], strideOf(y, name));
     }
     position += x.shape[x.dimIndex(dim, "an operand")];
     if (x.numElements() > 0)
       plans.emplace_back(operand, plan);
   }
+  if (position != y.shape[y.dimIndex(dim, "the result")])
+    throw OpError(fmt::format("the operands' '{}' add up to {}, the result {} "
+                              "has {}",
+                              dim, position, y.str(),
+                              y.shape[y.dimIndex(dim, "the result")]));
   return Kernel(
       [plans](tessel_context_t &, void *const *operands, void *result) {
         for (const auto &[operand, plan] : plans)

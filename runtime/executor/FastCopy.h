@@ -20,12 +20,14 @@
 namespace tessel::runtime {
 
 /// slice's kernel: the result's elements from `starts` along `dims`, or
-/// nothing where the operand and result differ in element type.
+/// nothing where the operand and result differ in element type; an
+/// OpError where the sizes do not make a slice.
 std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
                                      const std::vector<std::string> &dims,
                                      const std::vector<int64_t> &starts);
 
-/// concat's kernel along `dim`, or nothing where the element types differ.
+/// concat's kernel along `dim`, or nothing where the element types differ;
+/// an OpError where the operands' sizes do not make the result's.
 std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
                                       const std::string &dim);
 

@@ -19,13 +19,13 @@
 // update needs a handful and stays in L1.
 //
 // Numerics are f32, as the ops' oneDNN kernels compute them: add, sub, mul,
-// div, sqrt and rsqrt (1 / sqrt) are IEEE f32 operations, equal to the
-// reference's double computation rounded once; exp, log, tanh, erf,
-// sigmoid (1 / (1 + exp(-x))) and gelu (with erfc, see there) run a tile at
-// a time on SLEEF's vector functions (VectorMath.h), and pow on glibc's
-// powf, within a few ulp of it. Comparisons, max, min, relu
-// and select treat NaN as ref::applyBinary / applyUnary do. i1 values are
-// 0.0f and 1.0f in registers.
+// div and sqrt are IEEE f32 operations, equal to the reference's double
+// computation rounded once (rsqrt, 1 / sqrt, rounds twice: within an ulp);
+// exp, log, tanh, erf, sigmoid (1 / (1 + exp(-x))) and gelu (with erfc, see
+// there) run a tile at a time on SLEEF's vector functions (VectorMath.h),
+// and pow on glibc's powf, within a few ulp of it. Comparisons, max, min,
+// relu and select treat NaN as ref::applyBinary / applyUnary do. i1 values
+// are 0.0f and 1.0f in registers.
 //
 // Results of 64K elements or more are split across the OpenMP threads, a
 // few tiles at a time; smaller ones, most of a Transformer's, run on the
@@ -410,8 +410,6 @@ std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
   if (result.type != ref::ElementType::F32)
     throw OpError(fmt::format("the result {} is not f32", result.str()));
   checkBroadcastsInto(result, result, "the result");
-  if (desc.operands.empty())
-    throw OpError("a fused op needs at least one operand");
   std::vector<TensorType> types;
   for (size_t i = 0; i < desc.operands.size(); ++i) {
     const TensorType &operand = desc.operands[i];

@@ -5,8 +5,6 @@
 #include <immintrin.h>
 #include <sleef.h>
 
-#include <algorithm>
-
 namespace tessel::runtime {
 
 namespace {
@@ -17,10 +15,14 @@ template <auto Function> void apply(const float *x, float *y, int64_t count) {
     _mm256_storeu_ps(y + i, Function(_mm256_loadu_ps(x + i)));
   if (i < count) {
     // The tail through a padded copy: no element past the end is touched.
+    // (Plain loops: a library template instantiated in this file, which is
+    // compiled for AVX2, could be the one the whole program links.)
     alignas(32) float tail[8] = {};
-    std::copy(x + i, x + count, tail);
+    for (int64_t j = i; j < count; ++j)
+      tail[j - i] = x[j];
     _mm256_store_ps(tail, Function(_mm256_load_ps(tail)));
-    std::copy(tail, tail + (count - i), y + i);
+    for (int64_t j = i; j < count; ++j)
+      y[j] = tail[j - i];
   }
 }
 

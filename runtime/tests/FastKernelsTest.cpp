@@ -831,9 +831,17 @@ TEST(FastCopy, SliceIntoAResultOfAnyDimOrder) {
     expectMatches(*fast, in, y,
                   ref::slice(in[0].load(), dims, starts, y.spec()), 0);
   }
-  // Past the end: left to the reference kernel's checks.
-  EXPECT_FALSE(buildFastSlice(op({x}, tensor({"a", "b", "c"}, {4, 3, 6})),
-                              {"b"}, {3}));
+  // Sizes that do not make a slice are errors, not copies past the end.
+  EXPECT_THROW(buildFastSlice(op({x}, tensor({"a", "b", "c"}, {4, 3, 6})),
+                              {"b"}, {3}),
+               OpError);
+  EXPECT_THROW(buildFastSlice(op({x}, tensor({"a", "b", "c"}, {4, 3, 7})),
+                              {"b"}, {0}),
+               OpError);
+  EXPECT_THROW(buildFastConcat(op({tensor({"a", "b"}, {2, 3})},
+                                  tensor({"a", "b"}, {3, 3})),
+                               "a"),
+               OpError);
 }
 
 TEST(FastCopy, ConcatOfThreeOperandsOneInAnotherDimOrder) {

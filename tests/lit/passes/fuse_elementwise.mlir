@@ -7,6 +7,8 @@
 // RUN: tessel-eval --print-limit=64 --function=broadcast_producer %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=relu_gradient %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=relu_gradient %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=constants_only %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=constants_only %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=left_alone %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=left_alone %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
@@ -29,8 +31,11 @@ func.func @adam() -> (!v, !v, !v) {
   %c1 = tessel.constant 1.0e-01 : f32 -> !s
   %eps = tessel.constant 1.0e-08 : f32 -> !s
   %lr = tessel.constant 1.0e-03 : f32 -> !s
-  // g is used by both moments: it stays an op of its own.
+  // g is used by both moments: it stays an op of its own. No constant is
+  // left outside the bodies.
+  // CHECK-NOT: tessel.constant
   // CHECK: %[[G:.*]] = tessel.mul
+  // CHECK-NOT: tessel.constant
   // CHECK: %[[M2:.*]] = tessel.fused %{{.*}}, %[[G]] : {{.*}} {
   // CHECK-NEXT: ^bb0
   // CHECK-DAG: tessel.constant 0.899999976 : f32
@@ -53,7 +58,6 @@ func.func @adam() -> (!v, !v, !v) {
   %step = tessel.div %m2, %den : !v, !v -> !v
   %scaled = tessel.mul %step, %lr : !v, !s -> !v
   %w2 = tessel.sub %w, %scaled : !v, !v -> !v
-  // No constant is left outside the bodies.
   // CHECK-NOT: tessel.constant
   // CHECK: return %[[W2]], %[[M2]], %[[V2]]
   return %w2, %m2, %v2 : !v, !v, !v
@@ -92,6 +96,23 @@ func.func @relu_gradient() -> !v {
   %positive = tessel.compare gt, %shifted, %zero : !v, !s -> !tessel.tensor<[i:4, o:3], i1>
   %dx = tessel.select %positive, %dyh, %zero : !tessel.tensor<[i:4, o:3], i1>, !tessel.tensor<[o:3, i:4], f32>, !s -> !v
   return %dx : !v
+}
+
+// A chain fed by constants alone becomes a fused op without inputs (the
+// runtime fills its result from the body).
+// CHECK-LABEL: func.func @constants_only
+func.func @constants_only() -> !v {
+  %x = tessel.iota "i" : !v
+  %c64 = tessel.constant 6.4e+01 : f32 -> !s
+  %one = tessel.constant 1.0 : f32 -> !s
+  // CHECK: %[[INV:.*]] = tessel.fused  : () -> !tessel.tensor<[], f32> {
+  // CHECK: tessel.sqrt
+  // CHECK: tessel.div
+  %root = tessel.sqrt %c64 : !s
+  %inv = tessel.div %one, %root : !s, !s -> !s
+  // CHECK: tessel.mul %{{.*}}, %[[INV]]
+  %y = tessel.mul %x, %inv : !v, !s -> !v
+  return %y : !v
 }
 
 // What is not fused: a single op, integer ops, and an intermediate that is
