@@ -2,6 +2,7 @@
 
 #include "executor/FastCopy.h"
 
+#include "executor/Buffers.h"
 #include "executor/FastKernel.h"
 #include "executor/OuterWalk.h"
 
@@ -15,55 +16,37 @@ namespace tessel::runtime {
 
 namespace {
 
-/// A block of elements to copy: its sizes and its strides at the source and
-/// at the destination (in elements), with dims of size 1 left out and
-/// neighbours that are one run at both ends merged; the last dim is the
-/// innermost run.
+/// A block of elements to copy: its dims with their strides at the source
+/// (strides[0]) and at the destination (strides[1]), in elements, merged
+/// into runs; the last dim is the innermost run.
 struct CopyPlan {
-  std::vector<int64_t> sizes, from, to;
-  int64_t fromOffset = 0, toOffset = 0, elementBytes = 1;
-
-  void addDim(int64_t size, int64_t fromStride, int64_t toStride) {
-    if (size == 1)
-      return;
-    if (!sizes.empty() && from.back() == fromStride * size &&
-        to.back() == toStride * size) {
-      sizes.back() *= size;
-      from.back() = fromStride;
-      to.back() = toStride;
-      return;
-    }
-    sizes.push_back(size);
-    from.push_back(fromStride);
-    to.push_back(toStride);
-  }
+  MergedDims<2> dims;
+  int64_t fromOffset = 0, toOffset = 0, bytesPerElement = 1;
 
   void run(const unsigned char *source, unsigned char *destination) const {
-    source += fromOffset * elementBytes;
-    destination += toOffset * elementBytes;
+    source += fromOffset * bytesPerElement;
+    destination += toOffset * bytesPerElement;
+    const std::vector<int64_t> &sizes = dims.sizes, &from = dims.strides[0],
+                               &to = dims.strides[1];
     if (sizes.empty()) { // One element.
-      std::memcpy(destination, source, elementBytes);
+      std::memcpy(destination, source, bytesPerElement);
       return;
     }
     size_t inner = sizes.size() - 1;
     bool contiguous = from[inner] == 1 && to[inner] == 1;
     OuterWalk<2> walk(sizes, inner, {&from, &to});
     do {
-      const unsigned char *in = source + walk.offset(0) * elementBytes;
-      unsigned char *out = destination + walk.offset(1) * elementBytes;
+      const unsigned char *in = source + walk.offset(0) * bytesPerElement;
+      unsigned char *out = destination + walk.offset(1) * bytesPerElement;
       if (contiguous)
-        std::memcpy(out, in, sizes[inner] * elementBytes);
+        std::memcpy(out, in, sizes[inner] * bytesPerElement);
       else
         for (int64_t i = 0; i < sizes[inner]; ++i)
-          std::memcpy(out + i * to[inner] * elementBytes,
-                      in + i * from[inner] * elementBytes, elementBytes);
+          std::memcpy(out + i * to[inner] * bytesPerElement,
+                      in + i * from[inner] * bytesPerElement, bytesPerElement);
     } while (walk.next());
   }
 };
-
-int64_t elementBytesOf(const TensorType &type) {
-  return type.numElements() > 0 ? type.numBytes() / type.numElements() : 1;
-}
 
 } // namespace
 
@@ -74,7 +57,7 @@ std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
   if (x.type != y.type || y.numElements() == 0)
     return std::nullopt;
   CopyPlan plan;
-  plan.elementBytes = elementBytesOf(y);
+  plan.bytesPerElement = static_cast<int64_t>(elementBytes(y.type));
   if (x.rank() != y.rank())
     throw OpError(
         fmt::format("the result {} is not a slice of {}", y.str(), x.str()));
@@ -97,7 +80,7 @@ std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
         (!sliced && x.shape[x.dimIndex(name, "operand 0")] != y.shape[d]))
       throw OpError(
           fmt::format("the result {} is not a slice of {}", y.str(), x.str()));
-    plan.addDim(y.shape[d], strideOf(x, name), own[d]);
+    plan.dims.add(y.shape[d], {strideOf(x, name), own[d]});
   }
   return Kernel(
       [plan](tessel_context_t &, void *const *operands, void *result) {
@@ -117,7 +100,7 @@ std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
     if (x.type != y.type)
       return std::nullopt;
     CopyPlan plan;
-    plan.elementBytes = elementBytesOf(y);
+    plan.bytesPerElement = static_cast<int64_t>(elementBytes(y.type));
     plan.toOffset = position * strideOf(y, dim);
     std::vector<int64_t> own = ref::rowMajorStrides(x.shape);
     if (x.rank() != y.rank())
@@ -131,7 +114,7 @@ std::optional<Kernel> buildFastConcat(const OpDescriptor &desc,
         throw OpError(fmt::format("operand {} {} and the result {} differ in "
                                   "'{}'",
                                   operand, x.str(), y.str(), name));
-      plan.addDim(x.shape[d], own[d], strideOf(y, name));
+      plan.dims.add(x.shape[d], {own[d], strideOf(y, name)});
     }
     position += x.shape[x.dimIndex(dim, "an operand")];
     if (x.numElements() > 0)

@@ -2,6 +2,7 @@
 
 #include "executor/FastCrossEntropy.h"
 
+#include "executor/Buffers.h"
 #include "executor/FastKernel.h"
 #include "executor/OuterWalk.h"
 #include "executor/VectorMath.h"
@@ -14,13 +15,6 @@
 namespace tessel::runtime {
 
 namespace {
-
-/// Reads label k of a buffer of i32 or i64 labels.
-int64_t labelAt(const void *labels, bool wide, int64_t k) {
-  if (wide)
-    return static_cast<const int64_t *>(labels)[k];
-  return static_cast<const int32_t *>(labels)[k];
-}
 
 // Sixteen partial results, so that the loops vectorise.
 constexpr int kLanes = 16;
@@ -60,11 +54,12 @@ std::optional<Kernel> buildFastSoftmaxCrossEntropy(const OpDescriptor &desc,
     return std::nullopt;
   const TensorType &logits = desc.operands[0], &labels = desc.operands[1];
   const TensorType &result = desc.result;
-  bool wide = labels.type == ref::ElementType::I64;
+  ref::ElementType labelType = labels.type;
   if (logits.type != ref::ElementType::F32 ||
       result.type != ref::ElementType::F32 ||
-      (labels.type != ref::ElementType::I32 && !wide) || !hasDim(logits, dim) ||
-      logits.numElements() == 0)
+      (labelType != ref::ElementType::I32 &&
+       labelType != ref::ElementType::I64) ||
+      !hasDim(logits, dim) || logits.numElements() == 0)
     return std::nullopt;
   for (const std::string &name : result.dims)
     if (!hasDim(logits, name) || !hasDim(labels, name))
@@ -87,7 +82,8 @@ std::optional<Kernel> buildFastSoftmaxCrossEntropy(const OpDescriptor &desc,
     OuterWalk<2> walk(shape, shape.size(), {&logitsStrides, &labelStrides});
     int64_t k = 0;
     do {
-      int64_t label = labelAt(operands[1], wide, walk.offset(1));
+      auto label = static_cast<int64_t>(
+          loadElement(labelType, operands[1], walk.offset(1)));
       if (label < 0 || label >= classes) {
         reference(context, operands, out); // Throws, naming the label.
         return;

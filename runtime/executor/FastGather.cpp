@@ -9,6 +9,7 @@
 
 #include "executor/FastGather.h"
 
+#include "executor/Buffers.h"
 #include "executor/FastKernel.h"
 #include "executor/OuterWalk.h"
 
@@ -17,16 +18,6 @@
 
 namespace tessel::runtime {
 
-namespace {
-
-int64_t idAt(const void *ids, bool wide, int64_t k) {
-  if (wide)
-    return static_cast<const int64_t *>(ids)[k];
-  return static_cast<const int32_t *>(ids)[k];
-}
-
-} // namespace
-
 std::optional<Kernel> buildFastGather(const OpDescriptor &desc,
                                       const std::string &dim,
                                       Kernel reference) {
@@ -34,8 +25,8 @@ std::optional<Kernel> buildFastGather(const OpDescriptor &desc,
     return std::nullopt;
   const TensorType &table = desc.operands[0], &ids = desc.operands[1];
   const TensorType &result = desc.result;
-  bool wide = ids.type == ref::ElementType::I64;
-  if ((ids.type != ref::ElementType::I32 && !wide) ||
+  ref::ElementType idType = ids.type;
+  if ((idType != ref::ElementType::I32 && idType != ref::ElementType::I64) ||
       table.type != result.type || !hasDim(table, dim) ||
       result.numElements() == 0 || result.rank() == 0)
     return std::nullopt;
@@ -48,7 +39,7 @@ std::optional<Kernel> buildFastGather(const OpDescriptor &desc,
     tableStrides.push_back(inTable ? strideOf(table, name) : 0);
     idStrides.push_back(hasDim(ids, name) ? strideOf(ids, name) : 0);
   }
-  int64_t elementBytes = result.numBytes() / result.numElements();
+  auto bytesPerElement = static_cast<int64_t>(elementBytes(result.type));
   int64_t vocabulary = table.shape[table.dimIndex(dim, "the table")];
   int64_t vocabularyStride = strideOf(table, dim);
   size_t inner = shape.size() - 1;
@@ -63,21 +54,23 @@ std::optional<Kernel> buildFastGather(const OpDescriptor &desc,
     int64_t written = 0;
     do {
       for (int64_t i = 0; i < run;) {
-        int64_t id =
-            idAt(operands[1], wide, walk.offset(1) + i * idStrides[inner]);
+        int64_t id = static_cast<int64_t>(loadElement(
+            idType, operands[1], walk.offset(1) + i * idStrides[inner]));
         if (id < 0 || id >= vocabulary) {
           reference(context, operands, out); // Throws, naming the id.
           return;
         }
         const unsigned char *row =
-            rows + (walk.offset(0) + id * vocabularyStride) * elementBytes;
+            rows + (walk.offset(0) + id * vocabularyStride) * bytesPerElement;
         if (oneIdPerRun && contiguousRun) {
-          std::memcpy(bytes + written * elementBytes, row, run * elementBytes);
+          std::memcpy(bytes + written * bytesPerElement, row,
+                      run * bytesPerElement);
           written += run;
           break;
         }
-        std::memcpy(bytes + written * elementBytes,
-                    row + i * tableStrides[inner] * elementBytes, elementBytes);
+        std::memcpy(bytes + written * bytesPerElement,
+                    row + i * tableStrides[inner] * bytesPerElement,
+                    bytesPerElement);
         ++written;
         ++i;
       }

@@ -52,37 +52,21 @@ struct MinOf {
   static float combine(float a, float b) { return (b < a || b != b) ? b : a; }
 };
 
-/// The operand as runs of memory: sizes and strides of its dims, in the
-/// operand's and in the result's storage (0 in the result along a reduced
-/// dim), with dims of size 1 left out and neighbours that are one run in
-/// both merged. The last dim is the innermost run.
-struct ReductionWalk {
-  std::vector<int64_t> sizes, operandStrides, resultStrides;
-
-  ReductionWalk(const TensorType &x, const TensorType &y) {
-    std::vector<int64_t> own = ref::rowMajorStrides(x.shape);
-    for (size_t d = 0; d < x.dims.size(); ++d) {
-      if (x.shape[d] == 1)
-        continue;
-      int64_t resultStride = hasDim(y, x.dims[d]) ? strideOf(y, x.dims[d]) : 0;
-      if (!sizes.empty() && operandStrides.back() == own[d] * x.shape[d] &&
-          resultStrides.back() == resultStride * x.shape[d]) {
-        sizes.back() *= x.shape[d];
-        operandStrides.back() = own[d];
-        resultStrides.back() = resultStride;
-        continue;
-      }
-      sizes.push_back(x.shape[d]);
-      operandStrides.push_back(own[d]);
-      resultStrides.push_back(resultStride);
-    }
-    if (sizes.empty()) { // One element.
-      sizes = {1};
-      operandStrides = {1};
-      resultStrides = {0};
-    }
+/// The operand's dims as runs of memory: strides[0] the operand's,
+/// strides[1] the result's (0 along a reduced dim); one dim of one element
+/// for a tensor of one element.
+MergedDims<2> reductionDims(const TensorType &x, const TensorType &y) {
+  MergedDims<2> dims;
+  std::vector<int64_t> own = ref::rowMajorStrides(x.shape);
+  for (size_t d = 0; d < x.dims.size(); ++d)
+    dims.add(x.shape[d],
+             {own[d], hasDim(y, x.dims[d]) ? strideOf(y, x.dims[d]) : 0});
+  if (dims.sizes.empty()) { // One element.
+    dims.sizes = {1};
+    dims.strides = {std::vector<int64_t>{1}, std::vector<int64_t>{0}};
   }
-};
+  return dims;
+}
 
 /// Combines a run of `count` elements into one, on sixteen partial
 /// results (vectorised, and more accurate than one running sum).
@@ -104,7 +88,7 @@ template <typename Combine> float combineRun(const float *x, int64_t count) {
 }
 
 template <typename Combine>
-Kernel reductionLoop(ReductionWalk walk, int64_t resultElements,
+Kernel reductionLoop(MergedDims<2> walk, int64_t resultElements,
                      float meanDivisor) {
   return [=](tessel_context_t &, void *const *operands, void *result) {
     const float *x = static_cast<const float *>(operands[0]);
@@ -112,9 +96,8 @@ Kernel reductionLoop(ReductionWalk walk, int64_t resultElements,
     std::fill(y, y + resultElements, Combine::identity());
     size_t inner = walk.sizes.size() - 1;
     int64_t run = walk.sizes[inner];
-    int64_t runStride = walk.resultStrides[inner];
-    OuterWalk<2> outer(walk.sizes, inner,
-                       {&walk.operandStrides, &walk.resultStrides});
+    int64_t runStride = walk.strides[1][inner];
+    OuterWalk<2> outer(walk.sizes, inner, {&walk.strides[0], &walk.strides[1]});
     do {
       const float *xs = x + outer.offset(0);
       float *ys = y + outer.offset(1);
@@ -139,7 +122,7 @@ std::optional<Kernel> buildLoopReduce(ref::ReductionKind kind,
   if (x.type != ref::ElementType::F32 || y.type != ref::ElementType::F32 ||
       x.numElements() == 0)
     return std::nullopt;
-  ReductionWalk walk(x, y);
+  MergedDims<2> walk = reductionDims(x, y);
   int64_t count = y.numElements();
   switch (kind) {
   case ref::ReductionKind::Sum:

@@ -37,6 +37,7 @@
 
 #include "executor/Buffers.h"
 #include "executor/FastKernel.h"
+#include "executor/OuterWalk.h"
 #include "executor/VectorMath.h"
 
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
@@ -370,20 +371,15 @@ BodyEntry parseEntry(const json &entry, size_t index,
 /// The operand's walk along the result (OperandRead::sizes and strides).
 void walkOperand(const TensorType &operand, const TensorType &result,
                  OperandRead &read) {
+  // The result's own strides always merge: it is walked in row-major order.
+  MergedDims<1> walk;
   for (int d = 0; d < result.rank(); ++d) {
-    int64_t size = result.shape[d];
-    if (size == 1)
-      continue;
     const std::string &dim = result.dims[d];
-    int64_t stride = hasDim(operand, dim) ? strideOf(operand, dim) : 0;
-    if (!read.sizes.empty() && read.strides.back() == stride * size) {
-      read.sizes.back() *= size;
-      read.strides.back() = stride;
-    } else {
-      read.sizes.push_back(size);
-      read.strides.push_back(stride);
-    }
+    walk.add(result.shape[d],
+             {hasDim(operand, dim) ? strideOf(operand, dim) : 0});
   }
+  read.sizes = std::move(walk.sizes);
+  read.strides = std::move(walk.strides[0]);
 }
 
 /// Hands out registers, reusing those of dead values.

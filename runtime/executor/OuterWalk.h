@@ -1,8 +1,10 @@
-//===- OuterWalk.h - The outer dims of a row-major walk ---------*- C++ -*-===//
+//===- OuterWalk.h - The dims of a row-major walk ---------------*- C++ -*-===//
 //
-// The copy and reduction kernels walk a tensor one run of its innermost dim
-// at a time; between runs they step a row-major index over the outer dims
-// and keep an offset into each tensor they read or write in step with it.
+// The copy, reduction and fused kernels walk a tensor one run of its
+// innermost dim at a time. Before, they merge the dims that are one run of
+// memory in every tensor they touch (MergedDims), so that a dense tensor is
+// one long run; between runs they step a row-major index over the outer
+// dims and keep an offset into each tensor in step with it (OuterWalk).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,32 @@
 #include <vector>
 
 namespace tessel::runtime {
+
+/// A walk's dims with each one's stride in N tensors (in elements, 0 where
+/// a tensor is broadcast along it): dims of size 1 are left out, and a dim
+/// merges into the one before it where every tensor holds the two as one
+/// run (the outer stride is the inner one's times the inner size).
+template <size_t N> struct MergedDims {
+  std::vector<int64_t> sizes;
+  std::array<std::vector<int64_t>, N> strides;
+
+  void add(int64_t size, const std::array<int64_t, N> &dimStrides) {
+    if (size == 1)
+      return;
+    bool merges = !sizes.empty();
+    for (size_t t = 0; t < N && merges; ++t)
+      merges = strides[t].back() == dimStrides[t] * size;
+    if (merges) {
+      sizes.back() *= size;
+      for (size_t t = 0; t < N; ++t)
+        strides[t].back() = dimStrides[t];
+      return;
+    }
+    sizes.push_back(size);
+    for (size_t t = 0; t < N; ++t)
+      strides[t].push_back(dimStrides[t]);
+  }
+};
 
 /// Steps a row-major index over the first `outerDims` dims of `sizes`,
 /// with `(*strides[t])[d]` the step of tensor t's offset along dim d. The
