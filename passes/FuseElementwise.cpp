@@ -68,45 +68,40 @@ bool isSplatConstant(Value value) {
   return op && isa<ConstantOp>(op) && isFusibleElementwiseOp(op);
 }
 
-/// The ops of one fused group, in program order once sorted.
+/// The ops of one fused group: its root and the producers that joined,
+/// in program order once the group is complete.
 struct Group {
   Operation *root;
-  SmallVector<Operation *> members;
-  llvm::SmallPtrSet<Operation *, 16> memberSet;
-
-  void add(Operation *op) {
-    members.push_back(op);
-    memberSet.insert(op);
-  }
-  bool contains(Operation *op) const { return memberSet.contains(op); }
-  /// How many members compute something (the root and its producers).
-  size_t size() const { return members.size(); }
+  llvm::SmallSetVector<Operation *, 16> members;
 };
 
 /// Grows the group of `root` over its producers, as the file comment says.
 Group growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
-  Group group{root, {}, {}};
-  group.add(root);
+  Group group{root, {}};
+  group.members.insert(root);
   SmallVector<Operation *> worklist = {root};
   while (!worklist.empty()) {
     Operation *consumer = worklist.pop_back_val();
     for (Value operand : consumer->getOperands()) {
       Operation *producer = operand.getDefiningOp();
-      if (!producer || group.contains(producer) || taken.contains(producer) ||
-          !isFusionMember(producer) ||
+      if (!producer || group.members.contains(producer) ||
+          taken.contains(producer) || !isFusionMember(producer) ||
           !sameDimensions(producer->getResult(0), root->getResult(0)))
         continue;
       // A producer whose other consumers are not in the group yet is looked
       // at again when the last of them joins.
-      if (!llvm::all_of(producer->getUsers(),
-                        [&](Operation *user) { return group.contains(user); }))
+      if (!llvm::all_of(producer->getUsers(), [&](Operation *user) {
+            return group.members.contains(user);
+          }))
         continue;
-      group.add(producer);
+      group.members.insert(producer);
       worklist.push_back(producer);
     }
   }
-  llvm::sort(group.members,
+  SmallVector<Operation *> inOrder = group.members.takeVector();
+  llvm::sort(inOrder,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  group.members.insert_range(inOrder);
   return group;
 }
 
@@ -117,7 +112,8 @@ void fuseGroup(const Group &group) {
   for (Operation *member : group.members)
     for (Value operand : member->getOperands()) {
       Operation *producer = operand.getDefiningOp();
-      if (!(producer && group.contains(producer)) && !isSplatConstant(operand))
+      if (!(producer && group.members.contains(producer)) &&
+          !isSplatConstant(operand))
         inputs.insert(operand);
     }
 
@@ -164,7 +160,7 @@ struct FuseElementwisePass
           !isF32(op.getResult(0)))
         continue;
       Group group = growGroup(&op, taken);
-      if (group.size() < 2)
+      if (group.members.size() < 2)
         continue;
       for (Operation *member : group.members)
         taken.insert(member);
