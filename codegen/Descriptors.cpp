@@ -114,6 +114,8 @@ json::Object describeValue(StringRef name, NamedTensorType local,
                       {"layout", describeLayout(globalType)}};
 }
 
+json::Object describeAttributes(Operation *op);
+
 /// The body of a tessel.fused op as the runtime reads it: one entry per op
 /// with the op's name, its arguments as value numbers (the fused op's
 /// inputs first, then each entry's result in order), its result type and
@@ -130,15 +132,11 @@ json::Array describeFusedBody(FusedOp fused) {
     json::Array args;
     for (Value operand : op.getOperands())
       args.push_back(numbers.lookup(operand));
-    json::Object attrs;
-    if (auto constant = dyn_cast<ConstantOp>(op)) {
-      Attribute value = constant.getValue();
-      if (auto dense = dyn_cast<DenseElementsAttr>(value))
-        value = dense.getSplatValue<Attribute>();
-      attrs["value"] = describeAttribute(value);
-    }
-    if (auto compare = dyn_cast<CompareOp>(op))
-      attrs["kind"] = stringifyCompareKind(compare.getKind()).str();
+    json::Object attrs = describeAttributes(&op);
+    // A splat constant's value as one number, not one per element.
+    if (auto constant = dyn_cast<ConstantOp>(op))
+      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+        attrs["value"] = describeAttribute(dense.getSplatValue<Attribute>());
     entries.push_back(json::Object{
         {"op", op.getName().getStringRef().str()},
         {"args", std::move(args)},
@@ -163,32 +161,12 @@ json::Array describeFusedBody(FusedOp fused) {
   return entries;
 }
 
-} // namespace
-
-std::string mlir::tessel::compiledFunctionSymbol(StringRef functionName) {
-  return ("tessel_fn_" + functionName).str();
-}
-
-json::Object mlir::tessel::describeTensor(NamedTensorType type) {
-  json::Array dims, shape;
-  for (StringAttr dim : type.getDimNames())
-    dims.push_back(dim.getValue().str());
-  for (int64_t size : type.getShape())
-    shape.push_back(size);
-  return json::Object{{"dims", std::move(dims)},
-                      {"shape", std::move(shape)},
-                      {"type", elementTypeName(type.getElementType())}};
-}
-
-json::Object mlir::tessel::describeOp(Operation *op) {
-  json::Array operands;
-  for (Value operand : op->getOperands())
-    operands.push_back(
-        describeTensor(cast<NamedTensorType>(operand.getType())));
+/// An op's attributes as the runtime reads them: each by name, and
+/// enumerations (stored as integers) by their spelling.
+json::Object describeAttributes(Operation *op) {
   json::Object attrs;
   for (NamedAttribute attr : op->getAttrs())
     attrs[attr.getName().getValue()] = describeAttribute(attr.getValue());
-  // Enumerations are stored as integers; the runtime reads their spelling.
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](ReduceOp reduce) {
         attrs["kind"] = stringifyReduceKind(reduce.getKind()).str();
@@ -213,12 +191,37 @@ json::Object mlir::tessel::describeOp(Operation *op) {
       .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
         attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();
       });
+  return attrs;
+}
+
+} // namespace
+
+std::string mlir::tessel::compiledFunctionSymbol(StringRef functionName) {
+  return ("tessel_fn_" + functionName).str();
+}
+
+json::Object mlir::tessel::describeTensor(NamedTensorType type) {
+  json::Array dims, shape;
+  for (StringAttr dim : type.getDimNames())
+    dims.push_back(dim.getValue().str());
+  for (int64_t size : type.getShape())
+    shape.push_back(size);
+  return json::Object{{"dims", std::move(dims)},
+                      {"shape", std::move(shape)},
+                      {"type", elementTypeName(type.getElementType())}};
+}
+
+json::Object mlir::tessel::describeOp(Operation *op) {
+  json::Array operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(
+        describeTensor(cast<NamedTensorType>(operand.getType())));
   return json::Object{{"op", op->getName().getStringRef().str()},
                       {"loc", describeLocation(op->getLoc())},
                       {"operands", std::move(operands)},
                       {"result", describeTensor(cast<NamedTensorType>(
                                      op->getResult(0).getType()))},
-                      {"attrs", std::move(attrs)}};
+                      {"attrs", describeAttributes(op)}};
 }
 
 json::Object mlir::tessel::describeProgram(ModuleOp module) {
