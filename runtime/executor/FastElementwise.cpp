@@ -328,9 +328,7 @@ std::optional<Kernel> buildOneDnnBinary(ref::BinaryKind, const OpDescriptor &,
 #endif
 
 /// The f32 unary ops that oneDNN lacks or is inaccurate for, on whole
-/// arrays through VectorMath: log, erf, and GELU as x * erfc(-x / sqrt 2)
-/// / 2, which keeps its digits for negative x where 1 + erf(x / sqrt 2)
-/// cancels.
+/// arrays through VectorMath: log, erf and GELU (applyGelu).
 std::optional<Kernel> vectorUnary(ref::UnaryKind kind, int64_t count) {
   using UK = ref::UnaryKind;
   if (kind != UK::Log && kind != UK::Erf && kind != UK::Gelu)
@@ -343,12 +341,7 @@ std::optional<Kernel> vectorUnary(ref::UnaryKind kind, int64_t count) {
       return applyVectorFunction(VectorFunction::Log, x, y, count);
     if (kind == UK::Erf)
       return applyVectorFunction(VectorFunction::Erf, x, y, count);
-    constexpr float kMinusInverseSqrt2 = -0.70710678118654752f;
-    for (int64_t i = 0; i < count; ++i)
-      y[i] = x[i] * kMinusInverseSqrt2;
-    applyVectorFunction(VectorFunction::Erfc, y, y, count);
-    for (int64_t i = 0; i < count; ++i)
-      y[i] = 0.5f * x[i] * y[i];
+    applyGelu(x, y, count);
   });
 }
 

@@ -21,8 +21,8 @@
 // Numerics are f32, as the ops' oneDNN kernels compute them: add, sub, mul,
 // div and sqrt are IEEE f32 operations, equal to the reference's double
 // computation rounded once (rsqrt, 1 / sqrt, rounds twice: within an ulp);
-// exp, log, tanh, erf, sigmoid (1 / (1 + exp(-x))) and gelu (with erfc, see
-// there) run a tile at a time on SLEEF's vector functions (VectorMath.h),
+// exp, log, tanh, erf, sigmoid (1 / (1 + exp(-x))) and gelu (applyGelu,
+// with erfc) run a tile at a time on SLEEF's vector functions (VectorMath.h),
 // and pow on glibc's powf, within a few ulp of it. Comparisons, max, min,
 // relu and select treat NaN as ref::applyBinary / applyUnary do. i1 values
 // are 0.0f and 1.0f in registers.
@@ -639,7 +639,7 @@ TESSEL_FUSED_CLONES
 void evaluateTile(const Instruction *code, size_t codeSize,
                   const float *const *slots, float *registers, int64_t tile,
                   float *result, int64_t n) {
-  float scratch[kTileElements]; // For sigmoid's and gelu's middle steps.
+  float scratch[kTileElements]; // For sigmoid's middle step.
   for (size_t p = 0; p < codeSize; ++p) {
     const Instruction &in = code[p];
     float *out = in.dest < 0 ? result : registers + in.dest * tile;
@@ -676,12 +676,7 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       map1(out, a, n, [](float x) { return x > 0.0f ? x : 0.0f; });
       break;
     case Opcode::Gelu:
-      // 0.5 x (1 + erf(x / sqrt 2)), with 1 + erf(z) as erfc(-z): for
-      // negative x, 1 + erff(z) would lose every digit to cancellation
-      // (x = -5 gives 6e-7 with a relative error of 10%).
-      map1(scratch, a, n, [](float x) { return -x * 0.70710678118654752f; });
-      applyVectorFunction(VectorFunction::Erfc, scratch, scratch, n);
-      map2(out, a, scratch, n, [](float x, float e) { return 0.5f * x * e; });
+      applyGelu(a, out, n);
       break;
     case Opcode::Erf:
       applyVectorFunction(VectorFunction::Erf, a, out, n);

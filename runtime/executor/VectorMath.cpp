@@ -70,6 +70,15 @@ void applyVectorFunction(VectorFunction function, const float *x, float *y,
     chosen().implementation(function, x, y, count);
 }
 
+void applyGelu(const float *x, float *y, int64_t count) {
+  constexpr float kMinusInverseSqrt2 = -0.70710678118654752f;
+  for (int64_t i = 0; i < count; ++i)
+    y[i] = x[i] * kMinusInverseSqrt2;
+  applyVectorFunction(VectorFunction::Erfc, y, y, count);
+  for (int64_t i = 0; i < count; ++i)
+    y[i] = 0.5f * x[i] * y[i];
+}
+
 const char *vectorMathIsa() { return chosen().isa; }
 
 } // namespace tessel::runtime
