@@ -10,7 +10,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libopenmpi-dev openmpi-bin
   libdnnl-dev ocl-icd-opencl-dev libsleef-dev pkg-config
-  libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
+  libboost-dev libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   zlib1g-dev python3
   dataset-fashion-mnist
 )

@@ -40,22 +40,6 @@ const char *elementTypeName(tessel_element_type_t type) {
   return "<invalid element type>";
 }
 
-size_t elementSize(tessel_element_type_t type) {
-  switch (type) {
-  case TESSEL_ELEMENT_TYPE_BF16:
-  case TESSEL_ELEMENT_TYPE_F16:
-    return 2;
-  case TESSEL_ELEMENT_TYPE_F32:
-  case TESSEL_ELEMENT_TYPE_I32:
-    return 4;
-  case TESSEL_ELEMENT_TYPE_F64:
-  case TESSEL_ELEMENT_TYPE_I64:
-    return 8;
-  }
-  assert(false && "invalid element type");
-  return 0;
-}
-
 bool isFloating(tessel_element_type_t type) {
   return type == TESSEL_ELEMENT_TYPE_F32 || type == TESSEL_ELEMENT_TYPE_F64 ||
          isHalfFloat(type);

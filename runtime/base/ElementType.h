@@ -5,6 +5,7 @@
 
 #include "tessel/runtime/types.h"
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -13,7 +14,22 @@ namespace tessel::runtime {
 bool isValidElementType(tessel_element_type_t type);
 /// "f32", "bf16", ...
 const char *elementTypeName(tessel_element_type_t type);
-size_t elementSize(tessel_element_type_t type);
+/// Inline: every collective call asks it a few times.
+inline size_t elementSize(tessel_element_type_t type) {
+  switch (type) {
+  case TESSEL_ELEMENT_TYPE_BF16:
+  case TESSEL_ELEMENT_TYPE_F16:
+    return 2;
+  case TESSEL_ELEMENT_TYPE_F32:
+  case TESSEL_ELEMENT_TYPE_I32:
+    return 4;
+  case TESSEL_ELEMENT_TYPE_F64:
+  case TESSEL_ELEMENT_TYPE_I64:
+    return 8;
+  }
+  assert(false && "invalid element type");
+  return 0;
+}
 bool isFloating(tessel_element_type_t type);
 /// bf16 or f16, which MPI cannot do arithmetic on.
 bool isHalfFloat(tessel_element_type_t type);

@@ -22,7 +22,7 @@ int64_t TensorView::numElements() const {
 
 size_t TensorView::elementBytes() const { return elementSize(type); }
 
-std::string shapeString(const std::vector<int64_t> &shape) {
+std::string shapeString(const Shape &shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
@@ -48,19 +48,20 @@ tessel_status_t viewOf(const tessel_tensor_t *descriptor, const char *op,
   out.data = descriptor->data;
   out.type = descriptor->element_type;
   out.shape.assign(descriptor->shape, descriptor->shape + descriptor->rank);
-  // Sizes are checked one by one so that the element count cannot overflow.
+  // Sizes are checked one by one so that the element count cannot overflow,
+  // and the bytes of the widest element type stay addressable.
+  constexpr int64_t kMostElements =
+      std::numeric_limits<int64_t>::max() / int64_t(sizeof(double));
   int64_t count = 1;
   for (int64_t size : out.shape) {
     if (size < 0)
       return failf(TESSEL_STATUS_INVALID_ARGUMENT,
                    "{}: the {} has shape {}; sizes cannot be negative", op,
                    role, shapeString(out.shape));
-    if (size > 0 && count > std::numeric_limits<int64_t>::max() /
-                                int64_t(sizeof(double)) / size)
+    if (__builtin_mul_overflow(count, size, &count) || count > kMostElements)
       return failf(TESSEL_STATUS_INVALID_ARGUMENT,
                    "{}: the {} of shape {} is too large to address", op, role,
                    shapeString(out.shape));
-    count *= size;
   }
   if (count > 0 && !out.data)
     return failf(TESSEL_STATUS_INVALID_ARGUMENT, "{}: the {} ({}) has no data",
@@ -78,8 +79,8 @@ tessel_status_t checkDim(const TensorView &tensor, int32_t dim, const char *op,
 }
 
 tessel_status_t checkOutput(const TensorView &input, const TensorView &output,
-                            const std::vector<int64_t> &expectedShape,
-                            const char *op, bool allowInPlace) {
+                            const Shape &expectedShape, const char *op,
+                            bool allowInPlace) {
   if (output.type != input.type || output.shape != expectedShape)
     return failf(TESSEL_STATUS_INVALID_ARGUMENT,
                  "{}: the output is {} but the input {} gives {} x {}", op,

@@ -116,7 +116,7 @@ tessel_status_t allGather(const Group &group, int32_t dim,
                           const TensorView &input, const TensorView &output) {
   const char *op = "tessel_comm_all_gather";
   TESSEL_RETURN_IF_ERROR(checkDim(input, dim, op, "dim"));
-  std::vector<int64_t> gathered = input.shape;
+  Shape gathered = input.shape;
   gathered[dim] *= group.size;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, gathered, op));
   int count = 0;
@@ -161,7 +161,7 @@ tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
                               const TensorView &output) {
   const char *op = "tessel_comm_reduce_scatter";
   TESSEL_RETURN_IF_ERROR(checkSplits(input, dim, group, op, "dim"));
-  std::vector<int64_t> scattered = input.shape;
+  Shape scattered = input.shape;
   scattered[dim] /= group.size;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
   MPI_Op mpiReduction = MPI_OP_NULL;
@@ -217,9 +217,9 @@ tessel_status_t allToAll(const Group &group, int32_t splitDim,
   const char *op = "tessel_comm_all_to_all";
   TESSEL_RETURN_IF_ERROR(checkSplits(input, splitDim, group, op, "split dim"));
   TESSEL_RETURN_IF_ERROR(checkDim(input, concatDim, op, "concat dim"));
-  std::vector<int64_t> chunkShape = input.shape;
+  Shape chunkShape = input.shape;
   chunkShape[splitDim] /= group.size;
-  std::vector<int64_t> result = chunkShape;
+  Shape result = chunkShape;
   result[concatDim] *= group.size;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, result, op));
   int count = 0;
@@ -276,7 +276,7 @@ tessel_status_t haloExchange(const MpiComm &comm, const std::string &axis,
                  "the local size {} of dim {}: halos come from the immediate "
                  "neighbours only",
                  op, low, high, local, dim);
-  std::vector<int64_t> widened = input.shape;
+  Shape widened = input.shape;
   widened[dim] += low + high;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, widened, op));
   if (output.numElements() == 0)
@@ -430,7 +430,7 @@ tessel_status_t shardSlice(int64_t groupSize, int64_t position,
   // every member ceil(size / groupSize) elements; past the end are zeros.
   int64_t size = input.shape[dim];
   int64_t chunk = (size + groupSize - 1) / groupSize;
-  std::vector<int64_t> sliced = input.shape;
+  Shape sliced = input.shape;
   sliced[dim] = chunk;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, sliced, op));
   int64_t start = std::min(position * chunk, size);

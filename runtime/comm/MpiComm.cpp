@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <cstring>
 #include <mutex>
 
 namespace tessel::runtime {
@@ -253,7 +254,7 @@ const Group *MpiComm::cachedGroup(int32_t numAxes,
       continue;
     bool same = true;
     for (int32_t i = 0; i < numAxes && same; ++i)
-      same = axes[i] && names[i] == axes[i];
+      same = axes[i] && std::strcmp(names[i].c_str(), axes[i]) == 0;
     if (same)
       return &group;
   }

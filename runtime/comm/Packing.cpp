@@ -7,13 +7,12 @@
 
 namespace tessel::runtime {
 
-DimView viewAround(const std::vector<int64_t> &shape, unsigned dim) {
+DimView viewAround(const Shape &shape, unsigned dim) {
   assert(dim < shape.size() && "dim outside the tensor");
   return viewAround(shape, dim, shape[dim]);
 }
 
-DimView viewAround(const std::vector<int64_t> &shape, unsigned dim,
-                   int64_t size) {
+DimView viewAround(const Shape &shape, unsigned dim, int64_t size) {
   assert(dim < shape.size() && "dim outside the tensor");
   DimView view{1, size, 1};
   for (unsigned i = 0; i < dim; ++i)

@@ -13,6 +13,8 @@
 #ifndef TESSEL_RUNTIME_COMM_PACKING_H
 #define TESSEL_RUNTIME_COMM_PACKING_H
 
+#include "base/TensorView.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -31,9 +33,8 @@ struct DimView {
 
 /// The view of `shape` around `dim`, with the dim's size replaced by `size`
 /// when given (the shape of a chunk along it).
-DimView viewAround(const std::vector<int64_t> &shape, unsigned dim);
-DimView viewAround(const std::vector<int64_t> &shape, unsigned dim,
-                   int64_t size);
+DimView viewAround(const Shape &shape, unsigned dim);
+DimView viewAround(const Shape &shape, unsigned dim, int64_t size);
 
 /// For every outer index o, copies `count` slices along the middle dim:
 /// source[o, sourceStart + k, :] -> destination[o, destinationStart + k, :]

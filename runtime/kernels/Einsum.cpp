@@ -71,12 +71,13 @@ void reorder(tessel_kernels_t &kernels, const dnnl::memory::desc &fromDesc,
 /// `tensor` with its dims in `order`, dense: the tensor's own memory when the
 /// order is its own, otherwise a permuted copy in `storage`.
 void *inOrder(tessel_kernels_t &kernels, const TensorView &tensor,
+              const std::vector<int64_t> &shape,
               const std::vector<unsigned> &order, dnnl::memory::data_type type,
               std::vector<unsigned char> &storage) {
   if (isIdentity(order) || tensor.rank() == 0)
     return tensor.data;
   storage.resize(tensor.numBytes());
-  dnnl::memory::desc view = permutedView(tensor.shape, order, type);
+  dnnl::memory::desc view = permutedView(shape, order, type);
   reorder(kernels, view, tensor.data, denseLike(view), storage.data());
   return storage.data();
 }
@@ -248,10 +249,13 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
       std::max({lhs.numElements(), rhs.numElements(), result.numElements()});
   ThreadCount threads(
       largest <= kSingleThreadedElements ? 1 : ThreadCount::current());
+  const std::vector<int64_t> lhsShape = lhs.shapeVector(),
+                             rhsShape = rhs.shapeVector(),
+                             resultShape = result.shapeVector();
   EinsumPlan plan;
   TESSEL_RETURN_IF_ERROR(
-      planEinsum(lhs.shape, labelsOf(lhsLabels, lhs.rank()), rhs.shape,
-                 labelsOf(rhsLabels, rhs.rank()), result.shape,
+      planEinsum(lhsShape, labelsOf(lhsLabels, lhs.rank()), rhsShape,
+                 labelsOf(rhsLabels, rhs.rank()), resultShape,
                  labelsOf(resultLabels, result.rank()), plan));
   if (result.numElements() == 0)
     return TESSEL_STATUS_OK;
@@ -265,7 +269,7 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   // transposed matrix, say) are used where they are, through strides; the
   // others are permuted into dense copies.
   std::optional<InPlaceMatmul> inPlace = inPlaceMatmul(
-      plan, lhs.shape, rhs.shape, result.shape, type, kernels.engine);
+      plan, lhsShape, rhsShape, resultShape, type, kernels.engine);
   std::optional<dnnl::matmul::primitive_desc> matmulDesc;
   std::vector<unsigned char> lhsStorage, rhsStorage;
   std::unique_ptr<unsigned char[]> product;
@@ -275,8 +279,8 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
     if (inPlace->swapped)
       std::swap(a, b);
   } else {
-    a = inOrder(kernels, lhs, plan.lhsOrder, type, lhsStorage);
-    b = inOrder(kernels, rhs, plan.rhsOrder, type, rhsStorage);
+    a = inOrder(kernels, lhs, lhsShape, plan.lhsOrder, type, lhsStorage);
+    b = inOrder(kernels, rhs, rhsShape, plan.rhsOrder, type, rhsStorage);
     if (!isIdentity(plan.resultOrder)) {
       // Not zeroed: the matmul writes every element.
       product.reset(new unsigned char[result.numBytes()]);
@@ -302,7 +306,7 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
     // The product's dims are the result's in plan.resultOrder: write it
     // through a permuted view of the result.
     dnnl::memory::desc view =
-        permutedView(result.shape, plan.resultOrder, type);
+        permutedView(resultShape, plan.resultOrder, type);
     reorder(kernels, denseLike(view), product.get(), view, result.data);
   }
   kernels.stream.wait();
