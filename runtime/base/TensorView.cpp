@@ -13,12 +13,14 @@
 
 namespace tessel::runtime {
 
-int64_t TensorView::numElements() const {
+int64_t elementCount(const Shape &shape) {
   int64_t count = 1;
   for (int64_t size : shape)
     count *= size;
   return count;
 }
+
+int64_t TensorView::numElements() const { return elementCount(shape); }
 
 size_t TensorView::elementBytes() const { return elementSize(type); }
 

@@ -26,6 +26,9 @@ namespace tessel::runtime {
 /// slower than the bare MPI call.
 using Shape = boost::container::small_vector<int64_t, 8>;
 
+/// The product of the sizes.
+int64_t elementCount(const Shape &shape);
+
 struct TensorView {
   void *data = nullptr;
   tessel_element_type_t type = TESSEL_ELEMENT_TYPE_F32;
