@@ -80,7 +80,7 @@ if has collectives; then
   for n in 2 4 8; do
     mpirun --oversubscribe -n "$n" "$BIN/tessel-bench-collectives" \
       --min-bytes 4096 --max-bytes $(quick 1048576 16777216) \
-      --repetitions $(quick 5 15) >"$OUT/collectives.$n.jsonl"
+      --repetitions $(quick 5 31) >"$OUT/collectives.$n.jsonl"
   done
 fi
 
