@@ -13,16 +13,6 @@
 
 namespace tessel::runtime {
 
-int64_t elementCount(const Shape &shape) {
-  int64_t count = 1;
-  for (int64_t size : shape)
-    count *= size;
-  return count;
-}
-
-int64_t TensorView::numElements() const { return elementCount(shape); }
-
-size_t TensorView::elementBytes() const { return elementSize(type); }
 
 std::string shapeString(const Shape &shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
@@ -71,13 +61,11 @@ tessel_status_t viewOf(const tessel_tensor_t *descriptor, const char *op,
   return TESSEL_STATUS_OK;
 }
 
-tessel_status_t checkDim(const TensorView &tensor, int32_t dim, const char *op,
-                         const char *role) {
-  if (dim < 0 || unsigned(dim) >= tensor.rank())
-    return failf(TESSEL_STATUS_INVALID_ARGUMENT,
-                 "{}: {} {} is not a dim of the input {} (rank {})", op, role,
-                 dim, describe(tensor), tensor.rank());
-  return TESSEL_STATUS_OK;
+tessel_status_t notADim(const TensorView &tensor, int32_t dim, const char *op,
+                        const char *role) {
+  return failf(TESSEL_STATUS_INVALID_ARGUMENT,
+               "{}: {} {} is not a dim of the input {} (rank {})", op, role,
+               dim, describe(tensor), tensor.rank());
 }
 
 tessel_status_t checkOutput(const TensorView &input, const TensorView &output,

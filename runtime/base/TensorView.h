@@ -9,6 +9,7 @@
 #ifndef TESSEL_RUNTIME_BASE_TENSORVIEW_H
 #define TESSEL_RUNTIME_BASE_TENSORVIEW_H
 
+#include "base/ElementType.h"
 #include "tessel/runtime/types.h"
 
 #include <boost/container/small_vector.hpp>
@@ -27,15 +28,20 @@ namespace tessel::runtime {
 using Shape = boost::container::small_vector<int64_t, 8>;
 
 /// The product of the sizes.
-int64_t elementCount(const Shape &shape);
+inline int64_t elementCount(const Shape &shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  return count;
+}
 
 struct TensorView {
   void *data = nullptr;
   tessel_element_type_t type = TESSEL_ELEMENT_TYPE_F32;
   Shape shape;
 
-  int64_t numElements() const;
-  size_t elementBytes() const;
+  int64_t numElements() const { return elementCount(shape); }
+  size_t elementBytes() const { return elementSize(type); }
   size_t numBytes() const { return size_t(numElements()) * elementBytes(); }
   unsigned rank() const { return static_cast<unsigned>(shape.size()); }
   /// The sizes as a vector, for code that plans with std::vector shapes.
@@ -54,9 +60,16 @@ std::string shapeString(const Shape &shape);
 tessel_status_t viewOf(const tessel_tensor_t *descriptor, const char *op,
                        const char *role, TensorView &out);
 
-/// Checks that `dim` is a dim of `tensor`.
-tessel_status_t checkDim(const TensorView &tensor, int32_t dim, const char *op,
-                         const char *role);
+/// Checks that `dim` is a dim of `tensor` (inline, the message out of
+/// line: every collective call passes here).
+tessel_status_t notADim(const TensorView &tensor, int32_t dim, const char *op,
+                        const char *role);
+inline tessel_status_t checkDim(const TensorView &tensor, int32_t dim,
+                                const char *op, const char *role) {
+  if (dim < 0 || unsigned(dim) >= tensor.rank())
+    return notADim(tensor, dim, op, role);
+  return TESSEL_STATUS_OK;
+}
 
 /// Checks that `output` has the input's element type and exactly
 /// `expectedShape`, and that it does not overlap the input unless

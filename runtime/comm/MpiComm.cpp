@@ -66,9 +66,7 @@ static tessel_status_t releaseMpi() {
   return checkMpi(MPI_Finalize(), "MPI_Finalize", "tessel_comm_destroy");
 }
 
-tessel_status_t checkMpi(int code, const char *call, const char *op) {
-  if (code == MPI_SUCCESS)
-    return TESSEL_STATUS_OK;
+tessel_status_t mpiFailure(int code, const char *call, const char *op) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
@@ -83,14 +81,11 @@ tessel_status_t checkMpi(int code, const char *call, const char *op) {
       length ? std::string(text, length) : fmt::format("code {}", code));
 }
 
-tessel_status_t mpiCount(int64_t count, const char *op, int &out) {
-  if (count > INT_MAX)
-    return failf(TESSEL_STATUS_RESOURCE_EXHAUSTED,
-                 "{}: {} elements in one message is more than one MPI call "
-                 "can move ({})",
-                 op, count, INT_MAX);
-  out = static_cast<int>(count);
-  return TESSEL_STATUS_OK;
+tessel_status_t tooManyForMpi(int64_t count, const char *op) {
+  return failf(TESSEL_STATUS_RESOURCE_EXHAUSTED,
+               "{}: {} elements in one message is more than one MPI call "
+               "can move ({})",
+               op, count, INT_MAX);
 }
 
 MPI_Datatype mpiDatatype(tessel_element_type_t type) {
