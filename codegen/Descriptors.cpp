@@ -50,13 +50,21 @@ json::Value describeNumber(double value) {
   return value;
 }
 
+/// An integer as the runtime reads it: signed, but an i1 as 0 or 1 (its
+/// only bit set is -1 when read as signed).
+json::Value describeInteger(const APInt &value) {
+  if (value.getBitWidth() == 1)
+    return static_cast<int64_t>(value.getZExtValue());
+  return value.getSExtValue();
+}
+
 /// Converts an attribute to the JSON the runtime reads: strings, numbers and
 /// lists of them; tessel's enumerations by their spelling.
 json::Value describeAttribute(Attribute attr) {
   if (auto string = dyn_cast<StringAttr>(attr))
     return string.getValue().str();
   if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return integer.getValue().getSExtValue();
+    return describeInteger(integer.getValue());
   if (auto real = dyn_cast<FloatAttr>(attr))
     return describeNumber(real.getValueAsDouble());
   if (auto unit = dyn_cast<UnitAttr>(attr))
@@ -80,7 +88,7 @@ json::Value describeAttribute(Attribute attr) {
         values.push_back(describeNumber(value.convertToDouble()));
     else
       for (APInt value : dense.getValues<APInt>())
-        values.push_back(value.getSExtValue());
+        values.push_back(describeInteger(value));
     return values;
   }
   if (auto type = dyn_cast<TypeAttr>(attr)) {

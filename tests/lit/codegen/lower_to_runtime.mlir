@@ -123,3 +123,20 @@ func.func @fused(%x: !tessel.tensor<[n:4], f32> {tessel.name = "x"},
   }
   return %dx : !tessel.tensor<[n:4], f32>
 }
+
+// -----
+
+// Boolean constants are 0 and 1 in descriptors (an i1's one bit read as
+// signed would be -1), as a splat and as a list.
+// CHECK-LABEL: llvm.func @tessel_fn_masks
+// CHECK: \22attrs\22:{\22value\22:1},{{.*}}\22op\22:\22tessel.constant\22
+// CHECK: \22attrs\22:{\22value\22:[1,0,1,0]},{{.*}}\22op\22:\22tessel.constant\22
+func.func @masks(%a: !tessel.tensor<[n:4], f32> {tessel.name = "a"})
+    -> (!tessel.tensor<[n:4], f32> {tessel.name = "y"}) {
+  %all = tessel.constant true -> !tessel.tensor<[n:4], i1>
+  %some = tessel.constant dense<[true, false, true, false]> : tensor<4xi1> -> !tessel.tensor<[n:4], i1>
+  %zero = tessel.constant 0.0 : f32 -> !tessel.tensor<[], f32>
+  %kept = tessel.select %all, %a, %zero : !tessel.tensor<[n:4], i1>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[n:4], f32>
+  %y = tessel.select %some, %kept, %zero : !tessel.tensor<[n:4], i1>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[n:4], f32>
+  return %y : !tessel.tensor<[n:4], f32>
+}
