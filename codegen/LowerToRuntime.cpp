@@ -110,6 +110,35 @@ LLVM::GlobalOp RuntimeLowering::addCacheSlot(StringRef name) {
   return slot;
 }
 
+/// The runtime computes a fused body in f32, with i1 conditions: anything
+/// else is refused here, at compile time, rather than when the program
+/// first runs the op.
+static LogicalResult checkFusedTypes(FusedOp fused) {
+  auto isComputable = [](Type type) {
+    Type element = cast<NamedTensorType>(type).getElementType();
+    return element.isF32() || element.isInteger(1);
+  };
+  if (!cast<NamedTensorType>(fused.getResult().getType())
+           .getElementType()
+           .isF32())
+    return fused.emitError() << "tessel-lower-to-runtime: the runtime "
+                                "computes fused ops in f32, but this one "
+                                "gives "
+                             << fused.getResult().getType();
+  WalkResult walk = fused.getBody().walk([&](Operation *op) {
+    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (isa<NamedTensorType>(value.getType()) &&
+          !isComputable(value.getType())) {
+        op->emitError() << "tessel-lower-to-runtime: the runtime computes "
+                           "fused bodies in f32 (with i1 conditions), but '"
+                        << op->getName() << "' here has " << value.getType();
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   Location loc = func.getLoc();
   Block &body = func.getBody().front();
@@ -121,6 +150,9 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
         !llvm::all_of(op.getOperandTypes(), llvm::IsaPred<NamedTensorType>))
       return op.emitError()
              << "tessel-lower-to-runtime cannot lower '" << op.getName() << "'";
+  for (auto fused : body.getOps<FusedOp>())
+    if (failed(checkFusedTypes(fused)))
+      return failure();
 
   // The op after which each value is dead; the terminator keeps results.
   llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
