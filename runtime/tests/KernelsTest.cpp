@@ -7,12 +7,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/runtime/kernels.h"
+#include "kernels/Einsum.h"
 #include "kernels/EinsumPlan.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -106,6 +108,35 @@ protected:
         tessel_kernels_einsum(kernels, &a, lhs.labels.data(), &b,
                               rhs.labels.data(), &c, result.labels.data());
     ASSERT_EQ(status, TESSEL_STATUS_OK) << tessel_last_error_message();
+    expectNaiveResult(lhs, rhs, result, resultLabels, sizes);
+  }
+
+  /// The same through prepareEinsum, which must make one matmul that reads
+  /// the operands and writes the result where they lie.
+  void checkPreparedInPlace(const std::string &lhsLabels,
+                            const std::string &rhsLabels,
+                            const std::string &resultLabels,
+                            const Sizes &sizes) {
+    SCOPED_TRACE(lhsLabels + "," + rhsLabels + "->" + resultLabels +
+                 " prepared");
+    Operand lhs = operand(lhsLabels, sizes, 1);
+    Operand rhs = operand(rhsLabels, sizes, 2);
+    Operand result = operand(resultLabels, sizes, 3); // Overwritten.
+    std::unique_ptr<tessel::runtime::PreparedKernel> prepared =
+        tessel::runtime::prepareEinsum(lhs.shape, lhs.labels, rhs.shape,
+                                       rhs.labels, result.shape, result.labels,
+                                       TESSEL_ELEMENT_TYPE_F32);
+    ASSERT_TRUE(prepared) << "no matmul in place";
+    const void *inputs[] = {lhs.data.data(), rhs.data.data()};
+    ASSERT_EQ(prepared->run(*kernels, inputs, result.data.data()),
+              TESSEL_STATUS_OK)
+        << tessel_last_error_message();
+    expectNaiveResult(lhs, rhs, result, resultLabels, sizes);
+  }
+
+  void expectNaiveResult(const Operand &lhs, const Operand &rhs,
+                         const Operand &result, const std::string &resultLabels,
+                         const Sizes &sizes) {
     std::vector<double> expected = naiveEinsum(lhs, rhs, result, sizes);
     int64_t k = 1;
     for (const auto &entry : sizes)
@@ -165,6 +196,21 @@ TEST_F(Einsum, AttentionWithHeadsBetweenTheSequenceDims) {
   check("bqhd", "bkhd", "bhqk", sizes);
   check("bhqk", "bkhd", "bqhd", sizes);
   check("bhqk", "bqhd", "bkhd", sizes);
+}
+
+// A transposed source or result has only oneDNN's reference matmul; the
+// prepared einsum computes the transposed product C^T = B^T A^T instead,
+// which reads the same memory as a transposed weights matrix.
+TEST_F(Einsum, PreparedTransposedProducts) {
+  Sizes sizes = {{'m', 5}, {'k', 7}, {'n', 3}};
+  checkPreparedInPlace("mk", "kn", "mn", sizes); // As it is.
+  checkPreparedInPlace("km", "kn", "mn", sizes); // The lhs transposed.
+  checkPreparedInPlace("mk", "kn", "nm", sizes); // The result transposed.
+  checkPreparedInPlace("km", "nk", "nm", sizes); // Everything transposed.
+  // Attention's backward products in the Transformer's [b, s, h, d] layout.
+  Sizes attention = {{'b', 2}, {'h', 3}, {'q', 4}, {'k', 5}, {'d', 8}};
+  checkPreparedInPlace("bhqk", "bqhd", "bkhd", attention);
+  checkPreparedInPlace("bqhd", "bkhd", "bhqk", attention);
 }
 
 TEST_F(Einsum, OuterProductWithoutContraction) {
