@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/runtime/comm.h"
+#include "base/ElementType.h"
 #include "base/Float16.h"
 #include "layouts/Mesh.h"
 
@@ -199,25 +200,14 @@ class HostTensor {
 public:
   HostTensor(tessel_element_type_t type, std::vector<int64_t> shape)
       : type(type), shape(std::move(shape)),
-        bytes(size_t(numElements(this->shape)) * elementBytes(type), 0xAB) {}
-
-  static size_t elementBytes(tessel_element_type_t type) {
-    switch (type) {
-    case TESSEL_ELEMENT_TYPE_BF16:
-    case TESSEL_ELEMENT_TYPE_F16:
-      return 2;
-    case TESSEL_ELEMENT_TYPE_F32:
-    case TESSEL_ELEMENT_TYPE_I32:
-      return 4;
-    default:
-      return 8;
-    }
-  }
+        bytes(size_t(numElements(this->shape)) *
+                  tessel::runtime::elementSize(type),
+              0xAB) {}
 
   int64_t size() const { return numElements(shape); }
 
   void set(int64_t i, double value) {
-    void *at = bytes.data() + i * elementBytes(type);
+    void *at = bytes.data() + i * tessel::runtime::elementSize(type);
     switch (type) {
     case TESSEL_ELEMENT_TYPE_F32: {
       float v = static_cast<float>(value);
@@ -251,7 +241,7 @@ public:
   }
 
   double get(int64_t i) const {
-    const void *at = bytes.data() + i * elementBytes(type);
+    const void *at = bytes.data() + i * tessel::runtime::elementSize(type);
     switch (type) {
     case TESSEL_ELEMENT_TYPE_F32: {
       float v;
