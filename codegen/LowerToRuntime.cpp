@@ -11,6 +11,9 @@
 
 #include "codegen/Descriptors.h"
 
+#include <cassert>
+#include <cstdint>
+
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELLOWERTORUNTIME
 #include "codegen/Passes.h.inc"
@@ -59,8 +62,12 @@ private:
   }
   /// Returns the address of element `index` of a pointer array.
   Value element(Value array, int64_t index, Location loc) {
-    return LLVM::GEPOp::create(builder, loc, ptrType, ptrType, array,
-                               ArrayRef<LLVM::GEPArg>{index});
+    // A constant GEP index is 32 bits; arrays here hold a function's
+    // arguments, results or one op's operands.
+    assert(index >= 0 && index <= INT32_MAX && "array index out of range");
+    return LLVM::GEPOp::create(
+        builder, loc, ptrType, ptrType, array,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
   }
   LogicalResult lower(func::FuncOp func);
 
