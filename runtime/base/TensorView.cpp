@@ -13,7 +13,6 @@
 
 namespace tessel::runtime {
 
-
 std::string shapeString(const Shape &shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }

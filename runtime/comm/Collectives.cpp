@@ -167,8 +167,7 @@ tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
                               const TensorView &output) {
   const char *op = "tessel_comm_reduce_scatter";
   Shape scattered;
-  TESSEL_RETURN_IF_ERROR(
-      chunkShapeOf(input, dim, group, op, "dim", scattered));
+  TESSEL_RETURN_IF_ERROR(chunkShapeOf(input, dim, group, op, "dim", scattered));
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
   MPI_Op mpiReduction = MPI_OP_NULL;
   TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
@@ -229,8 +228,7 @@ tessel_status_t allToAll(const Group &group, int32_t splitDim,
   result[concatDim] *= group.size;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, result, op));
   int count = 0;
-  TESSEL_RETURN_IF_ERROR(
-      mpiCount(elementCount(chunkShape), op, count));
+  TESSEL_RETURN_IF_ERROR(mpiCount(elementCount(chunkShape), op, count));
   if (count == 0)
     return TESSEL_STATUS_OK;
   size_t elementBytes = input.elementBytes();

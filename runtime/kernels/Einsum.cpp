@@ -71,13 +71,12 @@ void reorder(tessel_kernels_t &kernels, const dnnl::memory::desc &fromDesc,
 /// `tensor` with its dims in `order`, dense: the tensor's own memory when the
 /// order is its own, otherwise a permuted copy in `storage`.
 void *inOrder(tessel_kernels_t &kernels, const TensorView &tensor,
-              const std::vector<int64_t> &shape,
               const std::vector<unsigned> &order, dnnl::memory::data_type type,
               std::vector<unsigned char> &storage) {
   if (isIdentity(order) || tensor.rank() == 0)
     return tensor.data;
   storage.resize(tensor.numBytes());
-  dnnl::memory::desc view = permutedView(shape, order, type);
+  dnnl::memory::desc view = permutedView(tensor.shapeVector(), order, type);
   reorder(kernels, view, tensor.data, denseLike(view), storage.data());
   return storage.data();
 }
@@ -279,8 +278,8 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
     if (inPlace->swapped)
       std::swap(a, b);
   } else {
-    a = inOrder(kernels, lhs, lhsShape, plan.lhsOrder, type, lhsStorage);
-    b = inOrder(kernels, rhs, rhsShape, plan.rhsOrder, type, rhsStorage);
+    a = inOrder(kernels, lhs, plan.lhsOrder, type, lhsStorage);
+    b = inOrder(kernels, rhs, plan.rhsOrder, type, rhsStorage);
     if (!isIdentity(plan.resultOrder)) {
       // Not zeroed: the matmul writes every element.
       product.reset(new unsigned char[result.numBytes()]);
@@ -305,8 +304,7 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   if (product) {
     // The product's dims are the result's in plan.resultOrder: write it
     // through a permuted view of the result.
-    dnnl::memory::desc view =
-        permutedView(resultShape, plan.resultOrder, type);
+    dnnl::memory::desc view = permutedView(resultShape, plan.resultOrder, type);
     reorder(kernels, denseLike(view), product.get(), view, result.data);
   }
   kernels.stream.wait();
