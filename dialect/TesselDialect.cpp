@@ -26,6 +26,9 @@ void TesselDialect::initialize() {
 #define GET_OP_LIST
 #include "dialect/TesselFusedOps.cpp.inc"
       >();
+  // Layer functions may be inlined into models (tessel-inline-layers, and
+  // upstream's --inline).
+  addTesselInlinerInterface(*this);
 }
 
 LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
@@ -43,6 +46,20 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kNameAttrName) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << kNameAttrName << "' must be a string";
+    return success();
+  }
+  // A call of a layer function may give the layer's names a scope.
+  if (attr.getName() == kScopeAttrName) {
+    if (!isa<func::CallOp>(op))
+      return op->emitError()
+             << "'" << kScopeAttrName
+             << "' may only be attached to a func.call (it scopes the names "
+                "of the layer function the call inlines), not to '"
+             << op->getName() << "'";
+    auto scope = dyn_cast<StringAttr>(attr.getValue());
+    if (!scope || scope.getValue().empty())
+      return op->emitError()
+             << "'" << kScopeAttrName << "' must be a non-empty string";
     return success();
   }
   return op->emitError() << "unknown tessel attribute '"

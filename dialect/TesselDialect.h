@@ -47,6 +47,10 @@ MeshAttr getEnclosingMesh(Operation *op);
 /// it to tell the model's state from its inputs.
 constexpr llvm::StringLiteral kRoleAttrName = "tessel.role";
 
+/// Registers the tessel dialect's DialectInlinerInterface (every tessel op
+/// may be inlined) with `dialect`; called by TesselDialect::initialize.
+void addTesselInlinerInterface(TesselDialect &dialect);
+
 /// Whether `op` may be part of a tessel.fused body: an element-wise op
 /// (unary, binary, compare, select) or a splat constant.
 bool isFusibleElementwiseOp(Operation *op);

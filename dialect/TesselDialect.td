@@ -37,6 +37,11 @@ def Tessel_Dialect : Dialect {
     /// The name of the attribute that names a value: an input (on a
     /// function argument) or an op's result (on the op).
     static constexpr ::llvm::StringLiteral kNameAttrName = "tessel.name";
+    /// The name of the attribute that gives a `func.call` of a layer
+    /// function its scope: tessel-inline-layers prefixes the names of the
+    /// parameters and named results it inlines from the call with
+    /// "<scope>.".
+    static constexpr ::llvm::StringLiteral kScopeAttrName = "tessel.scope";
   }];
 }
 

@@ -4,6 +4,7 @@
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -52,6 +53,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::tessel::TesselDialect, mlir::func::FuncDialect,
                   mlir::LLVM::LLVMDialect>();
+  // Upstream's --inline needs func's inliner interface beside tessel's.
+  mlir::func::registerInlinerExtension(registry);
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "tessel optimizer driver\n", registry);
   return mlir::asMainReturnCode(
