@@ -5,6 +5,70 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TesselInlineLayers : Pass<"tessel-inline-layers", "::mlir::ModuleOp"> {
+  let summary = "inline the layer functions a model calls, scoping their names";
+  let description = [{
+    A layer is a function: it takes tensors, declares its weights with
+    `tessel.parameter` and returns tensors, and a model calls it with
+    `func.call`. This pass inlines every `func.call` of the module, so that
+    autodiff, layouts, partitioning and `tessel explain` see one flat
+    function. `tessel compile` runs it first, and `tessel explain` and
+    `tessel-eval` run it on every model that calls a function; nobody needs
+    to run it by hand except before another pass in `tessel-opt`.
+
+    - Callees are inlined before their callers (post-order over the call
+      graph), so layers may call layers. A call cycle (recursion) is an
+      error at a call of the cycle that names its functions; so is a callee
+      with more than one block, or one without a body.
+    - A call may carry `tessel.scope = "S"` (a non-empty string, allowed on
+      a `func.call` only). Every `tessel.parameter` the call inlines is
+      renamed "S." + name, and so is every `tessel.name` of an inlined op
+      (the result names a layout file's overrides refer to). Scopes of
+      nested calls compose: `@block` called with scope "block0" that calls
+      `@attention` with scope "attn" gives "block0.attn.wq". A call without
+      a scope leaves the names as they are.
+    - A parameter is its full name: the `tessel.parameter` ops of one
+      function that have the same full name, after inlining, are one shared
+      weight (a tied embedding, a layer called twice without a scope) and
+      become the first of them. They must agree on type, initializer, scale
+      and seed; otherwise it is an error at the second that names the
+      parameter, with a note at the first. Passing a parameter as an
+      argument to the layers that share it is the other way to tie weights.
+    - Afterwards, private functions that nothing refers to any more are
+      erased; public functions stay (with their calls inlined too), so that
+      `@forward` and `@evaluate` can call the same public layer functions.
+
+    Before:
+
+    ```mlir
+    func.func private @dense(%x: !tessel.tensor<[batch:4, k:3], f32>)
+        -> !tessel.tensor<[batch:4, n:2], f32> {
+      %w = tessel.parameter "w" normal scale 0.1 seed 1
+          : !tessel.tensor<[k:3, n:2], f32>
+      %y = tessel.einsum %x, %w : (...) -> !tessel.tensor<[batch:4, n:2], f32>
+      return %y : !tessel.tensor<[batch:4, n:2], f32>
+    }
+    func.func @forward(%x: !tessel.tensor<[batch:4, k:3], f32>) -> ... {
+      %h = func.call @dense(%x) {tessel.scope = "layer0"} : (...) -> ...
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @forward(%x: !tessel.tensor<[batch:4, k:3], f32>) -> ... {
+      %w = tessel.parameter "layer0.w" normal scale 0.1 seed 1
+          : !tessel.tensor<[k:3, n:2], f32>
+      %h = tessel.einsum %x, %w : (...) -> !tessel.tensor<[batch:4, n:2], f32>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
   let summary = "generate the training step of a model from its loss";
   let description = [{

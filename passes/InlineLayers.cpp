@@ -1,0 +1,289 @@
+//===- InlineLayers.cpp - layers as functions, inlined ---------------------===//
+//
+// Implements tessel-inline-layers: every func.call of a module is replaced
+// by a copy of its callee's single block, callees before callers, with the
+// call's `tessel.scope` prefixed to the names of the parameters and named
+// results it brings in. Afterwards the parameters of each function that
+// share a full name are merged into one weight, and private functions
+// nothing refers to are erased.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/InlineLayers.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELINLINELAYERS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+bool mlir::tessel::hasCalls(Operation *root) {
+  return root
+      ->walk([](func::CallOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// What differs between two declarations of one parameter, as "types
+/// (A and B), seeds (1 and 2)"; empty when they agree.
+static std::string differences(ParameterOp first, ParameterOp second) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto add = [&](StringRef what, auto a, auto b) {
+    if (!text.empty())
+      os << ", ";
+    os << what << " (" << a << " and " << b << ")";
+  };
+  auto quoted = [](Type type) {
+    std::string s;
+    llvm::raw_string_ostream typeOs(s);
+    typeOs << "'" << type << "'";
+    return s;
+  };
+  auto number = [](const APFloat &value) {
+    SmallString<16> s;
+    value.toString(s);
+    return std::string(s);
+  };
+  if (first.getType() != second.getType())
+    add("types", quoted(first.getType()), quoted(second.getType()));
+  if (first.getInit() != second.getInit())
+    add("initializers", stringifyEnum(first.getInit()),
+        stringifyEnum(second.getInit()));
+  if (first.getScale() != second.getScale())
+    add("scales", number(first.getScale()), number(second.getScale()));
+  if (first.getSeed() != second.getSeed())
+    add("seeds", first.getSeed(), second.getSeed());
+  if (first.getGlobalTypeAttr() != second.getGlobalTypeAttr()) {
+    auto describe = [](std::optional<NamedTensorType> type) {
+      std::string s;
+      llvm::raw_string_ostream typeOs(s);
+      if (type)
+        typeOs << "'" << *type << "'";
+      else
+        typeOs << "none";
+      return s;
+    };
+    add("'block of' types", describe(first.getGlobalType()),
+        describe(second.getGlobalType()));
+  }
+  return text;
+}
+
+LogicalResult mlir::tessel::mergeSharedParameters(func::FuncOp func) {
+  SmallVector<ParameterOp> parameters;
+  func.walk([&](ParameterOp op) { parameters.push_back(op); });
+  llvm::StringMap<ParameterOp> first;
+  bool ok = true;
+  for (ParameterOp parameter : parameters) {
+    auto [it, inserted] = first.try_emplace(parameter.getName(), parameter);
+    if (inserted)
+      continue;
+    ParameterOp kept = it->second;
+    std::string differ = differences(kept, parameter);
+    if (!differ.empty()) {
+      InFlightDiagnostic diag =
+          parameter.emitError()
+          << "parameter '" << parameter.getName() << "' of function '"
+          << func.getSymName()
+          << "' is declared twice with different " << differ
+          << ": one name is one shared weight, so its declarations must "
+             "agree (call the layers with different tessel.scope values to "
+             "give them separate weights)";
+      diag.attachNote(kept.getLoc()) << "parameter '" << parameter.getName()
+                                     << "' is first declared here";
+      ok = false;
+      continue;
+    }
+    if (kept->getBlock() != parameter->getBlock()) {
+      InFlightDiagnostic diag =
+          parameter.emitError()
+          << "parameter '" << parameter.getName() << "' of function '"
+          << func.getSymName()
+          << "' is shared, but its declarations are in different regions";
+      diag.attachNote(kept.getLoc())
+          << "parameter '" << parameter.getName() << "' is first declared here";
+      ok = false;
+      continue;
+    }
+    parameter.getResult().replaceAllUsesWith(kept.getResult());
+    parameter.erase();
+  }
+  return success(ok);
+}
+
+namespace {
+
+struct TesselInlineLayersPass
+    : mlir::tessel::impl::TesselInlineLayersBase<TesselInlineLayersPass> {
+  using TesselInlineLayersBase::TesselInlineLayersBase;
+
+  void runOnOperation() final;
+
+private:
+  /// Resolves the callee of every call in `func` into `calls`; false (after
+  /// an error) when a callee is not a function with one block.
+  bool collectCalls(func::FuncOp func, SymbolTable &symbols);
+
+  /// Appends `func` and the functions it calls to `order`, callees first;
+  /// false (after an error) on a call cycle.
+  bool visit(func::FuncOp func);
+
+  /// Replaces `call` with a copy of the body of `callee`, which has no
+  /// calls left.
+  void inlineCall(func::CallOp call, func::FuncOp callee);
+
+  DenseMap<Operation *, SmallVector<std::pair<func::CallOp, func::FuncOp>>>
+      calls;
+  DenseMap<Operation *, int> state; // absent: unseen, 1: on the path, 2: done
+  SmallVector<func::FuncOp> path;
+  SmallVector<func::FuncOp> order;
+};
+
+bool TesselInlineLayersPass::collectCalls(func::FuncOp func,
+                                          SymbolTable &symbols) {
+  bool ok = true;
+  func.walk([&](func::CallOp call) {
+    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    if (!callee) {
+      call.emitError() << "function '" << func.getSymName() << "' calls @"
+                       << call.getCallee()
+                       << ", which is not a function of this module";
+      ok = false;
+      return;
+    }
+    if (callee.isExternal()) {
+      InFlightDiagnostic diag =
+          call.emitError() << "function '" << func.getSymName() << "' calls @"
+                           << callee.getSymName()
+                           << ", which has no body to inline";
+      diag.attachNote(callee.getLoc())
+          << "@" << callee.getSymName() << " is declared here";
+      ok = false;
+      return;
+    }
+    if (!callee.getBody().hasOneBlock()) {
+      InFlightDiagnostic diag =
+          call.emitError() << "function '" << func.getSymName() << "' calls @"
+                           << callee.getSymName() << ", which has "
+                           << callee.getBody().getBlocks().size()
+                           << " blocks: only a layer function of one block "
+                              "can be inlined";
+      diag.attachNote(callee.getLoc())
+          << "@" << callee.getSymName() << " is defined here";
+      ok = false;
+      return;
+    }
+    calls[func].push_back({call, callee});
+  });
+  return ok;
+}
+
+bool TesselInlineLayersPass::visit(func::FuncOp func) {
+  state[func] = 1;
+  path.push_back(func);
+  // A copy: visiting a callee may add entries to the map.
+  SmallVector<std::pair<func::CallOp, func::FuncOp>> edges =
+      calls.lookup(func);
+  for (auto [call, callee] : edges) {
+    auto found = state.find(callee);
+    if (found == state.end()) {
+      if (!visit(callee))
+        return false;
+      continue;
+    }
+    if (found->second == 2)
+      continue;
+    // A cycle: from the callee's place on the path back to it.
+    std::string cycle;
+    llvm::raw_string_ostream os(cycle);
+    auto start = llvm::find(path, callee);
+    for (auto it = start; it != path.end(); ++it)
+      os << "@" << it->getSymName() << " -> ";
+    os << "@" << callee.getSymName();
+    call.emitError() << "function '" << func.getSymName() << "' calls @"
+                     << callee.getSymName() << ", which makes a call cycle ("
+                     << cycle
+                     << "): a layer function cannot call itself, directly or "
+                        "through others, since recursion cannot be inlined";
+    return false;
+  }
+  path.pop_back();
+  state[func] = 2;
+  order.push_back(func);
+  return true;
+}
+
+/// `name` in `scope`.
+static StringAttr scoped(StringAttr scope, StringRef name) {
+  return StringAttr::get(scope.getContext(),
+                         scope.getValue() + "." + name);
+}
+
+void TesselInlineLayersPass::inlineCall(func::CallOp call,
+                                        func::FuncOp callee) {
+  Block &body = callee.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), call.getOperands());
+  auto scope =
+      call->getAttrOfType<StringAttr>(TesselDialect::kScopeAttrName);
+  OpBuilder builder(call);
+  for (Operation &op : body.without_terminator()) {
+    Operation *copy = builder.clone(op, mapping);
+    if (!scope)
+      continue;
+    copy->walk([&](Operation *inner) {
+      if (auto parameter = dyn_cast<ParameterOp>(inner))
+        parameter.setName(scoped(scope, parameter.getName()));
+      if (auto name =
+              inner->getAttrOfType<StringAttr>(TesselDialect::kNameAttrName))
+        inner->setAttr(TesselDialect::kNameAttrName,
+                       scoped(scope, name.getValue()));
+    });
+  }
+  Operation *terminator = body.getTerminator();
+  for (auto [result, returned] :
+       llvm::zip_equal(call.getResults(), terminator->getOperands()))
+    result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
+  call.erase();
+}
+
+void TesselInlineLayersPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+
+  bool ok = true;
+  for (func::FuncOp func : functions)
+    ok &= collectCalls(func, symbols);
+  if (!ok)
+    return signalPassFailure();
+  for (func::FuncOp func : functions)
+    if (!state.count(func) && !visit(func))
+      return signalPassFailure();
+
+  // Callees first: when a function's turn comes, its callees have no calls.
+  for (func::FuncOp func : order)
+    for (auto [call, callee] : calls[func])
+      inlineCall(call, callee);
+
+  for (func::FuncOp func : functions)
+    if (!func.isExternal())
+      ok &= succeeded(mergeSharedParameters(func));
+  if (!ok)
+    return signalPassFailure();
+
+  for (func::FuncOp func : functions)
+    if (func.isPrivate() && SymbolTable::symbolKnownUseEmpty(func, module))
+      func.erase();
+}
+
+} // namespace
