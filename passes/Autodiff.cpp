@@ -10,6 +10,7 @@
 
 #include "passes/Differentiate.h"
 #include "passes/ElementTypes.h"
+#include "passes/InlineLayers.h"
 #include "passes/Optimizers.h"
 
 namespace mlir::tessel {
@@ -195,6 +196,30 @@ void TesselAutodiffPass::runOnOperation() {
                          << taken << "' symbol";
       return signalPassFailure();
     }
+  // Layers are inlined first (tessel-inline-layers): the parameters a
+  // called function declares are the model's too, which this pass would not
+  // see through a call.
+  for (auto func : module.getOps<func::FuncOp>()) {
+    WalkResult called = func.walk([&](func::CallOp call) {
+      call.emitError() << "function '" << func.getSymName() << "' calls @"
+                       << call.getCallee()
+                       << ": run tessel-inline-layers before tessel-autodiff "
+                          "(tessel compile, tessel explain and tessel-eval "
+                          "inline layers themselves)";
+      return WalkResult::interrupt();
+    });
+    if (called.wasInterrupted())
+      return signalPassFailure();
+  }
+  // One name is one weight: parameters declared twice under one name (a
+  // tied embedding) become one, which gets one gradient, the sum of its
+  // uses', and appears once in @init and @train_step.
+  bool shared = true;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      shared &= succeeded(mergeSharedParameters(func));
+  if (!shared)
+    return signalPassFailure();
   std::optional<OptimizerKind> kind = parseOptimizerKind(optimizer);
   if (!kind) {
     module.emitError() << "tessel-autodiff: unknown optimizer '" << optimizer
