@@ -12,6 +12,9 @@ using namespace mlir::tessel;
 
 void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
                                         const CompilePipelineOptions &options) {
+  // Layers are functions: every call is inlined, with its scope, before
+  // anything looks at the model.
+  pm.addPass(createTesselInlineLayers());
   if (!options.dimSizes.empty()) {
     TesselResizeDimsOptions resize;
     resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
@@ -62,7 +65,7 @@ void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,
 void mlir::tessel::registerCompilePipeline() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "tessel-compile",
-      "the pipeline of `tessel compile`: autodiff, layout, partition, "
+      "the pipeline of `tessel compile`: inline-layers, autodiff, layout, partition, "
       "optimize-comm, bucket-all-reduces, fuse-elementwise, lower-to-runtime",
       buildCompilePipeline);
 }

@@ -66,7 +66,8 @@ struct CompilePipelineOptions
                      llvm::cl::init(true)};
 };
 
-/// Adds the passes of `tessel compile` to `pm`: tessel-resize-dims (with
+/// Adds the passes of `tessel compile` to `pm`: tessel-inline-layers,
+/// tessel-resize-dims (with
 /// `dim-sizes`), tessel-autodiff (with
 /// `train`), tessel-apply-layout (with a layout), tessel-partition,
 /// tessel-optimize-comm, CSE, tessel-bucket-all-reduces (with

@@ -21,7 +21,9 @@ namespace mlir::tessel {
 /// through a source manager.
 class ModelFile {
 public:
-  /// Parses `path`; module() is null (and an error was printed) on failure.
+  /// Parses `path` and, when the model calls functions, inlines them
+  /// (tessel-inline-layers: layers as functions, with their scopes);
+  /// module() is null (and an error was printed) on failure.
   explicit ModelFile(StringRef path);
 
   ModuleOp module() { return moduleRef.get(); }

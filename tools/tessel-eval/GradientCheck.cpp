@@ -6,6 +6,7 @@
 #include "evaluator/Interpreter.h"
 #include "passes/Differentiate.h"
 #include "passes/ElementTypes.h"
+#include "passes/InlineLayers.h"
 
 #include "llvm/Support/Format.h"
 
@@ -36,6 +37,9 @@ void mlir::tessel::promoteToF64(ModuleOp module) {
 LogicalResult
 mlir::tessel::checkGradients(func::FuncOp lossFunction,
                              const GradientCheckOptions &options) {
+  // Parameters declared twice under one name are one weight, checked once.
+  if (failed(mergeSharedParameters(lossFunction)))
+    return failure();
   FailureOr<func::FuncOp> gradientFunction = createGradientFunction(
       lossFunction, (lossFunction.getSymName() + "_gradients").str());
   if (failed(gradientFunction))
