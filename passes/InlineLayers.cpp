@@ -18,6 +18,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <cstdio>
+
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELINLINELAYERS
 #include "passes/Passes.h.inc"
@@ -49,9 +51,9 @@ static std::string differences(ParameterOp first, ParameterOp second) {
     return s;
   };
   auto number = [](const APFloat &value) {
-    SmallString<16> s;
-    value.toString(s);
-    return std::string(s);
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", value.convertToDouble());
+    return std::string(text);
   };
   if (first.getType() != second.getType())
     add("types", quoted(first.getType()), quoted(second.getType()));

@@ -7,7 +7,8 @@
 # update of every parameter and its state) and, where an example has one,
 # its evaluation (loss and number of correct predictions) are checked.
 # Besides the examples, small test models (tests/differential/models) cover
-# ops the examples do not use.
+# ops and constructs the examples do not use (layers/: layer functions
+# called with scopes, which tessel-inline-layers inlines first).
 #
 # usage: sweep.sh BUILD_BIN_DIR MODELS_DIR...   (each <name>/<name>.mlir)
 set -euo pipefail
@@ -59,6 +60,9 @@ extra=(
   "shapes|model:3|hidden:model;heads:model;hidden2:model pad-uneven=true"
   "shapes|data:3;model:3|batch:data;seq:model pad-uneven=true"
   "shapes|data:3;model:2|batch:data;hidden2:model pad-uneven=true"
+  # Layer functions: the scoped weights and the shared projection split.
+  "layers|model:2;data:2|feat:model;batch:data"
+  "layers|model:3|feat:model pad-uneven=true"
 )
 
 # The optimizer of each example's training step; between them the sweep
@@ -67,6 +71,7 @@ declare -A optimizers=(
   [mlp]="optimizer=adam"
   [transformer]="optimizer=adamw weight-decay=0.01 clip-norm=1.0"
   [cnn]="optimizer=momentum"
+  [layers]="optimizer=adam"
 )
 
 passed=0
@@ -76,7 +81,7 @@ check() { # name, model, function, reference dir, apply-layout option
   local file
   file=$(echo "$name" | tr -c "A-Za-z0-9_.\n" "_")
   local partitioned="$work/$file.mlir"
-  if "$bin/tessel-opt" "$model" "--tessel-apply-layout=$option" \
+  if "$bin/tessel-opt" "$model" --tessel-inline-layers "--tessel-apply-layout=$option" \
        --tessel-partition --tessel-optimize-comm --cse --tessel-bucket-all-reduces \
        -o "$partitioned" 2> "$work/$file.err" &&
      "$bin/tessel-eval" "$partitioned" --function "$function" --random-inputs --seed 11 \
@@ -95,7 +100,8 @@ for dir in $(for models in "$@"; do ls -d "$models"/*/; done); do
   forward="$dir/$example.mlir"
   [ -f "$forward" ] || continue
   step="$work/$example.train_step.mlir"
-  "$bin/tessel-opt" "$forward" "--tessel-autodiff=${optimizers[$example]:-}" -o "$step"
+  "$bin/tessel-opt" "$forward" --tessel-inline-layers \
+    "--tessel-autodiff=${optimizers[$example]:-}" -o "$step"
   functions="forward train_step"
   grep -q "func.func @evaluate" "$forward" && functions="$functions evaluate"
   for function in $functions; do
