@@ -90,7 +90,12 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
     `w1.adam_m`, `w1.adam_v`, and `step` for Adam's step count. Every other
     function that declares parameters (an evaluation function, say) takes
     them as leading arguments of the same names instead, so that it runs on
-    the values training holds. Optimizers:
+    the values training holds. A parameter is its name: `tessel.parameter`
+    ops of one function with the same name are one shared weight (they must
+    agree on type, initializer, scale and seed), with one argument, one
+    gradient (the sum of its uses') and one set of state. Layer functions
+    are inlined first by tessel-inline-layers; a `func.call` left in the
+    module is an error. Optimizers:
     `sgd`, `momentum`, `adam` (bias-corrected; `weight-decay` is an L2 term)
     and `adamw` (decoupled weight decay); `clip-norm` scales all gradients
     to at most that global L2 norm. The learning rate is an input, so that
