@@ -11,7 +11,8 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libdnnl-dev ocl-icd-opencl-dev libsleef-dev pkg-config
   libboost-dev libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-  zlib1g-dev python3
+  zlib1g-dev python3 python3-dev python3-venv python3-pip python3-setuptools
+  python3-pytest pybind11-dev
   dataset-fashion-mnist
 )
 
@@ -50,3 +51,19 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 cmake --build "$BUILD_DIR" -j "${TESSEL_JOBS:-$(nproc)}"
+
+# The Python package, pip-installed into a virtual environment (Debian's
+# python3 is externally managed). --system-site-packages lends it Debian's
+# pytest and setuptools, so nothing is downloaded; the package's bindings
+# use the front-end library in $BUILD_DIR/lib.
+VENV="$BUILD_DIR/venv"
+if [ ! -x "$VENV/bin/python" ]; then
+  /usr/bin/python3 -m venv --system-site-packages "$VENV"
+fi
+STAMP="$VENV/.tessel-installed"
+if [ ! -f "$STAMP" ] ||
+   [ -n "$(find "$BUILD_DIR/python/tessel" "$BUILD_DIR/python/pyproject.toml" -newer "$STAMP" -print -quit)" ]; then
+  "$VENV/bin/pip" install --quiet --no-build-isolation --no-deps --force-reinstall \
+    "$BUILD_DIR/python"
+  touch "$STAMP"
+fi

@@ -1,0 +1,117 @@
+//===- Layers.h - reusable layers of the front end ---------------*- C++ -*-===//
+//
+// Each layer is a small value holding its hyperparameters and a name; its
+// call operator traces the layer into a private function of the model and
+// calls it with the name as scope, so its weights are `<name>.w`, ... Two
+// layers with the same name share their weights (a tied embedding).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_FRONTEND_LAYERS_H
+#define TESSEL_FRONTEND_LAYERS_H
+
+#include "tessel/frontend/Ops.h"
+
+namespace tessel {
+
+/// x . w + b: contracts the dimensions `in` of x into `out`.
+struct Linear {
+  Linear(std::string name, Dims out, std::vector<std::string> in,
+         bool bias = true, Initializer init = Initializer::normal(0.02));
+  Tensor operator()(const Tensor &x) const;
+
+  std::string name;
+  Dims out;
+  std::vector<std::string> in;
+  bool bias;
+  Initializer init;
+};
+
+/// Layer normalisation over `dims` with a learned scale and bias.
+struct LayerNorm {
+  LayerNorm(std::string name, std::vector<std::string> dims,
+            double epsilon = 1e-5);
+  Tensor operator()(const Tensor &x) const;
+
+  std::string name;
+  std::vector<std::string> dims;
+  double epsilon;
+};
+
+/// Root-mean-square normalisation over `dims` with a learned scale.
+struct RMSNorm {
+  RMSNorm(std::string name, std::vector<std::string> dims,
+          double epsilon = 1e-6);
+  Tensor operator()(const Tensor &x) const;
+
+  std::string name;
+  std::vector<std::string> dims;
+  double epsilon;
+};
+
+/// A lookup table over `vocab`: ids -> rows of `features`. `attend`
+/// multiplies activations with the same table (tied output projection).
+struct Embedding {
+  Embedding(std::string name, Dim vocab, Dims features,
+            Initializer init = Initializer::normal(0.02));
+  Tensor operator()(const Tensor &ids) const;
+  /// Logits over `vocab`: contracts x's `features` with the table.
+  Tensor attend(const Tensor &x) const;
+
+  std::string name;
+  Dim vocab;
+  Dims features;
+  Initializer init;
+};
+
+enum class Activation { Relu, Gelu, Tanh, Sigmoid };
+Tensor activate(Activation activation, const Tensor &x);
+
+/// Two Linear layers with an activation between: `in` -> `hidden` -> `in`.
+struct MLP {
+  MLP(std::string name, Dim hidden, std::string in,
+      Activation activation = Activation::Gelu);
+  Tensor operator()(const Tensor &x) const;
+
+  std::string name;
+  Dim hidden;
+  std::string in;
+  Activation activation;
+};
+
+/// Multi-head self-attention over the sequence dimension `seq` (keys and
+/// values use `key`, a renamed copy), features `model` in and out.
+struct MultiHeadAttention {
+  MultiHeadAttention(std::string name, Dim heads, Dim headDim,
+                     std::string model, std::string seq,
+                     std::string key = "key", bool causal = true);
+  Tensor operator()(const Tensor &x) const;
+
+  std::string name;
+  Dim heads;
+  Dim headDim;
+  std::string model;
+  std::string seq;
+  std::string key;
+  bool causal;
+};
+
+/// 2-D convolution with a bias: `in` channels -> `out`, square kernel.
+struct Conv2d {
+  Conv2d(std::string name, Dim out, std::string in,
+         std::array<std::string, 2> spatial, int64_t kernelSize,
+         int64_t stride = 1, int64_t padding = 0);
+  Tensor operator()(const Tensor &x) const;
+
+  std::string name;
+  Dim out;
+  std::string in;
+  std::array<std::string, 2> spatial;
+  int64_t kernelSize;
+  int64_t stride;
+  int64_t padding;
+};
+
+} // namespace tessel
+
+#endif // TESSEL_FRONTEND_LAYERS_H
