@@ -65,7 +65,8 @@ void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,
 void mlir::tessel::registerCompilePipeline() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "tessel-compile",
-      "the pipeline of `tessel compile`: inline-layers, autodiff, layout, partition, "
-      "optimize-comm, bucket-all-reduces, fuse-elementwise, lower-to-runtime",
+      "the pipeline of `tessel compile`: inline-layers, autodiff, layout, "
+      "partition, optimize-comm, bucket-all-reduces, fuse-elementwise, "
+      "lower-to-runtime",
       buildCompilePipeline);
 }

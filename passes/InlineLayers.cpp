@@ -1,4 +1,4 @@
-//===- InlineLayers.cpp - layers as functions, inlined ---------------------===//
+//===- InlineLayers.cpp - layers as functions, inlined --------------------===//
 //
 // Implements tessel-inline-layers: every func.call of a module is replaced
 // by a copy of its callee's single block, callees before callers, with the
@@ -29,8 +29,7 @@ using namespace mlir;
 using namespace mlir::tessel;
 
 bool mlir::tessel::hasCalls(Operation *root) {
-  return root
-      ->walk([](func::CallOp) { return WalkResult::interrupt(); })
+  return root->walk([](func::CallOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -95,13 +94,13 @@ LogicalResult mlir::tessel::mergeSharedParameters(func::FuncOp func) {
       InFlightDiagnostic diag =
           parameter.emitError()
           << "parameter '" << parameter.getName() << "' of function '"
-          << func.getSymName()
-          << "' is declared twice with different " << differ
+          << func.getSymName() << "' is declared twice with different "
+          << differ
           << ": one name is one shared weight, so its declarations must "
              "agree (call the layers with different tessel.scope values to "
              "give them separate weights)";
-      diag.attachNote(kept.getLoc()) << "parameter '" << parameter.getName()
-                                     << "' is first declared here";
+      diag.attachNote(kept.getLoc())
+          << "parameter '" << parameter.getName() << "' is first declared here";
       ok = false;
       continue;
     }
@@ -163,10 +162,10 @@ bool TesselInlineLayersPass::collectCalls(func::FuncOp func,
       return;
     }
     if (callee.isExternal()) {
-      InFlightDiagnostic diag =
-          call.emitError() << "function '" << func.getSymName() << "' calls @"
-                           << callee.getSymName()
-                           << ", which has no body to inline";
+      InFlightDiagnostic diag = call.emitError()
+                                << "function '" << func.getSymName()
+                                << "' calls @" << callee.getSymName()
+                                << ", which has no body to inline";
       diag.attachNote(callee.getLoc())
           << "@" << callee.getSymName() << " is declared here";
       ok = false;
@@ -193,8 +192,7 @@ bool TesselInlineLayersPass::visit(func::FuncOp func) {
   state[func] = 1;
   path.push_back(func);
   // A copy: visiting a callee may add entries to the map.
-  SmallVector<std::pair<func::CallOp, func::FuncOp>> edges =
-      calls.lookup(func);
+  SmallVector<std::pair<func::CallOp, func::FuncOp>> edges = calls.lookup(func);
   for (auto [call, callee] : edges) {
     auto found = state.find(callee);
     if (found == state.end()) {
@@ -226,8 +224,7 @@ bool TesselInlineLayersPass::visit(func::FuncOp func) {
 
 /// `name` in `scope`.
 static StringAttr scoped(StringAttr scope, StringRef name) {
-  return StringAttr::get(scope.getContext(),
-                         scope.getValue() + "." + name);
+  return StringAttr::get(scope.getContext(), scope.getValue() + "." + name);
 }
 
 void TesselInlineLayersPass::inlineCall(func::CallOp call,
@@ -235,8 +232,7 @@ void TesselInlineLayersPass::inlineCall(func::CallOp call,
   Block &body = callee.getBody().front();
   IRMapping mapping;
   mapping.map(body.getArguments(), call.getOperands());
-  auto scope =
-      call->getAttrOfType<StringAttr>(TesselDialect::kScopeAttrName);
+  auto scope = call->getAttrOfType<StringAttr>(TesselDialect::kScopeAttrName);
   OpBuilder builder(call);
   for (Operation &op : body.without_terminator()) {
     Operation *copy = builder.clone(op, mapping);

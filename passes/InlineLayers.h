@@ -1,4 +1,4 @@
-//===- InlineLayers.h - layers as functions ----------------------*- C++ -*-===//
+//===- InlineLayers.h - layers as functions ---------------------*- C++ -*-===//
 //
 // What tessel-inline-layers shares with the passes and tools that meet
 // parameters: one name is one weight.
