@@ -210,8 +210,11 @@ Tensor MultiHeadAttention::operator()(const Tensor &x) const {
         if (causal) {
           Tensor queryIndex = iota(m, {positions, keys}, seq);
           Tensor keyIndex = iota(m, {positions, keys}, key);
-          scores = where(compare(Comparison::Ge, queryIndex, keyIndex), scores,
-                         constant(m, -1e9, {}, scores.dtype()));
+          // Ops in a fixed order (not C++'s unspecified argument order),
+          // so that every build traces the same function.
+          Tensor visible = compare(Comparison::Ge, queryIndex, keyIndex);
+          Tensor hidden = constant(m, -1e9, {}, scores.dtype());
+          scores = where(visible, scores, hidden);
         }
         Tensor attention = einsum({softmax(scores, key), v}, q.dims());
         return Linear("o", {features}, {heads.name, headDim.name},

@@ -167,22 +167,6 @@ Tensor einsum(const std::vector<Tensor> &inputs, const Dims &out) {
       name);
 }
 
-Tensor einsum(const std::vector<Tensor> &inputs,
-              const std::vector<std::string> &out) {
-  Dims dims;
-  for (const std::string &dimName : out) {
-    const Dim *found = nullptr;
-    for (const Tensor &input : inputs)
-      if (!found)
-        found = findDim(input.dims(), dimName);
-    if (!found)
-      throw Error(fmt::format("einsum: output dimension '{}' is in no input",
-                              dimName));
-    dims.push_back(*found);
-  }
-  return einsum(inputs, dims);
-}
-
 //===--- Element-wise ----------------------------------------------------===//
 
 Tensor add(const Tensor &l, const Tensor &r) {

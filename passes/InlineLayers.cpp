@@ -227,6 +227,23 @@ static StringAttr scoped(StringAttr scope, StringRef name) {
   return StringAttr::get(scope.getContext(), scope.getValue() + "." + name);
 }
 
+/// The seed of a parameter inlined under `scope`: the layer's seed mixed
+/// with a hash of the scope (FNV-1a, then SplitMix64's finaliser), so that
+/// `layer0.w` and `layer1.w` start from different values while a weight
+/// shared by name (one scope, one seed) stays one weight. 63 bits, so that
+/// the attribute prints as a non-negative number.
+static uint64_t scopedSeed(StringAttr scope, uint64_t seed) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : scope.getValue()) {
+    hash ^= c;
+    hash *= 0x100000001b3ull;
+  }
+  uint64_t z = seed ^ hash;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (z ^ (z >> 31)) & 0x7fffffffffffffffull;
+}
+
 void TesselInlineLayersPass::inlineCall(func::CallOp call,
                                         func::FuncOp callee) {
   Block &body = callee.getBody().front();
@@ -239,8 +256,10 @@ void TesselInlineLayersPass::inlineCall(func::CallOp call,
     if (!scope)
       continue;
     copy->walk([&](Operation *inner) {
-      if (auto parameter = dyn_cast<ParameterOp>(inner))
+      if (auto parameter = dyn_cast<ParameterOp>(inner)) {
         parameter.setName(scoped(scope, parameter.getName()));
+        parameter.setSeed(scopedSeed(scope, parameter.getSeed()));
+      }
       if (auto name =
               inner->getAttrOfType<StringAttr>(TesselDialect::kNameAttrName))
         inner->setAttr(TesselDialect::kNameAttrName,

@@ -25,8 +25,11 @@ def TesselInlineLayers : Pass<"tessel-inline-layers", "::mlir::ModuleOp"> {
       renamed "S." + name, and so is every `tessel.name` of an inlined op
       (the result names a layout file's overrides refer to). Scopes of
       nested calls compose: `@block` called with scope "block0" that calls
-      `@attention` with scope "attn" gives "block0.attn.wq". A call without
-      a scope leaves the names as they are.
+      `@attention` with scope "attn" gives "block0.attn.wq". The scope is
+      mixed into each inlined parameter's seed (FNV-1a of the scope,
+      SplitMix64's finaliser, 63 bits), so that the copies of a layer start
+      from different values. A call without a scope leaves names and seeds
+      as they are.
     - A parameter is its full name: the `tessel.parameter` ops of one
       function that have the same full name, after inlining, are one shared
       weight (a tied embedding, a layer called twice without a scope) and

@@ -48,8 +48,8 @@ void buildGpt(Model &model, const Config &c) {
                {Input("tokens", {batch, seq}, DType::I32),
                 Input("targets", {batch, seq}, DType::I32)},
                [&](const std::vector<Tensor> &in) -> std::vector<Output> {
-                 Tensor x = embedding(in[0]) +
-                            model.parameter("pos_emb", {seq, dModel});
+                 Tensor tokens = embedding(in[0]);
+                 Tensor x = tokens + model.parameter("pos_emb", {seq, dModel});
                  for (int64_t i = 0; i < c.layers; ++i)
                    x = block(x, "block" + std::to_string(i), c);
                  Tensor logits =
@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
     for (const std::string &layout : explainLayouts) {
       auto report = nlohmann::json::parse(explain(model, Layout::fromFile(layout)));
       std::cout << layout << ": " << report["ranks"] << " ranks, "
-                << report["totals"].dump() << "\n";
+                << report["totals"].dump() << std::endl;
     }
     if (!trainLayout.empty()) {
       CompileOptions options;

@@ -31,9 +31,6 @@ Tensor iota(Model &model, const Dims &dims, const std::string &along,
 /// Multiplies the inputs and sums over every dimension missing from `out`.
 /// `einsum({x, w}, {batch, hidden})` is a dense layer's product.
 Tensor einsum(const std::vector<Tensor> &inputs, const Dims &out);
-/// The same, with the output dimensions given by name (sizes from inputs).
-Tensor einsum(const std::vector<Tensor> &inputs,
-              const std::vector<std::string> &out);
 
 //===--- Element-wise ----------------------------------------------------===//
 

@@ -8,9 +8,10 @@
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %[[X:.*]]: !tessel.tensor<[batch:4, k:3], f32>
 // CHECK-NOT: func.call
-// CHECK: %[[W0:.*]] = tessel.parameter "layer0.w" normal scale 1.000000e-01 seed 1 : !tessel.tensor<[k:3, n:3], f32>
+// The scope is mixed into the seed: the two copies start from different values.
+// CHECK: %[[W0:.*]] = tessel.parameter "layer0.w" normal scale 1.000000e-01 seed 1892061400119791814 : !tessel.tensor<[k:3, n:3], f32>
 // CHECK: %[[Y0:.*]] = tessel.einsum %[[X]], %[[W0]] {tessel.name = "layer0.y"}
-// CHECK: %[[W1:.*]] = tessel.parameter "layer1.w" normal scale 1.000000e-01 seed 1 : !tessel.tensor<[k:3, n:3], f32>
+// CHECK: %[[W1:.*]] = tessel.parameter "layer1.w" normal scale 1.000000e-01 seed 3532324788891343670 : !tessel.tensor<[k:3, n:3], f32>
 // CHECK: %[[Y1:.*]] = tessel.einsum %{{.*}}, %[[W1]] {tessel.name = "layer1.y"}
 // CHECK: tessel.reduce sum %[[Y1]]
 // CHECK-NOT: func.func private @dense

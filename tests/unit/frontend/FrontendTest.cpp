@@ -1,0 +1,231 @@
+//===- FrontendTest.cpp - the C++ front end -------------------------------===//
+//
+// Result dimensions inferred by name, mistakes reported at the call with the
+// dimension named, layers traced once and reused, and the module the front
+// end writes going through tessel-inline-layers with the parameter names
+// and seeds a user expects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/frontend/Layers.h"
+
+#include "frontend/ModelState.h"
+#include "passes/Passes.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+using namespace tessel;
+
+namespace {
+
+Dim batch("batch", 8), pixels("pixels", 12), hidden("hidden", 6),
+    classes("classes", 3);
+
+/// Runs `body` inside a function over images [batch, pixels] and
+/// labels [batch]; returns the error message it throws, or "".
+std::string errorOf(const std::function<void(Model &, Tensor, Tensor)> &body) {
+  Model model;
+  try {
+    model.define("forward",
+                 {Input("images", {batch, pixels}),
+                  Input("labels", {batch}, DType::I32)},
+                 [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                   body(model, in[0], in[1]);
+                   return {reduceMean(in[0])};
+                 });
+  } catch (const Error &error) {
+    return error.what();
+  }
+  return "";
+}
+
+/// The MLP of the quick start, written with the front end.
+void defineMlp(Model &model) {
+  model.define("forward",
+               {Input("images", {batch, pixels}),
+                Input("labels", {batch}, DType::I32)},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 Tensor h = relu(Linear("fc1", {hidden}, {"pixels"})(in[0]));
+                 Tensor logits = Linear("fc2", {classes}, {"hidden"})(h);
+                 return {reduceMean(crossEntropy(logits, in[1], "classes"))};
+               });
+}
+
+/// The parameters of `forward` after tessel-inline-layers: name -> seed.
+std::map<std::string, int64_t> inlinedParameters(const Model &model) {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::tessel::TesselDialect, mlir::func::FuncDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(model.str(), &context);
+  EXPECT_TRUE(module);
+  mlir::PassManager pm(&context);
+  pm.addPass(mlir::tessel::createTesselInlineLayers());
+  EXPECT_TRUE(mlir::succeeded(pm.run(*module)));
+  std::map<std::string, int64_t> parameters;
+  module->walk([&](mlir::tessel::ParameterOp op) {
+    parameters[op.getName().str()] = static_cast<int64_t>(op.getSeed());
+  });
+  return parameters;
+}
+
+TEST(Frontend, EinsumKeepsTheOutputDimsAndContractsTheRest) {
+  Model model;
+  model.define("forward", {Input("x", {batch, pixels})},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 Tensor w = model.parameter("w", {pixels, hidden});
+                 Tensor y = einsum({in[0], w}, {batch, hidden});
+                 EXPECT_EQ(y.dims(), (Dims{batch, hidden}));
+                 EXPECT_EQ(y.dtype(), DType::F32);
+                 return {reduceSum(y)};
+               });
+  EXPECT_NE(model.str().find("tessel.einsum"), std::string::npos);
+}
+
+TEST(Frontend, BroadcastingTakesTheUnionOfDimsByName) {
+  Model model;
+  model.define("forward", {Input("x", {batch, hidden})},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 Tensor bias = model.parameter("b", {hidden});
+                 Tensor scale = model.parameter("s", {classes});
+                 Tensor y = in[0] + bias;
+                 EXPECT_EQ(y.dims(), (Dims{batch, hidden}));
+                 Tensor z = y * scale;
+                 EXPECT_EQ(z.dims(), (Dims{batch, hidden, classes}));
+                 Tensor mean = reduceMean(z, {"hidden"});
+                 EXPECT_EQ(mean.dims(), (Dims{batch, classes}));
+                 return {reduceSum(mean)};
+               });
+}
+
+TEST(Frontend, MistakesNameTheDimensions) {
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              einsum({x}, {Dim("hidden", 6)});
+            }).find("output dimension 'hidden' is in no input"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &m, Tensor x, Tensor) {
+              x + m.parameter("b", {Dim("pixels", 13)});
+            }).find("dimension 'pixels' has size 12"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              Linear("fc", {hidden}, {"features"})(x);
+            }).find("has no dimension 'features'"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) { softmax(x, "classes"); })
+                .find("no dimension 'classes'"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor labels) {
+              crossEntropy(x, labels, "hidden");
+            }).find("no dimension 'hidden'"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              reshape(x, {Dim("flat", 95)});
+            }).find("has 96 elements"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &m, Tensor, Tensor) {
+              m.parameter("w", {hidden, hidden});
+            }).find("dimension 'hidden' appears twice"),
+            std::string::npos);
+  // The op verifier's own message comes through too.
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) { layerNorm(x, {}); })
+                .find("layer_norm"),
+            std::string::npos);
+}
+
+TEST(Frontend, ALayerUsesOnlyItsArguments) {
+  std::string message = errorOf([](Model &m, Tensor x, Tensor) {
+    m.callLayer("Leaky", "leaky", {x}, [&](const std::vector<Tensor> &) {
+      return std::vector<Tensor>{relu(x)}; // x is the caller's
+    });
+  });
+  EXPECT_NE(message.find("belongs to another function"), std::string::npos)
+      << message;
+}
+
+TEST(Frontend, AFailedDefinitionLeavesNoFunction) {
+  Model model;
+  EXPECT_THROW(model.define("forward", {Input("x", {batch})},
+                            [&](const std::vector<Tensor> &in)
+                                -> std::vector<Output> {
+                              return {softmax(in[0], "missing")};
+                            }),
+               Error);
+  EXPECT_FALSE(model.hasFunction("forward"));
+  defineMlp(model);
+  EXPECT_TRUE(model.hasFunction("forward"));
+}
+
+TEST(Frontend, LayersAreTracedOnceAndCalledWithTheirScope) {
+  Model model;
+  model.define("forward", {Input("x", {batch, hidden})},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 // a and b are the same function; c has another shape.
+                 Tensor a = Linear("a", {classes}, {"hidden"})(in[0]);
+                 Tensor b = Linear("b", {classes}, {"hidden"})(in[0]);
+                 Tensor c = Linear("c", {Dim("other", 5)}, {"hidden"})(in[0]);
+                 return {reduceSum(a + b), reduceSum(c)};
+               });
+  std::string text = model.str();
+  size_t functions = 0;
+  for (size_t at = text.find("func.func private @Linear");
+       at != std::string::npos;
+       at = text.find("func.func private @Linear", at + 1))
+    ++functions;
+  EXPECT_EQ(functions, 2u) << text;
+  for (const char *scope : {"a", "b", "c"})
+    EXPECT_NE(text.find(std::string("tessel.scope = \"") + scope + "\""),
+              std::string::npos)
+        << scope;
+}
+
+TEST(Frontend, ScopesNameTheWeightsAndGiveThemTheirOwnSeeds) {
+  Model model;
+  defineMlp(model);
+  std::map<std::string, int64_t> parameters = inlinedParameters(model);
+  std::set<std::string> names;
+  std::set<int64_t> seeds;
+  for (auto &[name, seed] : parameters) {
+    names.insert(name);
+    seeds.insert(seed);
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"fc1.b", "fc1.w", "fc2.b", "fc2.w"}));
+  // Two calls of one Linear function: fc1.w and fc2.w must not start equal.
+  EXPECT_NE(parameters["fc1.w"], parameters["fc2.w"]);
+}
+
+TEST(Frontend, ATiedEmbeddingIsOneWeight) {
+  Dim seq("seq", 4), vocab("vocab", 10), dModel("d_model", 6);
+  Model model;
+  Embedding embedding("emb", vocab, {dModel});
+  model.define("forward",
+               {Input("tokens", {batch, seq}, DType::I32)},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 Tensor logits = embedding.attend(embedding(in[0]));
+                 EXPECT_EQ(logits.dims(), (Dims{batch, seq, vocab}));
+                 return {reduceMean(crossEntropy(logits, in[0], "vocab"))};
+               });
+  std::map<std::string, int64_t> parameters = inlinedParameters(model);
+  EXPECT_EQ(parameters.size(), 1u);
+  EXPECT_EQ(parameters.count("emb.table"), 1u);
+}
+
+TEST(Frontend, OpsInferConvolutionAndPoolingShapes) {
+  Dim c("c", 1), h("h", 28), w("w", 28), f("f", 4);
+  Model model;
+  model.define("forward", {Input("x", {batch, c, h, w})},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 Tensor y = Conv2d("conv", f, "c", {"h", "w"}, 3, 1, 1)(in[0]);
+                 EXPECT_EQ(y.dims(), (Dims{batch, f, h, w}));
+                 Tensor p = pool(Pooling::Max, y, {"h", "w"}, {2, 2}, {2, 2});
+                 EXPECT_EQ(p.dims(),
+                           (Dims{batch, f, Dim("h", 14), Dim("w", 14)}));
+                 return {reduceMean(p)};
+               });
+}
+
+} // namespace
