@@ -72,9 +72,7 @@ std::optional<Kernel> buildFastEinsum(const OpDescriptor &desc) {
     return std::nullopt;
   const TensorType &lhs = desc.operands[0], &rhs = desc.operands[1];
   ref::ElementType type = desc.result.type;
-  if (type != ref::ElementType::F32 && type != ref::ElementType::BF16)
-    return std::nullopt;
-  if (lhs.type != type || rhs.type != type)
+  if (!allOfKernelType({&lhs, &rhs, &desc.result}))
     return std::nullopt;
   if (!isMatmulShaped(lhs, rhs, desc.result))
     return std::nullopt;

@@ -60,8 +60,18 @@ bool allOfKernelType(const std::vector<const TensorType *> &tensors) {
   ref::ElementType type = tensors.front()->type;
   if (type != ref::ElementType::F32 && type != ref::ElementType::BF16)
     return false;
+  if (type == ref::ElementType::BF16 && !kernelsComputeBf16())
+    return false;
   return std::all_of(tensors.begin(), tensors.end(),
                      [&](const TensorType *t) { return t->type == type; });
+}
+
+bool kernelsComputeBf16() {
+#ifdef TESSEL_RUNTIME_HAS_KERNELS
+  return tessel_kernels_compute_bf16() != 0;
+#else
+  return false;
+#endif
 }
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS

@@ -51,8 +51,11 @@ std::optional<std::vector<DimGroup>>
 groupDims(const std::vector<std::string> &dims,
           const std::vector<const TensorType *> &tensors, size_t maxGroups);
 
-/// Whether all the tensors have this element type and it is one the oneDNN
-/// kernels compute in (f32, bf16).
+/// Whether the oneDNN kernels compute in bf16 on this CPU (AVX-512).
+bool kernelsComputeBf16();
+
+/// Whether all the tensors have one element type and it is one the oneDNN
+/// kernels compute in here (f32; bf16 where kernelsComputeBf16()).
 bool allOfKernelType(const std::vector<const TensorType *> &tensors);
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS

@@ -14,7 +14,12 @@ namespace tessel::runtime {
 
 namespace {
 
-bool isKernelType(const TensorType &type) { return allOfKernelType({&type}); }
+/// Reorders (casts and copies) run in f32 and bf16 on every CPU, unlike the
+/// computing kernels (allOfKernelType).
+bool isKernelType(const TensorType &type) {
+  return type.type == ref::ElementType::F32 ||
+         type.type == ref::ElementType::BF16;
+}
 
 } // namespace
 

@@ -171,3 +171,13 @@ tessel_status_t PrimitiveChain::run(tessel_kernels_t &kernels,
 }
 
 } // namespace tessel::runtime
+
+int tessel_kernels_compute_bf16(void) {
+  // The ISA bits are cumulative: avx512_core's include avx2's.
+  static const bool computes = [] {
+    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    auto needed = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+    return (isa & needed) == needed;
+  }();
+  return computes ? 1 : 0;
+}

@@ -19,6 +19,7 @@
 #include "executor/FastEinsum.h"
 #include "executor/FastElementwise.h"
 #include "executor/FastGather.h"
+#include "executor/FastKernel.h"
 #include "executor/FastOneHot.h"
 #include "executor/FastNormalization.h"
 #include "executor/FastPooling.h"
@@ -37,6 +38,11 @@
 
 using namespace tessel;
 using namespace tessel::runtime;
+
+/// Why the bf16 tests of the fast kernels skip on CPUs without AVX-512.
+constexpr const char *kNoBf16Kernels =
+    "oneDNN has no bf16 kernels on this CPU (no AVX-512); the builders "
+    "decline bf16 and the reference kernels run it";
 
 namespace {
 
@@ -295,6 +301,8 @@ TEST(FastConvolution, KernelAsLargeAsThePaddedInput) {
 }
 
 TEST(FastConvolution, Bf16) {
+  if (!kernelsComputeBf16())
+    GTEST_SKIP() << kNoBf16Kernels;
   checkConvolution({{"batch", "c", "h", "w"},
                     {"c", "f", "kh", "kw"},
                     {"batch", "f", "h", "w"},
@@ -474,6 +482,8 @@ TEST(FastPooling, DimsInUnusualOrdersAndMorePassThroughDims) {
 }
 
 TEST(FastPooling, Bf16) {
+  if (!kernelsComputeBf16())
+    GTEST_SKIP() << kNoBf16Kernels;
   checkPooling({ref::PoolKind::Max,
                 {"batch", "f", "h", "w"},
                 {{"batch", 2}, {"f", 16}, {"h", 6}, {"w", 6}},
@@ -522,17 +532,36 @@ TEST(FastSoftmax, EveryDim) {
   }
 }
 
-TEST(FastSoftmax, Bf16AndDeclinedCases) {
+TEST(FastSoftmax, DeclinesAResultInAnotherDimOrder) {
+  TensorType f = tensor({"batch", "classes"}, {4, 10});
+  EXPECT_FALSE(buildFastSoftmax(op({f}, tensor({"classes", "batch"}, {10, 4})),
+                                "classes", unreachable()));
+}
+
+TEST(FastSoftmax, Bf16) {
+  if (!kernelsComputeBf16())
+    GTEST_SKIP() << kNoBf16Kernels;
   TensorType x = tensor({"batch", "classes"}, {4, 10}, ref::ElementType::BF16);
   std::optional<Kernel> fast =
       buildFastSoftmax(op({x}, x), "classes", unreachable());
   ASSERT_TRUE(fast);
   std::vector<Buffer> in = {Buffer(x, Values::Signed, 11)};
   expectMatches(*fast, in, x, ref::softmax(in[0].load(), "classes"), 2e-2);
-  // A result in another dim order is left to the reference.
-  TensorType f = tensor({"batch", "classes"}, {4, 10});
-  EXPECT_FALSE(buildFastSoftmax(op({f}, tensor({"classes", "batch"}, {10, 4})),
-                                "classes", unreachable()));
+}
+
+TEST(FastKernels, DeclineBf16WhereOneDnnHasNoBf16Kernels) {
+  if (kernelsComputeBf16())
+    GTEST_SKIP() << "this CPU has oneDNN's bf16 kernels";
+  using ET = ref::ElementType;
+  TensorType x = tensor({"batch", "classes"}, {4, 10}, ET::BF16);
+  EXPECT_FALSE(buildFastSoftmax(op({x}, x), "classes", unreachable()));
+  TensorType lhs = tensor({"m", "k"}, {3, 4}, ET::BF16);
+  TensorType rhs = tensor({"k", "n"}, {4, 5}, ET::BF16);
+  EXPECT_FALSE(
+      buildFastEinsum(op({lhs, rhs}, tensor({"m", "n"}, {3, 5}, ET::BF16))));
+  // Casts still run on oneDNN's reorders.
+  EXPECT_TRUE(buildFastCast(op({tensor({"a"}, {8})}, tensor({"a"}, {8}, ET::BF16)),
+                            unreachable()));
 }
 
 TEST(FastLayerNorm, TrailingDimsInAnyOrder) {
@@ -629,6 +658,8 @@ TEST(FastReduce, MaxAndMinLetANaNWinAsTheReferenceDoes) {
 //===----------------------------------------------------------------------===//
 
 TEST(FastEinsum, Bf16WithOperandsAndResultOutOfMatmulOrder) {
+  if (!kernelsComputeBf16())
+    GTEST_SKIP() << kNoBf16Kernels;
   using ET = ref::ElementType;
   TensorType lhs = tensor({"k", "b", "m"}, {17, 2, 5}, ET::BF16);
   TensorType rhs = tensor({"n", "k", "b"}, {6, 17, 2}, ET::BF16);
@@ -964,6 +995,8 @@ TEST(FastElementwise, SelectWithBroadcasts) {
 }
 
 TEST(FastElementwise, Bf16UnaryAndBinaryOps) {
+  if (!kernelsComputeBf16())
+    GTEST_SKIP() << kNoBf16Kernels;
   using ET = ref::ElementType;
   TensorType full = tensor({"a", "b"}, {6, 10}, ET::BF16);
   TensorType row = tensor({"b"}, {10}, ET::BF16);

@@ -28,6 +28,13 @@ tessel_status_t tessel_kernels_create(tessel_kernels_t **out_kernels);
 /* NULL is accepted and ignored. */
 tessel_status_t tessel_kernels_destroy(tessel_kernels_t *kernels);
 
+/* 1 when the kernels compute in bf16 on this CPU, else 0. oneDNN 2.x has
+ * bf16 convolutions, matmuls, pooling, softmax and element-wise kernels
+ * only on CPUs with AVX-512 (native with AVX512-BF16); elsewhere bf16 ops
+ * run on the reference kernels, and casts and copies in bf16 still run
+ * here. */
+int tessel_kernels_compute_bf16(void);
+
 /* result = einsum(lhs, rhs), the contraction of two tensors.
  *
  * Each dim of each tensor carries a label, an arbitrary integer given in
