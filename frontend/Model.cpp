@@ -31,9 +31,14 @@ ModelState::ModelState(Model &owner)
   context.getDiagEngine().registerHandler([this](Diagnostic &diagnostic) {
     std::string text;
     llvm::raw_string_ostream os(text);
+    // The source line that built the op (Model::setLocation), if any.
+    if (auto line = dyn_cast<FileLineColLoc>(diagnostic.getLocation()))
+      os << line.getFilename().getValue() << ":" << line.getLine() << ": ";
     os << diagnostic;
+    // The verifier's note that prints the whole op adds nothing here.
     for (const Diagnostic &note : diagnostic.getNotes())
-      os << "; " << note;
+      if (!StringRef(note.str()).starts_with("see current operation"))
+        os << "; " << note;
     diagnostics.push_back(text);
     return success();
   });
@@ -388,18 +393,21 @@ void Model::setLocation(const std::string &file, int line) {
   impl->location = FileLineColLoc::get(&impl->context, file, line, 1);
 }
 
-std::string Model::str() const {
+std::string Model::str(bool locations) const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  impl->module->print(os);
+  OpPrintingFlags flags;
+  if (locations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  impl->module->print(os, flags);
   return text;
 }
 
-void Model::write(const std::string &path) const {
+void Model::write(const std::string &path, bool locations) const {
   std::string temporary = fmt::format("{}.tmp{}", path, ::getpid());
   {
     std::ofstream out(temporary);
-    out << str();
+    out << str(locations);
     out.flush();
     if (!out) {
       std::remove(temporary.c_str());

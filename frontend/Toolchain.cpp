@@ -115,7 +115,7 @@ std::string explain(const Model &model, const Layout &layout,
   TemporaryFile source("tessel-model", "mlir");
   TemporaryFile out("tessel-explain", "json");
   TemporaryFile err("tessel-explain", "err");
-  model.write(source.str());
+  model.write(source.str(), /*locations=*/true);
   std::vector<std::string> args{"explain", source.str(), "--format=json",
                                 "--function=" + function};
   addLayout(args, layout);
@@ -128,7 +128,7 @@ void compile(const Model &model, const Layout &layout,
              const std::string &output, const CompileOptions &options) {
   TemporaryFile source("tessel-model", "mlir");
   TemporaryFile err("tessel-compile", "err");
-  model.write(source.str());
+  model.write(source.str(), /*locations=*/true);
   std::vector<std::string> args{"compile", source.str(), "-o", output};
   addLayout(args, layout);
   addCompileOptions(args, options);
@@ -141,7 +141,7 @@ RunResult run(const Model &model, const Layout &layout, int ranks,
               const CompileOptions &options) {
   TemporaryFile source("tessel-model", "mlir");
   TemporaryFile metrics("tessel-metrics", "jsonl");
-  model.write(source.str());
+  model.write(source.str(), /*locations=*/true);
   std::vector<std::string> args{"run", source.str()};
   addLayout(args, layout);
   addCompileOptions(args, options);

@@ -270,6 +270,18 @@ void TesselInlineLayersPass::inlineCall(func::CallOp call,
   for (auto [result, returned] :
        llvm::zip_equal(call.getResults(), terminator->getOperands()))
     result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
+  // A name on the call (`{tessel.name = "logits"}`, which a layout's
+  // overrides refer to) names its result: it moves to the op that computes
+  // that result in the inlined body. The caller's name wins over one the
+  // layer gave the same op.
+  auto callName = call->getAttrOfType<StringAttr>(TesselDialect::kNameAttrName);
+  Value returned = call.getNumResults() == 1 ? terminator->getOperand(0)
+                                              : Value();
+  // Only an op of the layer's body: a layer that returns its argument
+  // computes nothing to name.
+  if (callName && returned && returned.getDefiningOp())
+    mapping.lookup(returned).getDefiningOp()->setAttr(
+        TesselDialect::kNameAttrName, callName);
   call.erase();
 }
 

@@ -30,6 +30,9 @@ def TesselInlineLayers : Pass<"tessel-inline-layers", "::mlir::ModuleOp"> {
       SplitMix64's finaliser, 63 bits), so that the copies of a layer start
       from different values. A call without a scope leaves names and seeds
       as they are.
+    - A `tessel.name` on a call of one result names that result: it moves
+      to the inlined op that computes it (`func.call @head(%x)
+      {tessel.name = "logits"}` is a tensor a layout can override).
     - A parameter is its full name: the `tessel.parameter` ops of one
       function that have the same full name, after inlining, are one shared
       weight (a tied embedding, a layer called twice without a scope) and

@@ -264,8 +264,12 @@ PYBIND11_MODULE(_tessel, m) {
           py::arg("kind"), py::arg("scope"), py::arg("args"), py::arg("body"))
       .def("name", &Model::name, py::arg("tensor"), py::arg("name"))
       .def("has_function", &Model::hasFunction, py::arg("name"))
-      .def("write", &Model::write, py::arg("path"))
-      .def("__str__", &Model::str)
+      .def("write", &Model::write, py::arg("path"),
+           py::arg("locations") = false)
+      .def("to_mlir", &Model::str, py::arg("locations") = false,
+           "The module as MLIR text (with each op's Python line when "
+           "`locations`).")
+      .def("__str__", [](const Model &model) { return model.str(); })
       .def_static("of", &Model::of, py::arg("tensor"),
                   py::return_value_policy::reference);
 

@@ -63,6 +63,8 @@ extra=(
   # Layer functions: the scoped weights and the shared projection split.
   "layers|model:2;data:2|feat:model;batch:data"
   "layers|model:3|feat:model pad-uneven=true"
+  # The front end's language model: its tied table split by vocabulary.
+  "gpt|data:2;model:2|batch:data;vocab:model"
 )
 
 # The optimizer of each example's training step; between them the sweep
@@ -72,6 +74,7 @@ declare -A optimizers=(
   [transformer]="optimizer=adamw weight-decay=0.01 clip-norm=1.0"
   [cnn]="optimizer=momentum"
   [layers]="optimizer=adam"
+  [gpt]="optimizer=adamw weight-decay=0.01"
 )
 
 passed=0

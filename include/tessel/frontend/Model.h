@@ -100,11 +100,13 @@ public:
   /// set the Python caller's file and line).
   void setLocation(const std::string &file, int line);
 
-  /// The module as MLIR text.
-  std::string str() const;
+  /// The module as MLIR text; with `locations`, every op carries the
+  /// source line that built it (`loc("model.py":12:1)`), so that the
+  /// compiler's messages about it name that line.
+  std::string str(bool locations = false) const;
   /// Writes the module to `path` (through a temporary file beside it, so a
   /// failure never leaves half a file); throws Error on failure.
-  void write(const std::string &path) const;
+  void write(const std::string &path, bool locations = false) const;
 
   /// Whether a function of this name has been defined.
   bool hasFunction(const std::string &name) const;

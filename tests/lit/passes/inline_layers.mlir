@@ -111,3 +111,27 @@ func.func @tied(%x: !v) -> !v {
   %c = tessel.add %b, %i : !v, !v -> !v
   return %c : !v
 }
+
+// -----
+
+// A name on the call names the call's result: it moves to the inlined op
+// that computes it, where a layout's overrides find it.
+func.func private @head(%x: !tessel.tensor<[batch:4, k:3], f32>)
+    -> !tessel.tensor<[batch:4, n:2], f32> {
+  %w = tessel.parameter "w" normal scale 0.1 seed 1
+      : !tessel.tensor<[k:3, n:2], f32>
+  %y = tessel.einsum %x, %w
+      : (!tessel.tensor<[batch:4, k:3], f32>, !tessel.tensor<[k:3, n:2], f32>)
+      -> !tessel.tensor<[batch:4, n:2], f32>
+  return %y : !tessel.tensor<[batch:4, n:2], f32>
+}
+
+// CHECK-LABEL: func.func @named_call(
+// CHECK: tessel.parameter "out.w"
+// CHECK: tessel.einsum %{{.*}}, %{{.*}} {tessel.name = "logits"}
+func.func @named_call(%x: !tessel.tensor<[batch:4, k:3], f32>)
+    -> !tessel.tensor<[batch:4, n:2], f32> {
+  %y = func.call @head(%x) {tessel.scope = "out", tessel.name = "logits"}
+      : (!tessel.tensor<[batch:4, k:3], f32>) -> !tessel.tensor<[batch:4, n:2], f32>
+  return %y : !tessel.tensor<[batch:4, n:2], f32>
+}

@@ -1,0 +1,90 @@
+module {
+  func.func @forward(%arg0: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "tokens"}, %arg1: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "targets"}) -> !tessel.tensor<[], f32> {
+    %0 = call @Embedding(%arg0) {tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16], i32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %1 = tessel.parameter "pos_emb" normal scale 2.000000e-02 seed 1794518190 : !tessel.tensor<[seq:16, d_model:64], f32>
+    %2 = tessel.add %0, %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = call @Block(%2) {tessel.scope = "block0"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = call @Block(%3) {tessel.scope = "block1"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %5 = call @LayerNorm(%4) {tessel.scope = "ln_f"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %6 = call @Embedding_attend(%5) {tessel.name = "logits", tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %7 = tessel.softmax_cross_entropy %6, %arg1 over "vocab" : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16], f32>
+    %8 = tessel.reduce mean %7 : !tessel.tensor<[batch:4, seq:16], f32> -> !tessel.tensor<[], f32>
+    return %8 : !tessel.tensor<[], f32>
+  }
+  func.func private @Embedding(%arg0: !tessel.tensor<[batch:4, seq:16], i32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "table" normal scale 2.000000e-02 seed 1251777503 : !tessel.tensor<[vocab:256, d_model:64], f32>
+    %1 = tessel.gather %0[%arg0] over "vocab" : !tessel.tensor<[vocab:256, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @Block(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = call @LayerNorm(%arg0) {tessel.scope = "ln1"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %1 = call @MultiHeadAttention(%0) {tessel.scope = "attn"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %2 = tessel.add %arg0, %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = call @LayerNorm(%2) {tessel.scope = "ln2"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = call @MLP(%3) {tessel.scope = "mlp"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %5 = tessel.add %2, %4 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %5 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @LayerNorm(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "gamma" ones scale 1.000000e+00 seed 1344869386 : !tessel.tensor<[d_model:64], f32>
+    %1 = tessel.parameter "beta" zeros scale 1.000000e+00 seed 797041863 : !tessel.tensor<[d_model:64], f32>
+    %2 = tessel.layer_norm %arg0 over ["d_model"] epsilon 1.000000e-05 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = tessel.mul %2, %0 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = tessel.add %3, %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %4 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @MultiHeadAttention(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = call @Linear(%arg0) {tessel.scope = "q"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %1 = call @Linear(%arg0) {tessel.scope = "k"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %2 = tessel.rename %1 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+    %3 = call @Linear(%arg0) {tessel.scope = "v"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %4 = tessel.rename %3 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+    %5 = tessel.einsum %0, %2 : (!tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %6 = tessel.constant 2.500000e-01 : f32 -> !tessel.tensor<[], f32>
+    %7 = tessel.mul %5, %6 : !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %8 = tessel.iota "seq" : !tessel.tensor<[seq:16, key:16], i32>
+    %9 = tessel.iota "key" : !tessel.tensor<[seq:16, key:16], i32>
+    %10 = tessel.compare ge, %8, %9 : !tessel.tensor<[seq:16, key:16], i32>, !tessel.tensor<[seq:16, key:16], i32> -> !tessel.tensor<[seq:16, key:16], i1>
+    %11 = tessel.constant -1.000000e+09 : f32 -> !tessel.tensor<[], f32>
+    %12 = tessel.select %10, %7, %11 : !tessel.tensor<[seq:16, key:16], i1>, !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %13 = tessel.softmax %12 over "key" : !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %14 = tessel.einsum %13, %4 : (!tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %15 = call @Linear_1(%14) {tessel.scope = "o"} : (!tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %15 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @Linear(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_model:64, heads:4, head_dim:16], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+  }
+  func.func private @Linear_1(%arg0: !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[heads:4, head_dim:16, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>, !tessel.tensor<[heads:4, head_dim:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @MLP(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = call @Linear_2(%arg0) {tessel.scope = "up"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    %1 = tessel.gelu %0 : !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    %2 = call @Linear_3(%1) {tessel.scope = "down"} : (!tessel.tensor<[batch:4, seq:16, d_ff:256], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %2 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @Linear_2(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_model:64, d_ff:256], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64, d_ff:256], f32>) -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    %2 = tessel.parameter "b" zeros scale 1.000000e+00 seed 1728851429 : !tessel.tensor<[d_ff:256], f32>
+    %3 = tessel.add %1, %2 : !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>, !tessel.tensor<[d_ff:256], f32> -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    return %3 : !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+  }
+  func.func private @Linear_3(%arg0: !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_ff:256, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_ff:256], f32>, !tessel.tensor<[d_ff:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %2 = tessel.parameter "b" zeros scale 1.000000e+00 seed 1728851429 : !tessel.tensor<[d_model:64], f32>
+    %3 = tessel.add %1, %2 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %3 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @Embedding_attend(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32> {
+    %0 = tessel.parameter "table" normal scale 2.000000e-02 seed 1251777503 : !tessel.tensor<[vocab:256, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[vocab:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+  }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The tessel package as scripts/setup.sh pip-installs it: imported from the
+# virtual environment's site-packages (not from the build tree), it builds
+# a model and traces it to MLIR. Exit 77 (skip) when there is no venv yet.
+set -euo pipefail
+venv=$1
+if [ ! -x "$venv/bin/python" ]; then
+  echo "SKIP: no virtual environment at $venv (scripts/setup.sh makes it)"
+  exit 77
+fi
+cd "$(mktemp -d)"
+"$venv/bin/python" - <<'PY'
+import tessel, sys
+assert "site-packages" in tessel.__file__, tessel.__file__
+batch, k = tessel.Dim("batch", 4), tessel.Dim("k", 3)
+model = tessel.Model()
+model.define("forward", [tessel.Input("x", [batch, k])],
+             lambda x: tessel.reduce_mean(tessel.Linear("fc", [tessel.Dim("n", 2)], "k")(x)))
+text = str(model)
+assert 'tessel.scope = "fc"' in text, text
+print("tessel from", tessel.__file__, "builds a model")
+PY

@@ -1,0 +1,159 @@
+"""The Python front end: models traced into MLIR, errors as exceptions that
+name dimensions and the user's line, layers as functions, and explain, compile
+and run through the tessel command."""
+import importlib.util
+import json
+import os
+import pathlib
+
+import pytest
+
+import tessel
+from tessel import Dim
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+BATCH, PIXELS, HIDDEN, CLASSES = Dim("batch", 8), Dim("pixels", 12), Dim("hidden", 6), Dim("classes", 4)
+
+
+def mlp():
+    model = tessel.Model()
+
+    def forward(images, labels):
+        h = tessel.relu(tessel.Linear("fc1", [HIDDEN], "pixels")(images))
+        logits = tessel.Linear("fc2", [CLASSES], "hidden")(h)
+        return tessel.reduce_mean(tessel.cross_entropy(logits, labels, "classes"))
+
+    model.define("forward", [tessel.Input("images", [BATCH, PIXELS]),
+                             tessel.Input("labels", [BATCH], "i32")], forward)
+    return model
+
+
+def error_of(body):
+    """The tessel.Error that tracing `body(model, images)` raises."""
+    model = tessel.Model()
+
+    def forward(images):
+        body(model, images)
+        return tessel.reduce_mean(images)
+
+    with pytest.raises(tessel.Error) as raised:
+        model.define("forward", [tessel.Input("images", [BATCH, PIXELS])], forward)
+    return str(raised.value)
+
+
+def load_example(name):
+    path = REPO / "examples" / name / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tensors_carry_named_dims_and_layers_become_functions():
+    model = mlp()
+    text = str(model)
+    assert "func.func private @Linear(" in text
+    assert 'tessel.scope = "fc1"' in text and 'tessel.scope = "fc2"' in text
+    holder = {}
+
+    def forward(x):
+        holder["y"] = tessel.einsum(x, model2.parameter("w", [PIXELS, HIDDEN]), out=["batch", "hidden"])
+        return tessel.reduce_sum(holder["y"])
+
+    model2 = tessel.Model()
+    model2.define("forward", [tessel.Input("x", [BATCH, PIXELS])], forward)
+    assert holder["y"].dims == [BATCH, HIDDEN]
+    assert holder["y"].dtype == "f32"
+    assert holder["y"].shape == [8, 6]
+
+
+def test_mistakes_are_python_exceptions_that_name_the_dims():
+    assert issubclass(tessel.Error, ValueError)
+    assert "output dimension 'hidden' is in no input" in error_of(
+        lambda m, x: tessel.einsum(x, out=[HIDDEN]))
+    assert "dimension 'pixels' has size 12" in error_of(
+        lambda m, x: x + m.parameter("b", [Dim("pixels", 13)]))
+    assert "has no dimension 'features'" in error_of(
+        lambda m, x: tessel.Linear("fc", [HIDDEN], "features")(x))
+    assert "unknown element type 'f8'" in error_of(lambda m, x: tessel.cast(x, "f8"))
+
+
+def test_a_verifier_error_names_the_python_line():
+    message = error_of(lambda m, x: tessel.layer_norm(x, []))
+    assert "test_frontend.py:" in message, message
+
+
+def test_a_layer_may_not_reach_into_its_caller():
+    class Leaky(tessel.Module):
+        def __init__(self, name, outer):
+            super().__init__(name)
+            self.outer = outer
+
+        def forward(self, x):
+            return x + self.outer
+
+    message = error_of(lambda m, x: Leaky("leaky", x)(x))
+    assert "belongs to another function" in message
+
+
+def test_python_modules_scope_their_parameters():
+    class Scale(tessel.Module):
+        def forward(self, x):
+            return x * self.param("gain", [Dim("hidden", 6)], init="ones")
+
+    model = tessel.Model()
+
+    def forward(x):
+        return tessel.reduce_sum(Scale("s1")(Scale("s0")(x)))
+
+    model.define("forward", [tessel.Input("x", [BATCH, HIDDEN])], forward)
+    assert str(model).count("func.func private @Scale(") == 1
+    report = tessel.explain(model, mesh="data:2", rules="batch:data")
+    names = {t["name"] for t in report["tensors"] if t["kind"] == "parameter"}
+    assert names == {"s0.gain", "s1.gain"}
+
+
+def test_explain_compares_layouts():
+    model = mlp()
+    data = tessel.explain(model, mesh="data:2", rules="batch:data")
+    split = tessel.explain(model, mesh="model:2", rules="hidden:model")
+    assert data["ranks"] == split["ranks"] == 2
+    # Model parallelism halves the hidden layer's weights on each rank.
+    assert split["totals"]["parameter_bytes_per_rank"] < data["totals"]["parameter_bytes_per_rank"]
+    w1 = [t for t in split["tensors"] if t["name"] == "fc1.w"][0]
+    assert w1["local_shape"] == [12, 3]
+
+
+def test_compile_errors_are_exceptions(tmp_path):
+    with pytest.raises(tessel.Error, match="give a layout file"):
+        tessel.explain(mlp())
+    with pytest.raises(tessel.Error, match="tessel explain failed"):
+        tessel.explain(mlp(), mesh="data:3", rules="batch:data")  # 8 rows on 3 ranks
+    output = tmp_path / "mlp.spmd"
+    tessel.compile(mlp(), mesh="data:2", rules="batch:data", output=output)
+    assert output.exists() and os.access(output, os.X_OK)
+
+
+def test_the_cpp_and_python_front_ends_write_the_committed_gpt(tmp_path):
+    gpt = load_example("gpt")
+    emitted = tmp_path / "gpt.mlir"
+    gpt.build_gpt().write(str(emitted))
+    assert emitted.read_text() == (REPO / "examples" / "gpt" / "gpt.mlir").read_text()
+
+
+def test_train_a_two_block_language_model_on_four_ranks_like_one():
+    gpt = load_example("gpt")
+    model = gpt.build_gpt(layers=2)
+    args = ["--steps", "6", "--lr", "0.003", "--log-every", "1"]
+    one = tessel.run(model, mesh="data:1", rules="batch:data", optimizer="adamw", args=args)
+    four = tessel.run(model, REPO / "examples" / "gpt" / "hybrid.yaml", ranks=4,
+                      optimizer="adamw", args=args)
+
+    def losses(metrics):
+        return {m["step"]: m["loss"] for m in metrics if "step" in m}
+
+    reference, hybrid = losses(one), losses(four)
+    assert sorted(reference) == list(range(1, 7))
+    assert reference[6] < reference[1]
+    for step, loss in reference.items():
+        assert hybrid[step] == pytest.approx(loss, rel=1e-4), (step, json.dumps(four))
