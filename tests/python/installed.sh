@@ -3,11 +3,11 @@
 # virtual environment's site-packages (not from the build tree), it builds
 # a model and traces it to MLIR. Exit 77 (skip) when there is no venv yet.
 set -euo pipefail
-venv=$1
-if [ ! -x "$venv/bin/python" ]; then
-  echo "SKIP: no virtual environment at $venv (scripts/setup.sh makes it)"
+if [ ! -x "$1/bin/python" ]; then
+  echo "SKIP: no virtual environment at $1 (scripts/setup.sh makes it)"
   exit 77
 fi
+venv=$(cd "$1" && pwd)
 cd "$(mktemp -d)"
 "$venv/bin/python" - <<'PY'
 import tessel, sys
