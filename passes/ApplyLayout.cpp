@@ -280,8 +280,30 @@ void ApplyLayoutPass::runOnOperation() {
       for (Value result : op->getResults())
         failedAny |= failed(assignLayout(result, *spec, spec->mesh));
     });
-    // The signature follows the new argument and returned types.
+    // State that goes round a training loop (tessel-autodiff's step returns
+    // every parameter and optimizer state under its argument's name) is
+    // returned with its argument's layout, so that the next step takes it
+    // as it was given: an update computed from a gradient whose split came
+    // from elsewhere (an override of the logits' vocabulary reaching the
+    // gradient of an unsplit projection) would otherwise come back split.
     Operation *terminator = func.getBody().back().getTerminator();
+    llvm::StringMap<Type> argumentTypes;
+    for (auto [index, argument] : llvm::enumerate(func.getArguments()))
+      if (auto name = func.getArgAttrOfType<StringAttr>(
+              index, TesselDialect::kNameAttrName))
+        argumentTypes[name.getValue()] = argument.getType();
+    for (auto [index, returned] : llvm::enumerate(terminator->getOperands())) {
+      auto name = func.getResultAttrOfType<StringAttr>(
+          index, TesselDialect::kNameAttrName);
+      if (!name || !argumentTypes.count(name.getValue()))
+        continue;
+      Type argumentType = argumentTypes.lookup(name.getValue());
+      if (returned.getType() != argumentType &&
+          cast<NamedTensorType>(returned.getType()).withLayout({}) ==
+              cast<NamedTensorType>(argumentType).withLayout({}))
+        returned.setType(argumentType);
+    }
+    // The signature follows the new argument and returned types.
     func.setType(FunctionType::get(&getContext(),
                                    func.getBody().getArgumentTypes(),
                                    terminator->getOperandTypes()));
