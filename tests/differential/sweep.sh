@@ -65,6 +65,10 @@ extra=(
   "layers|model:3|feat:model pad-uneven=true"
   # The front end's language model: its tied table split by vocabulary.
   "gpt|data:2;model:2|batch:data;vocab:model"
+  # The ViT's patches, 7 x 7 (padded): the rows' grid split (its reshape keeps the split
+  # local), and its tokens split over `seq` (gathered before attention).
+  "vit|rows:2|grid_h:rows pad-uneven=true"
+  "vit|seq:2;model:2|seq:seq;d_ff:model pad-uneven=true"
 )
 
 # The optimizer of each example's training step; between them the sweep
@@ -75,6 +79,7 @@ declare -A optimizers=(
   [cnn]="optimizer=momentum"
   [layers]="optimizer=adam"
   [gpt]="optimizer=adamw weight-decay=0.01"
+  [vit]="optimizer=adamw"
 )
 
 passed=0

@@ -141,6 +141,13 @@ def test_the_cpp_and_python_front_ends_write_the_committed_gpt(tmp_path):
     assert emitted.read_text() == (REPO / "examples" / "gpt" / "gpt.mlir").read_text()
 
 
+def test_the_vit_example_writes_the_committed_vit(tmp_path):
+    vit = load_example("vit")
+    emitted = tmp_path / "vit.mlir"
+    vit.build_vit().write(str(emitted))
+    assert emitted.read_text() == (REPO / "examples" / "vit" / "vit.mlir").read_text()
+
+
 def test_train_a_two_block_language_model_on_four_ranks_like_one():
     gpt = load_example("gpt")
     model = gpt.build_gpt(layers=2)

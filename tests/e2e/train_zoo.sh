@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# End to end: the front end's zoo (examples/vit, examples/gpt) compiled from
+# its committed MLIR and trained under mpirun: every layout file gives the
+# 1-rank loss curve, and the Vision Transformer learns Fashion-MNIST (test
+# accuracy at least 70% after 800 steps at batch 64 on the hybrid layout).
+#
+# usage: train_zoo.sh BUILD_BIN_DIR EXAMPLES_DIR
+set -euo pipefail
+bin=$1
+examples=$2
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1
+data=/usr/share/datasets/fashion-mnist
+
+passed=0
+failed=0
+result() {
+  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
+  else echo "FAIL: $1"; failed=$((failed + 1)); fi
+}
+
+# The loss curve of every layout file against one rank, over 30 steps.
+curves() { # example, data options...
+  local example=$1
+  shift
+  local model=$examples/$example/$example.mlir
+  local train=(--optimizer adamw --batch 16)
+  local run_opts=(--steps 30 --lr 0.003 --seed 3 --log-every 1000 "$@")
+  "$bin/tessel" compile "$model" "${train[@]}" -o "$work/$example.reference.spmd"
+  "$work/$example.reference.spmd" --metrics "$work/$example.reference.jsonl" "${run_opts[@]}" \
+    > "$work/$example.reference.out"
+  for layout in "$examples/$example"/*.yaml; do
+    local name
+    name=$(basename "$layout" .yaml)
+    local ranks
+    ranks=$(python3 -c "import re,sys; m=re.search(r'mesh: \{(.*)\}', open(sys.argv[1]).read()); \
+import math; print(math.prod(int(v.split(':')[1]) for v in m.group(1).split(',')))" "$layout")
+    local status=0
+    "$bin/tessel" compile "$model" --layout "$layout" "${train[@]}" -o "$work/$example.$name.spmd" &&
+      mpirun -n "$ranks" --oversubscribe "$work/$example.$name.spmd" \
+        --metrics "$work/$example.$name.jsonl" "${run_opts[@]}" > "$work/$example.$name.out" 2>&1 &&
+      python3 "$here/compare_losses.py" "$work/$example.reference.jsonl" \
+        "$work/$example.$name.jsonl" 1e-4 ||
+      { status=1; tail -5 "$work/$example.$name.out"; }
+    result "$example: $name.yaml on $ranks ranks gives the 1-rank loss curve" $status
+  done
+}
+
+curves gpt
+if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ubyte" ]; then
+  curves vit --data "$data"
+
+  status=0
+  "$bin/tessel" compile "$examples/vit/vit.mlir" --layout "$examples/vit/hybrid.yaml" \
+    --optimizer adamw --batch 64 -o "$work/vit.spmd"
+  mpirun -n 4 --oversubscribe "$work/vit.spmd" --data "$data" --steps 800 --lr 0.003 \
+    --schedule cosine --seed 0 --log-every 200 --metrics "$work/vit.jsonl" | tee "$work/vit.out"
+  python3 - "$work/vit.jsonl" <<'PY' || status=1
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+accuracy = [r["test_accuracy"] for r in records if "test_accuracy" in r]
+print(f"ViT test accuracy {accuracy[-1]:.4f} (threshold 0.70)" if accuracy else "no accuracy")
+sys.exit(0 if accuracy and accuracy[-1] >= 0.70 else 1)
+PY
+  result "vit: 70% test accuracy on Fashion-MNIST after 800 steps" $status
+else
+  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist): vit"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
