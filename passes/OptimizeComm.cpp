@@ -22,6 +22,20 @@ using namespace mlir::tessel;
 
 namespace {
 
+/// Whether `slice` keeps one of equal blocks: its dimension divides over its
+/// axes. A pad_uneven slice's blocks are ceil(n / g) with zeros past the
+/// end, which no reduce_scatter or all_to_all produces.
+bool slicesEvenly(ShardSliceOp slice) {
+  MeshAttr mesh = getEnclosingMesh(slice);
+  SmallVector<StringAttr> axes;
+  for (Attribute axis : slice.getAxes())
+    axes.push_back(cast<StringAttr>(axis));
+  std::optional<int64_t> groups = mesh ? mesh.getGroupSize(axes) : std::nullopt;
+  std::optional<int64_t> size =
+      slice.getInput().getType().getDimSize(slice.getDim());
+  return groups && size && *size % *groups == 0;
+}
+
 /// all_reduce over A, then keep block p along d over A
 ///   => reduce_scatter along d over A.
 /// Each member needs only its block of the reduced tensor, which is what a
@@ -32,7 +46,8 @@ struct AllReduceThenSliceToReduceScatter : OpRewritePattern<ShardSliceOp> {
   LogicalResult matchAndRewrite(ShardSliceOp slice,
                                 PatternRewriter &rewriter) const final {
     auto reduce = slice.getInput().getDefiningOp<AllReduceOp>();
-    if (!reduce || reduce.getAxes() != slice.getAxes() || !reduce->hasOneUse())
+    if (!reduce || reduce.getAxes() != slice.getAxes() ||
+        !reduce->hasOneUse() || !slicesEvenly(slice))
       return failure();
     rewriter.replaceOpWithNewOp<ReduceScatterOp>(
         slice, slice.getType(), reduce.getKind(), reduce.getInput(),
@@ -71,7 +86,8 @@ struct GatherThenSliceOtherToAllToAll : OpRewritePattern<ShardSliceOp> {
                                 PatternRewriter &rewriter) const final {
     auto gather = slice.getInput().getDefiningOp<AllGatherOp>();
     if (!gather || gather.getAxes() != slice.getAxes() ||
-        gather.getDim() == slice.getDim() || !gather->hasOneUse())
+        gather.getDim() == slice.getDim() || !gather->hasOneUse() ||
+        !slicesEvenly(slice))
       return failure();
     rewriter.replaceOpWithNewOp<AllToAllOp>(
         slice, slice.getType(), gather.getInput(), slice.getDimAttr(),
