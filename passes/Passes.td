@@ -197,6 +197,84 @@ def TesselResizeDims : Pass<"tessel-resize-dims", "::mlir::ModuleOp"> {
   ];
 }
 
+def TesselDecomposeEinsum
+    : Pass<"tessel-decompose-einsum", "::mlir::ModuleOp"> {
+  let summary = "split einsums of three or more inputs into pairwise ones, "
+                "in the cheapest order";
+  let description = [{
+    An einsum of n >= 3 inputs becomes a tree of n - 1 einsums of two
+    inputs each, which the runtimes run as matmuls (oneDNN, cuBLAS); the
+    runtime's reference kernel for an n-ary einsum is about 750x slower.
+    The einsum's meaning (multiply the inputs, broadcast by name, sum every
+    dimension the result lacks) does not depend on the order in which the
+    inputs are combined, but the cost does: the pass chooses the tree whose
+    pairwise steps cost the fewest FLOPs in all, a step costing the product
+    of the sizes of every dimension of its two operands.
+
+    - Up to `optimal-max-operands` inputs (8), every contraction tree is
+      considered (dynamic programming over subsets of the inputs, like
+      opt_einsum's "optimal"); beyond, the cheapest pair is combined first,
+      again and again (greedy). Ties go to the first candidate in a fixed
+      order, so the result is deterministic.
+    - The intermediate of a set of inputs keeps exactly the dimensions that
+      the result or an input not yet combined has, in order of first
+      appearance among the einsum's inputs; every other dimension of the
+      set is summed in that step. A dimension that two inputs A and C share
+      but the result lacks stays in the product of A and B until C is
+      combined.
+    - A dimension that one input alone has and the result lacks is summed
+      by a `tessel.reduce sum` of that input before any product.
+    - The last step has the einsum's result type, and the einsum's
+      attributes (its `tessel.name`); every new op has its location.
+    - Einsums of one or two inputs are left alone, and so are einsums whose
+      types carry a layout: run the pass before `tessel-apply-layout`.
+
+    `tessel compile` runs it after tessel-inline-layers and
+    tessel-resize-dims (the sizes choose the order) and before
+    tessel-autodiff, so gradients, layouts, partitioning and `tessel
+    explain` all see pairwise contractions; `tessel compile
+    --no-decompose-einsum` leaves n-ary einsums to the runtime.
+
+    Before (the inputs in an order where left to right costs 17x more):
+
+    ```mlir
+    %y = tessel.einsum %c, %b, %a {tessel.name = "y"}
+        : (!tessel.tensor<[k:100, l:50], f32>,
+           !tessel.tensor<[j:100, k:100], f32>,
+           !tessel.tensor<[i:2, j:100], f32>)
+        -> !tessel.tensor<[i:2, l:50], f32>
+    ```
+
+    After (B·A first: 20000 + 10000 FLOPs instead of 500000 + 10000):
+
+    ```mlir
+    %ba = tessel.einsum %b, %a
+        : (!tessel.tensor<[j:100, k:100], f32>,
+           !tessel.tensor<[i:2, j:100], f32>)
+        -> !tessel.tensor<[k:100, i:2], f32>
+    %y = tessel.einsum %c, %ba {tessel.name = "y"}
+        : (!tessel.tensor<[k:100, l:50], f32>,
+           !tessel.tensor<[k:100, i:2], f32>)
+        -> !tessel.tensor<[i:2, l:50], f32>
+    ```
+  }];
+  let options = [
+    Option<"optimalMaxOperands", "optimal-max-operands", "unsigned",
+           /*default=*/"8",
+           "search every contraction tree up to this many inputs (at most "
+           "16), combine the cheapest pair first beyond">,
+  ];
+  let statistics = [
+    Statistic<"einsumsDecomposed", "einsums-decomposed",
+              "einsums of three or more inputs decomposed">,
+    Statistic<"pairwiseEinsums", "pairwise-einsums",
+              "einsums of two inputs made">,
+    Statistic<"reductionsAdded", "reductions-added",
+              "inputs summed over a dimension only they have">,
+  ];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+}
+
 def TesselApplyLayout : Pass<"tessel-apply-layout", "::mlir::ModuleOp"> {
   let summary = "give every tensor its layout on the device mesh";
   let description = [{
