@@ -94,9 +94,10 @@ int64_t CostModel::flops(Operation *op) const {
         return 2 * points * std::max<int64_t>(1, einsum.getInputs().size() - 1);
       })
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, GeluOp, ErfOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
-            PowOp, CompareOp, SelectOp, CastOp, BroadcastOp>(
-          [&](Operation *) { return resultElements(op); })
+            ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp,
+            MaxOp, MinOp, PowOp, CompareOp, SelectOp, CastOp, BroadcastOp,
+            CumsumOp>([&](Operation *) { return resultElements(op); })
+      .Case([&](ArgmaxOp) { return operandElements(op, 0); })
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.
       .Case<SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp>(

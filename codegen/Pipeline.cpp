@@ -20,6 +20,11 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
     resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
     pm.addPass(createTesselResizeDims(resize));
   }
+  // Einsums of three or more inputs as pairwise ones (matmuls), ordered by
+  // the sizes just set, before gradients, layouts and partitioning see
+  // them.
+  if (options.decomposeEinsum)
+    pm.addPass(createTesselDecomposeEinsum());
   if (options.train) {
     TesselAutodiffOptions autodiff;
     autodiff.optimizer = options.optimizer;
@@ -65,7 +70,8 @@ void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,
 void mlir::tessel::registerCompilePipeline() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "tessel-compile",
-      "the pipeline of `tessel compile`: inline-layers, autodiff, layout, "
+      "the pipeline of `tessel compile`: inline-layers, decompose-einsum, "
+      "autodiff, layout, "
       "partition, optimize-comm, bucket-all-reduces, fuse-elementwise, "
       "lower-to-runtime",
       buildCompilePipeline);

@@ -26,6 +26,11 @@ struct CompilePipelineOptions
       *this, "dim-sizes",
       llvm::cl::desc("NAME=SIZE: resize named dimensions first "
                      "(tessel-resize-dims)")};
+  Option<bool> decomposeEinsum{
+      *this, "decompose-einsum",
+      llvm::cl::desc("split einsums of three or more inputs into pairwise "
+                     "ones in the cheapest order (tessel-decompose-einsum)"),
+      llvm::cl::init(true)};
   Option<bool> train{*this, "train",
                      llvm::cl::desc("differentiate the loss into @init and "
                                     "@train_step (tessel-autodiff)"),
@@ -67,8 +72,8 @@ struct CompilePipelineOptions
 };
 
 /// Adds the passes of `tessel compile` to `pm`: tessel-inline-layers,
-/// tessel-resize-dims (with
-/// `dim-sizes`), tessel-autodiff (with
+/// tessel-resize-dims (with `dim-sizes`), tessel-decompose-einsum (with
+/// `decompose-einsum`), tessel-autodiff (with
 /// `train`), tessel-apply-layout (with a layout), tessel-partition,
 /// tessel-optimize-comm, CSE, tessel-bucket-all-reduces (with
 /// `bucket-bytes`), tessel-fuse-elementwise (with `fuse-elementwise`) and,

@@ -16,7 +16,7 @@ bool mlir::tessel::isFusibleElementwiseOp(Operation *op) {
     return isa<FloatAttr, IntegerAttr>(value);
   }
   return isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-             ReluOp, GeluOp, ErfOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
+             ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
              PowOp, CompareOp, SelectOp>(op);
 }
 

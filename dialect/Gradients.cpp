@@ -153,6 +153,23 @@ void ErfOp::buildGradients(OpBuilder &builder, Value dy,
   grads.push_back(g.mul(dy, density));
 }
 
+// dx = dy * cos(x).
+void SinOp::buildGradients(OpBuilder &builder, Value dy,
+                           SmallVectorImpl<Value> &grads) {
+  GradientBuilder g(builder, getLoc());
+  Value x = getInput();
+  grads.push_back(g.mul(dy, CosOp::create(builder, getLoc(), typeOf(x), x)));
+}
+
+// dx = -dy * sin(x).
+void CosOp::buildGradients(OpBuilder &builder, Value dy,
+                           SmallVectorImpl<Value> &grads) {
+  GradientBuilder g(builder, getLoc());
+  Value x = getInput();
+  grads.push_back(
+      g.mul(g.neg(dy), SinOp::create(builder, getLoc(), typeOf(x), x)));
+}
+
 // Binary ops broadcast by name, so each operand's gradient is summed over
 // the result dimensions it lacks (fitTo).
 void AddOp::buildGradients(OpBuilder &builder, Value dy,
@@ -300,6 +317,14 @@ void LogSoftmaxOp::buildGradients(OpBuilder &builder, Value dy,
   Value y = getResult();
   Value total = g.reduce(ReduceKind::Sum, dy, g.without(typeOf(y), {getDim()}));
   grads.push_back(g.sub(dy, g.mul(g.exp(y), total)));
+}
+
+// Each x_j counts in every y_i with i >= j (i <= j with reverse), so dx is
+// the cumsum of dy in the other direction.
+void CumsumOp::buildGradients(OpBuilder &builder, Value dy,
+                              SmallVectorImpl<Value> &grads) {
+  grads.push_back(CumsumOp::create(builder, getLoc(), typeOf(dy), dy,
+                                   getDim(), !getReverse()));
 }
 
 // dlogits = (softmax(logits) - one_hot(labels)) * dy; labels get none.

@@ -197,6 +197,8 @@ TESSEL_UNARY_VERIFIER(TanhOp, true)
 TESSEL_UNARY_VERIFIER(SigmoidOp, true)
 TESSEL_UNARY_VERIFIER(GeluOp, true)
 TESSEL_UNARY_VERIFIER(ErfOp, true)
+TESSEL_UNARY_VERIFIER(SinOp, true)
+TESSEL_UNARY_VERIFIER(CosOp, true)
 #undef TESSEL_UNARY_VERIFIER
 
 /// Verifies a binary op: broadcasting by name, one element type.
@@ -338,6 +340,27 @@ LogicalResult SoftmaxCrossEntropyOp::verify() {
   if (failed(verifyResultDims(*this, getType(), expected)))
     return failure();
   return verifySameElementType(*this, {logits, getType()});
+}
+
+LogicalResult CumsumOp::verify() {
+  if (failed(verifySameShape(*this, getInput().getType(), getType())))
+    return failure();
+  return verifyHasDim(*this, getType(), getDim(), "input");
+}
+
+LogicalResult ArgmaxOp::verify() {
+  NamedTensorType input = getInput().getType();
+  if (failed(verifyHasDim(*this, input, getDim(), "input")) ||
+      failed(verifyIntegerElements(*this, getType(), "the result")))
+    return failure();
+  if (getType().getElementType().isInteger(1))
+    return emitOpError() << "result must hold integers wider than i1 (an "
+                            "index), got i1";
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape()))
+    if (name.getValue() != getDim())
+      expected.push_back({name, size});
+  return verifyResultDims(*this, getType(), expected);
 }
 
 LogicalResult LayerNormOp::verify() {

@@ -24,6 +24,8 @@ TESSEL_PARTITION_RULE(SigmoidOp, Elementwise)
 TESSEL_PARTITION_RULE(ReluOp, Elementwise)
 TESSEL_PARTITION_RULE(GeluOp, Elementwise)
 TESSEL_PARTITION_RULE(ErfOp, Elementwise)
+TESSEL_PARTITION_RULE(SinOp, Elementwise)
+TESSEL_PARTITION_RULE(CosOp, Elementwise)
 TESSEL_PARTITION_RULE(AddOp, Elementwise)
 TESSEL_PARTITION_RULE(SubOp, Elementwise)
 TESSEL_PARTITION_RULE(MulOp, Elementwise)
@@ -52,6 +54,11 @@ TESSEL_PARTITION_RULE(SoftmaxOp, Across)
 TESSEL_PARTITION_RULE(LogSoftmaxOp, Across)
 TESSEL_PARTITION_RULE(SoftmaxCrossEntropyOp, Across)
 TESSEL_PARTITION_RULE(LayerNormOp, Across)
+// A prefix sum along a split dimension would need the sums of the earlier
+// blocks, and an argmax the other blocks' maxima: both gather the dimension
+// they work along whole, and keep the splits of the others.
+TESSEL_PARTITION_RULE(CumsumOp, Across)
+TESSEL_PARTITION_RULE(ArgmaxOp, Across)
 TESSEL_PARTITION_RULE(Conv2DOp, SlidingWindow)
 TESSEL_PARTITION_RULE(PoolOp, SlidingWindow)
 TESSEL_PARTITION_RULE(Conv2DBackwardInputOp, WindowGradient)
@@ -92,6 +99,8 @@ SmallVector<StringRef> LogSoftmaxOp::getDimsWorkedAcross() {
 SmallVector<StringRef> SoftmaxCrossEntropyOp::getDimsWorkedAcross() {
   return {getDim()};
 }
+SmallVector<StringRef> CumsumOp::getDimsWorkedAcross() { return {getDim()}; }
+SmallVector<StringRef> ArgmaxOp::getDimsWorkedAcross() { return {getDim()}; }
 SmallVector<StringRef> LayerNormOp::getDimsWorkedAcross() {
   return namesOf(getDims());
 }

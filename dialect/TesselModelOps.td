@@ -193,6 +193,8 @@ def Tessel_SigmoidOp : Tessel_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
 def Tessel_ReluOp : Tessel_UnaryOp<"relu", "max(x, 0)", 0>;
 def Tessel_GeluOp : Tessel_UnaryOp<"gelu", "x * (1 + erf(x / sqrt(2))) / 2">;
 def Tessel_ErfOp : Tessel_UnaryOp<"erf", "erf(x)">;
+def Tessel_SinOp : Tessel_UnaryOp<"sin", "sin(x)">;
+def Tessel_CosOp : Tessel_UnaryOp<"cos", "cos(x)">;
 
 class Tessel_BinaryOp<string mnemonic, string formula>
     : Tessel_Op<mnemonic, [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
@@ -413,6 +415,71 @@ def Tessel_SoftmaxCrossEntropyOp
   let assemblyFormat = [{
     $logits `,` $labels `over` $dim attr-dict `:` qualified(type($logits)) `,`
     qualified(type($labels)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_CumsumOp : Tessel_Op<"cumsum", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
+  let summary = "inclusive prefix sum along one named dimension";
+  let description = [{
+    Computes `y_i = sum_{j <= i} x_j` along `dim`, separately for every
+    index of the other dimensions; with `reverse`, the suffix sum
+    `y_i = sum_{j >= i} x_j`. The gradient of a cumsum is the cumsum of the
+    result's gradient in the other direction.
+
+    A cumsum along a split dimension needs the sums of the earlier blocks,
+    so tessel-partition gathers `dim` whole first (other dimensions keep
+    their splits).
+
+    Example:
+
+    ```mlir
+    %c = tessel.cumsum %x over "seq" : !tessel.tensor<[batch:4, seq:16], f32>
+    %r = tessel.cumsum %x over "seq" reverse : !tessel.tensor<[batch:4, seq:16], f32>
+    ```
+
+    Constraints checked by the verifier: `dim` is a dimension of the input;
+    the result has the input's dimensions and element type.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, StrAttr:$dim, UnitAttr:$reverse);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $input `over` $dim (`reverse` $reverse^)? attr-dict `:`
+    custom<SameShapeTypes>(type($input), type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_ArgmaxOp : Tessel_Op<"argmax", [Pure, Tessel_AcrossRuleTrait]> {
+  let summary = "index of the maximum along one named dimension";
+  let description = [{
+    For every index of the other dimensions, yields the index along `dim`
+    of the largest element: the first one where several are equal, and the
+    first NaN where there is one (NaN is larger than everything, as in
+    PyTorch). The result drops `dim`. It has no gradient: an integer carries
+    none, so tessel-autodiff differentiates a model that uses it as long as
+    the loss does not depend on it through anything but comparisons and
+    one-hot encodings.
+
+    tessel-partition gathers `dim` whole first (other dimensions keep their
+    splits).
+
+    Example (the predicted class):
+
+    ```mlir
+    %p = tessel.argmax %logits over "classes"
+        : !tessel.tensor<[batch:64, classes:10], f32>
+        -> !tessel.tensor<[batch:64], i32>
+    ```
+
+    Constraints checked by the verifier: `dim` is an input dimension; the
+    result has exactly the input's other dimensions, with their sizes, and
+    integer elements wider than i1.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, StrAttr:$dim);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $input `over` $dim attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }

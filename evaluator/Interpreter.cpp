@@ -272,6 +272,8 @@ LogicalResult Interpreter::run(Operation *op) {
       .Case([&](ReluOp) { return unary(op, ref::UnaryKind::Relu); })
       .Case([&](GeluOp) { return unary(op, ref::UnaryKind::Gelu); })
       .Case([&](ErfOp) { return unary(op, ref::UnaryKind::Erf); })
+      .Case([&](SinOp) { return unary(op, ref::UnaryKind::Sin); })
+      .Case([&](CosOp) { return unary(op, ref::UnaryKind::Cos); })
       .Case([&](AddOp) { return binary(op, ref::BinaryKind::Add); })
       .Case([&](SubOp) { return binary(op, ref::BinaryKind::Sub); })
       .Case([&](MulOp) { return binary(op, ref::BinaryKind::Mul); })
@@ -311,6 +313,18 @@ LogicalResult Interpreter::run(Operation *op) {
       .Case([&](LogSoftmaxOp s) {
         return perRank(s, [&](int64_t r) {
           return ref::logSoftmax(operand(0)[r], s.getDim());
+        });
+      })
+      .Case([&](CumsumOp c) {
+        bool reverse = c.getReverse();
+        return perRank(c, [&](int64_t r) {
+          return ref::cumsum(operand(0)[r], c.getDim(), reverse);
+        });
+      })
+      .Case([&](ArgmaxOp a) {
+        ref::TensorSpec spec = resultSpec(a);
+        return perRank(a, [&](int64_t r) {
+          return ref::argmax(operand(0)[r], a.getDim(), spec);
         });
       })
       .Case([&](SoftmaxCrossEntropyOp s) {

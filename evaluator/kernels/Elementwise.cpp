@@ -22,6 +22,10 @@ double applyUnary(UnaryKind kind, double x) {
     return 1.0 / std::sqrt(x);
   case UnaryKind::Tanh:
     return std::tanh(x);
+  case UnaryKind::Sin:
+    return std::sin(x);
+  case UnaryKind::Cos:
+    return std::cos(x);
   case UnaryKind::Sigmoid:
     return 1.0 / (1.0 + std::exp(-x));
   case UnaryKind::Relu:

@@ -26,6 +26,8 @@ enum class UnaryKind {
   Gelu,    // exact erf form: 0.5 * x * (1 + erf(x / sqrt(2)))
   Abs,
   Erf,
+  Sin,
+  Cos,
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };

@@ -1,6 +1,7 @@
 //===- Reductions.cpp - Reference reduction and normalization kernels -----===//
 
 #include "evaluator/kernels/Reductions.h"
+#include "evaluator/kernels/Shape.h"
 
 #include <algorithm>
 #include <cassert>
@@ -136,6 +137,55 @@ Tensor softmax(const Tensor &x, std::string_view dim) {
 
 Tensor logSoftmax(const Tensor &x, std::string_view dim) {
   return softmaxImpl(x, dim, /*inLog=*/true);
+}
+
+Tensor cumsum(const Tensor &x, std::string_view dim, bool reverse) {
+  Tensor result(x.spec);
+  forEachFiber(x.spec, {std::string(dim)},
+               [&](const std::vector<int64_t> &offsets) {
+                 double sum = 0.0;
+                 auto add = [&](int64_t offset) {
+                   sum += x.data[offset];
+                   result.data[offset] = roundToType(sum, x.spec.type);
+                 };
+                 if (reverse)
+                   std::for_each(offsets.rbegin(), offsets.rend(), add);
+                 else
+                   std::for_each(offsets.begin(), offsets.end(), add);
+               });
+  return result;
+}
+
+Tensor argmax(const Tensor &x, std::string_view dim,
+              const TensorSpec &resultSpec) {
+  // The fibers come in row-major order of the other dims, which is the
+  // order of a result with x's dims less `dim`; the result may list them in
+  // another order, so each index is written by name.
+  TensorSpec rowMajor;
+  rowMajor.type = resultSpec.type;
+  for (int d = 0; d < x.spec.rank(); ++d)
+    if (x.spec.dims[d] != dim) {
+      rowMajor.dims.push_back(x.spec.dims[d]);
+      rowMajor.shape.push_back(x.spec.shape[d]);
+    }
+  Tensor indices(rowMajor);
+  int64_t fiber = 0;
+  forEachFiber(x.spec, {std::string(dim)},
+               [&](const std::vector<int64_t> &offsets) {
+                 int64_t best = 0;
+                 for (int64_t i = 1; i < static_cast<int64_t>(offsets.size());
+                      ++i) {
+                   double value = x.data[offsets[i]];
+                   double current = x.data[offsets[best]];
+                   if (std::isnan(current))
+                     break;
+                   if (std::isnan(value) || value > current)
+                     best = i;
+                 }
+                 indices.data[fiber++] =
+                     roundToType(static_cast<double>(best), rowMajor.type);
+               });
+  return transpose(indices, resultSpec);
 }
 
 bool softmaxCrossEntropy(const Tensor &logits, const Tensor &labels,

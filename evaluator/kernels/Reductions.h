@@ -28,6 +28,17 @@ Tensor softmax(const Tensor &x, std::string_view dim);
 /// x - max - log(sum(exp(x - max))) along the named dimension.
 Tensor logSoftmax(const Tensor &x, std::string_view dim);
 
+/// The inclusive prefix sum along the named dimension (the suffix sum with
+/// `reverse`), accumulated in double; the result has x's spec.
+Tensor cumsum(const Tensor &x, std::string_view dim, bool reverse);
+
+/// The index along the named dimension of the largest element, for every
+/// index of the other dims: the first of equal maxima, the first NaN if
+/// there is one. The result has `resultSpec` (x's dims without `dim`, an
+/// integer type).
+Tensor argmax(const Tensor &x, std::string_view dim,
+              const TensorSpec &resultSpec);
+
 /// Per-example loss logsumexp(logits over classDim) - logits[label]. `labels`
 /// holds integers and has exactly the result's dims (the logits' dims minus
 /// classDim). A label outside [0, classes) is bad input, not a broken

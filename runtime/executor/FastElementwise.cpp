@@ -148,6 +148,8 @@ std::optional<EltwiseAlgorithm> eltwiseOf(ref::UnaryKind kind) {
   case UK::Log:  // oneDNN's is 400000 ulp off near 1.
   case UK::Gelu: // oneDNN's has no correct digit below -6.
   case UK::Erf:  // oneDNN has none.
+  case UK::Sin:  // Nor sin and cos.
+  case UK::Cos:
     return std::nullopt;
   }
   return std::nullopt;
@@ -328,10 +330,11 @@ std::optional<Kernel> buildOneDnnBinary(ref::BinaryKind, const OpDescriptor &,
 #endif
 
 /// The f32 unary ops that oneDNN lacks or is inaccurate for, on whole
-/// arrays through VectorMath: log, erf and GELU (applyGelu).
+/// arrays through VectorMath: log, erf, sin, cos and GELU (applyGelu).
 std::optional<Kernel> vectorUnary(ref::UnaryKind kind, int64_t count) {
   using UK = ref::UnaryKind;
-  if (kind != UK::Log && kind != UK::Erf && kind != UK::Gelu)
+  if (kind != UK::Log && kind != UK::Erf && kind != UK::Gelu &&
+      kind != UK::Sin && kind != UK::Cos)
     return std::nullopt;
   return Kernel([kind, count](tessel_context_t &, void *const *operands,
                               void *result) {
@@ -341,6 +344,10 @@ std::optional<Kernel> vectorUnary(ref::UnaryKind kind, int64_t count) {
       return applyVectorFunction(VectorFunction::Log, x, y, count);
     if (kind == UK::Erf)
       return applyVectorFunction(VectorFunction::Erf, x, y, count);
+    if (kind == UK::Sin)
+      return applyVectorFunction(VectorFunction::Sin, x, y, count);
+    if (kind == UK::Cos)
+      return applyVectorFunction(VectorFunction::Cos, x, y, count);
     applyGelu(x, y, count);
   });
 }

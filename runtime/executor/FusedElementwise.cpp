@@ -21,7 +21,7 @@
 // Numerics are f32, as the ops' oneDNN kernels compute them: add, sub, mul,
 // div and sqrt are IEEE f32 operations, equal to the reference's double
 // computation rounded once (rsqrt, 1 / sqrt, rounds twice: within an ulp);
-// exp, log, tanh, erf, sigmoid (1 / (1 + exp(-x))) and gelu (applyGelu,
+// exp, log, tanh, erf, sin, cos, sigmoid (1 / (1 + exp(-x))) and gelu (applyGelu,
 // with erfc) run a tile at a time on SLEEF's vector functions (VectorMath.h),
 // and pow on glibc's powf, within a few ulp of it. Comparisons, max, min,
 // relu and select treat NaN as ref::applyBinary / applyUnary do. i1 values
@@ -100,6 +100,8 @@ enum class Opcode : uint8_t {
   Relu,
   Gelu,
   Erf,
+  Sin,
+  Cos,
   Add,
   Sub,
   Mul,
@@ -140,7 +142,8 @@ constexpr BodyOp kBodyOps[] = {
     {"tessel.sqrt", Opcode::Sqrt, 1}, {"tessel.rsqrt", Opcode::Rsqrt, 1},
     {"tessel.tanh", Opcode::Tanh, 1}, {"tessel.sigmoid", Opcode::Sigmoid, 1},
     {"tessel.relu", Opcode::Relu, 1}, {"tessel.gelu", Opcode::Gelu, 1},
-    {"tessel.erf", Opcode::Erf, 1},   {"tessel.add", Opcode::Add, 2},
+    {"tessel.erf", Opcode::Erf, 1},   {"tessel.sin", Opcode::Sin, 1},
+    {"tessel.cos", Opcode::Cos, 1},   {"tessel.add", Opcode::Add, 2},
     {"tessel.sub", Opcode::Sub, 2},   {"tessel.mul", Opcode::Mul, 2},
     {"tessel.div", Opcode::Div, 2},   {"tessel.max", Opcode::Max, 2},
     {"tessel.min", Opcode::Min, 2},   {"tessel.pow", Opcode::Pow, 2},
@@ -680,6 +683,12 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       break;
     case Opcode::Erf:
       applyVectorFunction(VectorFunction::Erf, a, out, n);
+      break;
+    case Opcode::Sin:
+      applyVectorFunction(VectorFunction::Sin, a, out, n);
+      break;
+    case Opcode::Cos:
+      applyVectorFunction(VectorFunction::Cos, a, out, n);
       break;
     case Opcode::Add:
       map2(out, a, b, n, [](float x, float y) { return x + y; });

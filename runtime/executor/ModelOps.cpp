@@ -37,6 +37,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace tessel::runtime {
@@ -421,6 +423,101 @@ Kernel buildLayerNorm(const OpDescriptor &desc) {
   return buildFastLayerNorm(desc, dims, epsilon, reference).value_or(reference);
 }
 
+/// Whether a unit attribute is present (the descriptor holds `true`).
+bool flagAttr(const OpDescriptor &desc, const char *name) {
+  auto it = desc.attrs.find(name);
+  return it != desc.attrs.end() && it->is_boolean() && it->get<bool>();
+}
+
+/// The fibers along `dim` of a tensor: `outer` of them, `inner` apart in
+/// blocks of `size * inner` elements, each `size` elements `inner` apart.
+struct Fibers {
+  int64_t outer = 1, size = 1, inner = 1;
+};
+
+Fibers fibersAlong(const TensorType &type, const std::string &dim) {
+  int index = type.dimIndex(dim, "operand 0");
+  Fibers fibers;
+  for (int d = 0; d < static_cast<int>(type.shape.size()); ++d) {
+    if (d < index)
+      fibers.outer *= type.shape[d];
+    else if (d > index)
+      fibers.inner *= type.shape[d];
+  }
+  fibers.size = type.shape[index];
+  return fibers;
+}
+
+/// cumsum on f32: a plain loop per fiber, summed in double so that the
+/// result is the reference's, rounded once per element.
+Kernel buildCumsum(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::string dim = operandDim(desc, "dim", 0);
+  bool reverse = flagAttr(desc, "reverse");
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
+    return ref::cumsum(inputs[0], dim, reverse);
+  });
+  if (desc.operands[0].type != ref::ElementType::F32 ||
+      desc.result.type != ref::ElementType::F32 ||
+      desc.operands[0].dims != desc.result.dims)
+    return reference;
+  Fibers f = fibersAlong(desc.operands[0], dim);
+  return [f, reverse](tessel_context_t &, void *const *operands, void *result) {
+    const float *x = static_cast<const float *>(operands[0]);
+    float *y = static_cast<float *>(result);
+    std::vector<double> sums(static_cast<size_t>(f.inner));
+    for (int64_t o = 0; o < f.outer; ++o) {
+      std::fill(sums.begin(), sums.end(), 0.0);
+      int64_t base = o * f.size * f.inner;
+      for (int64_t step = 0; step < f.size; ++step) {
+        int64_t i = reverse ? f.size - 1 - step : step;
+        const float *row = x + base + i * f.inner;
+        float *out = y + base + i * f.inner;
+        for (int64_t k = 0; k < f.inner; ++k) {
+          sums[k] += row[k];
+          out[k] = static_cast<float>(sums[k]);
+        }
+      }
+    }
+  };
+}
+
+/// argmax of f32 into i32: a plain loop per fiber, the first maximum (the
+/// first NaN) winning as in the reference, when the result lists the
+/// input's other dims in their order.
+Kernel buildArgmax(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::string dim = operandDim(desc, "dim", 0);
+  ref::TensorSpec spec = desc.result.spec();
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
+    return ref::argmax(inputs[0], dim, spec);
+  });
+  std::vector<std::string> others;
+  for (const std::string &name : desc.operands[0].dims)
+    if (name != dim)
+      others.push_back(name);
+  if (desc.operands[0].type != ref::ElementType::F32 ||
+      desc.result.type != ref::ElementType::I32 || desc.result.dims != others)
+    return reference;
+  Fibers f = fibersAlong(desc.operands[0], dim);
+  return [f](tessel_context_t &, void *const *operands, void *result) {
+    const float *x = static_cast<const float *>(operands[0]);
+    auto *y = static_cast<int32_t *>(result);
+    for (int64_t o = 0; o < f.outer; ++o)
+      for (int64_t k = 0; k < f.inner; ++k) {
+        const float *fiber = x + o * f.size * f.inner + k;
+        int64_t best = 0;
+        for (int64_t i = 1; i < f.size && !std::isnan(fiber[best * f.inner]);
+             ++i) {
+          float value = fiber[i * f.inner];
+          if (std::isnan(value) || value > fiber[best * f.inner])
+            best = i;
+        }
+        y[o * f.inner + k] = static_cast<int32_t>(best);
+      }
+  };
+}
+
 using ConvolutionKernel = ref::Tensor (*)(const ref::Tensor &,
                                           const ref::Tensor &,
                                           const ref::ConvParams &,
@@ -547,6 +644,8 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.relu", buildUnary<UK::Relu>},
       {"tessel.gelu", buildUnary<UK::Gelu>},
       {"tessel.erf", buildUnary<UK::Erf>},
+      {"tessel.sin", buildUnary<UK::Sin>},
+      {"tessel.cos", buildUnary<UK::Cos>},
       {"tessel.add", buildBinary<BK::Add>},
       {"tessel.sub", buildBinary<BK::Sub>},
       {"tessel.mul", buildBinary<BK::Mul>},
@@ -567,6 +666,8 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.log_softmax", buildLogSoftmax},
       {"tessel.softmax_cross_entropy", buildSoftmaxCrossEntropy},
       {"tessel.layer_norm", buildLayerNorm},
+      {"tessel.cumsum", buildCumsum},
+      {"tessel.argmax", buildArgmax},
       {"tessel.conv2d", buildConvolution<ConvolutionOp::Forward, ref::conv2d>},
       {"tessel.conv2d_backward_input",
        buildConvolution<ConvolutionOp::BackwardInput,

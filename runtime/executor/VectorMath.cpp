@@ -1,4 +1,4 @@
-//===- VectorMath.cpp - exp, log, erf, tanh over arrays of f32 ------------===//
+//===- VectorMath.cpp - transcendental functions over f32 arrays ---------===//
 
 #include "executor/VectorMath.h"
 
@@ -34,6 +34,14 @@ void applyWithLibm(VectorFunction function, const float *x, float *y,
   case VectorFunction::Tanh:
     for (int64_t i = 0; i < count; ++i)
       y[i] = std::tanh(x[i]);
+    return;
+  case VectorFunction::Sin:
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = std::sin(x[i]);
+    return;
+  case VectorFunction::Cos:
+    for (int64_t i = 0; i < count; ++i)
+      y[i] = std::cos(x[i]);
     return;
   }
 }

@@ -1,4 +1,4 @@
-//===- VectorMath.h - exp, log, erf, tanh over arrays of f32 ----*- C++ -*-===//
+//===- VectorMath.h - transcendental functions over f32 arrays -*- C++ -*-===//
 //
 // The transcendental functions of the element-wise kernels, a whole array
 // at a time. libm computes one element per call, and erf and exp were the
@@ -19,7 +19,7 @@ namespace tessel::runtime {
 
 /// erfc keeps its digits where 1 - erf(x) would lose them (GELU of a
 /// negative x).
-enum class VectorFunction { Exp, Log, Erf, Erfc, Tanh };
+enum class VectorFunction { Exp, Log, Erf, Erfc, Tanh, Sin, Cos };
 
 /// y[i] = f(x[i]) for i < count; x and y may be the same array.
 void applyVectorFunction(VectorFunction function, const float *x, float *y,

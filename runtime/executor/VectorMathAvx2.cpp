@@ -41,6 +41,10 @@ void applyVectorFunctionAvx2(VectorFunction function, const float *x, float *y,
     return apply<Sleef_erfcf8_u15avx2>(x, y, count);
   case VectorFunction::Tanh:
     return apply<Sleef_tanhf8_u10avx2>(x, y, count);
+  case VectorFunction::Sin:
+    return apply<Sleef_sinf8_u10avx2>(x, y, count);
+  case VectorFunction::Cos:
+    return apply<Sleef_cosf8_u10avx2>(x, y, count);
   }
 }
 

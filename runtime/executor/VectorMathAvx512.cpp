@@ -36,6 +36,10 @@ void applyVectorFunctionAvx512(VectorFunction function, const float *x,
     return apply<Sleef_erfcf16_u15>(x, y, count);
   case VectorFunction::Tanh:
     return apply<Sleef_tanhf16_u10>(x, y, count);
+  case VectorFunction::Sin:
+    return apply<Sleef_sinf16_u10>(x, y, count);
+  case VectorFunction::Cos:
+    return apply<Sleef_cosf16_u10>(x, y, count);
   }
 }
 

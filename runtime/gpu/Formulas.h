@@ -42,6 +42,10 @@ TESSEL_HOST_DEVICE inline double applyUnary(UnaryOp op, double x) {
     return fabs(x);
   case UnaryOp::Erf:
     return erf(x);
+  case UnaryOp::Sin:
+    return sin(x);
+  case UnaryOp::Cos:
+    return cos(x);
   }
   return x;
 }

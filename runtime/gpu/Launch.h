@@ -66,7 +66,9 @@ enum class UnaryOp : int32_t {
   Relu,
   Gelu,
   Abs,
-  Erf
+  Erf,
+  Sin,
+  Cos
 };
 enum class BinaryOp : int32_t { Add, Sub, Mul, Div, Max, Min, Pow };
 enum class CompareOp : int32_t { Eq, Ne, Lt, Le, Gt, Ge };

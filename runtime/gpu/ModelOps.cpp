@@ -501,6 +501,7 @@ void registerGpuModelOps(KernelRegistry &registry) {
   using BK = ref::BinaryKind;
   static_assert(
       static_cast<int>(UK::Erf) == static_cast<int>(UnaryOp::Erf) &&
+          static_cast<int>(UK::Cos) == static_cast<int>(UnaryOp::Cos) &&
           static_cast<int>(UK::Gelu) == static_cast<int>(UnaryOp::Gelu) &&
           static_cast<int>(BK::Pow) == static_cast<int>(BinaryOp::Pow),
       "the GPU's op kinds follow the reference's");
@@ -519,6 +520,8 @@ void registerGpuModelOps(KernelRegistry &registry) {
       {"tessel.relu", buildUnary<UK::Relu>},
       {"tessel.gelu", buildUnary<UK::Gelu>},
       {"tessel.erf", buildUnary<UK::Erf>},
+      {"tessel.sin", buildUnary<UK::Sin>},
+      {"tessel.cos", buildUnary<UK::Cos>},
       {"tessel.add", buildBinary<BK::Add>},
       {"tessel.sub", buildBinary<BK::Sub>},
       {"tessel.mul", buildBinary<BK::Mul>},

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 
 using namespace tessel;
 using namespace tessel::runtime;
@@ -352,6 +353,12 @@ TEST(Executor, UnaryOps) {
              1e-7);
   expectNear(run("tessel.erf", x),
              apply(x, [](double v) { return std::erf(v); }), 1e-7);
+  // sin and cos run on VectorMath (oneDNN has neither).
+  std::vector<double> angles = {-7.0, -1.5, 0.0, 0.5, 100.0};
+  expectNear(run("tessel.sin", angles),
+             apply(angles, [](double v) { return std::sin(v); }), 2e-7);
+  expectNear(run("tessel.cos", angles),
+             apply(angles, [](double v) { return std::cos(v); }), 2e-7);
 }
 
 TEST(Executor, BinaryOpsBroadcastByName) {
@@ -440,6 +447,42 @@ TEST(Executor, SoftmaxAndCrossEntropy) {
                         T({"n"}, {2}), {{"dim", "c"}}),
                      {logits, {2, 0}}),
              {std::log(z) - 3, std::log(3.0)}, 1e-6);
+}
+
+TEST(Executor, CumsumAndArgmax) {
+  // [n:2, c:3] = [[1, 3, 2], [2, 2, -1]]
+  std::vector<double> x = {1, 3, 2, 2, 2, -1};
+  auto cumsum = [&](const char *type, const char *dim, bool reverse) {
+    json attrs = {{"dim", dim}};
+    if (reverse)
+      attrs["reverse"] = true;
+    return execute(op("tessel.cumsum", {T({"n", "c"}, {2, 3}, type)},
+                      T({"n", "c"}, {2, 3}, type), attrs),
+                   {x});
+  };
+  // The f32 loop and the reference kernel (i32) agree.
+  for (const char *type : {"f32", "i32"}) {
+    expectNear(cumsum(type, "c", false), {1, 4, 6, 2, 4, 3}, 0);
+    expectNear(cumsum(type, "c", true), {6, 5, 2, 3, 1, -1}, 0);
+    expectNear(cumsum(type, "n", false), {1, 3, 2, 3, 5, 1}, 0);
+    expectNear(cumsum(type, "n", true), {3, 5, 1, 2, 2, -1}, 0);
+  }
+  auto argmax = [&](const std::vector<double> &input, const char *dim,
+                    json result) {
+    return execute(op("tessel.argmax", {T({"n", "c"}, {2, 3})}, result,
+                      {{"dim", dim}}),
+                   {input});
+  };
+  // Ties go to the first; i32 on the loop, i64 on the reference kernel.
+  expectNear(argmax(x, "c", T({"n"}, {2}, "i32")), {1, 0}, 0);
+  expectNear(argmax(x, "c", T({"n"}, {2}, "i64")), {1, 0}, 0);
+  expectNear(argmax(x, "n", T({"c"}, {3}, "i32")), {1, 0, 0}, 0);
+  // NaN is the maximum, the first one wins.
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  expectNear(argmax({1, nan, nan, 5, 4, nan}, "c", T({"n"}, {2}, "i32")),
+             {1, 2}, 0);
+  expectNear(argmax({1, nan, nan, 5, 4, nan}, "c", T({"n"}, {2}, "i64")),
+             {1, 2}, 0);
 }
 
 TEST(Executor, LayerNorm) {

@@ -159,6 +159,8 @@ const std::map<std::string, ref::UnaryKind> kUnaryKinds = {
     {"tessel.relu", ref::UnaryKind::Relu},
     {"tessel.gelu", ref::UnaryKind::Gelu},
     {"tessel.erf", ref::UnaryKind::Erf},
+    {"tessel.sin", ref::UnaryKind::Sin},
+    {"tessel.cos", ref::UnaryKind::Cos},
 };
 
 const std::map<std::string, ref::BinaryKind> kBinaryKinds = {
@@ -435,7 +437,8 @@ TEST(FusedElementwise, EveryUnaryOp) {
       {"tessel.sqrt", {0, 100}},  {"tessel.rsqrt", {1e-3, 100}},
       {"tessel.tanh", {-10, 10}}, {"tessel.sigmoid", {-30, 30}},
       {"tessel.relu", {-10, 10}}, {"tessel.gelu", {-12, 12}},
-      {"tessel.erf", {-5, 5}},
+      {"tessel.erf", {-5, 5}},    {"tessel.sin", {-30, 30}},
+      {"tessel.cos", {-30, 30}},
   };
   ASSERT_EQ(ranges.size(), kUnaryKinds.size());
   json full = T({"n"}, {2000});

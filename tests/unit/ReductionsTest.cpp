@@ -35,6 +35,31 @@ TEST(ReduceTest, AllKindsOverOneDim) {
       hasValues(reduce(ReductionKind::Sum, x, spec({}, {})), {}, {}, {21}));
 }
 
+TEST(CumsumTest, ForwardAndReverseAlongEitherDim) {
+  Tensor x = matrix2x3();
+  EXPECT_TRUE(hasValues(cumsum(x, "j", false), {"i", "j"}, {2, 3},
+                        {1, 3, 6, 4, 9, 15}));
+  EXPECT_TRUE(hasValues(cumsum(x, "j", true), {"i", "j"}, {2, 3},
+                        {6, 5, 3, 15, 11, 6}));
+  EXPECT_TRUE(hasValues(cumsum(x, "i", false), {"i", "j"}, {2, 3},
+                        {1, 2, 3, 5, 7, 9}));
+  EXPECT_TRUE(hasValues(cumsum(x, "i", true), {"i", "j"}, {2, 3},
+                        {5, 7, 9, 4, 5, 6}));
+}
+
+TEST(ArgmaxTest, FirstMaximumAndNaN) {
+  Tensor x = tensor({"i", "j"}, {2, 3}, {1, 3, 3, 2, NAN, NAN});
+  EXPECT_TRUE(hasValues(argmax(x, "j", spec({"i"}, {2}, ElementType::I32)),
+                        {"i"}, {2}, {1, 1}));
+  EXPECT_TRUE(hasValues(argmax(x, "i", spec({"j"}, {3}, ElementType::I64)),
+                        {"j"}, {3}, {1, 1, 1}));
+  // A result that lists the other dims in another order.
+  Tensor y = tensor({"i", "j", "k"}, {2, 2, 2}, {0, 5, 1, 4, 7, 2, 6, 3});
+  EXPECT_TRUE(
+      hasValues(argmax(y, "j", spec({"k", "i"}, {2, 2}, ElementType::I32)),
+                {"k", "i"}, {2, 2}, {1, 0, 0, 1}));
+}
+
 TEST(ReduceTest, KeptDimsInAnotherOrder) {
   // x[i][j][k] = 1 + 4i + 2j + k; summing j gives 4 + 8i + 2k.
   Tensor x = tensor({"i", "j", "k"}, {2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});

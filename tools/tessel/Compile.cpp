@@ -82,6 +82,12 @@ cl::opt<bool> noFusion(
     cl::desc("run every element-wise op as its own runtime call instead of "
              "fusing chains of them (tessel-fuse-elementwise)"),
     cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<bool> noDecomposeEinsum(
+    "no-decompose-einsum",
+    cl::desc("leave einsums of three or more inputs whole (the runtime's "
+             "reference kernel) instead of splitting them into pairwise "
+             "ones (tessel-decompose-einsum)"),
+    cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<int64_t> batchSize("batch",
                            cl::desc("examples per step: resizes the model's "
                                     "'batch' dimension"),
@@ -158,6 +164,7 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   // The GPU runtime has no fused kernel: it would run fused ops on the host
   // between copies, slower than its own kernel per op.
   options.fuseElementwise = !noFusion && target == RuntimeTarget::Cpu;
+  options.decomposeEinsum = !noDecomposeEinsum;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
   if (batchSize > 0)
     sizes.push_back("batch=" + std::to_string(batchSize));

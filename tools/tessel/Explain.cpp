@@ -79,6 +79,9 @@ int mlir::tessel::runExplain() {
     resize.sizes.push_back("batch=" + std::to_string(batchSize));
   if (!resize.sizes.empty())
     pm.addPass(mlir::tessel::createTesselResizeDims(resize));
+  // As compile does: einsums of three or more inputs as the pairwise ones
+  // compile runs, so that the FLOPs are theirs.
+  pm.addPass(mlir::tessel::createTesselDecomposeEinsum());
   mlir::tessel::TesselApplyLayoutOptions options;
   options.layoutFile = layoutPath;
   options.meshSpec = meshSpec;

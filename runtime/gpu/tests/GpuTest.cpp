@@ -234,7 +234,8 @@ TEST_F(Gpu, UnaryOps) {
   json x = T({"b", "j"}, {7, 33});
   for (const char *name :
        {"tessel.neg", "tessel.abs", "tessel.exp", "tessel.tanh",
-        "tessel.sigmoid", "tessel.relu", "tessel.gelu", "tessel.erf"})
+        "tessel.sigmoid", "tessel.relu", "tessel.gelu", "tessel.erf",
+        "tessel.sin", "tessel.cos"})
     expectSameOnGpu(op(name, {x}, x), {kSigned});
   for (const char *name : {"tessel.log", "tessel.sqrt", "tessel.rsqrt"})
     expectSameOnGpu(op(name, {x}, x), {kPositive});

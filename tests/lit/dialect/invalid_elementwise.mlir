@@ -284,3 +284,19 @@ func.func @cast_transposes(%x: !tessel.tensor<[a:2, b:2], f32>) {
   %y = tessel.cast %x : !tessel.tensor<[a:2, b:2], f32> -> !tessel.tensor<[b:2, a:2], f16>
   return
 }
+
+// -----
+
+func.func @sin_integer(%x: !tessel.tensor<[k:3], i32>) {
+  // expected-error @+1 {{'tessel.sin' op expected the operand to hold floats, got 'i32'}}
+  %y = tessel.sin %x : !tessel.tensor<[k:3], i32>
+  return
+}
+
+// -----
+
+func.func @cos_integer(%x: !tessel.tensor<[k:3], i64>) {
+  // expected-error @+1 {{'tessel.cos' op expected the operand to hold floats, got 'i64'}}
+  %y = tessel.cos %x : !tessel.tensor<[k:3], i64>
+  return
+}

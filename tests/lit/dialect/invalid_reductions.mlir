@@ -1,5 +1,5 @@
 // Errors of the verifiers of reduce, softmax, log_softmax,
-// softmax_cross_entropy and layer_norm.
+// softmax_cross_entropy, layer_norm, cumsum and argmax.
 // RUN: tessel-opt %s -split-input-file -verify-diagnostics
 
 func.func @reduce_new_dim(%x: !tessel.tensor<[batch:4, hidden:8], f32>) {
@@ -248,5 +248,76 @@ func.func @layer_norm_result_shape(%x: !tessel.tensor<[batch:4, hidden:8], f32>)
   // expected-error @+1 {{'tessel.layer_norm' op result '!tessel.tensor<[hidden:8, batch:4], f32>' must have the dimensions and element type of the operand '!tessel.tensor<[batch:4, hidden:8], f32>'}}
   %n = tessel.layer_norm %x over ["hidden"] epsilon 1.0e-05
       : !tessel.tensor<[batch:4, hidden:8], f32> -> !tessel.tensor<[hidden:8, batch:4], f32>
+  return
+}
+
+// -----
+
+func.func @cumsum_missing_dim(%x: !tessel.tensor<[batch:4, seq:8], f32>) {
+  // expected-error @+1 {{'tessel.cumsum' op input has no dimension 'time'}}
+  %c = tessel.cumsum %x over "time" : !tessel.tensor<[batch:4, seq:8], f32>
+  return
+}
+
+// -----
+
+func.func @cumsum_result_type(%x: !tessel.tensor<[batch:4, seq:8], f32>) {
+  // expected-error @+1 {{'tessel.cumsum' op result '!tessel.tensor<[batch:4, seq:8], f64>' must have the dimensions and element type of the operand '!tessel.tensor<[batch:4, seq:8], f32>'}}
+  %c = tessel.cumsum %x over "seq"
+      : !tessel.tensor<[batch:4, seq:8], f32> -> !tessel.tensor<[batch:4, seq:8], f64>
+  return
+}
+
+// -----
+
+func.func @argmax_missing_dim(%x: !tessel.tensor<[batch:4, classes:10], f32>) {
+  // expected-error @+1 {{'tessel.argmax' op input has no dimension 'vocab'}}
+  %a = tessel.argmax %x over "vocab"
+      : !tessel.tensor<[batch:4, classes:10], f32> -> !tessel.tensor<[batch:4], i32>
+  return
+}
+
+// -----
+
+func.func @argmax_float_result(%x: !tessel.tensor<[batch:4, classes:10], f32>) {
+  // expected-error @+1 {{'tessel.argmax' op expected the result to hold integers, got 'f32'}}
+  %a = tessel.argmax %x over "classes"
+      : !tessel.tensor<[batch:4, classes:10], f32> -> !tessel.tensor<[batch:4], f32>
+  return
+}
+
+// -----
+
+func.func @argmax_i1_result(%x: !tessel.tensor<[batch:4, classes:10], f32>) {
+  // expected-error @+1 {{'tessel.argmax' op result must hold integers wider than i1 (an index), got i1}}
+  %a = tessel.argmax %x over "classes"
+      : !tessel.tensor<[batch:4, classes:10], f32> -> !tessel.tensor<[batch:4], i1>
+  return
+}
+
+// -----
+
+func.func @argmax_keeps_dim(%x: !tessel.tensor<[batch:4, classes:10], f32>) {
+  // expected-error @+1 {{'tessel.argmax' op result has unexpected dimension 'classes'}}
+  %a = tessel.argmax %x over "classes"
+      : !tessel.tensor<[batch:4, classes:10], f32> -> !tessel.tensor<[batch:4, classes:10], i32>
+  return
+}
+
+// -----
+
+func.func @argmax_drops_dim(%x: !tessel.tensor<[batch:4, classes:10], f32>) {
+  // expected-error @+1 {{'tessel.argmax' op result is missing dimension 'batch'}}
+  %a = tessel.argmax %x over "classes"
+      : !tessel.tensor<[batch:4, classes:10], f32> -> !tessel.tensor<[], i32>
+  return
+}
+
+// -----
+
+func.func @argmax_size(%x: !tessel.tensor<[batch:4, classes:10], f32>) {
+  // expected-error @+1 {{'tessel.argmax' op result dimension 'batch' has size 2, expected 4}}
+  %a = tessel.argmax %x over "classes"
+      : !tessel.tensor<[batch:4, classes:10], f32> -> !tessel.tensor<[batch:2], i32>
   return
 }

@@ -153,6 +153,19 @@ func.func @unary(%x: !tessel.tensor<[batch:4, hidden:8], f32>,
   return %9, %12 : !tessel.tensor<[batch:4, hidden:8], f32>, !tessel.tensor<[k:3], i32>
 }
 
+// sin and cos (rotary position embeddings) take floats only.
+// CHECK-LABEL: func.func @trigonometric
+// CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[seq:8, rot:4], f32>)
+func.func @trigonometric(%x: !tessel.tensor<[seq:8, rot:4], f32>)
+    -> !tessel.tensor<[seq:8, rot:4], f32> {
+  // CHECK: %[[SIN:.*]] = tessel.sin %[[X]] : !tessel.tensor<[seq:8, rot:4], f32>
+  %0 = tessel.sin %x : !tessel.tensor<[seq:8, rot:4], f32>
+  // CHECK: %[[COS:.*]] = tessel.cos %[[SIN]] : !tessel.tensor<[seq:8, rot:4], f32>
+  %1 = tessel.cos %0 : !tessel.tensor<[seq:8, rot:4], f32>
+  // CHECK: return %[[COS]]
+  return %1 : !tessel.tensor<[seq:8, rot:4], f32>
+}
+
 // CHECK-LABEL: func.func @binary
 // CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[batch:4, hidden:8], f32>, %[[B:.*]]: !tessel.tensor<[hidden:8], f32>, %[[C:.*]]: !tessel.tensor<[batch:4], f32>, %[[S:.*]]: !tessel.tensor<[], f32>, %[[T:.*]]: !tessel.tensor<[hidden:8, batch:4], f32>)
 func.func @binary(%x: !tessel.tensor<[batch:4, hidden:8], f32>,
@@ -316,6 +329,30 @@ func.func @normalisations(%x: !tessel.tensor<[batch:4, vocab:10], f32>,
 //===----------------------------------------------------------------------===//
 // Convolution and pooling
 //===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @scans
+// CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[batch:4, seq:8], f32>, %[[N:.*]]: !tessel.tensor<[seq:8, batch:4], i32>)
+func.func @scans(%x: !tessel.tensor<[batch:4, seq:8], f32>,
+                 %n: !tessel.tensor<[seq:8, batch:4], i32>)
+    -> (!tessel.tensor<[batch:4, seq:8], f32>, !tessel.tensor<[seq:8, batch:4], i32>,
+        !tessel.tensor<[batch:4], i32>, !tessel.tensor<[batch:4], i64>) {
+  // CHECK: %[[C:.*]] = tessel.cumsum %[[X]] over "seq" : !tessel.tensor<[batch:4, seq:8], f32>
+  %0 = tessel.cumsum %x over "seq" : !tessel.tensor<[batch:4, seq:8], f32>
+  // CHECK: %[[R:.*]] = tessel.cumsum %[[C]] over "batch" reverse : !tessel.tensor<[batch:4, seq:8], f32>
+  %1 = tessel.cumsum %0 over "batch" reverse : !tessel.tensor<[batch:4, seq:8], f32>
+  // Integers sum too.
+  // CHECK: %[[I:.*]] = tessel.cumsum %[[N]] over "seq" : !tessel.tensor<[seq:8, batch:4], i32>
+  %2 = tessel.cumsum %n over "seq" : !tessel.tensor<[seq:8, batch:4], i32>
+  // CHECK: %[[A:.*]] = tessel.argmax %[[R]] over "seq" : !tessel.tensor<[batch:4, seq:8], f32> -> !tessel.tensor<[batch:4], i32>
+  %3 = tessel.argmax %1 over "seq"
+      : !tessel.tensor<[batch:4, seq:8], f32> -> !tessel.tensor<[batch:4], i32>
+  // CHECK: %[[B:.*]] = tessel.argmax %[[I]] over "seq" : !tessel.tensor<[seq:8, batch:4], i32> -> !tessel.tensor<[batch:4], i64>
+  %4 = tessel.argmax %2 over "seq"
+      : !tessel.tensor<[seq:8, batch:4], i32> -> !tessel.tensor<[batch:4], i64>
+  // CHECK: return %[[R]], %[[I]], %[[A]], %[[B]]
+  return %1, %2, %3, %4 : !tessel.tensor<[batch:4, seq:8], f32>, !tessel.tensor<[seq:8, batch:4], i32>,
+                          !tessel.tensor<[batch:4], i32>, !tessel.tensor<[batch:4], i64>
+}
 
 // CHECK-LABEL: func.func @conv2d
 // CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[batch:8, c:1, h:28, w:28], f32>, %[[K:.*]]: !tessel.tensor<[c:1, f:16, kh:3, kw:3], f32>)
