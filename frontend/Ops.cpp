@@ -202,6 +202,8 @@ Tensor sigmoid(const Tensor &x) { return unary<td::SigmoidOp>(x, "sigmoid"); }
 Tensor relu(const Tensor &x) { return unary<td::ReluOp>(x, "relu"); }
 Tensor gelu(const Tensor &x) { return unary<td::GeluOp>(x, "gelu"); }
 Tensor erf(const Tensor &x) { return unary<td::ErfOp>(x, "erf"); }
+Tensor sin(const Tensor &x) { return unary<td::SinOp>(x, "sin"); }
+Tensor cos(const Tensor &x) { return unary<td::CosOp>(x, "cos"); }
 
 Tensor compare(Comparison kind, const Tensor &lhs, const Tensor &rhs) {
   const char *name = "compare";
@@ -316,6 +318,31 @@ Tensor softmax(const Tensor &x, const std::string &dim) {
 }
 Tensor logSoftmax(const Tensor &x, const std::string &dim) {
   return softmaxLike<td::LogSoftmaxOp>(x, dim, "log_softmax");
+}
+
+Tensor cumsum(const Tensor &x, const std::string &dim, bool reverse) {
+  const char *name = "cumsum";
+  ModelState &state = stateOf(x, name);
+  Value input = state.operand(x, name);
+  requireDim(x, dim, name);
+  return state.finish(td::CumsumOp::create(state.builder, state.location,
+                                           input.getType(), input,
+                                           state.builder.getStringAttr(dim),
+                                           reverse),
+                      name);
+}
+
+Tensor argmax(const Tensor &x, const std::string &dim) {
+  const char *name = "argmax";
+  ModelState &state = stateOf(x, name);
+  Value input = state.operand(x, name);
+  requireDim(x, dim, name);
+  return state.finish(
+      td::ArgmaxOp::create(
+          state.builder, state.location,
+          state.tensorType(withoutDims(x.dims(), {dim}), DType::I32, name),
+          input, state.builder.getStringAttr(dim)),
+      name);
 }
 
 Tensor layerNorm(const Tensor &x, const std::vector<std::string> &dims,

@@ -324,6 +324,8 @@ PYBIND11_MODULE(_tessel, m) {
   m.def("relu", located<Tensor>(&relu));
   m.def("gelu", located<Tensor>(&gelu));
   m.def("erf", located<Tensor>(&tessel::erf));
+  m.def("sin", located<Tensor>(&tessel::sin));
+  m.def("cos", located<Tensor>(&tessel::cos));
   m.def(
       "compare",
       [](const std::string &kind, const Tensor &a, const Tensor &b) {
@@ -363,6 +365,14 @@ PYBIND11_MODULE(_tessel, m) {
         py::arg("x"), py::arg("dim"));
   m.def("log_softmax", located<Tensor, const std::string &>(&logSoftmax),
         py::arg("x"), py::arg("dim"));
+  m.def("cumsum", located<Tensor, const std::string &, bool>(&cumsum),
+        py::arg("x"), py::arg("dim"), py::arg("reverse") = false,
+        "The inclusive prefix sum along `dim` (the suffix sum with "
+        "reverse=True).");
+  m.def("argmax", located<Tensor, const std::string &>(&argmax), py::arg("x"),
+        py::arg("dim"),
+        "The index along `dim` of each maximum (the first of equal ones): an "
+        "i32 tensor over the other dims, with no gradient.");
   m.def(
       "layer_norm",
       [](const Tensor &x, const py::object &dims, double epsilon) {

@@ -78,6 +78,30 @@ def test_mistakes_are_python_exceptions_that_name_the_dims():
     assert "unknown element type 'f8'" in error_of(lambda m, x: tessel.cast(x, "f8"))
 
 
+def test_sin_cos_cumsum_and_argmax_infer_their_dims():
+    model = tessel.Model()
+    seen = {}
+
+    def forward(images, labels):
+        angles = tessel.cumsum(images, "pixels")
+        mixed = tessel.sin(angles) * tessel.cos(images)
+        seen["suffix"] = tessel.cumsum(mixed, "batch", reverse=True)
+        seen["argmax"] = tessel.argmax(mixed, "pixels")
+        hits = tessel.cast(tessel.compare("eq", seen["argmax"], labels), "f32")
+        return tessel.reduce_mean(seen["suffix"] * hits)
+
+    model.define("forward", [tessel.Input("images", [BATCH, PIXELS]),
+                             tessel.Input("labels", [BATCH], "i32")], forward)
+    assert seen["suffix"].dims == [BATCH, PIXELS]
+    assert seen["argmax"].dims == [BATCH] and seen["argmax"].dtype == "i32"
+    text = str(model)
+    for op in ("tessel.sin", "tessel.cos", "tessel.cumsum", "tessel.argmax"):
+        assert op in text, op
+    assert 'over "batch" reverse' in text
+    assert "no dimension 'seq'" in error_of(lambda m, x: tessel.cumsum(x, "seq"))
+    assert "no dimension 'classes'" in error_of(lambda m, x: tessel.argmax(x, "classes"))
+
+
 def test_a_verifier_error_names_the_python_line():
     message = error_of(lambda m, x: tessel.layer_norm(x, []))
     assert "test_frontend.py:" in message, message

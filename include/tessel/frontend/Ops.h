@@ -53,6 +53,8 @@ Tensor sigmoid(const Tensor &x);
 Tensor relu(const Tensor &x);
 Tensor gelu(const Tensor &x);
 Tensor erf(const Tensor &x);
+Tensor sin(const Tensor &x);
+Tensor cos(const Tensor &x);
 
 enum class Comparison { Eq, Ne, Lt, Le, Gt, Ge };
 /// An i1 tensor over the union of the operands' dimensions.
@@ -76,6 +78,11 @@ Tensor reduceMax(const Tensor &x, const std::vector<std::string> &dims = {});
 
 Tensor softmax(const Tensor &x, const std::string &dim);
 Tensor logSoftmax(const Tensor &x, const std::string &dim);
+/// The inclusive prefix sum along `dim` (the suffix sum with `reverse`).
+Tensor cumsum(const Tensor &x, const std::string &dim, bool reverse = false);
+/// The index along `dim` of each maximum (the first of equal ones), as an
+/// i32 tensor over the other dimensions; it has no gradient.
+Tensor argmax(const Tensor &x, const std::string &dim);
 /// Normalises to zero mean and unit variance over `dims` (no scale/bias).
 Tensor layerNorm(const Tensor &x, const std::vector<std::string> &dims,
                  double epsilon = 1e-5);

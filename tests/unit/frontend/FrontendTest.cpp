@@ -228,4 +228,43 @@ TEST(Frontend, OpsInferConvolutionAndPoolingShapes) {
                });
 }
 
+TEST(Frontend, ScansArgmaxAndTrigonometry) {
+  Model model;
+  model.define(
+      "forward",
+      {Input("x", {batch, pixels}), Input("labels", {batch}, DType::I32)},
+      [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+        Tensor rotated = sin(in[0]) * cos(in[0]);
+        EXPECT_EQ(rotated.dims(), (Dims{batch, pixels}));
+        Tensor prefix = cumsum(rotated, "pixels");
+        EXPECT_EQ(prefix.dims(), (Dims{batch, pixels}));
+        EXPECT_EQ(prefix.dtype(), DType::F32);
+        Tensor suffix = cumsum(prefix, "batch", /*reverse=*/true);
+        EXPECT_EQ(suffix.dims(), (Dims{batch, pixels}));
+        Tensor predicted = argmax(suffix, "pixels");
+        EXPECT_EQ(predicted.dims(), (Dims{batch}));
+        EXPECT_EQ(predicted.dtype(), DType::I32);
+        // The predicted class only selects; the loss is differentiable.
+        Tensor hits = cast(compare(Comparison::Eq, predicted, in[1]),
+                           DType::F32);
+        return {reduceMean(suffix * hits)};
+      });
+  std::string text = model.str();
+  for (const char *op : {"tessel.sin", "tessel.cos", "tessel.argmax"})
+    EXPECT_NE(text.find(op), std::string::npos) << op;
+  EXPECT_NE(text.find("tessel.cumsum %"), std::string::npos);
+  EXPECT_NE(text.find("over \"batch\" reverse"), std::string::npos);
+  // Mistakes name the dimension.
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) { cumsum(x, "seq"); })
+                .find("cumsum: the input"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) { argmax(x, "classes"); })
+                .find("no dimension 'classes'"),
+            std::string::npos);
+  // sin of integers is the verifier's error, passed through.
+  EXPECT_NE(errorOf([](Model &, Tensor, Tensor labels) { sin(labels); })
+                .find("to hold floats"),
+            std::string::npos);
+}
+
 } // namespace
