@@ -6,6 +6,10 @@
 # step that tessel-autodiff makes of it (loss, gradients and the optimizer's
 # update of every parameter and its state) and, where an example has one,
 # its evaluation (loss and number of correct predictions) are checked.
+# Einsums of three or more inputs are split into pairwise ones first
+# (tessel-decompose-einsum, as `tessel compile` does), so the references
+# of the forward passes are the n-ary einsums the models wrote; einsum3/
+# is a model of such einsums.
 # Besides the examples, small test models (tests/differential/models) cover
 # ops and constructs the examples do not use (layers/: layer functions
 # called with scopes, which tessel-inline-layers inlines first).
@@ -65,6 +69,13 @@ extra=(
   "layers|model:3|feat:model pad-uneven=true"
   # The front end's language model: its tied table split by vocabulary.
   "gpt|data:2;model:2|batch:data;vocab:model"
+  # Einsums of three and four inputs, decomposed: the pairwise
+  # intermediates split by name, a contracted feat split (partial sums),
+  # and `head`, summed by a reduce before any product, split.
+  "einsum3|data:2;model:2|batch:data;cls:model"
+  "einsum3|model:2|feat:model"
+  "einsum3|model:3|rank:model"
+  "einsum3|model:2;data:2|head:model;batch:data"
   # The ViT's patches, 7 x 7 (padded): the rows' grid split (its reshape keeps the split
   # local), and its tokens split over `seq` (gathered before attention).
   "vit|rows:2|grid_h:rows pad-uneven=true"
@@ -89,7 +100,8 @@ check() { # name, model, function, reference dir, apply-layout option
   local file
   file=$(echo "$name" | tr -c "A-Za-z0-9_.\n" "_")
   local partitioned="$work/$file.mlir"
-  if "$bin/tessel-opt" "$model" --tessel-inline-layers "--tessel-apply-layout=$option" \
+  if "$bin/tessel-opt" "$model" --tessel-inline-layers --tessel-decompose-einsum \
+       "--tessel-apply-layout=$option" \
        --tessel-partition --tessel-optimize-comm --cse --tessel-bucket-all-reduces \
        -o "$partitioned" 2> "$work/$file.err" &&
      "$bin/tessel-eval" "$partitioned" --function "$function" --random-inputs --seed 11 \
@@ -108,7 +120,7 @@ for dir in $(for models in "$@"; do ls -d "$models"/*/; done); do
   forward="$dir/$example.mlir"
   [ -f "$forward" ] || continue
   step="$work/$example.train_step.mlir"
-  "$bin/tessel-opt" "$forward" --tessel-inline-layers \
+  "$bin/tessel-opt" "$forward" --tessel-inline-layers --tessel-decompose-einsum \
     "--tessel-autodiff=${optimizers[$example]:-}" -o "$step"
   functions="forward train_step"
   grep -q "func.func @evaluate" "$forward" && functions="$functions evaluate"

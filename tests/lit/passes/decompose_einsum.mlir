@@ -15,6 +15,16 @@
 // GRAD: gradient b: 12 of 12
 // GRAD: gradient c: 8 of 8
 // GRAD: gradient check passed
+// So do those of the differential sweep's model of 3- and 4-input einsums
+// (a parameter summed over a dimension only it has, by a reduce):
+// RUN: tessel-opt %S/../../differential/models/einsum3/einsum3.mlir --tessel-decompose-einsum -o %t.model.mlir
+// RUN: tessel-eval %t.model.mlir --check-gradients --promote-f64 --seed 1 | FileCheck %s --check-prefix=MODEL
+// MODEL: gradient u: 16 of 36
+// MODEL-NEXT: gradient v: 12 of 12
+// MODEL-NEXT: gradient w: 16 of 16
+// MODEL-NEXT: gradient m: 16 of 24
+// MODEL-NEXT: gradient x: 16 of 48
+// MODEL-NEXT: gradient check passed
 //
 // tessel explain counts the pairwise einsums' FLOPs: 2 * (2*100*100) +
 // 2 * (2*100*50) = 60000, where the 3-input einsum counts
