@@ -12,7 +12,8 @@
 # is a model of such einsums.
 # Besides the examples, small test models (tests/differential/models) cover
 # ops and constructs the examples do not use (layers/: layer functions
-# called with scopes, which tessel-inline-layers inlines first).
+# called with scopes, which tessel-inline-layers inlines first; scans/:
+# sin, cos, cumsum and argmax).
 #
 # usage: sweep.sh BUILD_BIN_DIR MODELS_DIR...   (each <name>/<name>.mlir)
 set -euo pipefail
@@ -80,6 +81,15 @@ extra=(
   # local), and its tokens split over `seq` (gathered before attention).
   "vit|rows:2|grid_h:rows pad-uneven=true"
   "vit|seq:2;model:2|seq:seq;d_ff:model pad-uneven=true"
+  # sin, cos, cumsum and argmax: the dims the scans and the argmax work
+  # along split (gathered first), and the others kept split beside them.
+  "scans|model:2|seq:model"
+  "scans|model:2|hidden:model"
+  "scans|data:2;model:2|batch:data;seq:model"
+  "scans|data:2;model:4|batch:data;hidden:model"
+  "scans|seq:2;model:2|seq:seq;hidden:model"
+  "scans|model:4|seq:model pad-uneven=true"
+  "scans|data:3;model:3|batch:data;hidden:model pad-uneven=true"
 )
 
 # The optimizer of each example's training step; between them the sweep
