@@ -10,15 +10,6 @@ namespace tessel {
 
 namespace {
 
-/// `dims` without the named ones.
-Dims without(const Dims &dims, const std::vector<std::string> &names) {
-  Dims kept;
-  for (const Dim &dim : dims)
-    if (std::find(names.begin(), names.end(), dim.name) == names.end())
-      kept.push_back(dim);
-  return kept;
-}
-
 /// The dimensions of `x` named by `names`, in that order.
 Dims pick(const Tensor &x, const std::vector<std::string> &names,
           const std::string &layer) {
@@ -56,7 +47,7 @@ Linear::Linear(std::string name, Dims out, std::vector<std::string> in,
 Tensor Linear::operator()(const Tensor &x) const {
   std::string what = fmt::format("Linear '{}'", name);
   Dims weightDims = pick(x, in, what);
-  Dims resultDims = without(x.dims(), in);
+  Dims resultDims = withoutDims(x.dims(), in);
   for (const Dim &dim : out) {
     for (const Dim &kept : resultDims)
       if (kept.name == dim.name)
@@ -129,7 +120,7 @@ Tensor Embedding::attend(const Tensor &x) const {
   pick(x, featureNames, fmt::format("Embedding '{}' attend", name));
   Dims tableDims{vocab};
   tableDims.insert(tableDims.end(), features.begin(), features.end());
-  Dims resultDims = without(x.dims(), featureNames);
+  Dims resultDims = withoutDims(x.dims(), featureNames);
   resultDims.push_back(vocab);
   // The same scope and parameter name as the lookup: one shared table.
   return callUnary("Embedding.attend", name, x,

@@ -58,14 +58,6 @@ void requireDim(const Tensor &x, const std::string &name,
                             x.str(), name));
 }
 
-Dims withoutDims(const Dims &dims, const std::vector<std::string> &drop) {
-  Dims kept;
-  for (const Dim &dim : dims)
-    if (std::find(drop.begin(), drop.end(), dim.name) == drop.end())
-      kept.push_back(dim);
-  return kept;
-}
-
 ArrayAttr stringArray(ModelState &state, const std::vector<std::string> &names) {
   SmallVector<StringRef> refs(names.begin(), names.end());
   return state.builder.getStrArrayAttr(refs);

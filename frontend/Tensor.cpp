@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tessel {
 
 namespace {
@@ -47,6 +49,14 @@ std::string formatDims(const Dims &dims) {
   for (size_t i = 0; i < dims.size(); ++i)
     text += fmt::format("{}{}:{}", i ? ", " : "", dims[i].name, dims[i].size);
   return text + "]";
+}
+
+Dims withoutDims(const Dims &dims, const std::vector<std::string> &names) {
+  Dims kept;
+  for (const Dim &dim : dims)
+    if (std::find(names.begin(), names.end(), dim.name) == names.end())
+      kept.push_back(dim);
+  return kept;
 }
 
 bool Tensor::has(const std::string &name) const {

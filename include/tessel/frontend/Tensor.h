@@ -58,6 +58,9 @@ using Dims = std::vector<Dim>;
 /// "[batch:64, hidden:256]".
 std::string formatDims(const Dims &dims);
 
+/// `dims` without the ones named in `names`, in their order.
+Dims withoutDims(const Dims &dims, const std::vector<std::string> &names);
+
 /// A value of a model under construction. Copies refer to the same value.
 /// A tensor belongs to the function it was made in: a layer receives its
 /// inputs as arguments, never by reaching into its caller.
