@@ -203,8 +203,9 @@ def TesselDecomposeEinsum
                 "in the cheapest order";
   let description = [{
     An einsum of n >= 3 inputs becomes a tree of n - 1 einsums of two
-    inputs each, which the runtimes run as matmuls (oneDNN, cuBLAS); the
-    runtime's reference kernel for an n-ary einsum is about 750x slower.
+    inputs each, which the runtimes run as matmuls (oneDNN, cuBLAS)
+    instead of with the reference kernel's loops (a low-rank layer's
+    training step: 0.67 ms split, 8.3 s whole).
     The einsum's meaning (multiply the inputs, broadcast by name, sum every
     dimension the result lacks) does not depend on the order in which the
     inputs are combined, but the cost does: the pass chooses the tree whose
