@@ -16,8 +16,8 @@ bool mlir::tessel::isFusibleElementwiseOp(Operation *op) {
     return isa<FloatAttr, IntegerAttr>(value);
   }
   return isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-             ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
-             PowOp, CompareOp, SelectOp>(op);
+             ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp,
+             MaxOp, MinOp, PowOp, CompareOp, SelectOp>(op);
 }
 
 bool mlir::tessel::haveSameDimensionSet(NamedTensorType a, NamedTensorType b) {

@@ -323,8 +323,8 @@ void LogSoftmaxOp::buildGradients(OpBuilder &builder, Value dy,
 // the cumsum of dy in the other direction.
 void CumsumOp::buildGradients(OpBuilder &builder, Value dy,
                               SmallVectorImpl<Value> &grads) {
-  grads.push_back(CumsumOp::create(builder, getLoc(), typeOf(dy), dy,
-                                   getDim(), !getReverse()));
+  grads.push_back(CumsumOp::create(builder, getLoc(), typeOf(dy), dy, getDim(),
+                                   !getReverse()));
 }
 
 // dlogits = (softmax(logits) - one_hot(labels)) * dy; labels get none.

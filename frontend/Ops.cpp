@@ -317,11 +317,10 @@ Tensor cumsum(const Tensor &x, const std::string &dim, bool reverse) {
   ModelState &state = stateOf(x, name);
   Value input = state.operand(x, name);
   requireDim(x, dim, name);
-  return state.finish(td::CumsumOp::create(state.builder, state.location,
-                                           input.getType(), input,
-                                           state.builder.getStringAttr(dim),
-                                           reverse),
-                      name);
+  return state.finish(
+      td::CumsumOp::create(state.builder, state.location, input.getType(),
+                           input, state.builder.getStringAttr(dim), reverse),
+      name);
 }
 
 Tensor argmax(const Tensor &x, const std::string &dim) {

@@ -170,21 +170,20 @@ Tensor argmax(const Tensor &x, std::string_view dim,
     }
   Tensor indices(rowMajor);
   int64_t fiber = 0;
-  forEachFiber(x.spec, {std::string(dim)},
-               [&](const std::vector<int64_t> &offsets) {
-                 int64_t best = 0;
-                 for (int64_t i = 1; i < static_cast<int64_t>(offsets.size());
-                      ++i) {
-                   double value = x.data[offsets[i]];
-                   double current = x.data[offsets[best]];
-                   if (std::isnan(current))
-                     break;
-                   if (std::isnan(value) || value > current)
-                     best = i;
-                 }
-                 indices.data[fiber++] =
-                     roundToType(static_cast<double>(best), rowMajor.type);
-               });
+  forEachFiber(
+      x.spec, {std::string(dim)}, [&](const std::vector<int64_t> &offsets) {
+        int64_t best = 0;
+        for (int64_t i = 1; i < static_cast<int64_t>(offsets.size()); ++i) {
+          double value = x.data[offsets[i]];
+          double current = x.data[offsets[best]];
+          if (std::isnan(current))
+            break;
+          if (std::isnan(value) || value > current)
+            best = i;
+        }
+        indices.data[fiber++] =
+            roundToType(static_cast<double>(best), rowMajor.type);
+      });
   return transpose(indices, resultSpec);
 }
 

@@ -469,9 +469,9 @@ TEST(Executor, CumsumAndArgmax) {
   }
   auto argmax = [&](const std::vector<double> &input, const char *dim,
                     json result) {
-    return execute(op("tessel.argmax", {T({"n", "c"}, {2, 3})}, result,
-                      {{"dim", dim}}),
-                   {input});
+    return execute(
+        op("tessel.argmax", {T({"n", "c"}, {2, 3})}, result, {{"dim", dim}}),
+        {input});
   };
   // Ties go to the first; i32 on the loop, i64 on the reference kernel.
   expectNear(argmax(x, "c", T({"n"}, {2}, "i32")), {1, 0}, 0);

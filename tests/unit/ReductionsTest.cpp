@@ -41,10 +41,10 @@ TEST(CumsumTest, ForwardAndReverseAlongEitherDim) {
                         {1, 3, 6, 4, 9, 15}));
   EXPECT_TRUE(hasValues(cumsum(x, "j", true), {"i", "j"}, {2, 3},
                         {6, 5, 3, 15, 11, 6}));
-  EXPECT_TRUE(hasValues(cumsum(x, "i", false), {"i", "j"}, {2, 3},
-                        {1, 2, 3, 5, 7, 9}));
-  EXPECT_TRUE(hasValues(cumsum(x, "i", true), {"i", "j"}, {2, 3},
-                        {5, 7, 9, 4, 5, 6}));
+  EXPECT_TRUE(
+      hasValues(cumsum(x, "i", false), {"i", "j"}, {2, 3}, {1, 2, 3, 5, 7, 9}));
+  EXPECT_TRUE(
+      hasValues(cumsum(x, "i", true), {"i", "j"}, {2, 3}, {5, 7, 9, 4, 5, 6}));
 }
 
 TEST(ArgmaxTest, FirstMaximumAndNaN) {

@@ -245,8 +245,8 @@ TEST(Frontend, ScansArgmaxAndTrigonometry) {
         EXPECT_EQ(predicted.dims(), (Dims{batch}));
         EXPECT_EQ(predicted.dtype(), DType::I32);
         // The predicted class only selects; the loss is differentiable.
-        Tensor hits = cast(compare(Comparison::Eq, predicted, in[1]),
-                           DType::F32);
+        Tensor hits =
+            cast(compare(Comparison::Eq, predicted, in[1]), DType::F32);
         return {reduceMean(suffix * hits)};
       });
   std::string text = model.str();
@@ -255,15 +255,18 @@ TEST(Frontend, ScansArgmaxAndTrigonometry) {
   EXPECT_NE(text.find("tessel.cumsum %"), std::string::npos);
   EXPECT_NE(text.find("over \"batch\" reverse"), std::string::npos);
   // Mistakes name the dimension.
-  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) { cumsum(x, "seq"); })
-                .find("cumsum: the input"),
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              cumsum(x, "seq");
+            }).find("cumsum: the input"),
             std::string::npos);
-  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) { argmax(x, "classes"); })
-                .find("no dimension 'classes'"),
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              argmax(x, "classes");
+            }).find("no dimension 'classes'"),
             std::string::npos);
   // sin of integers is the verifier's error, passed through.
-  EXPECT_NE(errorOf([](Model &, Tensor, Tensor labels) { sin(labels); })
-                .find("to hold floats"),
+  EXPECT_NE(errorOf([](Model &, Tensor, Tensor labels) {
+              sin(labels);
+            }).find("to hold floats"),
             std::string::npos);
 }
 
