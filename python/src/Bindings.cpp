@@ -87,23 +87,48 @@ Dims dimsFrom(const py::list &items, const std::vector<Tensor> &inputs) {
   return dims;
 }
 
-/// A Python callable's result as tensors: one tensor, or a tuple or list.
-std::vector<Tensor> tensorsFrom(const py::object &result) {
+/// "NoneType", "int", ...: what a body returned instead of tensors.
+std::string typeName(py::handle value) {
+  return py::str(py::type::handle_of(value).attr("__name__"));
+}
+
+/// A Python callable's result as tensors: one tensor, or a tuple or list of
+/// them; anything else is an Error naming `what` and the type it got.
+std::vector<Tensor> tensorsFrom(const py::object &result,
+                                const std::string &what) {
   if (py::isinstance<Tensor>(result))
     return {result.cast<Tensor>()};
-  return result.cast<std::vector<Tensor>>();
+  std::vector<Tensor> tensors;
+  if (py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) {
+    for (py::handle item : result) {
+      if (!py::isinstance<Tensor>(item))
+        throw Error(what + " returned a sequence holding a " + typeName(item) +
+                    "; it returns tensors");
+      tensors.push_back(item.cast<Tensor>());
+    }
+    return tensors;
+  }
+  throw Error(what + " returned a " + typeName(result) +
+              "; it returns a tensor, a tuple of tensors" +
+              (what.rfind("define", 0) == 0 ? " or a dict of named tensors"
+                                            : ""));
 }
 
 /// A function body's result as outputs: a tensor, a sequence of tensors, or
 /// a dict from output name to tensor.
-std::vector<Output> outputsFrom(const py::object &result) {
+std::vector<Output> outputsFrom(const py::object &result,
+                                const std::string &what) {
   std::vector<Output> outputs;
   if (py::isinstance<py::dict>(result)) {
-    for (auto [name, value] : result.cast<py::dict>())
+    for (auto [name, value] : result.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(name) || !py::isinstance<Tensor>(value))
+        throw Error(what + " returned a dict that does not map names to "
+                           "tensors");
       outputs.emplace_back(name.cast<std::string>(), value.cast<Tensor>());
+    }
     return outputs;
   }
-  for (const Tensor &tensor : tensorsFrom(result))
+  for (const Tensor &tensor : tensorsFrom(result, what))
     outputs.emplace_back(tensor);
   return outputs;
 }
@@ -233,7 +258,8 @@ PYBIND11_MODULE(_tessel, m) {
              const std::vector<Input> &inputs, const py::function &body) {
             locate(model);
             model.define(name, inputs, [&](const std::vector<Tensor> &args) {
-              return outputsFrom(body(*asTuple(args)));
+              return outputsFrom(body(*asTuple(args)),
+                                 "define '" + name + "': the body");
             });
           },
           py::arg("name"), py::arg("inputs"), py::arg("body"),
@@ -258,7 +284,9 @@ PYBIND11_MODULE(_tessel, m) {
             locate(model);
             return asTuple(model.callLayer(
                 kind, scope, args, [&](const std::vector<Tensor> &inner) {
-                  return tensorsFrom(body(*asTuple(inner)));
+                  return tensorsFrom(body(*asTuple(inner)),
+                                     "layer " + kind + " '" + scope +
+                                         "': forward");
                 }));
           },
           py::arg("kind"), py::arg("scope"), py::arg("args"), py::arg("body"))

@@ -102,6 +102,14 @@ def test_sin_cos_cumsum_and_argmax_infer_their_dims():
     assert "no dimension 'classes'" in error_of(lambda m, x: tessel.argmax(x, "classes"))
 
 
+def test_a_body_that_returns_no_tensor_is_an_error():
+    model = tessel.Model()
+    for result, kind in ((None, "NoneType"), (3, "int"), ([1], "int")):
+        with pytest.raises(tessel.Error, match=f"returned a .*{kind}"):
+            model.define("forward", [tessel.Input("x", [BATCH])], lambda x, r=result: r)
+    assert not model.has_function("forward")
+
+
 def test_a_verifier_error_names_the_python_line():
     message = error_of(lambda m, x: tessel.layer_norm(x, []))
     assert "test_frontend.py:" in message, message
