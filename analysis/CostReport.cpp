@@ -233,14 +233,16 @@ CostReport buildCostReport(func::FuncOp func) {
     if (!isa<NamedTensorType>(argument.getType()))
       continue;
     // A training step takes the parameters and the optimizer's state as
-    // arguments (tessel-autodiff marks them); the rest is data.
+    // arguments (tessel-autodiff marks them), and buffers (batch norm's
+    // running statistics), which count as state; the rest is data.
     auto role = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
                                                   kRoleAttrName);
     int64_t bytes = model.localBytes(argument);
     if (role && role.getValue() == "parameter") {
       describe(argument, "parameter");
       report.parameterBytesPerRank += bytes;
-    } else if (role && role.getValue() == "optimizer_state") {
+    } else if (role && (role.getValue() == "optimizer_state" ||
+                        role.getValue() == "buffer")) {
       describe(argument, "state");
       report.stateBytesPerRank += bytes;
     } else {

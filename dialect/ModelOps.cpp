@@ -108,6 +108,21 @@ LogicalResult ParameterOp::verify() {
   return verifyParameterBlock(*this, getType(), *getGlobalType());
 }
 
+LogicalResult UpdateBufferOp::verify() {
+  // The buffer a training step updates: a buffer parameter, maybe cast
+  // (mixed precision), or the argument it became.
+  Value buffer = getBuffer();
+  while (auto cast = buffer.getDefiningOp<CastOp>())
+    buffer = cast.getInput();
+  if (isa<BlockArgument>(buffer))
+    return success();
+  auto parameter = buffer.getDefiningOp<ParameterOp>();
+  if (!parameter || !parameter.getBuffer())
+    return emitOpError() << "updates a value that is not a buffer (a "
+                            "tessel.parameter marked `buffer`)";
+  return success();
+}
+
 LogicalResult ConstantOp::verify() {
   Attribute value = getValue();
   bool floatResult = isa<FloatType>(getType().getElementType());

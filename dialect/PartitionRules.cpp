@@ -22,6 +22,8 @@ TESSEL_PARTITION_RULE(RsqrtOp, Elementwise)
 TESSEL_PARTITION_RULE(TanhOp, Elementwise)
 TESSEL_PARTITION_RULE(SigmoidOp, Elementwise)
 TESSEL_PARTITION_RULE(ReluOp, Elementwise)
+// A buffer's next value is laid out as the buffer.
+TESSEL_PARTITION_RULE(UpdateBufferOp, Elementwise)
 TESSEL_PARTITION_RULE(GeluOp, Elementwise)
 TESSEL_PARTITION_RULE(ErfOp, Elementwise)
 TESSEL_PARTITION_RULE(SinOp, Elementwise)

@@ -62,6 +62,18 @@ def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure, Tessel_PartitionRuleTrait
         : !tessel.tensor<[pixels:784, hidden:64], f32>
     ```
 
+    With `buffer`, the tensor is non-trainable state (batch norm's running
+    statistics): tessel-autodiff makes it an argument and a result of the
+    training step with `tessel.role = "buffer"`, gives it no gradient and
+    no optimizer state, returns the value a `tessel.update_buffer` of it
+    gives (or the buffer unchanged), and passes it to other functions
+    (`@evaluate`) like the parameters. Checkpoints save it by name.
+
+    ```mlir
+    %rm = tessel.parameter "bn1.running_mean" zeros scale 1.0 seed 0 buffer
+        : !tessel.tensor<[c:16], f32>
+    ```
+
     Constraints checked by the verifier: the name is not empty, `scale` is
     not negative, and the element type is a float type. With `block of`:
     the global type has a layout, the same dimensions (in the same order)
@@ -72,11 +84,48 @@ def Tessel_ParameterOp : Tessel_Op<"parameter", [Pure, Tessel_PartitionRuleTrait
   let arguments = (ins StrAttr:$name, Tessel_InitKind:$init,
                    DefaultValuedAttr<F64Attr, "1.0">:$scale,
                    DefaultValuedAttr<I64Attr, "0">:$seed,
-                   OptionalAttr<TypeAttrOf<Tessel_Tensor>>:$global_type);
+                   OptionalAttr<TypeAttrOf<Tessel_Tensor>>:$global_type,
+                   UnitAttr:$buffer);
   let results = (outs Tessel_Tensor:$result);
   let assemblyFormat = [{
-    $name $init `scale` $scale `seed` $seed (`block` `of` $global_type^)?
-    attr-dict `:` qualified(type($result))
+    $name $init `scale` $scale `seed` $seed (`buffer` $buffer^)?
+    (`block` `of` $global_type^)? attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tessel_UpdateBufferOp : Tessel_Op<"update_buffer",
+    [Tessel_PartitionRuleTrait, MemoryEffects<[MemWrite]>,
+     AllTypesMatch<["buffer", "value", "result"]>]> {
+  let summary = "the next value of a non-trainable buffer";
+  let description = [{
+    Yields `value`, and records it as the value that the buffer (a
+    `tessel.parameter ... buffer`, batch norm's running mean, say) takes
+    after a training step. tessel-autodiff returns it from `@train_step` as
+    the buffer's new value and erases the op; in any other function (the
+    loss function itself, `@evaluate`) the op only yields `value`, and the
+    buffer keeps its value. No gradient flows through it: the loss never
+    depends on the result. It is marked as writing memory so that dead-code
+    elimination keeps it although nothing uses its result.
+
+    tessel-partition treats it as element-wise: `value` is laid out as the
+    result, which has the buffer's dimensions.
+
+    Example (the running mean of a batch norm, momentum 0.1):
+
+    ```mlir
+    %next = tessel.update_buffer %running_mean, %new_mean
+        : !tessel.tensor<[c:16], f32>
+    ```
+
+    Constraints checked by the verifier: `buffer`, `value` and the result
+    have one type (element types included); the buffer is, through casts,
+    a `tessel.parameter` marked `buffer` or a function argument.
+  }];
+  let arguments = (ins Tessel_Tensor:$buffer, Tessel_Tensor:$value);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $buffer `,` $value attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
 }

@@ -393,6 +393,10 @@ LogicalResult Interpreter::run(Operation *op) {
           return ref::oneHot(operand(0)[r], o.getDim(), spec);
         });
       })
+      // Outside a training step a buffer's update only yields the value.
+      .Case([&](UpdateBufferOp) {
+        return perRank(op, [&](int64_t r) { return operand(1)[r]; });
+      })
       .Case([&](RenameOp) {
         ref::TensorSpec spec = resultSpec(op);
         return perRank(

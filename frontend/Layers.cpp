@@ -83,6 +83,57 @@ Tensor LayerNorm::operator()(const Tensor &x) const {
   });
 }
 
+BatchNorm::BatchNorm(std::string name, std::string channels,
+                     std::vector<std::string> over, double momentum,
+                     double epsilon)
+    : name(std::move(name)), channels(std::move(channels)),
+      over(std::move(over)), momentum(momentum), epsilon(epsilon) {}
+
+Tensor BatchNorm::operator()(const Tensor &x) const {
+  std::string what = fmt::format("BatchNorm '{}'", name);
+  Dims perChannel = pick(x, {channels}, what);
+  Dims reduced = pick(x, over, what);
+  if (over.empty())
+    throw Error(fmt::format("{}: no dimensions to normalise over", what));
+  for (const std::string &dim : over)
+    if (dim == channels)
+      throw Error(fmt::format("{}: the channel dimension '{}' is also one to "
+                              "normalise over",
+                              what, dim));
+  if (x.dims().size() != over.size() + 1)
+    throw Error(fmt::format("{}: the input {} has dimensions besides '{}' "
+                            "and the ones normalised over",
+                            what, x.str(), channels));
+  if (momentum < 0 || momentum > 1)
+    throw Error(fmt::format("{}: momentum {} is not in [0, 1]", what,
+                            momentum));
+  double count = 1;
+  for (const Dim &dim : reduced)
+    count *= static_cast<double>(dim.size);
+  bool training = Model::of(x).training();
+  return callUnary("BatchNorm", name, x, [&](Model &model, const Tensor &in) {
+    Tensor gamma =
+        model.parameter("gamma", perChannel, Initializer::ones(), in.dtype());
+    Tensor beta =
+        model.parameter("beta", perChannel, Initializer::zeros(), in.dtype());
+    Tensor runningMean = model.buffer("running_mean", perChannel,
+                                      Initializer::zeros(), in.dtype());
+    Tensor runningVar = model.buffer("running_var", perChannel,
+                                     Initializer::ones(), in.dtype());
+    if (!training)
+      return (in - runningMean) * rsqrt(runningVar + epsilon) * gamma + beta;
+    Tensor mean = reduceMean(in, over);
+    Tensor centered = in - mean;
+    Tensor variance = reduceMean(centered * centered, over);
+    double unbiased = count > 1 ? count / (count - 1) : 1.0;
+    model.updateBuffer(runningMean,
+                       runningMean * (1 - momentum) + mean * momentum);
+    model.updateBuffer(runningVar, runningVar * (1 - momentum) +
+                                       variance * (momentum * unbiased));
+    return centered * rsqrt(variance + epsilon) * gamma + beta;
+  });
+}
+
 RMSNorm::RMSNorm(std::string name, std::vector<std::string> dims,
                  double epsilon)
     : name(std::move(name)), dims(std::move(dims)), epsilon(epsilon) {}

@@ -257,8 +257,10 @@ bool Model::hasFunction(const std::string &name) const {
   return SymbolTable::lookupSymbolIn(impl->module.get(), name) != nullptr;
 }
 
+bool Model::training() const { return impl->training; }
+
 void Model::define(const std::string &name, const std::vector<Input> &inputs,
-                   const Body &body) {
+                   const Body &body, std::optional<bool> training) {
   ModelState &state = *impl;
   if (name.empty())
     throw Error("define: a function needs a name");
@@ -280,6 +282,11 @@ void Model::define(const std::string &name, const std::vector<Input> &inputs,
         fmt::format("define '{}': input '{}'", name, input.name)));
   }
   TracedFunction traced(state, name, argTypes, "public");
+  state.training = training.value_or(name == "forward");
+  struct RestoreTraining {
+    ModelState &state;
+    ~RestoreTraining() { state.training = true; }
+  } restoreTraining{state};
   for (auto [index, input] : llvm::enumerate(inputs))
     traced.function.setArgAttr(
         index, mlir::tessel::TesselDialect::kNameAttrName,
@@ -320,6 +327,39 @@ Tensor Model::parameter(const std::string &name, const Dims &dims,
       state.builder.getF64FloatAttr(init.scale),
       state.builder.getI64IntegerAttr(seed ? *seed : seedFromName(name)),
       /*global_type=*/TypeAttr());
+  return state.finish(op, what);
+}
+
+Tensor Model::buffer(const std::string &name, const Dims &dims,
+                     Initializer init, DType dtype) {
+  ModelState &state = *impl;
+  std::string what = fmt::format("buffer '{}'", name);
+  state.currentBody(what);
+  if (name.empty())
+    throw Error("buffer: a buffer needs a name");
+  auto kind = static_cast<mlir::tessel::InitKind>(init.kind);
+  auto op = mlir::tessel::ParameterOp::create(
+      state.builder, state.location, state.tensorType(dims, dtype, what),
+      state.builder.getStringAttr(name),
+      mlir::tessel::InitKindAttr::get(&state.context, kind),
+      state.builder.getF64FloatAttr(init.scale),
+      state.builder.getI64IntegerAttr(seedFromName(name)),
+      /*global_type=*/TypeAttr());
+  op.setBuffer(true);
+  return state.finish(op, what);
+}
+
+Tensor Model::updateBuffer(const Tensor &buffer, const Tensor &value) {
+  ModelState &state = *impl;
+  std::string what = "update_buffer";
+  state.currentBody(what);
+  mlir::Value target = state.operand(buffer, what);
+  mlir::Value next = state.operand(value, what);
+  if (target.getType() != next.getType())
+    throw Error(fmt::format("update_buffer: the buffer is {} but the value {}",
+                            buffer.str(), value.str()));
+  Operation *op = mlir::tessel::UpdateBufferOp::create(
+      state.builder, state.location, target.getType(), target, next);
   return state.finish(op, what);
 }
 

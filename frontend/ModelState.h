@@ -34,6 +34,8 @@ struct ModelState {
   /// The bodies of the functions being traced, innermost last: ops go into
   /// the last one, and a tensor may only be used in the body it belongs to.
   std::vector<mlir::Block *> bodies;
+  /// Whether the function being defined is traced for training.
+  bool training = true;
   /// The traced layer functions of each kind, with the printed form that
   /// tells whether a new trace is the same function.
   std::map<std::string,

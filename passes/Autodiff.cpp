@@ -54,7 +54,8 @@ private:
                                    OptimizerKind kind);
   void buildInit(ModuleOp module, ArrayRef<ParameterOp> parameters,
                  ArrayRef<StateTensor> state, Location loc);
-  LogicalResult buildTrainStep(func::FuncOp step, unsigned numParameters,
+  LogicalResult buildTrainStep(func::FuncOp step,
+                               ArrayRef<ParameterOp> parameters,
                                ArrayRef<StateTensor> state,
                                const OptimizerConfig &config);
 };
@@ -107,11 +108,41 @@ void TesselAutodiffPass::buildInit(ModuleOp module,
 // state after the parameters and the learning rate last, and returns the
 // updated parameters and state, then the loss.
 LogicalResult
-TesselAutodiffPass::buildTrainStep(func::FuncOp step, unsigned numParameters,
+TesselAutodiffPass::buildTrainStep(func::FuncOp step,
+                                   ArrayRef<ParameterOp> parameters,
                                    ArrayRef<StateTensor> state,
                                    const OptimizerConfig &config) {
   OpBuilder builder(step.getContext());
   Location loc = step.getLoc();
+  unsigned numParameters = parameters.size();
+  // A buffer's next value is what its tessel.update_buffer yields (the
+  // buffer unchanged where it has none); the op goes, its value stays.
+  llvm::DenseMap<unsigned, Value> bufferUpdates;
+  WalkResult updated = step.walk([&](UpdateBufferOp update) {
+    Value buffer = update.getBuffer();
+    while (auto cast = buffer.getDefiningOp<CastOp>())
+      buffer = cast.getInput();
+    auto argument = dyn_cast<BlockArgument>(buffer);
+    if (!argument || argument.getOwner() != &step.getBody().front() ||
+        argument.getArgNumber() >= numParameters ||
+        !ParameterOp(parameters[argument.getArgNumber()]).getBuffer()) {
+      update.emitOpError() << "updates a value that is not a buffer of the "
+                              "loss function";
+      return WalkResult::interrupt();
+    }
+    if (!bufferUpdates.try_emplace(argument.getArgNumber(), update.getValue())
+             .second) {
+      update.emitOpError() << "updates buffer '"
+                           << ParameterOp(parameters[argument.getArgNumber()]).getName()
+                           << "' a second time";
+      return WalkResult::interrupt();
+    }
+    update.replaceAllUsesWith(update.getValue());
+    update.erase();
+    return WalkResult::advance();
+  });
+  if (updated.wasInterrupted())
+    return failure();
   for (auto [offset, tensor] : llvm::enumerate(state)) {
     SmallVector<NamedAttribute> attrs = {
         builder.getNamedAttr(kNameAttr, builder.getStringAttr(tensor.name)),
@@ -139,14 +170,18 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step, unsigned numParameters,
   TensorBuilder b(builder, loc);
   unsigned perParameter = perParameterState(config.kind).size();
   SmallVector<ParameterSlot> slots;
+  unsigned trained = 0;
   for (unsigned i = 0; i < numParameters; ++i) {
+    if (ParameterOp(parameters[i]).getBuffer())
+      continue; // no gradient, no optimizer
     ParameterSlot slot;
     slot.parameter = body.getArgument(i);
     slot.gradient = oldReturn.getOperand(1 + i);
     for (unsigned s = 0; s < perParameter; ++s)
       slot.state.push_back(
-          body.getArgument(numParameters + i * perParameter + s));
+          body.getArgument(numParameters + trained * perParameter + s));
     slots.push_back(std::move(slot));
+    ++trained;
   }
   Value stepCount = countsSteps(config.kind)
                         ? body.getArgument(numParameters + state.size() - 1)
@@ -155,7 +190,20 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step, unsigned numParameters,
   OptimizerUpdate update =
       buildOptimizerUpdate(b, config, slots, learningRate, stepCount);
 
-  SmallVector<Value> results(update.parameters);
+  SmallVector<Value> results;
+  for (unsigned i = 0, next = 0; i < numParameters; ++i) {
+    if (!ParameterOp(parameters[i]).getBuffer()) {
+      results.push_back(update.parameters[next++]);
+      continue;
+    }
+    Value argument = body.getArgument(i);
+    Value value = bufferUpdates.lookup(i);
+    if (!value)
+      value = argument;
+    else if (value.getType() != argument.getType()) // mixed precision
+      value = CastOp::create(builder, loc, argument.getType(), value);
+    results.push_back(value);
+  }
   for (const SmallVector<Value> &slotState : update.state)
     llvm::append_range(results, slotState);
   if (update.step)
@@ -236,7 +284,13 @@ void TesselAutodiffPass::runOnOperation() {
   config.clipNorm = clipNorm;
 
   SmallVector<ParameterOp> parameters = parametersOf(lossFunction);
-  if (parameters.empty()) {
+  // Buffers (batch norm's running statistics) are carried by the step but
+  // not trained.
+  SmallVector<ParameterOp> trainable;
+  for (ParameterOp parameter : parameters)
+    if (!parameter.getBuffer())
+      trainable.push_back(parameter);
+  if (trainable.empty()) {
     lossFunction.emitError() << "function '" << functionName
                              << "' declares no tessel.parameter to train";
     return signalPassFailure();
@@ -263,12 +317,14 @@ void TesselAutodiffPass::runOnOperation() {
     differentiated.erase();
   if (failed(step))
     return signalPassFailure();
-  SmallVector<StateTensor> state = stateOf(parameters, config.kind);
-  if (failed(buildTrainStep(*step, parameters.size(), state, config)))
+  SmallVector<StateTensor> state = stateOf(trainable, config.kind);
+  if (failed(buildTrainStep(*step, parameters, state, config)))
     return signalPassFailure();
   // Gradients of the data are not part of a training step.
   eraseDeadOps(*step);
   buildInit(module, parameters, state, lossFunction.getLoc());
+  // The loss function computes the loss; a buffer's update is the step's.
+  eraseBufferUpdates(lossFunction);
   // Other functions (an evaluation, say) run on the trained parameters.
   for (auto func : module.getOps<func::FuncOp>())
     if (func != lossFunction && func != *step && func.getSymName() != "init" &&

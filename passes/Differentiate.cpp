@@ -50,12 +50,23 @@ void mlir::tessel::moveParametersToArguments(func::FuncOp func) {
         {builder.getNamedAttr(kNameAttr,
                               builder.getStringAttr(parameter.getName())),
          builder.getNamedAttr(kRoleAttrName,
-                              builder.getStringAttr("parameter"))});
+                              builder.getStringAttr(parameter.getBuffer()
+                                                        ? "buffer"
+                                                        : "parameter"))});
     (void)func.insertArgument(index, parameter.getType(), attrs,
                               parameter.getLoc());
     parameter.replaceAllUsesWith(func.getArgument(index));
     parameter.erase();
   }
+  eraseBufferUpdates(func);
+}
+
+void mlir::tessel::eraseBufferUpdates(func::FuncOp func) {
+  func.walk([](UpdateBufferOp update) {
+    update.replaceAllUsesWith(update.getValue());
+    update.erase();
+  });
+  eraseDeadOps(func);
 }
 
 LogicalResult mlir::tessel::verifyLossFunction(func::FuncOp func) {
@@ -206,8 +217,11 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
     argumentAttrs.push_back(DictionaryAttr::get(
         context, {builder.getNamedAttr(
                       kNameAttr, builder.getStringAttr(parameter.getName())),
-                  builder.getNamedAttr(kRoleAttrName,
-                                       builder.getStringAttr("parameter"))}));
+                  builder.getNamedAttr(
+                      kRoleAttrName,
+                      builder.getStringAttr(parameter.getBuffer()
+                                                ? "buffer"
+                                                : "parameter"))}));
   }
   for (auto [index, type] : llvm::enumerate(source.getArgumentTypes())) {
     argumentTypes.push_back(type);

@@ -30,6 +30,11 @@ LogicalResult verifyLossFunction(func::FuncOp lossFunction);
 /// on the values a training loop holds rather than on fresh initial ones.
 void moveParametersToArguments(func::FuncOp func);
 
+/// Replaces every tessel.update_buffer of `func` by the value it yields (a
+/// buffer's update only matters in a training step), and erases what only
+/// computed those values.
+void eraseBufferUpdates(func::FuncOp func);
+
 /// Erases the ops of `func` whose results nobody uses, last first, so that
 /// chains of dead gradient ops go in one sweep.
 void eraseDeadOps(func::FuncOp func);

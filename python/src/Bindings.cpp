@@ -255,16 +255,47 @@ PYBIND11_MODULE(_tessel, m) {
       .def(
           "define",
           [](Model &model, const std::string &name,
-             const std::vector<Input> &inputs, const py::function &body) {
+             const std::vector<Input> &inputs, const py::function &body,
+             std::optional<bool> training) {
             locate(model);
-            model.define(name, inputs, [&](const std::vector<Tensor> &args) {
-              return outputsFrom(body(*asTuple(args)),
-                                 "define '" + name + "': the body");
-            });
+            model.define(
+                name, inputs,
+                [&](const std::vector<Tensor> &args) {
+                  return outputsFrom(body(*asTuple(args)),
+                                     "define '" + name + "': the body");
+                },
+                training);
           },
           py::arg("name"), py::arg("inputs"), py::arg("body"),
+          py::arg("training") = py::none(),
           "Defines the public function `name`: body(*inputs) returns a "
-          "tensor, a tuple of tensors, or a dict of named outputs.")
+          "tensor, a tuple of tensors, or a dict of named outputs. Layers "
+          "trace their training form (BatchNorm: batch statistics, running "
+          "statistics updated) when `training`, which defaults to "
+          "name == 'forward'.")
+      .def_property_readonly("training", &Model::training,
+                             "Whether the function being defined is traced "
+                             "for training.")
+      .def(
+          "buffer",
+          [](Model &model, const std::string &name, const Dims &dims,
+             const std::string &init, const std::string &type) {
+            locate(model);
+            return model.buffer(name, dims, initializer(init, 1.0),
+                                dtype(type));
+          },
+          py::arg("name"), py::arg("dims"), py::arg("init") = "zeros",
+          py::arg("dtype") = "f32",
+          "Non-trainable state (a running statistic): carried by the "
+          "training step, checkpointed, passed to evaluate.")
+      .def(
+          "update_buffer",
+          [](Model &model, const Tensor &buffer, const Tensor &value) {
+            locate(model);
+            return model.updateBuffer(buffer, value);
+          },
+          py::arg("buffer"), py::arg("value"),
+          "The buffer's value after a training step; returns value.")
       .def(
           "parameter",
           [](Model &model, const std::string &name, const Dims &dims,
@@ -501,6 +532,19 @@ PYBIND11_MODULE(_tessel, m) {
            }),
            py::arg("name"), py::arg("dims"), py::arg("epsilon") = 1e-5)
       .def("__call__", [](const LayerNorm &l, const Tensor &x) {
+        locate(x);
+        return l(x);
+      });
+  py::class_<BatchNorm>(m, "BatchNorm")
+      .def(py::init([](std::string name, std::string channels,
+                       std::vector<std::string> over, double momentum,
+                       double eps) {
+             return BatchNorm(std::move(name), std::move(channels),
+                              std::move(over), momentum, eps);
+           }),
+           py::arg("name"), py::arg("channels"), py::arg("over"),
+           py::arg("momentum") = 0.1, py::arg("epsilon") = 1e-5)
+      .def("__call__", [](const BatchNorm &l, const Tensor &x) {
         locate(x);
         return l(x);
       });

@@ -65,6 +65,23 @@ class Module:
             raise Error(f"{type(self).__name__} '{self.name}': param() is for use inside forward()")
         return self._model.parameter(name, dims, init=init, scale=scale, dtype=dtype, seed=seed)
 
+    def buffer(self, name, dims, init="zeros", dtype="f32"):
+        """Non-trainable state of this layer (a running statistic), named
+        ``<module name>.<name>``: the training step carries it, checkpoints
+        save it, evaluate takes it; ``self.update_buffer`` sets its next value."""
+        if self._model is None:
+            raise Error(f"{type(self).__name__} '{self.name}': buffer() is for use inside forward()")
+        return self._model.buffer(name, dims, init=init, dtype=dtype)
+
+    def update_buffer(self, buffer, value):
+        """The value ``buffer`` takes after a training step; returns ``value``."""
+        return self._model.update_buffer(buffer, value)
+
+    @property
+    def training(self):
+        """Whether the function being defined is traced for training (``forward``)."""
+        return self._model.training if self._model is not None else True
+
     def __call__(self, *inputs):
         if not inputs:
             raise Error(f"{type(self).__name__} '{self.name}': a layer takes at least one tensor")

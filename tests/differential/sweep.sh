@@ -83,6 +83,12 @@ extra=(
   "vit|seq:2;model:2|seq:seq;d_ff:model pad-uneven=true"
   # sin, cos, cumsum and argmax: the dims the scans and the argmax work
   # along split (gathered first), and the others kept split beside them.
+  # The ResNet's batch norms: statistics over a batch split 8 ways, over
+  # rows split 3 ways (padded), and channels split beside the batch; the
+  # running statistics the step returns and evaluate uses match one rank.
+  "resnet|data:8|batch:data"
+  "resnet|rows:3|h:rows pad-uneven=true"
+  "resnet|model:2;data:2|ch2:model;batch:data"
   "scans|model:2|seq:model"
   "scans|model:2|hidden:model"
   "scans|data:2;model:2|batch:data;seq:model"
@@ -101,6 +107,7 @@ declare -A optimizers=(
   [layers]="optimizer=adam"
   [gpt]="optimizer=adamw weight-decay=0.01"
   [vit]="optimizer=adamw"
+  [resnet]="optimizer=momentum"
 )
 
 passed=0

@@ -180,6 +180,63 @@ def test_the_vit_example_writes_the_committed_vit(tmp_path):
     assert emitted.read_text() == (REPO / "examples" / "vit" / "vit.mlir").read_text()
 
 
+def test_the_resnet_example_writes_the_committed_resnet(tmp_path):
+    resnet = load_example("resnet")
+    emitted = tmp_path / "resnet.mlir"
+    resnet.build_resnet().write(str(emitted))
+    assert emitted.read_text() == (REPO / "examples" / "resnet" / "resnet.mlir").read_text()
+
+
+def test_batch_norm_trains_with_batch_statistics_and_evaluates_with_running_ones():
+    batch, c, h, w = Dim("batch", 4), Dim("c", 3), Dim("h", 5), Dim("w", 5)
+    model = tessel.Model()
+    norm = tessel.BatchNorm("bn", "c", ["batch", "h", "w"], momentum=0.2)
+
+    def body(x):
+        return tessel.reduce_mean(norm(x))
+
+    images = [tessel.Input("x", [batch, c, h, w])]
+    model.define("forward", images, body)                   # training: the default for forward
+    model.define("evaluate", images, body)                  # evaluation: the default otherwise
+    model.define("probe", images, body, training=True)      # explicit
+    text = str(model)
+    assert 'tessel.parameter "running_mean" zeros scale 1.000000e+00 seed' in text
+    assert 'tessel.parameter "running_var" ones' in text and " buffer : " in text
+    functions = text.split("func.func")
+    traced = [f for f in functions if f.startswith(" private @BatchNorm")]
+    assert len(traced) == 2  # one training form, one evaluation form
+    assert sum("tessel.update_buffer" in f for f in traced) == 1
+    assert "tessel.constant 8.000000e-01" in text  # 1 - momentum keeps the running statistic
+    assert "tessel.constant 0.202020198" in text  # momentum n / (n - 1): unbiased variance
+    # Errors name the layer and the dims.
+    with pytest.raises(tessel.Error, match="BatchNorm 'bn2': the input .* has no dimension 'k'"):
+        model.define("bad", images,
+                     lambda x: tessel.reduce_mean(tessel.BatchNorm("bn2", "k", ["batch"])(x)))
+    with pytest.raises(tessel.Error, match="'c' is also one to normalise over"):
+        model.define("bad2", images, lambda x: tessel.reduce_mean(
+            tessel.BatchNorm("bn3", "c", ["batch", "h", "w", "c"])(x)))
+    with pytest.raises(tessel.Error, match="dimensions besides 'c'"):
+        model.define("bad3", images, lambda x: tessel.reduce_mean(
+            tessel.BatchNorm("bn4", "c", ["batch", "h"])(x)))
+
+
+def test_a_module_declares_its_own_buffer():
+    batch, c = Dim("batch", 4), Dim("c", 3)
+
+    class RunningMean(tessel.Module):
+        def forward(self, x):
+            mean = self.buffer("mean", [c])
+            if self.training:
+                self.update_buffer(mean, mean * 0.5 + tessel.reduce_mean(x, "batch") * 0.5)
+            return x - mean
+
+    model = tessel.Model()
+    model.define("forward", [tessel.Input("x", [batch, c])],
+                 lambda x: tessel.reduce_mean(RunningMean("stats")(x) * model.parameter("s", [c])))
+    text = str(model)
+    assert 'tessel.parameter "mean" zeros' in text and "tessel.update_buffer" in text
+
+
 def test_train_a_two_block_language_model_on_four_ranks_like_one():
     gpt = load_example("gpt")
     model = gpt.build_gpt(layers=2)

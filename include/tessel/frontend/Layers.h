@@ -64,6 +64,26 @@ struct Embedding {
   Initializer init;
 };
 
+/// Batch normalisation of each `channels` index over `over` (say ["batch",
+/// "h", "w"]), with a learned scale and bias. Traced for training, it
+/// normalises with the batch's mean and (biased) variance and updates the
+/// buffers `running_mean` and `running_var`: r' = (1 - momentum) r +
+/// momentum s, the variance's s unbiased (n / (n - 1)), as in PyTorch.
+/// Traced for evaluation (Model::training() false: `evaluate`), it
+/// normalises with the running statistics.
+struct BatchNorm {
+  BatchNorm(std::string name, std::string channels,
+            std::vector<std::string> over, double momentum = 0.1,
+            double epsilon = 1e-5);
+  Tensor operator()(const Tensor &x) const;
+
+  std::string name;
+  std::string channels;
+  std::vector<std::string> over;
+  double momentum;
+  double epsilon;
+};
+
 enum class Activation { Relu, Gelu, Tanh, Sigmoid };
 Tensor activate(Activation activation, const Tensor &x);
 

@@ -71,8 +71,15 @@ public:
   /// Defines the public function `name` over `inputs`: `body` receives one
   /// tensor per input and returns the results. A training model defines
   /// `forward`, which returns the scalar loss.
+  /// `training` says whether layers trace their training form (BatchNorm
+  /// normalises with the batch's statistics and updates its running ones)
+  /// or their evaluation form; by default only `forward`, the loss that
+  /// training differentiates, is traced for training.
   void define(const std::string &name, const std::vector<Input> &inputs,
-              const Body &body);
+              const Body &body, std::optional<bool> training = std::nullopt);
+
+  /// Whether the function being defined is traced for training.
+  bool training() const;
 
   /// A trainable parameter of the function being defined. Inside a layer,
   /// `name` is local ("w") and the call's scope makes it unique
@@ -82,6 +89,18 @@ public:
                    Initializer init = Initializer::normal(0.02),
                    DType dtype = DType::F32,
                    std::optional<int64_t> seed = std::nullopt);
+
+  /// Non-trainable state of the function being defined (a `tessel.parameter
+  /// ... buffer`: batch norm's running statistics). A training step takes
+  /// and returns it (role "buffer") without a gradient or optimizer state;
+  /// checkpoints save it and `evaluate` takes it like the parameters.
+  Tensor buffer(const std::string &name, const Dims &dims,
+                Initializer init = Initializer::zeros(),
+                DType dtype = DType::F32);
+
+  /// Records `value` as the value `buffer` takes after a training step
+  /// (`tessel.update_buffer`); returns `value`.
+  Tensor updateBuffer(const Tensor &buffer, const Tensor &value);
 
   /// Calls the layer `kind` with `args` under `scope`: `body` is traced
   /// into a private function, which is reused by every later call whose
