@@ -96,7 +96,7 @@ int64_t CostModel::flops(Operation *op) const {
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
             ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp,
             MaxOp, MinOp, PowOp, CompareOp, SelectOp, CastOp, BroadcastOp,
-            CumsumOp>([&](Operation *) { return resultElements(op); })
+            CumsumOp, DropoutOp>([&](Operation *) { return resultElements(op); })
       .Case([&](ArgmaxOp) { return operandElements(op, 0); })
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.
@@ -110,8 +110,8 @@ int64_t CostModel::flops(Operation *op) const {
         for (Attribute kernel : conv.getKernel())
           window *= *filter.getDimSize(cast<StringAttr>(kernel).getValue());
         return 2 * resultElements(op) *
-               localDimSize(conv.getInput().getType(), conv.getInputChannel()) *
-               window;
+               localDimSize(conv.getInput().getType(), conv.getInputChannel()) /
+               conv.getGroups() * window;
       })
       // Each gradient of a convolution does the forward's multiply-adds.
       .Case<Conv2DBackwardInputOp, Conv2DBackwardFilterOp>([&](auto conv) {

@@ -195,6 +195,15 @@ json::Object describeAttributes(Operation *op) {
           attrs["global_type"] = std::move(described);
         }
       })
+      .Case([&](DropoutOp dropout) {
+        // A block of a split tensor: the runtime finds each element's
+        // global index from the global sizes and the splits.
+        if (std::optional<NamedTensorType> global = dropout.getGlobalType()) {
+          json::Object described = describeTensor(*global);
+          described["layout"] = describeLayout(*global);
+          attrs["global_type"] = std::move(described);
+        }
+      })
       .Case([&](FusedOp fused) { attrs["body"] = describeFusedBody(fused); })
       .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
         attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();

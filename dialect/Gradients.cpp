@@ -319,6 +319,16 @@ void LogSoftmaxOp::buildGradients(OpBuilder &builder, Value dy,
   grads.push_back(g.sub(dy, g.mul(g.exp(y), total)));
 }
 
+// dx = dy * keep / (1 - rate) with the forward's mask: the same dropout
+// (seed, step, rate) of dy. The step, an integer, gets no gradient.
+void DropoutOp::buildGradients(OpBuilder &builder, Value dy,
+                               SmallVectorImpl<Value> &grads) {
+  grads.push_back(DropoutOp::create(builder, getLoc(), typeOf(dy), dy,
+                                    getStep(), getRateAttr(), getSeedAttr(),
+                                    TypeAttr()));
+  grads.push_back(Value());
+}
+
 // Each x_j counts in every y_i with i >= j (i <= j with reverse), so dx is
 // the cumsum of dy in the other direction.
 void CumsumOp::buildGradients(OpBuilder &builder, Value dy,

@@ -378,6 +378,23 @@ LogicalResult ArgmaxOp::verify() {
   return verifyResultDims(*this, getType(), expected);
 }
 
+LogicalResult DropoutOp::verify() {
+  double rate = getRate().convertToDouble();
+  if (!(rate >= 0.0 && rate < 1.0))
+    return emitOpError() << "rate must be in [0, 1), got " << rate;
+  if (failed(verifySameShape(*this, getInput().getType(), getType())) ||
+      failed(verifyFloatElements(*this, getType(), "the input")))
+    return failure();
+  NamedTensorType step = getStep().getType();
+  if (step.getRank() != 0)
+    return emitOpError() << "step must be a scalar, got " << step;
+  if (failed(verifyIntegerElements(*this, step, "step")))
+    return failure();
+  if (!getGlobalType())
+    return success();
+  return verifyParameterBlock(*this, getType(), *getGlobalType());
+}
+
 LogicalResult LayerNormOp::verify() {
   if (failed(verifySameShape(*this, getInput().getType(), getType())))
     return failure();
@@ -439,10 +456,29 @@ verifyConvolution(ConvLike op, NamedTensorType input, NamedTensorType filter,
   if (input.hasDim(outC))
     return op.emitOpError()
            << "output channel '" << outC << "' must not be an input dimension";
-  if (*input.getDimSize(inC) != *filter.getDimSize(inC))
-    return op.emitOpError() << "dimension '" << inC << "' has size "
-                            << *input.getDimSize(inC) << " in the input but "
-                            << *filter.getDimSize(inC) << " in the filter";
+  int64_t groups = op.getGroups();
+  if (groups < 1)
+    return op.emitOpError() << "groups must be positive, got " << groups;
+  int64_t channels = *input.getDimSize(inC);
+  if (channels % groups != 0)
+    return op.emitOpError() << "groups " << groups
+                            << " does not divide the input channel '" << inC
+                            << "' of size " << channels;
+  if (*filter.getDimSize(outC) % groups != 0)
+    return op.emitOpError() << "groups " << groups
+                            << " does not divide the output channel '" << outC
+                            << "' of size " << *filter.getDimSize(outC);
+  if (channels / groups != *filter.getDimSize(inC)) {
+    if (groups == 1)
+      return op.emitOpError() << "dimension '" << inC << "' has size "
+                              << channels << " in the input but "
+                              << *filter.getDimSize(inC) << " in the filter";
+    return op.emitOpError()
+           << "dimension '" << inC << "' has size " << channels
+           << " in the input, so with groups " << groups
+           << " the filter's must be " << channels / groups << ", got "
+           << *filter.getDimSize(inC);
+  }
   SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (unsigned i = 0; i < 2; ++i) {
     StringRef spatial = nameAt(op.getSpatial(), i),

@@ -38,6 +38,10 @@ TESSEL_PARTITION_RULE(PowOp, Elementwise)
 TESSEL_PARTITION_RULE(CompareOp, Elementwise)
 TESSEL_PARTITION_RULE(SelectOp, Elementwise)
 TESSEL_PARTITION_RULE(CastOp, Elementwise)
+// Dropout runs on the block of its input that the result's layout gives,
+// each element drawing its mask from its global index (the partitioner
+// records the global type in `block of`).
+TESSEL_PARTITION_RULE(DropoutOp, Elementwise)
 // Each result element reads the input element at its own indices, so once
 // the input has the result's layout on the dimensions it has, the copy is
 // local.
@@ -107,11 +111,15 @@ SmallVector<StringRef> LayerNormOp::getDimsWorkedAcross() {
   return namesOf(getDims());
 }
 // The window slides over the spatial dimensions, and the input channel is
-// contracted.
+// contracted. A grouped convolution's output channel is gathered whole too:
+// a block of it would need a block of the input channels that a split of
+// the output channel does not line up with.
 SmallVector<StringRef> Conv2DOp::getDimsWorkedAcross() {
   SmallVector<StringRef> dims = namesOf(getSpatial());
   llvm::append_range(dims, namesOf(getKernel()));
   dims.push_back(getInputChannel());
+  if (getGroups() > 1)
+    dims.push_back(getOutputChannel());
   return dims;
 }
 SmallVector<StringRef> PoolOp::getDimsWorkedAcross() {

@@ -468,6 +468,56 @@ def Tessel_SoftmaxCrossEntropyOp
   let hasVerifier = 1;
 }
 
+def Tessel_DropoutOp : Tessel_Op<"dropout", [Pure, Tessel_PartitionRuleTrait, Tessel_GradientTrait]> {
+  let summary = "inverted dropout with a counter-based mask";
+  let description = [{
+    Zeroes each element with probability `rate` and scales the kept ones by
+    `1 / (1 - rate)`: `y = x * keep / (1 - rate)`. Whether an element is
+    kept is a pure function of (`seed`, the value of the scalar integer
+    `step`, the element's row-major index in the whole, unsplit result):
+
+    `keep = unitUniform(dropoutStream(seed, step), index) >= rate`
+
+    with `unitUniform` the parameters' counter-based generator
+    (evaluator/kernels/Initializers.h) and
+    `dropoutStream(seed, step) = mix64(seed) ^ mix64(step + 0x9E3779B97F4A7C15)`.
+    So every layout draws the same mask, and no rank needs another's: in a
+    partitioned program `block of` gives the global type with its layout,
+    the result is the rank's block of it on the enclosing module's mesh,
+    and each element uses its global index (positions past the end of an
+    uneven split hold zeros). Different dropout sites need different seeds
+    (the front end derives one from the layer's scope).
+
+    `step` changes the mask from one training step to the next: it is an
+    input of the model function, and a `train_step` argument named
+    `dropout_step` is filled by `tessel run` with the step's number (from
+    0). The gradient is the same dropout of the result's gradient (the same
+    mask and scale); `step` gets none.
+
+    Example:
+
+    ```mlir
+    %y = tessel.dropout %x step %s rate 0.1 seed 7
+        : !tessel.tensor<[batch:4, hidden:8], f32>, !tessel.tensor<[], i64>
+    ```
+
+    Constraints checked by the verifier: `0 <= rate < 1`; the input has a
+    float element type and the result the input's dimensions and element
+    type; `step` is a scalar of integers. With `block of`: as for
+    `tessel.parameter`.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, Tessel_Tensor:$step,
+                   F64Attr:$rate, DefaultValuedAttr<I64Attr, "0">:$seed,
+                   OptionalAttr<TypeAttrOf<Tessel_Tensor>>:$global_type);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $input `step` $step `rate` $rate `seed` $seed (`block` `of` $global_type^)?
+    attr-dict `:` custom<SameShapeTypes>(type($input), type($result)) `,`
+    qualified(type($step))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tessel_CumsumOp : Tessel_Op<"cumsum", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "inclusive prefix sum along one named dimension";
   let description = [{
@@ -593,19 +643,40 @@ def Tessel_Conv2DOp : Tessel_Op<"conv2d", [Pure, Tessel_AcrossRuleTrait, Tessel_
         -> !tessel.tensor<[batch:8, f:16, h:28, w:28], f32>
     ```
 
+    Grouped convolution: with `groups = g` the input channels and the
+    output channels are split into `g` equal, consecutive groups, and the
+    outputs of group `q` see only the inputs of group `q`. The filter's
+    `input_channel` then has the size of one group, `C / g` (as PyTorch's
+    weight `[F, C/g, kh, kw]`), and the formula above reads
+    `x[.., q * C/g + c, ..]` for output `f` of group `q = f / (F/g)`.
+    Depthwise convolution is `g = C` (a filter channel of size 1; `F` a
+    multiple of `C`). Under a layout a grouped convolution gathers its
+    channel dimensions whole (the batch and spatial splits stay).
+
+    ```mlir
+    %d = tessel.conv2d %x, %k {input_channel = "c", output_channel = "f",
+                               spatial = ["h", "w"], kernel = ["kh", "kw"],
+                               padding = array<i64: 1, 1, 1, 1>, groups = 8}
+        : !tessel.tensor<[batch:8, c:8, h:28, w:28], f32>,
+          !tessel.tensor<[c:1, f:8, kh:3, kw:3], f32>
+        -> !tessel.tensor<[batch:8, f:8, h:28, w:28], f32>
+    ```
+
     Constraints checked by the verifier: the input has `input_channel` and
     both spatial dimensions; the filter has exactly `input_channel`,
     `output_channel` and the two kernel dimensions, with the input's channel
-    size; strides and dilations are positive and padding is not negative; the
-    result has the input's other dimensions plus `output_channel`, with the
-    sizes above.
+    size divided by `groups`; `groups` is positive and divides the input
+    and output channel sizes; strides and dilations are positive and padding
+    is not negative; the result has the input's other dimensions plus
+    `output_channel`, with the sizes above.
   }];
   let arguments = (ins Tessel_Tensor:$input, Tessel_Tensor:$filter,
       StrAttr:$input_channel, StrAttr:$output_channel,
       StrArrayAttr:$spatial, StrArrayAttr:$kernel,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
   let results = (outs Tessel_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $filter attr-dict `:` qualified(type($input)) `,` qualified(type($filter)) `->` qualified(type($result))
@@ -653,8 +724,9 @@ class Tessel_ConvGradientOp<string mnemonic, string summaryText, string body>
   let summary = summaryText;
   let description = body # [{
 
-    The attributes are those of the forward `tessel.conv2d`, whose input,
-    filter and result types are checked exactly as its verifier checks them.
+    The attributes are those of the forward `tessel.conv2d` (`groups`
+    included), whose input, filter and result types are checked exactly as
+    its verifier checks them.
   }];
   let results = (outs Tessel_Tensor:$result);
   let hasVerifier = 1;
@@ -684,7 +756,8 @@ def Tessel_Conv2DBackwardInputOp : Tessel_ConvGradientOp<"conv2d_backward_input"
       StrArrayAttr:$spatial, StrArrayAttr:$kernel,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
   let assemblyFormat = [{
     $result_gradient `,` $filter attr-dict `:` qualified(type($result_gradient)) `,` qualified(type($filter)) `->` qualified(type($result))
   }];
@@ -714,7 +787,8 @@ def Tessel_Conv2DBackwardFilterOp : Tessel_ConvGradientOp<"conv2d_backward_filte
       StrArrayAttr:$spatial, StrArrayAttr:$kernel,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
   let assemblyFormat = [{
     $input `,` $result_gradient attr-dict `:` qualified(type($input)) `,` qualified(type($result_gradient)) `->` qualified(type($result))
   }];

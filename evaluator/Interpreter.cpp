@@ -3,6 +3,7 @@
 #include "evaluator/Interpreter.h"
 
 #include "dialect/MeshConversion.h"
+#include "evaluator/kernels/Dropout.h"
 #include "evaluator/kernels/Kernels.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -122,6 +123,7 @@ template <typename ConvLike> ref::ConvParams convParams(ConvLike op) {
   params.strides = intArray<2>(op.getStrides());
   params.dilations = intArray<2>(op.getDilations());
   params.padding = intArray<4>(op.getPadding());
+  params.groups = op.getGroups();
   return params;
 }
 
@@ -313,6 +315,21 @@ LogicalResult Interpreter::run(Operation *op) {
       .Case([&](LogSoftmaxOp s) {
         return perRank(s, [&](int64_t r) {
           return ref::logSoftmax(operand(0)[r], s.getDim());
+        });
+      })
+      .Case([&](DropoutOp d) {
+        const PerRank &x = operand(0), &step = operand(1);
+        double rate = d.getRate().convertToDouble();
+        auto seed = static_cast<uint64_t>(d.getSeed());
+        std::optional<NamedTensorType> global = d.getGlobalType();
+        return perRank(d, [&](int64_t r) {
+          auto count = static_cast<int64_t>(step[r].data.at(0));
+          if (!global)
+            return ref::dropout(x[r], rate, seed, count);
+          // A block: each element draws with its global index.
+          layout::TensorLayout layout = toTensorLayout(*global);
+          return ref::dropoutBlock(x[r], rate, seed, count, layout.shape,
+                                   layout::shardOffset(mesh, layout, r));
         });
       })
       .Case([&](CumsumOp c) {

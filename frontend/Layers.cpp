@@ -268,16 +268,22 @@ Tensor MultiHeadAttention::operator()(const Tensor &x) const {
 
 Conv2d::Conv2d(std::string name, Dim out, std::string in,
                std::array<std::string, 2> spatial, int64_t kernelSize,
-               int64_t stride, int64_t padding)
+               int64_t stride, int64_t padding, int64_t groups)
     : name(std::move(name)), out(std::move(out)), in(std::move(in)),
       spatial(std::move(spatial)), kernelSize(kernelSize), stride(stride),
-      padding(padding) {}
+      padding(padding), groups(groups) {}
 
 Tensor Conv2d::operator()(const Tensor &x) const {
   std::string what = fmt::format("Conv2d '{}'", name);
   Dim channels = pick(x, {in}, what).front();
   pick(x, {spatial[0], spatial[1]}, what);
   std::array<std::string, 2> kernel{spatial[0] + "_k", spatial[1] + "_k"};
+  if (groups < 1 || channels.size % groups != 0 || out.size % groups != 0)
+    throw Error(fmt::format("{}: groups {} must be positive and divide the "
+                            "{} input and {} output channels",
+                            what, groups, channels.size, out.size));
+  // Each output group sees channels / groups inputs.
+  channels.size /= groups;
   Dims filterDims{channels, out, Dim(kernel[0], kernelSize),
                   Dim(kernel[1], kernelSize)};
   // PyTorch's default: uniform in +-1/sqrt(fan_in).
@@ -290,6 +296,7 @@ Tensor Conv2d::operator()(const Tensor &x) const {
     Conv2dOptions options;
     options.strides = {stride, stride};
     options.padding = {padding, padding, padding, padding};
+    options.groups = groups;
     Tensor y = conv2d(input, filter, in, out.name, spatial, kernel, options);
     return y + model.parameter("b", {out}, Initializer::zeros(), input.dtype());
   });

@@ -336,6 +336,34 @@ Tensor argmax(const Tensor &x, const std::string &dim) {
       name);
 }
 
+Tensor dropout(const Tensor &x, double rate, const Tensor &step, int64_t seed,
+               bool training) {
+  const char *name = "dropout";
+  if (!(rate >= 0.0 && rate < 1.0))
+    throw Error(fmt::format("dropout: rate {} is not in [0, 1)", rate));
+  if (!step.dims().empty() ||
+      (step.dtype() != DType::I32 && step.dtype() != DType::I64))
+    throw Error(fmt::format("dropout: the step {} is not an i32 or i64 "
+                            "scalar (declare an input \"dropout_step\" of "
+                            "no dims)",
+                            step.str()));
+  if (x.dtype() != DType::F32 && x.dtype() != DType::F16 &&
+      x.dtype() != DType::BF16 && x.dtype() != DType::F64)
+    throw Error(fmt::format("dropout: the input {} is not a float tensor",
+                            x.str()));
+  if (!training)
+    return x;
+  ModelState &state = stateOf(x, name);
+  Value input = state.operand(x, name);
+  Value counter = state.operand(step, name);
+  return state.finish(
+      td::DropoutOp::create(state.builder, state.location, input.getType(),
+                            input, counter,
+                            state.builder.getF64FloatAttr(rate),
+                            state.builder.getI64IntegerAttr(seed), TypeAttr()),
+      name);
+}
+
 Tensor layerNorm(const Tensor &x, const std::vector<std::string> &dims,
                  double epsilon) {
   const char *name = "layer_norm";
@@ -397,6 +425,22 @@ Tensor conv2d(const Tensor &x, const Tensor &filter,
   Value weights = state.operand(filter, name);
   requireDim(x, inChannel, name);
   requireDim(filter, outChannel, name);
+  requireDim(filter, inChannel, name);
+  int64_t channels = x.dim(inChannel).size, groups = options.groups;
+  if (groups < 1 || channels % groups != 0 ||
+      filter.dim(outChannel).size % groups != 0)
+    throw Error(fmt::format("conv2d: groups {} must be positive and divide "
+                            "the {} channels '{}' of {} and the {} '{}' of the "
+                            "filter {}",
+                            groups, channels, inChannel, x.str(),
+                            filter.dim(outChannel).size, outChannel,
+                            filter.str()));
+  if (filter.dim(inChannel).size != channels / groups)
+    throw Error(fmt::format("conv2d: the filter {} has '{}' of size {}, but "
+                            "{} channels in {} groups need {}",
+                            filter.str(), inChannel,
+                            filter.dim(inChannel).size, channels, groups,
+                            channels / groups));
   Dims result;
   for (const Dim &dim : x.dims()) {
     if (dim.name == inChannel) {
@@ -431,7 +475,8 @@ Tensor conv2d(const Tensor &x, const Tensor &filter,
                            stringArray(state, {spatial[0], spatial[1]}),
                            stringArray(state, {kernel[0], kernel[1]}),
                            i64(options.strides), i64(options.padding),
-                           i64(options.dilations)),
+                           i64(options.dilations),
+                           state.builder.getI64IntegerAttr(options.groups)),
       name);
 }
 

@@ -260,6 +260,9 @@ void TesselInlineLayersPass::inlineCall(func::CallOp call,
         parameter.setName(scoped(scope, parameter.getName()));
         parameter.setSeed(scopedSeed(scope, parameter.getSeed()));
       }
+      // A dropout in a layer used twice draws two masks.
+      if (auto dropout = dyn_cast<DropoutOp>(inner))
+        dropout.setSeed(scopedSeed(scope, dropout.getSeed()));
       if (auto name =
               inner->getAttrOfType<StringAttr>(TesselDialect::kNameAttrName))
         inner->setAttr(TesselDialect::kNameAttrName,

@@ -137,7 +137,9 @@ struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
     Operation *producer = slice.getInput().getDefiningOp();
     auto partitionable =
         dyn_cast_or_null<PartitionableOpInterface>(producer);
-    if (!partitionable ||
+    // A dropout's mask depends on the global indices of its block, which a
+    // slice moved above it would change.
+    if (!partitionable || isa<DropoutOp>(producer) ||
         partitionable.getPartitionRule() != PartitionRule::Elementwise ||
         producer->getNumResults() != 1 || !producer->hasOneUse())
       return failure();

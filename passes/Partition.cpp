@@ -125,7 +125,14 @@ LogicalResult FunctionPartitioner::partitionElementwise(Operation *op) {
     operands.push_back(blockAs(
         operand, withLayoutOn(globalTypeOf(operand), result.getLayout()),
         op->getLoc()));
-  blocks[op->getResult(0)] = cloneOn(op, operands, localTypeOf(result, mesh));
+  NamedTensorType local = localTypeOf(result, mesh);
+  Value block = cloneOn(op, operands, local);
+  // A dropout's mask is a function of each element's global index: a block
+  // keeps the global type (with its layout) to find them.
+  if (auto dropout = dyn_cast<DropoutOp>(block.getDefiningOp()))
+    if (local != result.withLayout(LayoutAttr()))
+      dropout.setGlobalTypeAttr(TypeAttr::get(result));
+  blocks[op->getResult(0)] = block;
   return success();
 }
 
@@ -635,10 +642,19 @@ LogicalResult FunctionPartitioner::partitionWindowGradient(Operation *op) {
     if (low != 0 || high != 0)
       halos.push_back({dim.getValue(), axes[0], low, high});
   }
+  // A grouped convolution's channels are gathered whole: a block of one
+  // channel would see the wrong groups of the other.
+  auto groupedChannel = [&](StringAttr dim) {
+    if (poolBackward)
+      return false;
+    auto groups = cast<IntegerAttr>(op->getAttr("groups")).getInt();
+    return groups > 1 && (dim == op->getAttr("input_channel") ||
+                          dim == op->getAttr("output_channel"));
+  };
   // Then the result's other splits, and the contracted dimensions.
   if (LayoutAttr layout = result.getLayout())
     for (auto [dim, axes] : llvm::zip(layout.getDims(), layout.getAxes())) {
-      if (llvm::is_contained(spatial, dim))
+      if (llvm::is_contained(spatial, dim) || groupedChannel(dim))
         continue;
       if (backwardFilter && dim != backwardFilter.getInputChannelAttr() &&
           dim != backwardFilter.getOutputChannelAttr())
@@ -650,7 +666,8 @@ LogicalResult FunctionPartitioner::partitionWindowGradient(Operation *op) {
     }
   if (LayoutAttr layout = dy.getLayout())
     for (auto [dim, axes] : llvm::zip(layout.getDims(), layout.getAxes())) {
-      if (result.hasDim(dim.getValue()) || llvm::is_contained(spatial, dim))
+      if (result.hasDim(dim.getValue()) || llvm::is_contained(spatial, dim) ||
+          groupedChannel(dim))
         continue;
       SmallVector<StringAttr> names;
       for (Attribute axis : axes)
@@ -757,7 +774,8 @@ static bool keepsZeroPadding(Operation *op, ArrayRef<StringRef> padded) {
   // a padded split only where the padding moves with its block. A
   // parameter's block holds zeros past the end of its dimensions.
   return isa<EinsumOp, NegOp, ReluOp, AbsOp, TransposeOp, RenameOp, CastOp,
-             ReduceOp, ReshapeOp, SliceOp, ConcatOp, ParameterOp>(op);
+             ReduceOp, ReshapeOp, SliceOp, ConcatOp, ParameterOp, DropoutOp>(
+      op);
 }
 
 LogicalResult FunctionPartitioner::partition(Operation *op) {

@@ -86,9 +86,15 @@ static void forEachConvolutionTap(const TensorSpec &x, const TensorSpec &filter,
   WindowedLayout layout(x, resultSpec, params.spatial, params.outputChannel);
   std::vector<int64_t> xStrides = rowMajorStrides(x.shape);
   std::vector<int64_t> filterStrides = rowMajorStrides(filter.shape);
-  int64_t channels = x.dimSize(params.inputChannel);
+  // With groups, each output channel reads one group of `channels` inputs
+  // (the filter's inputChannel), starting at its group's first.
+  int64_t groups = params.groups;
+  assert(groups >= 1 && x.dimSize(params.inputChannel) % groups == 0 &&
+         "groups must divide the input channels");
+  int64_t channels = x.dimSize(params.inputChannel) / groups;
   assert(filter.dimSize(params.inputChannel) == channels &&
          "input channel sizes differ");
+  int64_t outputsPerGroup = filter.dimSize(params.outputChannel) / groups;
   int64_t xChannelStride = xStrides[x.dimIndex(params.inputChannel)];
   int64_t filterChannelStride =
       filterStrides[filter.dimIndex(params.inputChannel)];
@@ -110,7 +116,9 @@ static void forEachConvolutionTap(const TensorSpec &x, const TensorSpec &filter,
 
   int64_t flat = 0;
   forEachIndex(resultSpec.shape, [&](const std::vector<int64_t> &index) {
-    int64_t xBase = layout.passThroughOffset(index);
+    int64_t xBase = layout.passThroughOffset(index) +
+                    index[resultOutputDim] / outputsPerGroup * channels *
+                        xChannelStride;
     int64_t filterBase = index[resultOutputDim] * filterOutputStride;
     std::array<int64_t, 2> origin;
     for (int s = 0; s < 2; ++s)

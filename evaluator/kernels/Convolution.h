@@ -25,6 +25,10 @@ struct ConvParams {
   std::array<int64_t, 2> strides = {1, 1};
   std::array<int64_t, 2> dilations = {1, 1};
   std::array<int64_t, 4> padding = {0, 0, 0, 0};
+  /// Grouped convolution: output f of group q = f / (F / groups) reads
+  /// input channels [q * C/groups, (q + 1) * C/groups) only, and the
+  /// filter's inputChannel has size C / groups.
+  int64_t groups = 1;
 };
 
 enum class PoolKind { Max, Avg };

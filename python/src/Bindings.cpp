@@ -428,6 +428,20 @@ PYBIND11_MODULE(_tessel, m) {
         py::arg("x"), py::arg("dim"), py::arg("reverse") = false,
         "The inclusive prefix sum along `dim` (the suffix sum with "
         "reverse=True).");
+  m.def(
+      "dropout",
+      [](const Tensor &x, double rate, const Tensor &step, int64_t seed,
+         bool training) {
+        locate(x);
+        return dropout(x, rate, step, seed, training);
+      },
+      py::arg("x"), py::arg("rate"), py::arg("step"), py::arg("seed") = 0,
+      py::arg("training") = true,
+      "Inverted dropout (x * keep / (1 - rate)) with training=True, x itself "
+      "otherwise; the mask is a function of (seed, the scalar integer step, "
+      "each element's global index), the same under every layout. Declare "
+      "step as an input named 'dropout_step', which tessel run sets to the "
+      "step's number.");
   m.def("argmax", located<Tensor, const std::string &>(&argmax), py::arg("x"),
         py::arg("dim"),
         "The index along `dim` of each maximum (the first of equal ones): an "
@@ -449,16 +463,18 @@ PYBIND11_MODULE(_tessel, m) {
       [](const Tensor &x, const Tensor &filter, const std::string &in,
          const std::string &out, std::array<std::string, 2> spatial,
          std::array<std::string, 2> kernel, std::array<int64_t, 2> strides,
-         std::array<int64_t, 4> padding, std::array<int64_t, 2> dilations) {
+         std::array<int64_t, 4> padding, std::array<int64_t, 2> dilations,
+         int64_t groups) {
         locate(x);
-        Conv2dOptions options{strides, padding, dilations};
+        Conv2dOptions options{strides, padding, dilations, groups};
         return conv2d(x, filter, in, out, spatial, kernel, options);
       },
       py::arg("x"), py::arg("filter"), py::arg("in_channel"),
       py::arg("out_channel"), py::arg("spatial"), py::arg("kernel"),
       py::arg("strides") = std::array<int64_t, 2>{1, 1},
       py::arg("padding") = std::array<int64_t, 4>{0, 0, 0, 0},
-      py::arg("dilations") = std::array<int64_t, 2>{1, 1});
+      py::arg("dilations") = std::array<int64_t, 2>{1, 1},
+      py::arg("groups") = 1);
   auto pooling = [&m](const char *name, Pooling kind) {
     m.def(
         name,
@@ -598,10 +614,10 @@ PYBIND11_MODULE(_tessel, m) {
       });
   py::class_<Conv2d>(m, "Conv2d")
       .def(py::init<std::string, Dim, std::string, std::array<std::string, 2>,
-                    int64_t, int64_t, int64_t>(),
+                    int64_t, int64_t, int64_t, int64_t>(),
            py::arg("name"), py::arg("out"), py::arg("in_"), py::arg("spatial"),
            py::arg("kernel_size"), py::arg("stride") = 1,
-           py::arg("padding") = 0)
+           py::arg("padding") = 0, py::arg("groups") = 1)
       .def("__call__", [](const Conv2d &l, const Tensor &x) {
         locate(x);
         return l(x);

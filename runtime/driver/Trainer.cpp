@@ -43,6 +43,7 @@ enum class Source {
   Targets,
   Array,
   LearningRate,
+  DropoutStep,
   State
 };
 
@@ -94,7 +95,7 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
       plan.sources.push_back(Source::Array);
       plan.batchSize = batchSizeOf(argument);
     } else if (!dataset.arrays.empty() && name != "learning_rate" &&
-               !producedByInit(plan, argument)) {
+               name != "dropout_step" && !producedByInit(plan, argument)) {
       return fmt::format("train_step's argument '{}' ({}) has no {}.npy in "
                          "the data directory",
                          name, argument.global.str(), name);
@@ -130,10 +131,21 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
                            "float scalar",
                            argument.global.str());
       plan.sources.push_back(Source::LearningRate);
+    } else if (name == "dropout_step") {
+      // The number of the step (from 0), which tessel.dropout mixes into
+      // its mask so that every step drops different elements.
+      if (argument.global.numElements() != 1 ||
+          (argument.global.type != ref::ElementType::I32 &&
+           argument.global.type != ref::ElementType::I64))
+        return fmt::format("train_step's 'dropout_step' is {}; it must be an "
+                           "i32 or i64 scalar",
+                           argument.global.str());
+      plan.sources.push_back(Source::DropoutStep);
     } else {
       if (!producedByInit(plan, argument))
         return fmt::format("train_step's argument '{}' ({}) is neither data "
-                           "('images', 'labels'), 'learning_rate', nor a "
+                           "('images', 'labels'), 'learning_rate', "
+                           "'dropout_step', nor a "
                            "result of init of the same local type",
                            name, argument.local.str());
       plan.sources.push_back(Source::State);
@@ -400,6 +412,11 @@ int train(const Options &options, const Program &program,
       arguments.push_back(buffer);
       if (plan.sources[i] == Source::LearningRate) {
         runtime::writeScalar(*context, argument.local.type, buffer, lr);
+        continue;
+      }
+      if (plan.sources[i] == Source::DropoutStep) {
+        runtime::writeScalar(*context, argument.local.type, buffer,
+                             static_cast<double>(s));
         continue;
       }
       // The batch is made in host memory and then copied into the buffer,

@@ -125,6 +125,18 @@ std::optional<Kernel> buildFastConvolution(ConvolutionOp op,
         t.filter->shape[t.filter->dimIndex(dim, "the filter")]);
     shape.weights.strides.push_back(strideOf(*t.filter, dim));
   }
+  // Grouped: oneDNN's weights [G, O/G, C/G, KH, KW], the output channel
+  // split into its groups (the filter's input channel is one group's).
+  if (params.groups > 1) {
+    int64_t outputs = shape.weights.dims[0];
+    if (outputs % params.groups != 0)
+      return std::nullopt;
+    shape.weights.dims[0] = outputs / params.groups;
+    shape.weights.dims.insert(shape.weights.dims.begin(), params.groups);
+    shape.weights.strides.insert(shape.weights.strides.begin(),
+                                 shape.weights.strides[0] *
+                                     (outputs / params.groups));
+  }
   for (int s = 0; s < 2; ++s) {
     shape.strides[s] = params.strides[s];
     shape.dilations[s] = params.dilations[s];

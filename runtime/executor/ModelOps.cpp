@@ -33,6 +33,7 @@
 #include "executor/FusedElementwise.h"
 #include "executor/Op.h"
 
+#include "evaluator/kernels/Dropout.h"
 #include "evaluator/kernels/Kernels.h"
 
 #include <fmt/format.h>
@@ -145,6 +146,10 @@ ref::ConvParams convParams(const OpDescriptor &desc) {
       fixedInts<2>(desc, "dilations", std::vector<int64_t>{1, 1});
   params.padding =
       fixedInts<4>(desc, "padding", std::vector<int64_t>{0, 0, 0, 0});
+  params.groups = desc.intAttr("groups", 1);
+  if (params.groups < 1)
+    throw OpError(fmt::format("attribute 'groups' is {}; it must be positive",
+                              params.groups));
   return params;
 }
 
@@ -518,6 +523,70 @@ Kernel buildArgmax(const OpDescriptor &desc) {
   };
 }
 
+/// Dropout: a plain loop drawing each element's mask from its global index
+/// (evaluator/kernels/Dropout.h), in double and rounded once as in the
+/// reference; a block of a split tensor ("global_type") finds its offsets
+/// from the rank's place on the mesh.
+Kernel buildDropout(const OpDescriptor &desc) {
+  desc.expectOperands(2);
+  double rate = desc.doubleAttr("rate", 0.0);
+  if (!(rate >= 0.0 && rate < 1.0))
+    throw OpError(fmt::format("attribute 'rate' is {}; it must be in [0, 1)",
+                              rate));
+  auto seed = static_cast<uint64_t>(desc.intAttr("seed", 0));
+  const TensorType &step = desc.operands[1];
+  if (step.numElements() != 1 ||
+      (step.type != ref::ElementType::I32 && step.type != ref::ElementType::I64))
+    throw OpError(fmt::format("operand 1 (step) is {}; it must be an i32 or "
+                              "i64 scalar",
+                              step.str()));
+  if (!ref::isFloatType(desc.result.type) ||
+      desc.operands[0].dims != desc.result.dims ||
+      desc.operands[0].shape != desc.result.shape ||
+      desc.operands[0].type != desc.result.type)
+    throw OpError("dropout's input and result must be the same float type");
+  std::optional<layout::TensorLayout> layout;
+  auto global = desc.attrs.find("global_type");
+  if (global != desc.attrs.end())
+    layout = parameterLayout(desc, *global);
+  bool i64 = step.type == ref::ElementType::I64;
+  return [=, inputType = desc.operands[0], resultType = desc.result](
+             tessel_context_t &context, void *const *operands, void *result) {
+    int64_t count = i64 ? *static_cast<const int64_t *>(operands[1])
+                        : *static_cast<const int32_t *>(operands[1]);
+    std::vector<int64_t> globalShape = resultType.shape;
+    std::vector<int64_t> offsets(globalShape.size(), 0);
+    if (layout) {
+      if (layout::localShape(context.mesh, *layout) != resultType.shape)
+        throw OpError(fmt::format("the result {} is not the block that "
+                                  "attribute 'global_type' gives on a mesh of "
+                                  "{} ranks",
+                                  resultType.str(), context.mesh.numRanks()));
+      globalShape = layout->shape;
+      offsets = layout::shardOffset(context.mesh, *layout, context.rank);
+    }
+    uint64_t stream = ref::dropoutStream(seed, count);
+    double scale = 1.0 / (1.0 - rate);
+    if (resultType.type == ref::ElementType::F32) {
+      const float *x = static_cast<const float *>(operands[0]);
+      float *y = static_cast<float *>(result);
+      ref::forEachGlobalIndex(
+          globalShape, offsets, resultType.shape,
+          [&](int64_t i, int64_t flat) {
+            y[i] = flat >= 0 && ref::dropoutKeeps(stream, rate,
+                                                  static_cast<uint64_t>(flat))
+                       ? static_cast<float>(static_cast<double>(x[i]) * scale)
+                       : 0.0f;
+          });
+      return;
+    }
+    ref::Tensor x = loadTensor(inputType, operands[0]);
+    storeTensor(
+        ref::dropoutBlock(x, rate, seed, count, globalShape, offsets),
+        resultType, result);
+  };
+}
+
 using ConvolutionKernel = ref::Tensor (*)(const ref::Tensor &,
                                           const ref::Tensor &,
                                           const ref::ConvParams &,
@@ -667,6 +736,7 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.softmax_cross_entropy", buildSoftmaxCrossEntropy},
       {"tessel.layer_norm", buildLayerNorm},
       {"tessel.cumsum", buildCumsum},
+      {"tessel.dropout", buildDropout},
       {"tessel.argmax", buildArgmax},
       {"tessel.conv2d", buildConvolution<ConvolutionOp::Forward, ref::conv2d>},
       {"tessel.conv2d_backward_input",

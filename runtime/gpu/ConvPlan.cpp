@@ -85,6 +85,10 @@ std::optional<ConvPlan> planConvolution(const OpDescriptor &desc) {
               : desc.op == "tessel.conv2d_backward_input"
                   ? ConvKind::BackwardInput
                   : ConvKind::BackwardFilter;
+  // Grouped convolutions run on the host (the plan is an ungrouped NCHW
+  // one).
+  if (desc.intAttr("groups", 1) != 1)
+    return std::nullopt;
   std::string inChannel = desc.stringAttr("input_channel");
   std::string outChannel = desc.stringAttr("output_channel");
   std::array<std::string, 2> spatial = twoNames(desc, "spatial");

@@ -17,10 +17,12 @@ namespace {
 using dnnl::memory;
 
 bool isSupported(const ConvolutionShape &shape) {
+  // Grouped weights are [G, O/G, C/G, KH, KW].
   for (const StridedTensor *tensor :
        {&shape.source, &shape.weights, &shape.destination})
-    if (tensor->dims.size() != 4 || numElements(*tensor) == 0 ||
-        tensor->type != shape.source.type)
+    if ((tensor->dims.size() != 4 &&
+         !(tensor == &shape.weights && tensor->dims.size() == 5)) ||
+        numElements(*tensor) == 0 || tensor->type != shape.source.type)
       return false;
   if (!dnnlType(shape.source.type))
     return false;

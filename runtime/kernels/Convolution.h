@@ -22,7 +22,8 @@ namespace tessel::runtime {
 
 struct ConvolutionShape {
   StridedTensor source;      // [N, C, H, W]
-  StridedTensor weights;     // [O, C, KH, KW]
+  StridedTensor weights;     // [O, C, KH, KW], or [G, O/G, C/G, KH, KW]
+                             // for a grouped convolution
   StridedTensor destination; // [N, O, OH, OW]
   std::array<int64_t, 2> strides = {1, 1};
   /// The distance between taps: 1 is a dense kernel (oneDNN counts the gap,

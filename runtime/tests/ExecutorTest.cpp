@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "evaluator/kernels/Dropout.h"
 #include "evaluator/kernels/Kernels.h"
 #include "executor/Buffers.h"
 #include "executor/Context.h"
@@ -218,6 +219,37 @@ TEST(ExecutorMesh, ParameterBlockIsTheRanksSliceOfTheWhole) {
                          {"global_type", global}}),
                      {}),
              expected, 0);
+}
+
+// Dropout's block on a rank draws the mask of the whole tensor's elements
+// it holds: h:(2n + 1) over the n ranks of x, the padding zero; f32 (the
+// loop) and f64 (the reference kernel) alike, a step of i64 or i32.
+TEST(ExecutorMesh, DropoutBlockIsTheRanksSliceOfTheWhole) {
+  int size = worldSize(), rank = worldRank();
+  int64_t h = 2 * size + 1, block = (h + size - 1) / size;
+  std::vector<double> x = ramp(3 * h, 1.0, 2.0);
+  for (const char *type : {"f32", "f64"}) {
+    ref::ElementType element =
+        *ref::parseElementType(type);
+    ref::Tensor whole = ref::dropout(refTensor({"p", "h"}, {3, h}, x, element),
+                                     0.4, 5, 17);
+    std::vector<double> mine, expected;
+    for (int64_t p = 0; p < 3; ++p)
+      for (int64_t j = block * rank; j < block * (rank + 1); ++j) {
+        mine.push_back(j < h ? x[p * h + j] : 0.0);
+        expected.push_back(j < h ? whole.data[p * h + j] : 0.0);
+      }
+    json global = T({"p", "h"}, {3, h}, type);
+    global["layout"] = {{"h", {"x"}}};
+    for (const char *stepType : {"i64", "i32"})
+      expectNear(
+          execute(op("tessel.dropout",
+                     {T({"p", "h"}, {3, block}, type), T({}, {}, stepType)},
+                     T({"p", "h"}, {3, block}, type),
+                     {{"rate", 0.4}, {"seed", 5}, {"global_type", global}}),
+                  {mine, {17}}),
+          expected, 0);
+  }
 }
 
 TEST(ExecutorMesh, ParameterBlockErrorsNameTheMismatch) {
@@ -542,6 +574,98 @@ TEST(Executor, Conv2DAndItsGradients) {
       execute(op("tessel.conv2d_backward_filter", {xJ, yJ}, kJ, convAttrs()),
               {x, dy}),
       ref::conv2dBackwardFilter(xT, dyT, convParams(), kT.spec).data, 1e-6);
+}
+
+// Dropout keeps each element with probability 1 - rate, scaled by
+// 1 / (1 - rate); the mask changes with the step and the seed.
+TEST(Executor, Dropout) {
+  std::vector<double> x(4000, 1.0);
+  json t = T({"n", "h"}, {40, 100});
+  auto run = [&](int64_t step, int64_t seed) {
+    return execute(op("tessel.dropout", {t, T({}, {}, "i64")}, t,
+                      {{"rate", 0.25}, {"seed", seed}}),
+                   {x, {static_cast<double>(step)}});
+  };
+  std::vector<double> y = run(3, 9);
+  int64_t kept = 0;
+  for (double v : y) {
+    EXPECT_TRUE(v == 0.0 || std::abs(v - 1 / 0.75) < 1e-6) << v;
+    kept += v != 0.0;
+  }
+  EXPECT_NEAR(kept / 4000.0, 0.75, 0.03);
+  expectNear(y, ref::dropout(refTensor({"n", "h"}, {40, 100}, x), 0.25, 9, 3)
+                    .data,
+             0);
+  EXPECT_NE(y, run(4, 9));
+  EXPECT_NE(y, run(3, 10));
+  EXPECT_EQ(y, run(3, 9));
+}
+
+// Grouped (2 groups of 2 channels, 6 outputs) and depthwise (3 channels,
+// 6 outputs) convolutions and their gradients on oneDNN, against the
+// reference kernels; and the reference's grouped convolution is each
+// group's own convolution.
+TEST(Executor, GroupedConv2DAndItsGradients) {
+  struct Case {
+    int64_t channels, outputs, groups;
+  };
+  for (Case c : {Case{4, 6, 2}, Case{3, 6, 3}}) {
+    int64_t perGroup = c.channels / c.groups;
+    std::vector<double> x = ramp(2 * c.channels * 5 * 5),
+                        k = ramp(perGroup * c.outputs * 3 * 2, 0.3),
+                        dy = ramp(2 * c.outputs * 3 * 4, 0.7, 0.1);
+    ref::Tensor xT = refTensor({"n", "c", "h", "w"}, {2, c.channels, 5, 5}, x);
+    ref::Tensor kT =
+        refTensor({"c", "f", "kh", "kw"}, {perGroup, c.outputs, 3, 2}, k);
+    ref::Tensor dyT = refTensor({"n", "f", "h", "w"}, {2, c.outputs, 3, 4}, dy);
+    ref::TensorSpec ySpec{
+        {"n", "f", "h", "w"}, {2, c.outputs, 3, 4}, ref::ElementType::F32};
+    json attrs = convAttrs();
+    attrs["groups"] = c.groups;
+    ref::ConvParams params = convParams();
+    params.groups = c.groups;
+    json xJ = T({"n", "c", "h", "w"}, {2, c.channels, 5, 5}),
+         kJ = T({"c", "f", "kh", "kw"}, {perGroup, c.outputs, 3, 2}),
+         yJ = T({"n", "f", "h", "w"}, {2, c.outputs, 3, 4});
+    ref::Tensor y = ref::conv2d(xT, kT, params, ySpec);
+    expectNear(execute(op("tessel.conv2d", {xJ, kJ}, yJ, attrs), {x, k}),
+               y.data, 1e-5);
+    expectNear(
+        execute(op("tessel.conv2d_backward_input", {yJ, kJ}, xJ, attrs),
+                {dy, k}),
+        ref::conv2dBackwardInput(dyT, kT, params, xT.spec).data, 1e-5);
+    expectNear(
+        execute(op("tessel.conv2d_backward_filter", {xJ, yJ}, kJ, attrs),
+                {x, dy}),
+        ref::conv2dBackwardFilter(xT, dyT, params, kT.spec).data, 1e-5);
+    // Group q alone: x's channels [q * perGroup, ...), the filter's outputs
+    // [q * outputs / groups, ...).
+    int64_t outPerGroup = c.outputs / c.groups;
+    for (int64_t q = 0; q < c.groups; ++q) {
+      std::vector<double> xq, kq;
+      for (int64_t n = 0; n < 2; ++n)
+        for (int64_t ch = 0; ch < perGroup; ++ch)
+          for (int64_t i = 0; i < 25; ++i)
+            xq.push_back(xT.data[(n * c.channels + q * perGroup + ch) * 25 + i]);
+      for (int64_t ch = 0; ch < perGroup; ++ch)
+        for (int64_t f = 0; f < outPerGroup; ++f)
+          for (int64_t i = 0; i < 6; ++i)
+            kq.push_back(
+                kT.data[(ch * c.outputs + q * outPerGroup + f) * 6 + i]);
+      ref::Tensor yq = ref::conv2d(
+          refTensor({"n", "c", "h", "w"}, {2, perGroup, 5, 5}, xq),
+          refTensor({"c", "f", "kh", "kw"}, {perGroup, outPerGroup, 3, 2}, kq),
+          convParams(),
+          {{"n", "f", "h", "w"}, {2, outPerGroup, 3, 4},
+           ref::ElementType::F32});
+      for (int64_t n = 0; n < 2; ++n)
+        for (int64_t f = 0; f < outPerGroup; ++f)
+          for (int64_t i = 0; i < 12; ++i)
+            EXPECT_NEAR(
+                y.data[(n * c.outputs + q * outPerGroup + f) * 12 + i],
+                yq.data[(n * outPerGroup + f) * 12 + i], 1e-9);
+    }
+  }
 }
 
 json withKind(json attrs, const char *kind) {

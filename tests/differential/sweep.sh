@@ -13,7 +13,8 @@
 # Besides the examples, small test models (tests/differential/models) cover
 # ops and constructs the examples do not use (layers/: layer functions
 # called with scopes, which tessel-inline-layers inlines first; scans/:
-# sin, cos, cumsum and argmax).
+# sin, cos, cumsum and argmax; regularized/: dropout, grouped and depthwise
+# convolutions).
 #
 # usage: sweep.sh BUILD_BIN_DIR MODELS_DIR...   (each <name>/<name>.mlir)
 set -euo pipefail
@@ -96,6 +97,16 @@ extra=(
   "scans|seq:2;model:2|seq:seq;hidden:model"
   "scans|model:4|seq:model pad-uneven=true"
   "scans|data:3;model:3|batch:data;hidden:model pad-uneven=true"
+  # Dropout (the mask a function of the global index, so a split draws the
+  # same one) on split batch, rows, channels and hidden units, beside a
+  # grouped and a depthwise convolution, whose split channels are gathered.
+  "regularized|model:2|hidden:model"
+  "regularized|data:2;model:2|batch:data;hidden:model"
+  "regularized|rows:2;model:2|h:rows;g:model"
+  "regularized|data:3;model:2|batch:data;c:model;g:model"
+  "regularized|model:3|f:model;hidden:model pad-uneven=true"
+  "regularized|model:4|g:model pad-uneven=true"
+  "regularized|data:4;model:2|batch:data;h:model pad-uneven=true"
 )
 
 # The optimizer of each example's training step; between them the sweep
@@ -108,6 +119,7 @@ declare -A optimizers=(
   [gpt]="optimizer=adamw weight-decay=0.01"
   [vit]="optimizer=adamw"
   [resnet]="optimizer=momentum"
+  [regularized]="optimizer=adam"
 )
 
 passed=0

@@ -102,6 +102,50 @@ def test_sin_cos_cumsum_and_argmax_infer_their_dims():
     assert "no dimension 'classes'" in error_of(lambda m, x: tessel.argmax(x, "classes"))
 
 
+def test_dropout_takes_the_step_and_is_off_outside_training():
+    model = tessel.Model()
+    seen = {}
+
+    def forward(images, dropout_step):
+        seen["dropped"] = tessel.dropout(images, 0.25, dropout_step, seed=3)
+        kept = tessel.dropout(seen["dropped"], 0.5, dropout_step, training=False)
+        return tessel.reduce_mean(kept)
+
+    model.define("forward", [tessel.Input("images", [BATCH, PIXELS]),
+                             tessel.Input("dropout_step", [], "i64")], forward)
+    assert seen["dropped"].dims == [BATCH, PIXELS]
+    text = str(model)
+    assert "tessel.dropout %arg0 step %arg1 rate 2.500000e-01 seed 3" in text
+    assert "rate 5.000000e-01" not in text
+    assert "rate 1 is not in [0, 1)" in error_of(
+        lambda m, x: tessel.dropout(x, 1.0, tessel.constant(m, 0, [], "i64")))
+    assert "not an i32 or i64 scalar" in error_of(lambda m, x: tessel.dropout(x, 0.5, x))
+
+
+def test_grouped_and_depthwise_convolutions():
+    c, h, w, f = Dim("c", 4), Dim("h", 8), Dim("w", 8), Dim("f", 6)
+    model = tessel.Model()
+    seen = {}
+
+    def forward(x):
+        seen["y"] = tessel.Conv2d("grouped", f, "c", ["h", "w"], 3, padding=1, groups=2)(x)
+        seen["z"] = tessel.Conv2d("depthwise", Dim("g", 6), "f", ["h", "w"], 3, padding=1,
+                                  groups=6)(seen["y"])
+        k = model.parameter("k", [Dim("g", 3), Dim("o", 6), Dim("kh", 1), Dim("kw", 1)])
+        seen["p"] = tessel.conv2d(seen["z"], k, "g", "o", ["h", "w"], ["kh", "kw"], groups=2)
+        return tessel.reduce_mean(seen["p"])
+
+    model.define("forward", [tessel.Input("x", [BATCH, c, h, w])], forward)
+    assert seen["y"].dims == [BATCH, f, h, w]
+    assert seen["z"].dims == [BATCH, Dim("g", 6), h, w]
+    assert seen["p"].dims == [BATCH, Dim("o", 6), h, w]
+    text = str(model)
+    assert "groups = 2" in text and "groups = 6" in text
+    assert "[f:1, g:6, h_k:3, w_k:3]" in text
+    assert "groups 4 must be positive and divide" in error_of(
+        lambda m, x: tessel.Conv2d("bad", f, "pixels", ["batch", "pixels"], 1, groups=4)(x))
+
+
 def test_a_body_that_returns_no_tensor_is_an_error():
     model = tessel.Model()
     for result, kind in ((None, "NoneType"), (3, "int"), ([1], "int")):
@@ -253,3 +297,34 @@ def test_train_a_two_block_language_model_on_four_ranks_like_one():
     assert reference[6] < reference[1]
     for step, loss in reference.items():
         assert hybrid[step] == pytest.approx(loss, rel=1e-4), (step, json.dumps(four))
+
+
+def test_train_with_dropout_on_four_ranks_like_one():
+    """tessel run feeds `dropout_step`, and every layout draws the same masks:
+    dropout of the split batch and d_model gives the one-rank loss curve."""
+    batch, seq, vocab, d_model = Dim("batch", 4), Dim("seq", 8), Dim("vocab", 256), Dim("d_model", 16)
+    embedding = tessel.Embedding("emb", vocab, [d_model])
+    model = tessel.Model()
+
+    def forward(tokens, targets, dropout_step):
+        x = tessel.dropout(embedding(tokens), 0.3, dropout_step, seed=1)
+        h = tessel.dropout(tessel.MLP("mlp", Dim("d_ff", 32), "d_model")(x), 0.2,
+                           dropout_step, seed=2)
+        logits = embedding.attend(h)
+        return tessel.reduce_mean(tessel.cross_entropy(logits, targets, "vocab"))
+
+    model.define("forward", [tessel.Input("tokens", [batch, seq], "i32"),
+                             tessel.Input("targets", [batch, seq], "i32"),
+                             tessel.Input("dropout_step", [], "i64")], forward)
+    args = ["--steps", "5", "--lr", "0.01", "--log-every", "1"]
+    one = tessel.run(model, mesh="data:1", rules="batch:data", optimizer="adam", args=args)
+    four = tessel.run(model, mesh="data:2;model:2", rules="batch:data;d_model:model", ranks=4,
+                      optimizer="adam", args=args)
+
+    def losses(metrics):
+        return {m["step"]: m["loss"] for m in metrics if "step" in m}
+
+    reference, split = losses(one), losses(four)
+    assert sorted(reference) == list(range(1, 6))
+    for step, loss in reference.items():
+        assert split[step] == pytest.approx(loss, rel=1e-4), (step, json.dumps(four))

@@ -116,11 +116,12 @@ struct MultiHeadAttention {
   bool causal;
 };
 
-/// 2-D convolution with a bias: `in` channels -> `out`, square kernel.
+/// 2-D convolution with a bias: `in` channels -> `out`, square kernel;
+/// `groups` > 1 makes it grouped (depthwise with groups = in channels).
 struct Conv2d {
   Conv2d(std::string name, Dim out, std::string in,
          std::array<std::string, 2> spatial, int64_t kernelSize,
-         int64_t stride = 1, int64_t padding = 0);
+         int64_t stride = 1, int64_t padding = 0, int64_t groups = 1);
   Tensor operator()(const Tensor &x) const;
 
   std::string name;
@@ -130,6 +131,7 @@ struct Conv2d {
   int64_t kernelSize;
   int64_t stride;
   int64_t padding;
+  int64_t groups;
 };
 
 } // namespace tessel

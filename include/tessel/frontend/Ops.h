@@ -83,6 +83,15 @@ Tensor cumsum(const Tensor &x, const std::string &dim, bool reverse = false);
 /// The index along `dim` of each maximum (the first of equal ones), as an
 /// i32 tensor over the other dimensions; it has no gradient.
 Tensor argmax(const Tensor &x, const std::string &dim);
+/// Inverted dropout: with `training`, zeroes each element with probability
+/// `rate` and scales the others by 1 / (1 - rate); without, returns `x`.
+/// The mask is a function of (`seed`, the value of the scalar integer
+/// `step`, each element's global index), so every layout draws the same
+/// one; declare `step` as an input named "dropout_step" (an i32 or i64
+/// scalar), which `tessel run` sets to the step's number. Give each dropout
+/// its own seed (a layer's scope is mixed in when it is inlined).
+Tensor dropout(const Tensor &x, double rate, const Tensor &step,
+               int64_t seed = 0, bool training = true);
 /// Normalises to zero mean and unit variance over `dims` (no scale/bias).
 Tensor layerNorm(const Tensor &x, const std::vector<std::string> &dims,
                  double epsilon = 1e-5);
@@ -98,9 +107,14 @@ struct Conv2dOptions {
   /// low_h, high_h, low_w, high_w.
   std::array<int64_t, 4> padding{0, 0, 0, 0};
   std::array<int64_t, 2> dilations{1, 1};
+  /// Grouped convolution: the channels split into `groups` groups, each
+  /// output group seeing only its input group; the filter's inChannel then
+  /// has the size inChannel / groups (1 for depthwise, groups = channels).
+  int64_t groups = 1;
 };
 /// Cross-correlation of `x` (with `inChannel` and the two `spatial` dims)
-/// with `filter` ([inChannel, outChannel, kernel[0], kernel[1]]).
+/// with `filter` ([inChannel, outChannel, kernel[0], kernel[1]]; inChannel
+/// of size channels / options.groups).
 Tensor conv2d(const Tensor &x, const Tensor &filter,
               const std::string &inChannel, const std::string &outChannel,
               const std::array<std::string, 2> &spatial,

@@ -270,4 +270,78 @@ TEST(Frontend, ScansArgmaxAndTrigonometry) {
             std::string::npos);
 }
 
+TEST(Frontend, DropoutTakesTheStepAndIsOffOutsideTraining) {
+  Model model;
+  model.define(
+      "forward",
+      {Input("x", {batch, pixels}), Input("dropout_step", {}, DType::I64)},
+      [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+        Tensor dropped = dropout(in[0], 0.25, in[1], /*seed=*/3);
+        EXPECT_EQ(dropped.dims(), (Dims{batch, pixels}));
+        EXPECT_EQ(dropped.dtype(), DType::F32);
+        // Not training: the input itself, no op.
+        Tensor kept = dropout(dropped, 0.5, in[1], 4, /*training=*/false);
+        return {reduceMean(kept)};
+      });
+  std::string text = model.str();
+  EXPECT_NE(text.find("tessel.dropout %arg0 step %arg1 rate 2.500000e-01 seed 3"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("rate 5.000000e-01"), std::string::npos) << text;
+  // The rate and the step are checked.
+  Model other;
+  auto errorWith = [&](double rate, DType stepType) {
+    std::string message;
+    try {
+      other.define("f", {Input("x", {batch}), Input("s", {}, stepType)},
+                   [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                     return {reduceMean(dropout(in[0], rate, in[1]))};
+                   });
+    } catch (const Error &error) {
+      message = error.what();
+    }
+    return message;
+  };
+  EXPECT_NE(errorWith(1.0, DType::I64).find("dropout: rate 1 is not in [0, 1)"),
+            std::string::npos);
+  EXPECT_NE(errorWith(0.5, DType::F32).find("is not an i32 or i64 scalar"),
+            std::string::npos);
+}
+
+TEST(Frontend, GroupedAndDepthwiseConvolutions) {
+  Dim c("c", 4), h("h", 8), w("w", 8), f("f", 6);
+  Model model;
+  model.define("forward", {Input("x", {batch, c, h, w})},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 Tensor y = Conv2d("grouped", f, "c", {"h", "w"}, 3, 1, 1,
+                                   /*groups=*/2)(in[0]);
+                 EXPECT_EQ(y.dims(), (Dims{batch, f, h, w}));
+                 Tensor z = Conv2d("depthwise", Dim("g", 6), "f", {"h", "w"},
+                                   3, 1, 1, /*groups=*/6)(y);
+                 EXPECT_EQ(z.dims(), (Dims{batch, Dim("g", 6), h, w}));
+                 return {reduceMean(z)};
+               });
+  std::string text = model.str();
+  EXPECT_NE(text.find("groups = 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("groups = 6"), std::string::npos) << text;
+  // The filters hold one group's input channels.
+  EXPECT_NE(text.find("[c:2, f:6, h_k:3, w_k:3]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[f:1, g:6, h_k:3, w_k:3]"), std::string::npos) << text;
+  Model other;
+  std::string message;
+  try {
+    other.define("f", {Input("x", {batch, c, h, w})},
+                 [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                   return {reduceMean(
+                       Conv2d("bad", f, "c", {"h", "w"}, 3, 1, 1, 3)(in[0]))};
+                 });
+  } catch (const Error &error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find("groups 3 must be positive and divide the 4 input "
+                         "and 6 output channels"),
+            std::string::npos)
+      << message;
+}
+
 } // namespace
