@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: the front end's zoo (examples/vit, examples/gpt,
-# examples/resnet) compiled from its committed MLIR and trained under
+# examples/moe, examples/resnet) compiled from its committed MLIR and trained under
 # mpirun: every layout file gives the 1-rank loss curve, the Vision
 # Transformer learns Fashion-MNIST (test accuracy at least 70% after 800
 # steps at batch 64 on the hybrid layout), the ResNet too (68% after 400
@@ -26,7 +26,8 @@ result() {
   else echo "FAIL: $1"; failed=$((failed + 1)); fi
 }
 
-# The loss curve of every layout file against one rank, over 30 steps.
+# The loss curve of every layout file against one rank, over 30 steps, to
+# relative error CURVE_TOLERANCE (1e-4 unless set).
 curves() { # example, data options...
   local example=$1
   shift
@@ -47,13 +48,14 @@ import math; print(math.prod(int(v.split(':')[1]) for v in m.group(1).split(',')
       mpirun -n "$ranks" --oversubscribe "$work/$example.$name.spmd" \
         --metrics "$work/$example.$name.jsonl" "${run_opts[@]}" > "$work/$example.$name.out" 2>&1 &&
       python3 "$here/compare_losses.py" "$work/$example.reference.jsonl" \
-        "$work/$example.$name.jsonl" 1e-4 ||
+        "$work/$example.$name.jsonl" "${CURVE_TOLERANCE:-1e-4}" ||
       { status=1; tail -5 "$work/$example.$name.out"; }
     result "$example: $name.yaml on $ranks ranks gives the 1-rank loss curve" $status
   done
 }
 
 curves gpt
+curves moe
 if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ubyte" ]; then
   curves vit --data "$data"
 
@@ -76,7 +78,13 @@ PY
   # checkpoint: resumed under another layout with nothing left to train,
   # the evaluation (which normalises with the running statistics the
   # checkpoint saved) gives the same accuracy and loss.
-  curves resnet --data "$data"
+  # f32 rounding of the split sums (1e-7 in the first steps) grows through
+  # batch norm and AdamW to about 1e-4 by step 20 and 3e-4 by step 30
+  # (measured under data.yaml; spatial.yaml grows a little faster), hence
+  # 2e-3 here; each single step is checked to 1e-5 by the differential
+  # sweep, and statistics of a rank's block instead of the whole batch would
+  # change the loss from the first step.
+  CURVE_TOLERANCE=2e-3 curves resnet --data "$data"
   status=0
   "$bin/tessel" compile "$examples/resnet/resnet.mlir" --layout "$examples/resnet/data.yaml" \
     --optimizer adamw --batch 32 -o "$work/resnet.spmd"

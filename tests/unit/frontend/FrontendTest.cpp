@@ -344,4 +344,36 @@ TEST(Frontend, GroupedAndDepthwiseConvolutions) {
       << message;
 }
 
+TEST(Frontend, BatchNormTrainsOnBatchStatisticsAndEvaluatesOnRunningOnes) {
+  Dim c("c", 3), h("h", 4), w("w", 4);
+  Model model;
+  BatchNorm norm("bn", "c", {"batch", "h", "w"}, 0.1);
+  std::vector<bool> seen;
+  auto body = [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+    seen.push_back(model.training());
+    return {reduceMean(norm(in[0]))};
+  };
+  model.define("forward", {Input("x", {batch, c, h, w})}, body);
+  model.define("evaluate", {Input("x", {batch, c, h, w})}, body);
+  model.define("probe", {Input("x", {batch, c, h, w})}, body, true);
+  EXPECT_EQ(seen, (std::vector<bool>{true, false, true}));
+  std::string text = model.str();
+  // One traced form updates the running statistics, the other reads them.
+  size_t updates = 0;
+  for (size_t at = text.find("tessel.update_buffer"); at != std::string::npos;
+       at = text.find("tessel.update_buffer", at + 1))
+    ++updates;
+  EXPECT_EQ(updates, 2u); // running_mean and running_var, traced once
+  EXPECT_NE(text.find("\"running_var\" ones"), std::string::npos);
+  std::map<std::string, int64_t> parameters = inlinedParameters(model);
+  for (const char *name :
+       {"bn.gamma", "bn.beta", "bn.running_mean", "bn.running_var"})
+    EXPECT_EQ(parameters.count(name), 1u) << name;
+  // The channel dimension must be there, and only it beside `over`.
+  EXPECT_NE(errorOf([](Model &, Tensor images, Tensor) {
+              BatchNorm("bn2", "c", {"batch"})(images);
+            }).find("BatchNorm 'bn2': the input"),
+            std::string::npos);
+}
+
 } // namespace
