@@ -328,3 +328,22 @@ def test_train_with_dropout_on_four_ranks_like_one():
     assert sorted(reference) == list(range(1, 6))
     for step, loss in reference.items():
         assert split[step] == pytest.approx(loss, rel=1e-4), (step, json.dumps(four))
+
+
+def test_tessel_run_draws_a_new_mask_every_step():
+    """With a learning rate of 0 only the mask can change the loss, which is a
+    mean of dropped-out weights: `dropout_step` takes the step's number."""
+    batch, seq, d = Dim("batch", 4), Dim("seq", 8), Dim("d", 64)
+    model = tessel.Model()
+
+    def forward(tokens, targets, dropout_step):
+        kept = tessel.dropout(model.parameter("p", [d]) + 1.0, 0.5, dropout_step, seed=1)
+        return tessel.reduce_mean(kept) + tessel.reduce_mean(tessel.cast(tokens, "f32")) * 0.0
+
+    model.define("forward", [tessel.Input("tokens", [batch, seq], "i32"),
+                             tessel.Input("targets", [batch, seq], "i32"),
+                             tessel.Input("dropout_step", [], "i64")], forward)
+    metrics = tessel.run(model, mesh="data:1", rules="batch:data", optimizer="sgd",
+                         args=["--steps", "4", "--lr", "0", "--log-every", "1"])
+    losses = [m["loss"] for m in metrics if "step" in m]
+    assert len(losses) == 4 and len(set(losses)) == 4, losses
