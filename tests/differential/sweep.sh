@@ -107,6 +107,17 @@ extra=(
   "regularized|model:3|f:model;hidden:model pad-uneven=true"
   "regularized|model:4|g:model pad-uneven=true"
   "regularized|data:4;model:2|batch:data;h:model pad-uneven=true"
+  # The mixture of experts: two experts per rank (each rank's tokens sent
+  # to two ranks), expert parallelism beside data parallelism on 8 ranks,
+  # experts split beside their FFNs' width, the groups' tokens split over
+  # `seq` (the routing cumsum gathers them), and 4 experts over 3 ranks
+  # (padded: gathered and sliced, not all_to_all).
+  "moe|expert:2|batch:expert;experts:expert"
+  "moe|data:2;expert:4|batch:data,expert;group:data;experts:expert"
+  "moe|expert:2;model:2|batch:expert;experts:expert;d_ff:model"
+  "moe|data:2;seq:2|batch:data;group:data;seq:seq"
+  "moe|expert:3|batch:expert;experts:expert pad-uneven=true"
+  "moe|data:3;expert:2|batch:data;group:data;experts:expert pad-uneven=true"
 )
 
 # The optimizer of each example's training step; between them the sweep
@@ -120,6 +131,7 @@ declare -A optimizers=(
   [vit]="optimizer=adamw"
   [resnet]="optimizer=momentum"
   [regularized]="optimizer=adam"
+  [moe]="optimizer=adamw"
 )
 
 passed=0

@@ -231,6 +231,95 @@ def test_the_resnet_example_writes_the_committed_resnet(tmp_path):
     assert emitted.read_text() == (REPO / "examples" / "resnet" / "resnet.mlir").read_text()
 
 
+def test_the_moe_example_writes_the_committed_moe(tmp_path):
+    moe = load_example("moe")
+    emitted = tmp_path / "moe.mlir"
+    moe.build_moe().write(str(emitted))
+    assert emitted.read_text() == (REPO / "examples" / "moe" / "moe.mlir").read_text()
+
+
+def npy_f32(path, shape=None, values=None):
+    """Writes (with values) or reads a little-endian f32 .npy file."""
+    import ast
+    import math
+    import struct
+    if values is not None:
+        header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % "".join(
+            f"{d}, " for d in shape)
+        header += " " * ((64 - (11 + len(header)) % 64) % 64) + "\n"
+        path.write_bytes(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
+                         header.encode() + struct.pack(f"<{len(values)}f", *values))
+        return None
+    data = path.read_bytes()
+    size = struct.unpack("<H", data[8:10])[0]
+    shape = ast.literal_eval(data[10:10 + size].decode())["shape"]
+    return shape, struct.unpack(f"<{math.prod(shape)}f", data[10 + size:])
+
+
+def test_the_moe_routing_is_mesh_tensorflows_top_2_gating(tmp_path):
+    """The example's dense top-2 routing against a loop over the tokens:
+    first and second choices, slots in order, tokens past the capacity
+    dropped (the second choices after all first ones), renormalised gates,
+    and the load-balancing loss."""
+    import math
+    import random
+    import subprocess
+    moe = load_example("moe")
+    B, S, E, C = 2, 12, 4, 5
+    model = tessel.Model()
+
+    def route(gates):
+        dispatch, combine, balance = moe.top_k_routing(gates, Dim("capacity", C), 2)
+        return {"dispatch": dispatch, "combine": combine, "balance": balance}
+
+    model.define("evaluate", [tessel.Input("gates", [Dim("batch", B), Dim("seq", S),
+                                                     Dim("route", E)])], route)
+    model.write(str(tmp_path / "route.mlir"))
+    rng = random.Random(0)
+    gates = {}
+    for b in range(B):
+        for s in range(S):
+            z = [math.exp(rng.gauss(0, 2) + (1.5 if e == 1 else 0)) for e in range(E)]
+            for e in range(E):
+                gates[b, s, e] = z[e] / sum(z)
+    npy_f32(tmp_path / "gates.npy", (B, S, E), [gates[key] for key in sorted(gates)])
+    eval_tool = pathlib.Path(tessel.tool_path()).parent / "tessel-eval"
+    subprocess.run([str(eval_tool), str(tmp_path / "route.mlir"), "--function", "evaluate",
+                    "--input", f"gates={tmp_path / 'gates.npy'}", "--output-dir",
+                    str(tmp_path / "out")], check=True, stdout=subprocess.DEVNULL)
+
+    dispatch, combine, dropped, fraction = {}, {}, 0, [0.0] * E
+    for b in range(B):
+        first = [max(range(E), key=lambda e: (gates[b, s, e], -e)) for s in range(S)]
+        second = [max((e for e in range(E) if e != first[s]), key=lambda e: (gates[b, s, e], -e))
+                  for s in range(S)]
+        taken = [0] * E
+        for choice in (first, second):
+            for s in range(S):
+                e = choice[s]
+                if taken[e] < C:
+                    key = (b, s, e, taken[e])
+                    total = gates[b, s, first[s]] + gates[b, s, second[s]]
+                    dispatch[key] = 1.0
+                    combine[key] = gates[b, s, e] / total
+                else:
+                    dropped += 1
+                taken[e] += 1
+            taken = [min(t, C) for t in taken]   # the second choices queue after the kept first
+        for s in range(S):
+            fraction[first[s]] += 1 / (B * S)
+    mean_gate = [sum(gates[b, s, e] for b in range(B) for s in range(S)) / (B * S)
+                 for e in range(E)]
+    assert dropped > 0   # the capacity is exercised
+    keys = [(b, s, e, c) for b in range(B) for s in range(S) for e in range(E) for c in range(C)]
+    for index, want in enumerate((dispatch, combine)):
+        shape, got = npy_f32(tmp_path / "out" / f"result{index}.npy")
+        assert shape == (B, S, E, C)
+        assert max(abs(g - want.get(k, 0.0)) for g, k in zip(got, keys)) < 1e-6
+    _, (balance,) = npy_f32(tmp_path / "out" / "result2.npy")
+    assert balance == pytest.approx(E * sum(f * m for f, m in zip(fraction, mean_gate)), rel=1e-5)
+
+
 def test_batch_norm_trains_with_batch_statistics_and_evaluates_with_running_ones():
     batch, c, h, w = Dim("batch", 4), Dim("c", 3), Dim("h", 5), Dim("w", 5)
     model = tessel.Model()
