@@ -96,7 +96,8 @@ int64_t CostModel::flops(Operation *op) const {
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
             ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp,
             MaxOp, MinOp, PowOp, CompareOp, SelectOp, CastOp, BroadcastOp,
-            CumsumOp, DropoutOp>([&](Operation *) { return resultElements(op); })
+            CumsumOp, DropoutOp>(
+          [&](Operation *) { return resultElements(op); })
       .Case([&](ArgmaxOp) { return operandElements(op, 0); })
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.

@@ -461,23 +461,22 @@ verifyConvolution(ConvLike op, NamedTensorType input, NamedTensorType filter,
     return op.emitOpError() << "groups must be positive, got " << groups;
   int64_t channels = *input.getDimSize(inC);
   if (channels % groups != 0)
-    return op.emitOpError() << "groups " << groups
-                            << " does not divide the input channel '" << inC
-                            << "' of size " << channels;
+    return op.emitOpError()
+           << "groups " << groups << " does not divide the input channel '"
+           << inC << "' of size " << channels;
   if (*filter.getDimSize(outC) % groups != 0)
-    return op.emitOpError() << "groups " << groups
-                            << " does not divide the output channel '" << outC
-                            << "' of size " << *filter.getDimSize(outC);
+    return op.emitOpError()
+           << "groups " << groups << " does not divide the output channel '"
+           << outC << "' of size " << *filter.getDimSize(outC);
   if (channels / groups != *filter.getDimSize(inC)) {
     if (groups == 1)
       return op.emitOpError() << "dimension '" << inC << "' has size "
                               << channels << " in the input but "
                               << *filter.getDimSize(inC) << " in the filter";
-    return op.emitOpError()
-           << "dimension '" << inC << "' has size " << channels
-           << " in the input, so with groups " << groups
-           << " the filter's must be " << channels / groups << ", got "
-           << *filter.getDimSize(inC);
+    return op.emitOpError() << "dimension '" << inC << "' has size " << channels
+                            << " in the input, so with groups " << groups
+                            << " the filter's must be " << channels / groups
+                            << ", got " << *filter.getDimSize(inC);
   }
   SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (unsigned i = 0; i < 2; ++i) {

@@ -349,8 +349,8 @@ Tensor dropout(const Tensor &x, double rate, const Tensor &step, int64_t seed,
                             step.str()));
   if (x.dtype() != DType::F32 && x.dtype() != DType::F16 &&
       x.dtype() != DType::BF16 && x.dtype() != DType::F64)
-    throw Error(fmt::format("dropout: the input {} is not a float tensor",
-                            x.str()));
+    throw Error(
+        fmt::format("dropout: the input {} is not a float tensor", x.str()));
   if (!training)
     return x;
   ModelState &state = stateOf(x, name);
@@ -358,8 +358,7 @@ Tensor dropout(const Tensor &x, double rate, const Tensor &step, int64_t seed,
   Value counter = state.operand(step, name);
   return state.finish(
       td::DropoutOp::create(state.builder, state.location, input.getType(),
-                            input, counter,
-                            state.builder.getF64FloatAttr(rate),
+                            input, counter, state.builder.getF64FloatAttr(rate),
                             state.builder.getI64IntegerAttr(seed), TypeAttr()),
       name);
 }
@@ -438,9 +437,8 @@ Tensor conv2d(const Tensor &x, const Tensor &filter,
   if (filter.dim(inChannel).size != channels / groups)
     throw Error(fmt::format("conv2d: the filter {} has '{}' of size {}, but "
                             "{} channels in {} groups need {}",
-                            filter.str(), inChannel,
-                            filter.dim(inChannel).size, channels, groups,
-                            channels / groups));
+                            filter.str(), inChannel, filter.dim(inChannel).size,
+                            channels, groups, channels / groups));
   Dims result;
   for (const Dim &dim : x.dims()) {
     if (dim.name == inChannel) {

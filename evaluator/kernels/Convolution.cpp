@@ -116,9 +116,9 @@ static void forEachConvolutionTap(const TensorSpec &x, const TensorSpec &filter,
 
   int64_t flat = 0;
   forEachIndex(resultSpec.shape, [&](const std::vector<int64_t> &index) {
-    int64_t xBase = layout.passThroughOffset(index) +
-                    index[resultOutputDim] / outputsPerGroup * channels *
-                        xChannelStride;
+    int64_t xBase =
+        layout.passThroughOffset(index) +
+        index[resultOutputDim] / outputsPerGroup * channels * xChannelStride;
     int64_t filterBase = index[resultOutputDim] * filterOutputStride;
     std::array<int64_t, 2> origin;
     for (int s = 0; s < 2; ++s)

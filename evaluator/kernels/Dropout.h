@@ -45,8 +45,7 @@ inline bool dropoutKeeps(uint64_t stream, double rate,
 template <typename Visit>
 void forEachGlobalIndex(const std::vector<int64_t> &globalShape,
                         const std::vector<int64_t> &offsets,
-                        const std::vector<int64_t> &blockShape,
-                        Visit &&visit) {
+                        const std::vector<int64_t> &blockShape, Visit &&visit) {
   assert(globalShape.size() == blockShape.size() &&
          offsets.size() == blockShape.size() && "one offset per dim");
   std::vector<int64_t> strides = rowMajorStrides(globalShape);
@@ -75,13 +74,12 @@ inline Tensor dropoutBlock(const Tensor &x, double rate, uint64_t seed,
   uint64_t stream = dropoutStream(seed, step);
   double scale = 1.0 / (1.0 - rate);
   std::vector<double> values(x.data.size(), 0.0);
-  forEachGlobalIndex(globalShape, offsets, x.spec.shape,
-                     [&](int64_t position, int64_t flat) {
-                       if (flat >= 0 &&
-                           dropoutKeeps(stream, rate,
-                                        static_cast<uint64_t>(flat)))
-                         values[position] = x.data[position] * scale;
-                     });
+  forEachGlobalIndex(
+      globalShape, offsets, x.spec.shape, [&](int64_t position, int64_t flat) {
+        if (flat >= 0 &&
+            dropoutKeeps(stream, rate, static_cast<uint64_t>(flat)))
+          values[position] = x.data[position] * scale;
+      });
   return Tensor(x.spec, std::move(values));
 }
 

@@ -531,12 +531,12 @@ Kernel buildDropout(const OpDescriptor &desc) {
   desc.expectOperands(2);
   double rate = desc.doubleAttr("rate", 0.0);
   if (!(rate >= 0.0 && rate < 1.0))
-    throw OpError(fmt::format("attribute 'rate' is {}; it must be in [0, 1)",
-                              rate));
+    throw OpError(
+        fmt::format("attribute 'rate' is {}; it must be in [0, 1)", rate));
   auto seed = static_cast<uint64_t>(desc.intAttr("seed", 0));
   const TensorType &step = desc.operands[1];
-  if (step.numElements() != 1 ||
-      (step.type != ref::ElementType::I32 && step.type != ref::ElementType::I64))
+  if (step.numElements() != 1 || (step.type != ref::ElementType::I32 &&
+                                  step.type != ref::ElementType::I64))
     throw OpError(fmt::format("operand 1 (step) is {}; it must be an i32 or "
                               "i64 scalar",
                               step.str()));
@@ -571,8 +571,7 @@ Kernel buildDropout(const OpDescriptor &desc) {
       const float *x = static_cast<const float *>(operands[0]);
       float *y = static_cast<float *>(result);
       ref::forEachGlobalIndex(
-          globalShape, offsets, resultType.shape,
-          [&](int64_t i, int64_t flat) {
+          globalShape, offsets, resultType.shape, [&](int64_t i, int64_t flat) {
             y[i] = flat >= 0 && ref::dropoutKeeps(stream, rate,
                                                   static_cast<uint64_t>(flat))
                        ? static_cast<float>(static_cast<double>(x[i]) * scale)
@@ -581,9 +580,8 @@ Kernel buildDropout(const OpDescriptor &desc) {
       return;
     }
     ref::Tensor x = loadTensor(inputType, operands[0]);
-    storeTensor(
-        ref::dropoutBlock(x, rate, seed, count, globalShape, offsets),
-        resultType, result);
+    storeTensor(ref::dropoutBlock(x, rate, seed, count, globalShape, offsets),
+                resultType, result);
   };
 }
 

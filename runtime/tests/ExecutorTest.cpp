@@ -229,10 +229,9 @@ TEST(ExecutorMesh, DropoutBlockIsTheRanksSliceOfTheWhole) {
   int64_t h = 2 * size + 1, block = (h + size - 1) / size;
   std::vector<double> x = ramp(3 * h, 1.0, 2.0);
   for (const char *type : {"f32", "f64"}) {
-    ref::ElementType element =
-        *ref::parseElementType(type);
-    ref::Tensor whole = ref::dropout(refTensor({"p", "h"}, {3, h}, x, element),
-                                     0.4, 5, 17);
+    ref::ElementType element = *ref::parseElementType(type);
+    ref::Tensor whole =
+        ref::dropout(refTensor({"p", "h"}, {3, h}, x, element), 0.4, 5, 17);
     std::vector<double> mine, expected;
     for (int64_t p = 0; p < 3; ++p)
       for (int64_t j = block * rank; j < block * (rank + 1); ++j) {
@@ -593,9 +592,8 @@ TEST(Executor, Dropout) {
     kept += v != 0.0;
   }
   EXPECT_NEAR(kept / 4000.0, 0.75, 0.03);
-  expectNear(y, ref::dropout(refTensor({"n", "h"}, {40, 100}, x), 0.25, 9, 3)
-                    .data,
-             0);
+  expectNear(
+      y, ref::dropout(refTensor({"n", "h"}, {40, 100}, x), 0.25, 9, 3).data, 0);
   EXPECT_NE(y, run(4, 9));
   EXPECT_NE(y, run(3, 10));
   EXPECT_EQ(y, run(3, 9));
@@ -630,14 +628,12 @@ TEST(Executor, GroupedConv2DAndItsGradients) {
     ref::Tensor y = ref::conv2d(xT, kT, params, ySpec);
     expectNear(execute(op("tessel.conv2d", {xJ, kJ}, yJ, attrs), {x, k}),
                y.data, 1e-5);
-    expectNear(
-        execute(op("tessel.conv2d_backward_input", {yJ, kJ}, xJ, attrs),
-                {dy, k}),
-        ref::conv2dBackwardInput(dyT, kT, params, xT.spec).data, 1e-5);
-    expectNear(
-        execute(op("tessel.conv2d_backward_filter", {xJ, yJ}, kJ, attrs),
-                {x, dy}),
-        ref::conv2dBackwardFilter(xT, dyT, params, kT.spec).data, 1e-5);
+    expectNear(execute(op("tessel.conv2d_backward_input", {yJ, kJ}, xJ, attrs),
+                       {dy, k}),
+               ref::conv2dBackwardInput(dyT, kT, params, xT.spec).data, 1e-5);
+    expectNear(execute(op("tessel.conv2d_backward_filter", {xJ, yJ}, kJ, attrs),
+                       {x, dy}),
+               ref::conv2dBackwardFilter(xT, dyT, params, kT.spec).data, 1e-5);
     // Group q alone: x's channels [q * perGroup, ...), the filter's outputs
     // [q * outputs / groups, ...).
     int64_t outPerGroup = c.outputs / c.groups;
@@ -646,7 +642,8 @@ TEST(Executor, GroupedConv2DAndItsGradients) {
       for (int64_t n = 0; n < 2; ++n)
         for (int64_t ch = 0; ch < perGroup; ++ch)
           for (int64_t i = 0; i < 25; ++i)
-            xq.push_back(xT.data[(n * c.channels + q * perGroup + ch) * 25 + i]);
+            xq.push_back(
+                xT.data[(n * c.channels + q * perGroup + ch) * 25 + i]);
       for (int64_t ch = 0; ch < perGroup; ++ch)
         for (int64_t f = 0; f < outPerGroup; ++f)
           for (int64_t i = 0; i < 6; ++i)
@@ -656,14 +653,14 @@ TEST(Executor, GroupedConv2DAndItsGradients) {
           refTensor({"n", "c", "h", "w"}, {2, perGroup, 5, 5}, xq),
           refTensor({"c", "f", "kh", "kw"}, {perGroup, outPerGroup, 3, 2}, kq),
           convParams(),
-          {{"n", "f", "h", "w"}, {2, outPerGroup, 3, 4},
+          {{"n", "f", "h", "w"},
+           {2, outPerGroup, 3, 4},
            ref::ElementType::F32});
       for (int64_t n = 0; n < 2; ++n)
         for (int64_t f = 0; f < outPerGroup; ++f)
           for (int64_t i = 0; i < 12; ++i)
-            EXPECT_NEAR(
-                y.data[(n * c.outputs + q * outPerGroup + f) * 12 + i],
-                yq.data[(n * outPerGroup + f) * 12 + i], 1e-9);
+            EXPECT_NEAR(y.data[(n * c.outputs + q * outPerGroup + f) * 12 + i],
+                        yq.data[(n * outPerGroup + f) * 12 + i], 1e-9);
     }
   }
 }
