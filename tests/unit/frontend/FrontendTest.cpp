@@ -284,8 +284,9 @@ TEST(Frontend, DropoutTakesTheStepAndIsOffOutsideTraining) {
         return {reduceMean(kept)};
       });
   std::string text = model.str();
-  EXPECT_NE(text.find("tessel.dropout %arg0 step %arg1 rate 2.500000e-01 seed 3"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("tessel.dropout %arg0 step %arg1 rate 2.500000e-01 seed 3"),
+      std::string::npos)
       << text;
   EXPECT_EQ(text.find("rate 5.000000e-01"), std::string::npos) << text;
   // The rate and the step are checked.
@@ -316,8 +317,8 @@ TEST(Frontend, GroupedAndDepthwiseConvolutions) {
                  Tensor y = Conv2d("grouped", f, "c", {"h", "w"}, 3, 1, 1,
                                    /*groups=*/2)(in[0]);
                  EXPECT_EQ(y.dims(), (Dims{batch, f, h, w}));
-                 Tensor z = Conv2d("depthwise", Dim("g", 6), "f", {"h", "w"},
-                                   3, 1, 1, /*groups=*/6)(y);
+                 Tensor z = Conv2d("depthwise", Dim("g", 6), "f", {"h", "w"}, 3,
+                                   1, 1, /*groups=*/6)(y);
                  EXPECT_EQ(z.dims(), (Dims{batch, Dim("g", 6), h, w}));
                  return {reduceMean(z)};
                });
