@@ -11,6 +11,7 @@ pre-LN blocks of causal multi-head attention and a GELU MLP.
 """
 import argparse
 import json
+import math
 
 import tessel
 from tessel import Dim
@@ -29,23 +30,102 @@ class Block(tessel.Module):
         return x + self.mlp(tessel.LayerNorm("ln2", "d_model")(x))
 
 
-def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=256):
+def rotate(x, angles):
+    """Rotary position embedding: the two halves of `head_dim` turned by the
+    position's angles ([seq or key, head_dim/2])."""
+    half = x.dim("head_dim").size // 2
+    first, second = tessel.slice(x, "head_dim", 0, half), tessel.slice(x, "head_dim", half, half)
+    cos, sin = tessel.cos(angles), tessel.sin(angles)
+    return tessel.concat([first * cos - second * sin, first * sin + second * cos], "head_dim")
+
+
+class RotaryAttention(tessel.Module):
+    """Causal multi-head self-attention whose queries and keys carry their
+    positions by rotation (RoFormer) instead of a learned position table."""
+
+    def __init__(self, name, heads, head_dim):
+        super().__init__(name)
+        self.heads, self.head_dim = heads, head_dim
+
+    def forward(self, x):
+        seq = x.dim("seq")
+        key = seq.renamed("key")
+        half = Dim("head_dim", self.head_dim.size // 2)
+        model = tessel.Model.of(x)
+        # angle[p, i] = p * 10000^(-2i / head_dim)
+        exponent = tessel.cast(tessel.iota(model, [half], "head_dim"), "f32")
+        inv_freq = tessel.exp(exponent * (-2.0 * math.log(10000.0) / self.head_dim.size))
+        q_angles = tessel.cast(tessel.iota(model, [seq, half], "seq"), "f32") * inv_freq
+        k_angles = tessel.rename(q_angles, "seq", "key")
+
+        def project(name):
+            return tessel.Linear(name, [self.heads, self.head_dim], "d_model", bias=False)(x)
+
+        q = rotate(project("q"), q_angles)
+        k = rotate(tessel.rename(project("k"), "seq", "key"), k_angles)
+        v = tessel.rename(project("v"), "seq", "key")
+        scores = tessel.einsum(q, k, out=["batch", "seq", "heads", key]) * (
+            1.0 / math.sqrt(self.head_dim.size))
+        visible = tessel.compare("ge", tessel.iota(model, [seq, key], "seq"),
+                                 tessel.iota(model, [seq, key], "key"))
+        scores = tessel.where(visible, scores, tessel.constant(model, -1e9))
+        attention = tessel.einsum(tessel.softmax(scores, "key"), v,
+                                  out=["batch", "seq", "heads", "head_dim"])
+        return tessel.Linear("o", [x.dim("d_model")], ["heads", "head_dim"], bias=False)(attention)
+
+
+class RegularizedBlock(tessel.Module):
+    """A block with rotary attention and dropout after each sub-block (the
+    `dropout_step` input changes the masks every step)."""
+
+    def __init__(self, name, heads, head_dim, d_ff, dropout):
+        super().__init__(name)
+        self.attention = RotaryAttention("attn", heads, head_dim)
+        self.mlp = tessel.MLP("mlp", d_ff, "d_model")
+        self.rate = dropout
+
+    def forward(self, x, step):
+        attended = self.attention(tessel.LayerNorm("ln1", "d_model")(x))
+        x = x + tessel.dropout(attended, self.rate, step, seed=1, training=self.training)
+        fed = self.mlp(tessel.LayerNorm("ln2", "d_model")(x))
+        return x + tessel.dropout(fed, self.rate, step, seed=2, training=self.training)
+
+
+def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=256,
+              rotary=False, dropout=0.0):
+    """The LM: learned positions by default; `rotary` rotates queries and keys
+    instead, and `dropout` > 0 adds dropout after the embedding and each
+    sub-block (its masks keyed by the `dropout_step` input)."""
     batch, seq, vocab, d_model = (Dim("batch", batch), Dim("seq", seq),
                                   Dim("vocab", vocab), Dim("d_model", d_model))
     heads, head_dim = Dim("heads", heads), Dim("head_dim", d_model.size // heads)
     embedding = tessel.Embedding("tok_emb", vocab, [d_model])
     model = tessel.Model()
+    regularized = rotary or dropout > 0
 
-    def forward(tokens, targets):
-        x = embedding(tokens) + model.parameter("pos_emb", [seq, d_model])
+    def forward(tokens, targets, step=None):
+        x = embedding(tokens)
+        if not rotary:
+            x = x + model.parameter("pos_emb", [seq, d_model])
+        if dropout > 0:
+            x = tessel.dropout(x, dropout, step, seed=1)
         for i in range(layers):
-            x = Block(f"block{i}", heads, head_dim, Dim("d_ff", d_ff))(x)
+            if regularized:
+                x = RegularizedBlock(f"block{i}", heads, head_dim, Dim("d_ff", d_ff),
+                                     dropout)(x, step)
+            else:
+                x = Block(f"block{i}", heads, head_dim, Dim("d_ff", d_ff))(x)
         logits = embedding.attend(tessel.LayerNorm("ln_f", "d_model")(x))
         model.name(logits, "logits")
         return tessel.reduce_mean(tessel.cross_entropy(logits, targets, "vocab"))
 
-    model.define("forward", [tessel.Input("tokens", [batch, seq], "i32"),
-                             tessel.Input("targets", [batch, seq], "i32")], forward)
+    inputs = [tessel.Input("tokens", [batch, seq], "i32"),
+              tessel.Input("targets", [batch, seq], "i32")]
+    if regularized:
+        # The step is an input even without dropout, so that one block
+        # function serves both; `tessel run` sets it every step.
+        inputs.append(tessel.Input("dropout_step", [], "i64"))
+    model.define("forward", inputs, forward)
     return model
 
 
@@ -57,6 +137,10 @@ def main():
     parser.add_argument("--d-model", type=int, default=64)
     parser.add_argument("--heads", type=int, default=4)
     parser.add_argument("--d-ff", type=int, default=256)
+    parser.add_argument("--rotary", action="store_true",
+                        help="rotary position embeddings instead of a learned table")
+    parser.add_argument("--dropout", type=float, default=0.0,
+                        help="dropout rate after the embedding and each sub-block")
     parser.add_argument("--emit", help="write the model's MLIR to this file")
     parser.add_argument("--explain", action="append", default=[],
                         help="explain under a layout file")
@@ -67,7 +151,7 @@ def main():
     args = parser.parse_args()
 
     model = build_gpt(args.layers, args.batch, args.seq, 256, args.d_model, args.heads,
-                      args.d_ff)
+                      args.d_ff, rotary=args.rotary, dropout=args.dropout)
     if args.emit:
         model.write(args.emit)
     for layout in args.explain:

@@ -71,6 +71,12 @@ extra=(
   "layers|model:3|feat:model pad-uneven=true"
   # The front end's language model: its tied table split by vocabulary.
   "gpt|data:2;model:2|batch:data;vocab:model"
+  # Its rotary and dropout variant (examples/gpt/gpt.py --rotary --dropout
+  # 0.1): the masks under a split batch and split heads, and head_dim, whose
+  # halves the rotation slices and concatenates, split too.
+  "gpt_rotary|data:2;model:2|batch:data;heads:model;d_ff:model"
+  "gpt_rotary|model:2|head_dim:model"
+  "gpt_rotary|seq:2|seq:seq"
   # Einsums of three and four inputs, decomposed: the pairwise
   # intermediates split by name, a contracted feat split (partial sums),
   # and `head`, summed by a reduce before any product, split.
@@ -128,6 +134,7 @@ declare -A optimizers=(
   [cnn]="optimizer=momentum"
   [layers]="optimizer=adam"
   [gpt]="optimizer=adamw weight-decay=0.01"
+  [gpt_rotary]="optimizer=adamw"
   [vit]="optimizer=adamw"
   [resnet]="optimizer=momentum"
   [regularized]="optimizer=adam"

@@ -217,6 +217,18 @@ def test_the_cpp_and_python_front_ends_write_the_committed_gpt(tmp_path):
     assert emitted.read_text() == (REPO / "examples" / "gpt" / "gpt.mlir").read_text()
 
 
+def test_the_rotary_dropout_gpt_is_the_sweep_model(tmp_path):
+    """gpt.py --rotary --dropout 0.1 writes the differential sweep's
+    gpt_rotary model; its defaults still write gpt.mlir (checked above)."""
+    gpt = load_example("gpt")
+    emitted = tmp_path / "gpt_rotary.mlir"
+    gpt.build_gpt(rotary=True, dropout=0.1).write(str(emitted))
+    committed = REPO / "tests" / "differential" / "models" / "gpt_rotary" / "gpt_rotary.mlir"
+    assert emitted.read_text() == committed.read_text()
+    text = emitted.read_text()
+    assert "pos_emb" not in text and "tessel.sin" in text and "tessel.dropout" in text
+
+
 def test_the_vit_example_writes_the_committed_vit(tmp_path):
     vit = load_example("vit")
     emitted = tmp_path / "vit.mlir"

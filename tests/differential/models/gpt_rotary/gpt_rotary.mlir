@@ -1,0 +1,122 @@
+module {
+  func.func @forward(%arg0: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "tokens"}, %arg1: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "targets"}, %arg2: !tessel.tensor<[], i64> {tessel.name = "dropout_step"}) -> !tessel.tensor<[], f32> {
+    %0 = call @Embedding(%arg0) {tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16], i32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %1 = tessel.dropout %0 step %arg2 rate 1.000000e-01 seed 1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[], i64>
+    %2 = call @RegularizedBlock(%1, %arg2) {tessel.scope = "block0"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[], i64>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = call @RegularizedBlock(%2, %arg2) {tessel.scope = "block1"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[], i64>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = call @LayerNorm(%3) {tessel.scope = "ln_f"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %5 = call @Embedding_attend(%4) {tessel.name = "logits", tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %6 = tessel.softmax_cross_entropy %5, %arg1 over "vocab" : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16], f32>
+    %7 = tessel.reduce mean %6 : !tessel.tensor<[batch:4, seq:16], f32> -> !tessel.tensor<[], f32>
+    return %7 : !tessel.tensor<[], f32>
+  }
+  func.func private @Embedding(%arg0: !tessel.tensor<[batch:4, seq:16], i32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "table" normal scale 2.000000e-02 seed 1251777503 : !tessel.tensor<[vocab:256, d_model:64], f32>
+    %1 = tessel.gather %0[%arg0] over "vocab" : !tessel.tensor<[vocab:256, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @RegularizedBlock(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, %arg1: !tessel.tensor<[], i64>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = call @LayerNorm(%arg0) {tessel.scope = "ln1"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %1 = call @RotaryAttention(%0) {tessel.scope = "attn"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %2 = tessel.dropout %1 step %arg1 rate 1.000000e-01 seed 1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[], i64>
+    %3 = tessel.add %arg0, %2 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = call @LayerNorm(%3) {tessel.scope = "ln2"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %5 = call @MLP(%4) {tessel.scope = "mlp"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %6 = tessel.dropout %5 step %arg1 rate 1.000000e-01 seed 2 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[], i64>
+    %7 = tessel.add %3, %6 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %7 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @LayerNorm(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "gamma" ones scale 1.000000e+00 seed 1344869386 : !tessel.tensor<[d_model:64], f32>
+    %1 = tessel.parameter "beta" zeros scale 1.000000e+00 seed 797041863 : !tessel.tensor<[d_model:64], f32>
+    %2 = tessel.layer_norm %arg0 over ["d_model"] epsilon 1.000000e-05 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = tessel.mul %2, %0 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = tessel.add %3, %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %4 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @RotaryAttention(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.iota "head_dim" : !tessel.tensor<[head_dim:8], i32>
+    %1 = tessel.cast %0 : !tessel.tensor<[head_dim:8], i32> -> !tessel.tensor<[head_dim:8], f32>
+    %2 = tessel.constant -1.15129256 : f32 -> !tessel.tensor<[], f32>
+    %3 = tessel.mul %1, %2 : !tessel.tensor<[head_dim:8], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[head_dim:8], f32>
+    %4 = tessel.exp %3 : !tessel.tensor<[head_dim:8], f32>
+    %5 = tessel.iota "seq" : !tessel.tensor<[seq:16, head_dim:8], i32>
+    %6 = tessel.cast %5 : !tessel.tensor<[seq:16, head_dim:8], i32> -> !tessel.tensor<[seq:16, head_dim:8], f32>
+    %7 = tessel.mul %6, %4 : !tessel.tensor<[seq:16, head_dim:8], f32>, !tessel.tensor<[head_dim:8], f32> -> !tessel.tensor<[seq:16, head_dim:8], f32>
+    %8 = tessel.rename %7 : !tessel.tensor<[seq:16, head_dim:8], f32> -> !tessel.tensor<[key:16, head_dim:8], f32>
+    %9 = call @Linear(%arg0) {tessel.scope = "q"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %10 = tessel.slice %9 {dims = ["head_dim"], starts = array<i64: 0>} : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %11 = tessel.slice %9 {dims = ["head_dim"], starts = array<i64: 8>} : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %12 = tessel.cos %7 : !tessel.tensor<[seq:16, head_dim:8], f32>
+    %13 = tessel.sin %7 : !tessel.tensor<[seq:16, head_dim:8], f32>
+    %14 = tessel.mul %10, %12 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>, !tessel.tensor<[seq:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %15 = tessel.mul %11, %13 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>, !tessel.tensor<[seq:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %16 = tessel.sub %14, %15 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>, !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %17 = tessel.mul %10, %13 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>, !tessel.tensor<[seq:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %18 = tessel.mul %11, %12 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>, !tessel.tensor<[seq:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %19 = tessel.add %17, %18 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>, !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>
+    %20 = tessel.concat %16, %19 over "head_dim" : (!tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>, !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:8], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %21 = call @Linear(%arg0) {tessel.scope = "k"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %22 = tessel.rename %21 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+    %23 = tessel.slice %22 {dims = ["head_dim"], starts = array<i64: 0>} : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %24 = tessel.slice %22 {dims = ["head_dim"], starts = array<i64: 8>} : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %25 = tessel.cos %8 : !tessel.tensor<[key:16, head_dim:8], f32>
+    %26 = tessel.sin %8 : !tessel.tensor<[key:16, head_dim:8], f32>
+    %27 = tessel.mul %23, %25 : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>, !tessel.tensor<[key:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %28 = tessel.mul %24, %26 : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>, !tessel.tensor<[key:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %29 = tessel.sub %27, %28 : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %30 = tessel.mul %23, %26 : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>, !tessel.tensor<[key:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %31 = tessel.mul %24, %25 : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>, !tessel.tensor<[key:16, head_dim:8], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %32 = tessel.add %30, %31 : !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>
+    %33 = tessel.concat %29, %32 over "head_dim" : (!tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:8], f32>) -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+    %34 = call @Linear(%arg0) {tessel.scope = "v"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %35 = tessel.rename %34 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+    %36 = tessel.einsum %20, %33 : (!tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %37 = tessel.constant 2.500000e-01 : f32 -> !tessel.tensor<[], f32>
+    %38 = tessel.mul %36, %37 : !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %39 = tessel.iota "seq" : !tessel.tensor<[seq:16, key:16], i32>
+    %40 = tessel.iota "key" : !tessel.tensor<[seq:16, key:16], i32>
+    %41 = tessel.compare ge, %39, %40 : !tessel.tensor<[seq:16, key:16], i32>, !tessel.tensor<[seq:16, key:16], i32> -> !tessel.tensor<[seq:16, key:16], i1>
+    %42 = tessel.constant -1.000000e+09 : f32 -> !tessel.tensor<[], f32>
+    %43 = tessel.select %41, %38, %42 : !tessel.tensor<[seq:16, key:16], i1>, !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %44 = tessel.softmax %43 over "key" : !tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>
+    %45 = tessel.einsum %44, %35 : (!tessel.tensor<[batch:4, seq:16, heads:4, key:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    %46 = call @Linear_1(%45) {tessel.scope = "o"} : (!tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %46 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @Linear(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_model:64, heads:4, head_dim:16], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>
+  }
+  func.func private @Linear_1(%arg0: !tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[heads:4, head_dim:16, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, heads:4, head_dim:16], f32>, !tessel.tensor<[heads:4, head_dim:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @MLP(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = call @Linear_2(%arg0) {tessel.scope = "up"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    %1 = tessel.gelu %0 : !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    %2 = call @Linear_3(%1) {tessel.scope = "down"} : (!tessel.tensor<[batch:4, seq:16, d_ff:256], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %2 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @Linear_2(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_model:64, d_ff:256], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64, d_ff:256], f32>) -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    %2 = tessel.parameter "b" zeros scale 1.000000e+00 seed 1728851429 : !tessel.tensor<[d_ff:256], f32>
+    %3 = tessel.add %1, %2 : !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>, !tessel.tensor<[d_ff:256], f32> -> !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+    return %3 : !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>
+  }
+  func.func private @Linear_3(%arg0: !tessel.tensor<[batch:4, seq:16, d_ff:256], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_ff:256, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_ff:256], f32>, !tessel.tensor<[d_ff:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %2 = tessel.parameter "b" zeros scale 1.000000e+00 seed 1728851429 : !tessel.tensor<[d_model:64], f32>
+    %3 = tessel.add %1, %2 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %3 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
+  func.func private @Embedding_attend(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32> {
+    %0 = tessel.parameter "table" normal scale 2.000000e-02 seed 1251777503 : !tessel.tensor<[vocab:256, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[vocab:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    return %1 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+  }
+}
