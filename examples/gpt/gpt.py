@@ -10,7 +10,6 @@ pre-LN blocks of causal multi-head attention and a GELU MLP.
     gpt.py --train examples/gpt/hybrid.yaml --steps 100
 """
 import argparse
-import json
 import math
 
 import tessel
@@ -141,26 +140,12 @@ def main():
                         help="rotary position embeddings instead of a learned table")
     parser.add_argument("--dropout", type=float, default=0.0,
                         help="dropout rate after the embedding and each sub-block")
-    parser.add_argument("--emit", help="write the model's MLIR to this file")
-    parser.add_argument("--explain", action="append", default=[],
-                        help="explain under a layout file")
-    parser.add_argument("--train", help="train under a layout file")
-    parser.add_argument("-n", "--ranks", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument("--lr", type=float, default=0.003)
+    tessel.add_model_arguments(parser, steps=100)
     args = parser.parse_args()
 
     model = build_gpt(args.layers, args.batch, args.seq, 256, args.d_model, args.heads,
                       args.d_ff, rotary=args.rotary, dropout=args.dropout)
-    if args.emit:
-        model.write(args.emit)
-    for layout in args.explain:
-        report = tessel.explain(model, layout)
-        print(f"{layout}: {report['ranks']} ranks, {json.dumps(report['totals'])}", flush=True)
-    if args.train:
-        metrics = tessel.run(model, args.train, ranks=args.ranks, optimizer="adamw",
-                             args=["--steps", args.steps, "--lr", args.lr])
-        print("last metrics:", json.dumps(metrics[-1]))
+    tessel.run_model_commands(model, args)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ moves the tokens to the ranks holding their experts (an all_to_all).
     moe.py --train examples/moe/hybrid.yaml --steps 300
 """
 import argparse
-import json
 import math
 
 import tessel
@@ -192,26 +191,12 @@ def main():
     parser.add_argument("--d-ff", type=int, default=64)
     parser.add_argument("--experts", type=int, default=4)
     parser.add_argument("--capacity-factor", type=float, default=1.25)
-    parser.add_argument("--emit", help="write the model's MLIR to this file")
-    parser.add_argument("--explain", action="append", default=[],
-                        help="explain under a layout file")
-    parser.add_argument("--train", help="train under a layout file")
-    parser.add_argument("-n", "--ranks", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--lr", type=float, default=0.003)
+    tessel.add_model_arguments(parser, steps=300)
     args = parser.parse_args()
 
     model = build_moe(args.layers, args.batch, args.seq, 256, args.d_model, args.heads,
                       args.d_ff, args.experts, 2, args.capacity_factor)
-    if args.emit:
-        model.write(args.emit)
-    for layout in args.explain:
-        report = tessel.explain(model, layout)
-        print(f"{layout}: {report['ranks']} ranks, {json.dumps(report['totals'])}", flush=True)
-    if args.train:
-        metrics = tessel.run(model, args.train, ranks=args.ranks, optimizer="adamw",
-                             args=["--steps", args.steps, "--lr", args.lr])
-        print("last metrics:", json.dumps(metrics[-1]))
+    tessel.run_model_commands(model, args)
 
 
 if __name__ == "__main__":

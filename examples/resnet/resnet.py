@@ -16,7 +16,6 @@ updates its running statistics (buffers the training step carries); in
     resnet.py --train examples/resnet/data.yaml --steps 400
 """
 import argparse
-import json
 
 import tessel
 from tessel import Dim
@@ -99,29 +98,11 @@ def build_resnet(batch=8, width=8):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--width", type=int, default=8)
-    parser.add_argument("--emit", help="write the model's MLIR to this file")
-    parser.add_argument("--explain", action="append", default=[],
-                        help="explain under a layout file")
-    parser.add_argument("--train", help="train under a layout file")
-    parser.add_argument("-n", "--ranks", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=400)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=0.003)
-    parser.add_argument("--data", default=DATA)
+    tessel.add_model_arguments(parser, steps=400, train_batch=32, data=DATA)
     args = parser.parse_args()
 
     model = build_resnet(8, args.width)
-    if args.emit:
-        model.write(args.emit)
-    for layout in args.explain:
-        report = tessel.explain(model, layout)
-        print(f"{layout}: {report['ranks']} ranks, {json.dumps(report['totals'])}", flush=True)
-    if args.train:
-        metrics = tessel.run(model, args.train, ranks=args.ranks, optimizer="adamw",
-                             flags=[f"--batch={args.batch}"],
-                             args=["--steps", args.steps, "--lr", args.lr, "--schedule",
-                                   "cosine", "--data", args.data])
-        print("last metrics:", json.dumps(metrics[-1]))
+    tessel.run_model_commands(model, args, schedule="cosine")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ predictions.
     vit.py --train examples/vit/hybrid.yaml --steps 600
 """
 import argparse
-import json
 
 import tessel
 from tessel import Dim
@@ -99,29 +98,11 @@ def main():
     parser.add_argument("--d-model", type=int, default=32)
     parser.add_argument("--heads", type=int, default=4)
     parser.add_argument("--d-ff", type=int, default=64)
-    parser.add_argument("--emit", help="write the model's MLIR to this file")
-    parser.add_argument("--explain", action="append", default=[],
-                        help="explain under a layout file")
-    parser.add_argument("--train", help="train under a layout file")
-    parser.add_argument("-n", "--ranks", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=600)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--lr", type=float, default=0.003)
-    parser.add_argument("--data", default=DATA)
+    tessel.add_model_arguments(parser, steps=600, train_batch=64, data=DATA)
     args = parser.parse_args()
 
     model = build_vit(args.layers, 8, args.d_model, args.heads, args.d_ff)
-    if args.emit:
-        model.write(args.emit)
-    for layout in args.explain:
-        report = tessel.explain(model, layout)
-        print(f"{layout}: {report['ranks']} ranks, {json.dumps(report['totals'])}", flush=True)
-    if args.train:
-        metrics = tessel.run(model, args.train, ranks=args.ranks, optimizer="adamw",
-                             flags=[f"--batch={args.batch}"],
-                             args=["--steps", args.steps, "--lr", args.lr, "--schedule",
-                                   "cosine", "--data", args.data])
-        print("last metrics:", json.dumps(metrics[-1]))
+    tessel.run_model_commands(model, args, schedule="cosine")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ from tessel._tessel import Error, Model, _compile, _explain, _run, _set_package_
 _set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
 
 __all__ = [name for name in dir() if not name.startswith("_")]
-__all__ += ["Module", "compile", "explain", "run"]
+__all__ += ["Module", "compile", "explain", "run", "add_model_arguments",
+            "run_model_commands"]
 
 
 class Module:
@@ -131,3 +132,6 @@ def run(model, layout=None, *, ranks=0, args=(), mesh=None, rules=None, pad_unev
     if check and code != 0:
         raise Error(f"the program exited with status {code}")
     return [json.loads(line) for line in lines]
+
+
+from tessel.commands import add_model_arguments, run_model_commands  # noqa: E402

@@ -200,6 +200,20 @@ def test_explain_compares_layouts():
     assert w1["local_shape"] == [12, 3]
 
 
+def test_model_scripts_share_one_command_line(tmp_path, capsys):
+    import argparse
+    parser = argparse.ArgumentParser()
+    tessel.add_model_arguments(parser, steps=7, train_batch=32, data="/data")
+    emitted = tmp_path / "mlp.mlir"
+    layout = tmp_path / "data.yaml"
+    layout.write_text("mesh: {data: 2}\nlayout:\n  batch: data\n")
+    args = parser.parse_args(["--emit", str(emitted), "--explain", str(layout)])
+    assert (args.steps, args.train_batch, args.data, args.train) == (7, 32, "/data", None)
+    assert tessel.run_model_commands(mlp(), args) is None
+    assert emitted.read_text() == str(mlp())
+    assert f"{layout}: 2 ranks" in capsys.readouterr().out
+
+
 def test_compile_errors_are_exceptions(tmp_path):
     with pytest.raises(tessel.Error, match="give a layout file"):
         tessel.explain(mlp())
