@@ -77,7 +77,9 @@ DType dtypeOf(Type type) {
     return DType::I1;
   if (type.isSignlessInteger(32))
     return DType::I32;
-  return DType::I64;
+  if (type.isSignlessInteger(64))
+    return DType::I64;
+  throw Error("an element type the front end does not know");
 }
 
 NamedTensorType ModelState::tensorType(const Dims &dims, DType dtype,
@@ -104,12 +106,15 @@ Block *ModelState::currentBody(const std::string &op) {
 }
 
 Value ModelState::operand(const Tensor &tensor, const std::string &op) {
-  if (!tensor.valid())
-    throw Error(fmt::format("{}: an operand is an empty tensor", op));
+  stateOf(tensor, op);
   if (tensor.modelState() != this)
     throw Error(fmt::format("{}: operand {} belongs to another model", op,
                             tensor.str()));
-  if (tensor.owner() != currentBody(op))
+  currentBody(op);
+  // Checked before the value is touched: a tensor of a body that was erased
+  // (a failed define, a layer trace that duplicated an earlier one) has a
+  // number no live body has.
+  if (tensor.owner() != bodyIds.back())
     throw Error(fmt::format(
         "{}: operand {} belongs to another function; a layer takes the "
         "tensors it uses as arguments",
@@ -122,7 +127,8 @@ Tensor ModelState::wrap(Value value) {
   Dims dims;
   for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape()))
     dims.emplace_back(name.str(), size);
-  return Tensor(this, value.getAsOpaquePointer(), value.getParentBlock(),
+  // Values are wrapped only as they are made, in the body being traced.
+  return Tensor(weak_from_this(), value.getAsOpaquePointer(), bodyIds.back(),
                 std::move(dims), dtypeOf(type.getElementType()));
 }
 
@@ -145,6 +151,10 @@ Tensor ModelState::finish(Operation *built, const std::string &op) {
 }
 
 ModelState &stateOf(const Tensor &tensor, const std::string &op) {
+  if (tensor.orphaned())
+    throw Error(fmt::format("{}: operand {} belongs to a model that no "
+                            "longer exists",
+                            op, tensor.str()));
   if (!tensor.valid())
     throw Error(fmt::format("{}: an operand is an empty tensor", op));
   return *tensor.modelState();
@@ -172,10 +182,12 @@ public:
                                : SymbolTable::Visibility::Public);
     Block *body = function.addEntryBlock();
     state.bodies.push_back(body);
+    state.bodyIds.push_back(state.nextBodyId++);
     state.builder.setInsertionPointToEnd(body);
   }
   ~TracedFunction() {
     state.bodies.pop_back();
+    state.bodyIds.pop_back();
     if (!finished)
       function.erase();
   }
@@ -187,7 +199,8 @@ public:
     return args;
   }
 
-  /// Ends the body with a return of `results`.
+  /// Ends the body with a return of `results` and verifies the function;
+  /// only a function that verifies is kept.
   void finish(const std::vector<Tensor> &results, const std::string &what) {
     SmallVector<Value> values;
     SmallVector<Type> types;
@@ -198,6 +211,9 @@ public:
     func::ReturnOp::create(state.builder, state.location, values);
     function.setFunctionType(state.builder.getFunctionType(
         function.getArgumentTypes(), types));
+    state.diagnostics.clear();
+    if (failed(mlir::verify(function)))
+      throw Error(fmt::format("{}: {}", what, state.takeDiagnostics()));
     finished = true;
   }
 
@@ -246,7 +262,7 @@ int64_t seedFromName(const std::string &name) {
 // Model
 //===----------------------------------------------------------------------===//
 
-Model::Model() : impl(std::make_unique<ModelState>(*this)) {}
+Model::Model() : impl(std::make_shared<ModelState>(*this)) {}
 Model::~Model() = default;
 
 Model &Model::of(const Tensor &tensor) {
@@ -303,9 +319,6 @@ void Model::define(const std::string &name, const std::vector<Input> &inputs,
       traced.function.setResultAttr(
           index, mlir::tessel::TesselDialect::kNameAttrName,
           state.builder.getStringAttr(output.name));
-  state.diagnostics.clear();
-  if (failed(mlir::verify(traced.function)))
-    throw Error(fmt::format("define '{}': {}", name, state.takeDiagnostics()));
 }
 
 Tensor Model::parameter(const std::string &name, const Dims &dims,

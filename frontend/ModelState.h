@@ -20,10 +20,11 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <map>
+#include <memory>
 
 namespace tessel {
 
-struct ModelState {
+struct ModelState : std::enable_shared_from_this<ModelState> {
   explicit ModelState(Model &owner);
 
   Model &owner;
@@ -34,6 +35,9 @@ struct ModelState {
   /// The bodies of the functions being traced, innermost last: ops go into
   /// the last one, and a tensor may only be used in the body it belongs to.
   std::vector<mlir::Block *> bodies;
+  /// The number of each body in `bodies` (Tensor::owner), and the next one.
+  std::vector<uint64_t> bodyIds;
+  uint64_t nextBodyId = 1;
   /// Whether the function being defined is traced for training.
   bool training = true;
   /// The traced layer functions of each kind, with the printed form that

@@ -592,8 +592,10 @@ Tensor transpose(const Tensor &x, const std::vector<std::string> &order) {
                             "has {}",
                             order.size(), x.str(), x.dims().size()));
   Dims result;
-  for (const std::string &dimName : order)
+  for (const std::string &dimName : order) {
+    requireDim(x, dimName, name);
     result.push_back(x.dim(dimName));
+  }
   return state.finish(
       td::TransposeOp::create(state.builder, state.location,
                               state.tensorType(result, x.dtype(), name), input),
@@ -605,6 +607,7 @@ Tensor slice(const Tensor &x, const std::string &dim, int64_t start,
   std::string name = fmt::format("slice of '{}'", dim);
   ModelState &state = stateOf(x, name);
   Value input = state.operand(x, name);
+  requireDim(x, dim, name);
   int64_t extent = x.dim(dim).size;
   if (start < 0 || size <= 0 || start + size > extent)
     throw Error(fmt::format("{}: [{}, {}) is not inside size {}", name, start,
@@ -629,6 +632,7 @@ Tensor concat(const std::vector<Tensor> &inputs, const std::string &dim) {
   int64_t total = 0;
   for (const Tensor &input : inputs) {
     values.push_back(state.operand(input, name));
+    requireDim(input, dim, name);
     total += input.dim(dim).size;
   }
   Dims result;
@@ -647,6 +651,7 @@ Tensor pad(const Tensor &x, const std::string &dim, int64_t low, int64_t high,
   std::string name = fmt::format("pad of '{}'", dim);
   ModelState &state = stateOf(x, name);
   Value input = state.operand(x, name);
+  requireDim(x, dim, name);
   int64_t extent = x.dim(dim).size;
   if (low < 0 || high < 0)
     throw Error(fmt::format("{}: padding {}+{} is negative", name, low, high));

@@ -297,6 +297,12 @@ void ApplyLayoutPass::runOnOperation() {
           index, TesselDialect::kNameAttrName);
       if (!name || !argumentTypes.count(name.getValue()))
         continue;
+      // Only a value computed for this result alone: retyping an argument
+      // would change the function's inputs, and a value returned twice
+      // would take the last name's layout.
+      if (isa<BlockArgument>(returned) ||
+          llvm::count(terminator->getOperands(), returned) != 1)
+        continue;
       Type argumentType = argumentTypes.lookup(name.getValue());
       if (returned.getType() != argumentType &&
           cast<NamedTensorType>(returned.getType()).withLayout({}) ==

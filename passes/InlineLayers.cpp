@@ -63,6 +63,10 @@ static std::string differences(ParameterOp first, ParameterOp second) {
     add("scales", number(first.getScale()), number(second.getScale()));
   if (first.getSeed() != second.getSeed())
     add("seeds", first.getSeed(), second.getSeed());
+  // A weight and a buffer (running statistics) are never one tensor.
+  if (first.getBuffer() != second.getBuffer())
+    add("kinds", first.getBuffer() ? "buffer" : "trained weight",
+        second.getBuffer() ? "buffer" : "trained weight");
   if (first.getGlobalTypeAttr() != second.getGlobalTypeAttr()) {
     auto describe = [](std::optional<NamedTensorType> type) {
       std::string s;

@@ -11,7 +11,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libdnnl-dev ocl-icd-opencl-dev libsleef-dev pkg-config
   libboost-dev libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-  zlib1g-dev python3 python3-dev python3-venv python3-pip python3-setuptools
+  zlib1g-dev python3 python3-dev python3-venv python3-pip python3-setuptools python3-wheel
   python3-pytest pybind11-dev
   dataset-fashion-mnist
 )

@@ -24,14 +24,15 @@ and run a model. docs/user-guide.md is the guide.
 
 import json
 import os
-import tempfile
 
+from tessel import _tessel
 from tessel._tessel import *  # noqa: F401,F403  (the ops, layers, Dim, Tensor, Model)
 from tessel._tessel import Error, Model, _compile, _explain, _run, _set_package_dir
 
 _set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+# The ops share names with builtins (abs, pow, slice): use them as tessel.abs.
+__all__ = [name for name in dir(_tessel) if not name.startswith("_")]
 __all__ += ["Module", "compile", "explain", "run", "add_model_arguments",
             "run_model_commands"]
 

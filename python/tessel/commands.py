@@ -51,5 +51,6 @@ def run_model_commands(model, args, optimizer="adamw", schedule=None):
     flags = [f"--batch={train_batch}"] if train_batch else []
     metrics = tessel.run(model, args.train, ranks=args.ranks, optimizer=optimizer,
                          flags=flags, args=program_args)
-    print("last metrics:", json.dumps(metrics[-1]))
+    if metrics:
+        print("last metrics:", json.dumps(metrics[-1]))
     return metrics

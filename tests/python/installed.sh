@@ -8,6 +8,14 @@ if [ ! -x "$1/bin/python" ]; then
   exit 77
 fi
 venv=$(cd "$1" && pwd)
+# pip copied the bindings: after a rebuild without scripts/setup.sh the copy
+# is older than the library it loads.
+installed=$(ls "$venv"/lib/python3*/site-packages/tessel/_tessel*.so 2> /dev/null | head -1)
+built=$(ls "$venv"/../python/tessel/_tessel*.so 2> /dev/null | head -1)
+if [ -z "$installed" ] || ! cmp -s "$installed" "$built"; then
+  echo "SKIP: the package in $venv is not this build's (scripts/setup.sh reinstalls it)"
+  exit 77
+fi
 cd "$(mktemp -d)"
 "$venv/bin/python" - <<'PY'
 import tessel, sys

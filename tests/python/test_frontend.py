@@ -146,6 +146,29 @@ def test_grouped_and_depthwise_convolutions():
         lambda m, x: tessel.Conv2d("bad", f, "pixels", ["batch", "pixels"], 1, groups=4)(x))
 
 
+def test_tensors_of_erased_functions_and_dead_models_are_errors():
+    import gc
+    kept = {}
+    model = tessel.Model()
+
+    def failing(x):
+        kept["x"] = tessel.relu(x)
+        raise ValueError("the user's own mistake")
+
+    with pytest.raises(ValueError, match="own mistake"):
+        model.define("forward", [tessel.Input("x", [BATCH])], failing)
+    # The failed function is gone; its tensor must not reach a new one.
+    with pytest.raises(tessel.Error, match="belongs to another function"):
+        model.define("forward", [tessel.Input("x", [BATCH])], lambda x: x + kept["x"])
+    other = tessel.Model()
+    other.define("f", [tessel.Input("x", [BATCH])],
+                 lambda x: kept.__setitem__("orphan", tessel.exp(x)) or tessel.reduce_sum(x))
+    del other
+    gc.collect()
+    with pytest.raises(tessel.Error, match="no longer exists"):
+        tessel.relu(kept["orphan"])
+
+
 def test_a_body_that_returns_no_tensor_is_an_error():
     model = tessel.Model()
     for result, kind in ((None, "NoneType"), (3, "int"), ([1], "int")):

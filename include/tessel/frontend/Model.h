@@ -139,7 +139,8 @@ public:
   static Model &of(const Tensor &tensor);
 
 private:
-  std::unique_ptr<ModelState> impl;
+  /// Shared so that tensors can tell (weakly) whether their model lives.
+  std::shared_ptr<ModelState> impl;
 };
 
 } // namespace tessel

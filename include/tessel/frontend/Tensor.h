@@ -11,6 +11,7 @@
 #define TESSEL_FRONTEND_TENSOR_H
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -79,7 +80,7 @@ public:
   std::vector<std::string> dimNames() const;
   /// "!tessel.tensor<[batch:64, hidden:256], f32>"-like description.
   std::string str() const;
-  bool valid() const { return state != nullptr; }
+  bool valid() const { return made && !state.expired(); }
 
   // Element-wise arithmetic, broadcasting by name (ops.h has the rest).
   Tensor operator+(const Tensor &rhs) const;
@@ -93,21 +94,25 @@ public:
   Tensor operator/(double rhs) const;
 
   /// The model and the opaque MLIR value behind this tensor (for the
-  /// implementation and the bindings).
-  ModelState *modelState() const { return state; }
+  /// implementation and the bindings). The model is null once it has been
+  /// destroyed: the tensor is then unusable, and says so.
+  ModelState *modelState() const { return state.lock().get(); }
+  bool orphaned() const { return made && state.expired(); }
   void *opaqueValue() const { return value; }
-  /// The function body the tensor belongs to.
-  const void *owner() const { return ownerBlock; }
+  /// The function body the tensor belongs to, as a number no other body of
+  /// the model ever gets (not an address, which a later body could reuse).
+  uint64_t owner() const { return ownerBody; }
 
-  Tensor(ModelState *state, void *value, const void *ownerBlock, Dims dims,
-         DType dtype)
-      : state(state), value(value), ownerBlock(ownerBlock),
-        dimsValue(std::move(dims)), dtypeValue(dtype) {}
+  Tensor(std::weak_ptr<ModelState> state, void *value, uint64_t ownerBody,
+         Dims dims, DType dtype)
+      : state(std::move(state)), value(value), ownerBody(ownerBody),
+        made(true), dimsValue(std::move(dims)), dtypeValue(dtype) {}
 
 private:
-  ModelState *state = nullptr;
+  std::weak_ptr<ModelState> state;
   void *value = nullptr;
-  const void *ownerBlock = nullptr;
+  uint64_t ownerBody = 0;
+  bool made = false;
   Dims dimsValue;
   DType dtypeValue = DType::F32;
 };

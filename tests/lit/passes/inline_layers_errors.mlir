@@ -34,6 +34,18 @@ func.func @forward(%x: !tessel.tensor<[d:2], f32>) -> !tessel.tensor<[d:2], f32>
 
 // -----
 
+// A trained weight and a buffer (running statistics) of one name are not one
+// tensor.
+func.func @forward(%x: !tessel.tensor<[d:2], f32>) -> !tessel.tensor<[d:2], f32> {
+  // expected-note @+1 {{first declared here}}
+  %w = tessel.parameter "w" zeros scale 1.0 seed 0 : !tessel.tensor<[d:2], f32>
+  // expected-error @+1 {{parameter 'w' of function 'forward' is declared twice with different kinds (trained weight and buffer)}}
+  %v = tessel.parameter "w" zeros scale 1.0 seed 0 buffer : !tessel.tensor<[d:2], f32>
+  return %w : !tessel.tensor<[d:2], f32>
+}
+
+// -----
+
 // Recursion cannot be inlined: the cycle is named.
 !v = !tessel.tensor<[d:2], f32>
 func.func @forward(%x: !v) -> !v {

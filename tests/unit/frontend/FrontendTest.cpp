@@ -160,6 +160,41 @@ TEST(Frontend, AFailedDefinitionLeavesNoFunction) {
   EXPECT_TRUE(model.hasFunction("forward"));
 }
 
+TEST(Frontend, ATensorOfAnErasedFunctionIsAnError) {
+  Model model;
+  Tensor kept;
+  EXPECT_THROW(model.define("forward", {Input("x", {batch})},
+                            [&](const std::vector<Tensor> &in)
+                                -> std::vector<Output> {
+                              kept = relu(in[0]);
+                              return {softmax(in[0], "missing")};
+                            }),
+               Error);
+  // The next function's body may sit where the erased one was; the tensor
+  // must still be refused, not read.
+  try {
+    model.define("forward", {Input("x", {batch})},
+                 [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                   return {reduceSum(in[0] + kept)};
+                 });
+    FAIL() << "a tensor of an erased function was accepted";
+  } catch (const Error &error) {
+    EXPECT_NE(std::string(error.what()).find("belongs to another function"),
+              std::string::npos)
+        << error.what();
+  }
+  Tensor orphan;
+  {
+    Model gone;
+    gone.define("f", {Input("x", {batch})},
+                [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                  orphan = exp(in[0]);
+                  return {reduceSum(in[0])};
+                });
+  }
+  EXPECT_THROW(relu(orphan), Error);
+}
+
 TEST(Frontend, LayersAreTracedOnceAndCalledWithTheirScope) {
   Model model;
   model.define("forward", {Input("x", {batch, hidden})},
