@@ -184,13 +184,52 @@ struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
   }
 };
 
+/// keep block p along d over A of rename(x)
+///   => rename(keep block p along d' over A of x), d' the name that d's
+///      position has in x.
+/// A rename moves no data, so the block a rank keeps does not depend on the
+/// name: the slice moves up to meet the collective that made x whole, where
+/// an all_gather along another dimension and the slice become one
+/// all_to_all (renaming the tokens' and the experts' dimensions between a
+/// mixture of experts' router and its experts would otherwise gather).
+struct SliceBeforeRename : OpRewritePattern<ShardSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ShardSliceOp slice,
+                                PatternRewriter &rewriter) const final {
+    auto rename = slice.getInput().getDefiningOp<RenameOp>();
+    if (!rename || !rename->hasOneUse())
+      return failure();
+    auto source = cast<NamedTensorType>(rename.getInput().getType());
+    auto renamed = cast<NamedTensorType>(rename.getType());
+    auto block = cast<NamedTensorType>(slice.getType());
+    std::optional<unsigned> position = renamed.getDimIndex(slice.getDim());
+    if (!position || block.getDimNames() != renamed.getDimNames())
+      return failure();
+    SmallVector<int64_t> shape(source.getShape());
+    shape[*position] = block.getShape()[*position];
+    auto sourceBlock =
+        NamedTensorType::get(getContext(), source.getDimNames(), shape,
+                             source.getElementType(), source.getLayout());
+    rewriter.setInsertionPoint(rename);
+    Value sliced = ShardSliceOp::create(rewriter, slice.getLoc(), sourceBlock,
+                                        rename.getInput(),
+                                        source.getDimNames()[*position],
+                                        slice.getAxesAttr());
+    rewriter.replaceOpWithNewOp<RenameOp>(slice, block, sliced);
+    rewriter.eraseOp(rename);
+    return success();
+  }
+};
+
 struct OptimizeCommPass
     : mlir::tessel::impl::TesselOptimizeCommBase<OptimizeCommPass> {
   void runOnOperation() final {
     RewritePatternSet patterns(&getContext());
     patterns.add<AllReduceThenSliceToReduceScatter, GatherThenSliceBack,
                  GatherThenSliceOtherToAllToAll, ReducePartialSumsOnce<AddOp>,
-                 ReducePartialSumsOnce<SubOp>, SliceBeforeElementwise>(
+                 ReducePartialSumsOnce<SubOp>, SliceBeforeElementwise,
+                 SliceBeforeRename>(
         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
