@@ -32,22 +32,6 @@ mpirun -n 4 --oversubscribe "$work/cnn.spmd" --data "$data" --steps 2800 --lr 0.
   --metrics "$work/cnn.jsonl" | tee "$work/cnn.out"
 echo "trained and evaluated in $(($(date +%s) - start)) s"
 
-python3 - "$work/cnn.jsonl" "$threshold" <<'PY'
-import json, sys
-records = [json.loads(line) for line in open(sys.argv[1])]
-threshold = float(sys.argv[2])
-evaluation = [r for r in records if "test_accuracy" in r]
-if not evaluation:
-    print("FAIL: the run reported no test accuracy")
-    sys.exit(1)
-accuracy, examples = evaluation[-1]["test_accuracy"], evaluation[-1]["test_examples"]
 # The whole test split, less the last partial batch.
-if examples < 10000 - 64:
-    print(f"FAIL: evaluated {examples} test examples, not the whole split")
-    sys.exit(1)
-if not accuracy >= threshold:
-    print(f"FAIL: test accuracy {accuracy:.4f} < {threshold}")
-    sys.exit(1)
-print(f"PASS: spatial.yaml on 4 ranks: test accuracy {accuracy:.4f} >= {threshold} "
-      f"({examples} examples)")
-PY
+python3 "$(dirname "$0")/check_accuracy.py" "$work/cnn.jsonl" "$threshold" \
+  "spatial.yaml on 4 ranks" $((10000 - 64))

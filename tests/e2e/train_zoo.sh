@@ -64,13 +64,7 @@ if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ub
     --optimizer adamw --batch 64 -o "$work/vit.spmd"
   mpirun -n 4 --oversubscribe "$work/vit.spmd" --data "$data" --steps 800 --lr 0.003 \
     --schedule cosine --seed 0 --log-every 200 --metrics "$work/vit.jsonl" | tee "$work/vit.out"
-  python3 - "$work/vit.jsonl" <<'PY' || status=1
-import json, sys
-records = [json.loads(line) for line in open(sys.argv[1])]
-accuracy = [r["test_accuracy"] for r in records if "test_accuracy" in r]
-print(f"ViT test accuracy {accuracy[-1]:.4f} (threshold 0.70)" if accuracy else "no accuracy")
-sys.exit(0 if accuracy and accuracy[-1] >= 0.70 else 1)
-PY
+  python3 "$here/check_accuracy.py" "$work/vit.jsonl" 0.70 "vit on 4 ranks" || status=1
   result "vit: 70% test accuracy on Fashion-MNIST after 800 steps" $status
 
   # The ResNet (batch norm with running statistics): every layout's loss
@@ -93,13 +87,7 @@ PY
   mpirun -n 4 --oversubscribe "$work/resnet.spmd" --data "$data" --steps 400 --lr 0.01 \
     --schedule cosine --seed 0 --log-every 100 --metrics "$work/resnet.jsonl" \
     --checkpoint-dir "$work/resnet.ck" | tee "$work/resnet.out"
-  python3 - "$work/resnet.jsonl" <<'PY' || status=1
-import json, sys
-records = [json.loads(line) for line in open(sys.argv[1])]
-accuracy = [r["test_accuracy"] for r in records if "test_accuracy" in r]
-print(f"ResNet test accuracy {accuracy[-1]:.4f} (threshold 0.68)" if accuracy else "no accuracy")
-sys.exit(0 if accuracy and accuracy[-1] >= 0.68 else 1)
-PY
+  python3 "$here/check_accuracy.py" "$work/resnet.jsonl" 0.68 "resnet on 4 ranks" || status=1
   result "resnet: 68% test accuracy on Fashion-MNIST after 400 steps" $status
   status=0
   mpirun -n 4 --oversubscribe "$work/resnet.spatial.spmd" --data "$data" --steps 400 \
