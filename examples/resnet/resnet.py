@@ -73,25 +73,7 @@ def build_resnet(batch=8, width=8):
     classes = Dim("classes", 10)
     resnet = ResNet("resnet", width, classes)
     model = tessel.Model()
-
-    def logits_of(x):
-        logits = resnet(x)
-        model.name(logits, "logits")
-        return logits
-
-    def forward(x, y):  # traced for training: batch statistics
-        return tessel.reduce_mean(tessel.cross_entropy(logits_of(x), y, "classes"))
-
-    def evaluate(x, y):  # traced for evaluation: running statistics
-        logits = logits_of(x)
-        loss = tessel.reduce_mean(tessel.cross_entropy(logits, y, "classes"))
-        # An image counts as correct when its label's logit is the largest.
-        best = tessel.compare("ge", logits, tessel.reduce_max(logits, "classes"))
-        hits = tessel.where(best, tessel.one_hot(y, classes), tessel.constant(model, 0.0))
-        return {"loss": loss, "correct": tessel.reduce_sum(hits)}
-
-    model.define("forward", [images, labels], forward)
-    model.define("evaluate", [images, labels], evaluate)
+    tessel.define_classifier(model, resnet, images, labels, classes)
     return model
 
 

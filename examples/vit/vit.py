@@ -69,26 +69,7 @@ def build_vit(layers=2, batch=8, d_model=32, heads=4, d_ff=64, patch=4):
     vit = VisionTransformer("vit", layers, patch, Dim("d_model", d_model), Dim("heads", heads),
                             Dim("d_ff", d_ff), classes)
     model = tessel.Model()
-
-    def logits_of(x):
-        logits = vit(x)
-        model.name(logits, "logits")
-        return logits
-
-    def forward(x, y):
-        return tessel.reduce_mean(tessel.cross_entropy(logits_of(x), y, "classes"))
-
-    def evaluate(x, y):
-        logits = logits_of(x)
-        loss = tessel.reduce_mean(tessel.cross_entropy(logits, y, "classes"))
-        # An image counts as correct when its label's logit is the largest.
-        best = tessel.compare("ge", logits, tessel.reduce_max(logits, "classes"))
-        hits = tessel.where(best, tessel.one_hot(y, classes),
-                            tessel.constant(model, 0.0))
-        return {"loss": loss, "correct": tessel.reduce_sum(hits)}
-
-    model.define("forward", [images, labels], forward)
-    model.define("evaluate", [images, labels], evaluate)
+    tessel.define_classifier(model, vit, images, labels, classes)
     return model
 
 

@@ -34,7 +34,7 @@ _set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
 # The ops share names with builtins (abs, pow, slice): use them as tessel.abs.
 __all__ = [name for name in dir(_tessel) if not name.startswith("_")]
 __all__ += ["Module", "compile", "explain", "run", "add_model_arguments",
-            "run_model_commands"]
+            "run_model_commands", "define_classifier"]
 
 
 class Module:
@@ -136,3 +136,4 @@ def run(model, layout=None, *, ranks=0, args=(), mesh=None, rules=None, pad_unev
 
 
 from tessel.commands import add_model_arguments, run_model_commands  # noqa: E402
+from tessel.tasks import define_classifier  # noqa: E402
