@@ -231,37 +231,43 @@ Tensor MultiHeadAttention::operator()(const Tensor &x) const {
                             "dimension of the input {}",
                             what, key, x.str()));
   return callUnary(
-      "MultiHeadAttention", name, x, [&](Model &m, const Tensor &input) {
-        Linear project("", {heads, headDim}, {model}, /*bias=*/false);
+      "MultiHeadAttention", name, x, [&](Model &, const Tensor &input) {
         auto projected = [&](const char *scope) {
-          Linear layer = project;
-          layer.name = scope;
-          return layer(input);
+          return Linear(scope, {heads, headDim}, {model}, /*bias=*/false)(
+              input);
         };
         Tensor q = projected("q");
         Tensor k = rename(projected("k"), seq, key);
         Tensor v = rename(projected("v"), seq, key);
-
-        Dims scoreDims;
-        for (const Dim &dim : q.dims())
-          if (dim.name != headDim.name)
-            scoreDims.push_back(dim);
-        scoreDims.push_back(keys);
-        Tensor scores = einsum({q, k}, scoreDims) *
-                        (1.0 / std::sqrt(static_cast<double>(headDim.size)));
-        if (causal) {
-          Tensor queryIndex = iota(m, {positions, keys}, seq);
-          Tensor keyIndex = iota(m, {positions, keys}, key);
-          // Ops in a fixed order (not C++'s unspecified argument order),
-          // so that every build traces the same function.
-          Tensor visible = compare(Comparison::Ge, queryIndex, keyIndex);
-          Tensor hidden = constant(m, -1e9, {}, scores.dtype());
-          scores = where(visible, scores, hidden);
-        }
-        Tensor attention = einsum({softmax(scores, key), v}, q.dims());
+        Tensor attention =
+            dotProductAttention(q, k, v, seq, key, headDim.name, causal);
         return Linear("o", {features}, {heads.name, headDim.name},
                       /*bias=*/false)(attention);
       });
+}
+
+Tensor dotProductAttention(const Tensor &q, const Tensor &k, const Tensor &v,
+                           const std::string &seq, const std::string &key,
+                           const std::string &headDim, bool causal) {
+  const char *what = "dot-product attention";
+  Dim positions = pick(q, {seq}, what).front();
+  Dim scale = pick(q, {headDim}, what).front();
+  Dim keys = pick(k, {key}, what).front();
+  Dims scoreDims = withoutDims(q.dims(), {headDim});
+  scoreDims.push_back(keys);
+  Tensor scores = einsum({q, k}, scoreDims) *
+                  (1.0 / std::sqrt(static_cast<double>(scale.size)));
+  if (causal) {
+    Model &model = Model::of(q);
+    Tensor queryIndex = iota(model, {positions, keys}, seq);
+    Tensor keyIndex = iota(model, {positions, keys}, key);
+    // Ops in a fixed order (not C++'s unspecified argument order), so that
+    // every build traces the same function.
+    Tensor visible = compare(Comparison::Ge, queryIndex, keyIndex);
+    Tensor hidden = constant(model, -1e9, {}, scores.dtype());
+    scores = where(visible, scores, hidden);
+  }
+  return einsum({softmax(scores, key), v}, q.dims());
 }
 
 //===--- Convolution -----------------------------------------------------===//

@@ -48,7 +48,6 @@ class RotaryAttention(tessel.Module):
 
     def forward(self, x):
         seq = x.dim("seq")
-        key = seq.renamed("key")
         half = Dim("head_dim", self.head_dim.size // 2)
         model = tessel.Model.of(x)
         # angle[p, i] = p * 10000^(-2i / head_dim)
@@ -63,13 +62,7 @@ class RotaryAttention(tessel.Module):
         q = rotate(project("q"), q_angles)
         k = rotate(tessel.rename(project("k"), "seq", "key"), k_angles)
         v = tessel.rename(project("v"), "seq", "key")
-        scores = tessel.einsum(q, k, out=["batch", "seq", "heads", key]) * (
-            1.0 / math.sqrt(self.head_dim.size))
-        visible = tessel.compare("ge", tessel.iota(model, [seq, key], "seq"),
-                                 tessel.iota(model, [seq, key], "key"))
-        scores = tessel.where(visible, scores, tessel.constant(model, -1e9))
-        attention = tessel.einsum(tessel.softmax(scores, "key"), v,
-                                  out=["batch", "seq", "heads", "head_dim"])
+        attention = tessel.dot_product_attention(q, k, v, "seq", "key", "head_dim")
         return tessel.Linear("o", [x.dim("d_model")], ["heads", "head_dim"], bias=False)(attention)
 
 

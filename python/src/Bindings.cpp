@@ -602,6 +602,18 @@ PYBIND11_MODULE(_tessel, m) {
         locate(x);
         return l(x);
       });
+  m.def(
+      "dot_product_attention",
+      [](const Tensor &q, const Tensor &k, const Tensor &v,
+         const std::string &seq, const std::string &key,
+         const std::string &headDim, bool causal) {
+        locate(q);
+        return dotProductAttention(q, k, v, seq, key, headDim, causal);
+      },
+      py::arg("q"), py::arg("k"), py::arg("v"), py::arg("seq"),
+      py::arg("key"), py::arg("head_dim"), py::arg("causal") = true,
+      "softmax over `key` of q.k / sqrt(|head_dim|), times v (causal: a "
+      "query sees keys at its position and before).");
   py::class_<MultiHeadAttention>(m, "MultiHeadAttention")
       .def(py::init<std::string, Dim, Dim, std::string, std::string,
                     std::string, bool>(),

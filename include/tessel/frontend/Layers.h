@@ -99,6 +99,16 @@ struct MLP {
   Activation activation;
 };
 
+/// Scaled dot-product attention: softmax over `key` of q.k / sqrt(|headDim|),
+/// times v. `q` has the query positions `seq` and `headDim`; `k` and `v`
+/// name their positions `key`. With `causal`, the query at position i sees
+/// the keys at positions <= i. The result has q's dimensions. No weights:
+/// the core of MultiHeadAttention, for attention layers of one's own (a
+/// rotary one, say).
+Tensor dotProductAttention(const Tensor &q, const Tensor &k, const Tensor &v,
+                           const std::string &seq, const std::string &key,
+                           const std::string &headDim, bool causal = true);
+
 /// Multi-head self-attention over the sequence dimension `seq` (keys and
 /// values use `key`, a renamed copy), features `model` in and out.
 struct MultiHeadAttention {
