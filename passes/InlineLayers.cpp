@@ -11,6 +11,7 @@
 
 #include "passes/InlineLayers.h"
 
+#include "evaluator/kernels/Initializers.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -242,10 +243,7 @@ static uint64_t scopedSeed(StringAttr scope, uint64_t seed) {
     hash ^= c;
     hash *= 0x100000001b3ull;
   }
-  uint64_t z = seed ^ hash;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return (z ^ (z >> 31)) & 0x7fffffffffffffffull;
+  return ::tessel::ref::mix64(seed ^ hash) & 0x7fffffffffffffffull;
 }
 
 void TesselInlineLayersPass::inlineCall(func::CallOp call,
