@@ -64,6 +64,12 @@ auto located(R (*fn)(const Tensor &, Args...)) {
   };
 }
 
+/// A layer's call, recording where it was called from.
+template <typename Layer> Tensor callAt(const Layer &layer, const Tensor &x) {
+  locate(x);
+  return layer(x);
+}
+
 DType dtype(const std::string &name) { return parseDType(name); }
 
 /// A list of Dims, or of names looked up in `inputs`.
@@ -538,19 +544,13 @@ PYBIND11_MODULE(_tessel, m) {
            py::arg("name"), py::arg("out"), py::arg("in_"),
            py::arg("bias") = true, py::arg("init") = "normal",
            py::arg("scale") = 0.02)
-      .def("__call__", [](const Linear &l, const Tensor &x) {
-        locate(x);
-        return l(x);
-      });
+      .def("__call__", &callAt<Linear>, py::arg("x"));
   py::class_<LayerNorm>(m, "LayerNorm")
       .def(py::init([](std::string name, const py::object &dims, double eps) {
              return LayerNorm(std::move(name), namesOrAll(dims), eps);
            }),
            py::arg("name"), py::arg("dims"), py::arg("epsilon") = 1e-5)
-      .def("__call__", [](const LayerNorm &l, const Tensor &x) {
-        locate(x);
-        return l(x);
-      });
+      .def("__call__", &callAt<LayerNorm>, py::arg("x"));
   py::class_<BatchNorm>(m, "BatchNorm")
       .def(py::init([](std::string name, std::string channels,
                        std::vector<std::string> over, double momentum,
@@ -560,19 +560,13 @@ PYBIND11_MODULE(_tessel, m) {
            }),
            py::arg("name"), py::arg("channels"), py::arg("over"),
            py::arg("momentum") = 0.1, py::arg("epsilon") = 1e-5)
-      .def("__call__", [](const BatchNorm &l, const Tensor &x) {
-        locate(x);
-        return l(x);
-      });
+      .def("__call__", &callAt<BatchNorm>, py::arg("x"));
   py::class_<RMSNorm>(m, "RMSNorm")
       .def(py::init([](std::string name, const py::object &dims, double eps) {
              return RMSNorm(std::move(name), namesOrAll(dims), eps);
            }),
            py::arg("name"), py::arg("dims"), py::arg("epsilon") = 1e-6)
-      .def("__call__", [](const RMSNorm &l, const Tensor &x) {
-        locate(x);
-        return l(x);
-      });
+      .def("__call__", &callAt<RMSNorm>, py::arg("x"));
   py::class_<Embedding>(m, "Embedding")
       .def(py::init([](std::string name, Dim vocab, Dims features,
                        const std::string &init, double scale) {
@@ -581,11 +575,7 @@ PYBIND11_MODULE(_tessel, m) {
            }),
            py::arg("name"), py::arg("vocab"), py::arg("features"),
            py::arg("init") = "normal", py::arg("scale") = 0.02)
-      .def("__call__",
-           [](const Embedding &e, const Tensor &ids) {
-             locate(ids);
-             return e(ids);
-           })
+      .def("__call__", &callAt<Embedding>, py::arg("x"))
       .def("attend", [](const Embedding &e, const Tensor &x) {
         locate(x);
         return e.attend(x);
@@ -598,10 +588,7 @@ PYBIND11_MODULE(_tessel, m) {
            }),
            py::arg("name"), py::arg("hidden"), py::arg("in_"),
            py::arg("activation") = "gelu")
-      .def("__call__", [](const MLP &l, const Tensor &x) {
-        locate(x);
-        return l(x);
-      });
+      .def("__call__", &callAt<MLP>, py::arg("x"));
   m.def(
       "dot_product_attention",
       [](const Tensor &q, const Tensor &k, const Tensor &v,
@@ -620,20 +607,14 @@ PYBIND11_MODULE(_tessel, m) {
            py::arg("name"), py::arg("heads"), py::arg("head_dim"),
            py::arg("model"), py::arg("seq"), py::arg("key") = "key",
            py::arg("causal") = true)
-      .def("__call__", [](const MultiHeadAttention &l, const Tensor &x) {
-        locate(x);
-        return l(x);
-      });
+      .def("__call__", &callAt<MultiHeadAttention>, py::arg("x"));
   py::class_<Conv2d>(m, "Conv2d")
       .def(py::init<std::string, Dim, std::string, std::array<std::string, 2>,
                     int64_t, int64_t, int64_t, int64_t>(),
            py::arg("name"), py::arg("out"), py::arg("in_"), py::arg("spatial"),
            py::arg("kernel_size"), py::arg("stride") = 1,
            py::arg("padding") = 0, py::arg("groups") = 1)
-      .def("__call__", [](const Conv2d &l, const Tensor &x) {
-        locate(x);
-        return l(x);
-      });
+      .def("__call__", &callAt<Conv2d>, py::arg("x"));
 
   // The tessel command on a model.
   m.def(
