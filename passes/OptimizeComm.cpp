@@ -143,18 +143,15 @@ struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
         partitionable.getPartitionRule() != PartitionRule::Elementwise ||
         producer->getNumResults() != 1 || !producer->hasOneUse())
       return failure();
+    if (!slicesEvenly(slice))
+      return failure();
     MeshAttr mesh = getEnclosingMesh(slice);
     auto wholeType = cast<NamedTensorType>(slice.getInput().getType());
     auto blockType = cast<NamedTensorType>(slice.getType());
     StringRef dim = slice.getDim();
     int64_t whole = wholeType.getShape()[*wholeType.getDimIndex(dim)];
-    int64_t block = blockType.getShape()[*blockType.getDimIndex(dim)];
     SmallVector<StringAttr> axes =
         llvm::to_vector(slice.getAxes().getAsRange<StringAttr>());
-    std::optional<int64_t> group =
-        mesh ? mesh.getGroupSize(axes) : std::nullopt;
-    if (!group || block * *group != whole)
-      return failure();
 
     // An operand with `dim` has the result's size there; one without it is
     // broadcast along it and is the same for every block. Checked for all
