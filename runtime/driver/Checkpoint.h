@@ -2,10 +2,10 @@
 //
 // A checkpoint holds every tensor that carries over from step to step (the
 // results of init: parameters, optimizer state, step count) in its global
-// form, in the safetensors format: an 8-byte little-endian header length, a
-// JSON header naming each tensor with its dtype, global shape and byte range,
-// then the raw data. Because tensors are global, a checkpoint written under
-// one layout or rank count resumes under any other: each rank takes its
+// form, in the safetensors format (safetensors/CheckpointFile.h, shared with
+// the tools that import and export weights). Because tensors are global, a
+// checkpoint written under one layout or rank count resumes under any
+// other: rank 0 writes the blocks gathered to it, and each rank takes its
 // block on reading.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +14,7 @@
 #define TESSEL_RUNTIME_DRIVER_CHECKPOINT_H
 
 #include "driver/Metadata.h"
+#include "safetensors/CheckpointFile.h"
 
 #include <cstdint>
 #include <istream>
@@ -29,8 +30,8 @@ struct StateTensor {
   void *local;
 };
 
-/// The file a checkpoint after `step` steps has in `dir`.
-std::string checkpointPath(const std::string &dir, int64_t step);
+using safetensors::checkpointPath;
+using safetensors::latestCheckpoint;
 
 /// Collective over MPI_COMM_WORLD: gathers every tensor's blocks to rank 0,
 /// which writes them to a temporary file in `dir`, fsyncs it and renames it
@@ -41,9 +42,6 @@ bool writeCheckpoint(const std::string &dir, int64_t step,
                      const std::vector<StateTensor> &tensors,
                      const layout::Mesh &mesh, int64_t rank,
                      std::string &error);
-
-/// The checkpoint of the most steps in `dir`, if any.
-std::optional<std::string> latestCheckpoint(const std::string &dir);
 
 /// Reads `path` into each tensor's local block (buffers of its local type)
 /// and its step count into `step`. A tensor missing from the file or the
@@ -61,6 +59,12 @@ bool readCheckpoint(const std::string &path,
 /// the checkpoint fuzzer (tests/fuzz) feeds it arbitrary bytes.
 bool readCheckpoint(std::istream &file, uint64_t fileSize,
                     const std::string &path,
+                    const std::vector<StateTensor> &tensors,
+                    const layout::Mesh &mesh, int64_t rank, int64_t &step,
+                    std::string &error);
+
+/// The same from a checkpoint already opened.
+bool readCheckpoint(safetensors::CheckpointFile &file,
                     const std::vector<StateTensor> &tensors,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
                     std::string &error);
