@@ -113,13 +113,18 @@ json::Object describeLayout(NamedTensorType type) {
 /// layout. `global` is null outside partitioned programs, where the local
 /// type is the global one.
 json::Object describeValue(StringRef name, NamedTensorType local,
-                           TypeAttr global) {
+                           TypeAttr global, StringAttr role = {}) {
   NamedTensorType globalType =
       global ? cast<NamedTensorType>(global.getValue()) : local;
-  return json::Object{{"name", name.str()},
-                      {"global", describeTensor(globalType)},
-                      {"local", describeTensor(local)},
-                      {"layout", describeLayout(globalType)}};
+  json::Object value{{"name", name.str()},
+                     {"global", describeTensor(globalType)},
+                     {"local", describeTensor(local)},
+                     {"layout", describeLayout(globalType)}};
+  // What a trained tensor is (parameter, buffer, optimizer_state); data
+  // arguments have no role.
+  if (role)
+    value["role"] = role.getValue().str();
+  return value;
 }
 
 json::Object describeAttributes(Operation *op);
@@ -257,7 +262,8 @@ json::Object mlir::tessel::describeProgram(ModuleOp module) {
       arguments.push_back(
           describeValue(name ? name.getValue() : StringRef(),
                         cast<NamedTensorType>(func.getArgumentTypes()[i]),
-                        func.getArgAttrOfType<TypeAttr>(i, kGlobalTypeAttr)));
+                        func.getArgAttrOfType<TypeAttr>(i, kGlobalTypeAttr),
+                        func.getArgAttrOfType<StringAttr>(i, kRoleAttrName)));
     }
     for (unsigned i = 0; i < func.getNumResults(); ++i) {
       auto name = func.getResultAttrOfType<StringAttr>(i, kNameAttr);

@@ -70,6 +70,7 @@ private:
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
   }
   LogicalResult lower(func::FuncOp func);
+  void addFunctionTable(ArrayRef<func::FuncOp> functions);
 
   ModuleOp module;
   OpBuilder builder;
@@ -118,6 +119,30 @@ LLVM::GlobalOp RuntimeLowering::addCacheSlot(StringRef name) {
   Value null = LLVM::ZeroOp::create(builder, module.getLoc(), ptrType);
   LLVM::ReturnOp::create(builder, module.getLoc(), null);
   return slot;
+}
+
+// tessel_program_functions: the compiled functions in the metadata's order,
+// so that the driver calls any function the metadata names (a forward-only
+// program's `predict`, say) without a symbol fixed in advance.
+void RuntimeLowering::addFunctionTable(ArrayRef<func::FuncOp> functions) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  Location loc = module.getLoc();
+  auto type = LLVM::LLVMArrayType::get(ptrType, functions.size());
+  auto table = LLVM::GlobalOp::create(builder, loc, type, /*isConstant=*/true,
+                                      LLVM::Linkage::External,
+                                      "tessel_program_functions", Attribute());
+  builder.setInsertionPointToStart(
+      builder.createBlock(&table.getInitializerRegion()));
+  Value entries = LLVM::UndefOp::create(builder, loc, type);
+  for (int64_t index = 0, e = functions.size(); index < e; ++index) {
+    func::FuncOp func = functions[index];
+    Value address = LLVM::AddressOfOp::create(
+        builder, loc, ptrType, compiledFunctionSymbol(func.getSymName()));
+    entries = LLVM::InsertValueOp::create(builder, loc, entries, address,
+                                          ArrayRef<int64_t>{index});
+  }
+  LLVM::ReturnOp::create(builder, loc, entries);
 }
 
 /// The runtime computes a fused body in f32, with i1 conditions: anything
@@ -289,6 +314,7 @@ LogicalResult RuntimeLowering::run() {
     if (failed(lower(func)))
       return failure();
   }
+  addFunctionTable(functions);
   for (func::FuncOp func : functions)
     func.erase();
   // The mesh and the layouts now live in the metadata.

@@ -25,7 +25,9 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
   // them.
   if (options.decomposeEinsum)
     pm.addPass(createTesselDecomposeEinsum());
-  if (options.train) {
+  if (options.mode == "infer") {
+    pm.addPass(createTesselLiftParameters());
+  } else if (options.mode == "train") {
     TesselAutodiffOptions autodiff;
     autodiff.optimizer = options.optimizer;
     autodiff.precision = options.precision;
@@ -71,7 +73,7 @@ void mlir::tessel::registerCompilePipeline() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "tessel-compile",
       "the pipeline of `tessel compile`: inline-layers, decompose-einsum, "
-      "autodiff, layout, "
+      "autodiff (or lift-parameters), layout, "
       "partition, optimize-comm, bucket-all-reduces, fuse-elementwise, "
       "lower-to-runtime",
       buildCompilePipeline);

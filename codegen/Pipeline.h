@@ -1,6 +1,7 @@
 //===- Pipeline.h - from a model to the program of one rank -----*- C++ -*-===//
 //
-// The pass pipeline of `tessel compile`: training step, layout, partition,
+// The pass pipeline of `tessel compile`: training step (or, for a
+// forward-only program, parameters as arguments), layout, partition,
 // cheaper collectives, and the lowering to runtime calls. Also registered
 // as `tessel-compile` for tessel-opt and other MLIR tools.
 //
@@ -31,10 +32,13 @@ struct CompilePipelineOptions
       llvm::cl::desc("split einsums of three or more inputs into pairwise "
                      "ones in the cheapest order (tessel-decompose-einsum)"),
       llvm::cl::init(true)};
-  Option<bool> train{*this, "train",
-                     llvm::cl::desc("differentiate the loss into @init and "
-                                    "@train_step (tessel-autodiff)"),
-                     llvm::cl::init(true)};
+  Option<std::string> mode{
+      *this, "mode",
+      llvm::cl::desc("train: differentiate the loss into @init and "
+                     "@train_step (tessel-autodiff); infer: a forward-only "
+                     "program whose functions take their parameters as "
+                     "arguments (tessel-lift-parameters); none: neither"),
+      llvm::cl::init("train")};
   Option<std::string> optimizer{*this, "optimizer",
                                 llvm::cl::desc("sgd, momentum, adam, adamw"),
                                 llvm::cl::init("sgd")};
@@ -73,9 +77,9 @@ struct CompilePipelineOptions
 
 /// Adds the passes of `tessel compile` to `pm`: tessel-inline-layers,
 /// tessel-resize-dims (with `dim-sizes`), tessel-decompose-einsum (with
-/// `decompose-einsum`), tessel-autodiff (with
-/// `train`), tessel-apply-layout (with a layout), tessel-partition,
-/// tessel-optimize-comm, CSE, tessel-bucket-all-reduces (with
+/// `decompose-einsum`), tessel-autodiff (`mode` train) or
+/// tessel-lift-parameters (`mode` infer), tessel-apply-layout (with a layout),
+/// tessel-partition, tessel-optimize-comm, CSE, tessel-bucket-all-reduces (with
 /// `bucket-bytes`), tessel-fuse-elementwise (with `fuse-elementwise`) and,
 /// with `lower`, tessel-lower-to-runtime.
 void buildCompilePipeline(OpPassManager &pm,

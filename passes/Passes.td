@@ -164,6 +164,56 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TesselLiftParameters : Pass<"tessel-lift-parameters", "::mlir::ModuleOp"> {
+  let summary = "make every function take its parameters as arguments "
+                "(forward-only programs)";
+  let description = [{
+    The forward-only counterpart of tessel-autodiff (`tessel compile --mode
+    infer`): every function of the module with a body takes each
+    `tessel.parameter` it declares as a leading argument named after it
+    (`tessel.name`), with `tessel.role` "parameter", or "buffer" for a
+    buffer (batch norm's running statistics), in the order of the ops;
+    `tessel.update_buffer` ops go (a buffer changes only in training) with
+    what only they used. No function is added: no `@init`, no
+    `@train_step`, no optimizer state, no gradient. The driver fills these
+    arguments from a checkpoint, by name, and runs any function on data
+    (runtime/driver/Inference.cpp).
+
+    A parameter is its name, as in tessel-autodiff: the ops of one function
+    with the same name are one argument (they must agree, see
+    tessel-inline-layers), and a name declared by several functions must
+    have the same type in each, since one checkpoint tensor feeds them all.
+    A `func.call` left in the module (run tessel-inline-layers first) and a
+    function already named `train_step` are errors.
+
+    Before:
+
+    ```mlir
+    func.func @predict(%x: !tessel.tensor<[batch:4, k:3], f32>)
+        -> (!tessel.tensor<[batch:4], f32> {tessel.name = "scores"}) {
+      %w = tessel.parameter "w" normal scale 0.1 seed 1
+          : !tessel.tensor<[k:3], f32>
+      %y = tessel.einsum %x, %w : (...) -> !tessel.tensor<[batch:4], f32>
+      return %y : !tessel.tensor<[batch:4], f32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @predict(
+        %w: !tessel.tensor<[k:3], f32> {tessel.name = "w", tessel.role = "parameter"},
+        %x: !tessel.tensor<[batch:4, k:3], f32>)
+        -> (!tessel.tensor<[batch:4], f32> {tessel.name = "scores"}) {
+      %y = tessel.einsum %x, %w : (...) -> !tessel.tensor<[batch:4], f32>
+      return %y : !tessel.tensor<[batch:4], f32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TesselResizeDims : Pass<"tessel-resize-dims", "::mlir::ModuleOp"> {
   let summary = "give named dimensions new sizes throughout the model";
   let description = [{

@@ -1,9 +1,10 @@
 //===- Main.cpp - main() of every compiled program ------------------------===//
 //
 // A program made by tessel compile is an object file that defines
-// tessel_program_metadata, tessel_fn_init and tessel_fn_train_step; linking
-// it with this library gives the executable that mpirun starts, one process
-// per rank of the program's mesh.
+// tessel_program_metadata and tessel_program_functions (its functions, such
+// as init and train_step, in the metadata's order); linking it with this
+// library gives the executable that mpirun starts, one process per rank of
+// the program's mesh.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,14 +22,8 @@
 
 extern "C" {
 extern const char tessel_program_metadata[];
-void tessel_fn_init(tessel_context_t *context, void *const *arguments,
-                    void **results);
-void tessel_fn_train_step(tessel_context_t *context, void *const *arguments,
-                          void **results);
-// Only models with an evaluation function define it.
-__attribute__((weak)) void tessel_fn_evaluate(tessel_context_t *context,
-                                              void *const *arguments,
-                                              void **results);
+// The compiled functions, in the order the metadata lists them.
+extern const tessel_function_t tessel_program_functions[];
 }
 
 using namespace tessel;
@@ -36,20 +31,13 @@ using namespace tessel::driver;
 
 namespace {
 
-/// The functions are linked by fixed symbols; the metadata must name the
-/// same ones, or the driver would feed one function's arguments to another.
-std::optional<std::string> checkSymbols(const ProgramMetadata &metadata) {
-  for (const auto &[name, symbol] :
-       {std::pair<const char *, const char *>{"init", "tessel_fn_init"},
-        {"train_step", "tessel_fn_train_step"},
-        {"evaluate", "tessel_fn_evaluate"}}) {
-    const FunctionSpec *function = metadata.findFunction(name);
-    if (function && function->symbol != symbol)
-      return fmt::format("the program's metadata names '{}' as symbol '{}', "
-                         "but the driver calls '{}'",
-                         name, function->symbol, symbol);
-  }
-  return std::nullopt;
+/// The compiled function that the metadata calls `name`, or null.
+tessel_function_t functionNamed(const ProgramMetadata &metadata,
+                                const std::string &name) {
+  for (size_t i = 0; i < metadata.functions.size(); ++i)
+    if (metadata.functions[i].name == name)
+      return tessel_program_functions[i];
+  return nullptr;
 }
 
 int run(int argc, char **argv, int64_t rank, int64_t ranks) {
@@ -61,7 +49,7 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
   std::string error;
   std::optional<ProgramMetadata> metadata =
       parseMetadata(tessel_program_metadata, error);
-  if (anyRankFailed(rank, metadata ? checkSymbols(*metadata)
+  if (anyRankFailed(rank, metadata ? std::nullopt
                                    : std::optional<std::string>(error)))
     return 1;
   const layout::Mesh &mesh = metadata->mesh;
@@ -93,10 +81,10 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
     tessel_comm_destroy(comm);
     return 1;
   }
-  tessel_function_t evaluate =
-      metadata->findFunction("evaluate") ? tessel_fn_evaluate : nullptr;
   status = train(*options,
-                 {&*metadata, tessel_fn_init, tessel_fn_train_step, evaluate},
+                 {&*metadata, functionNamed(*metadata, "init"),
+                  functionNamed(*metadata, "train_step"),
+                  functionNamed(*metadata, "evaluate")},
                  context.get(), rank);
   context.reset();
   tessel_comm_destroy(comm);

@@ -56,6 +56,8 @@ ValueSpec parseValue(const json &value, const layout::Mesh &mesh,
   ValueSpec spec;
   spec.name = get<std::string>(value, "name", what);
   std::string named = fmt::format("{} '{}'", what, spec.name);
+  if (value.contains("role"))
+    spec.role = get<std::string>(value, "role", named);
   spec.global =
       runtime::parseTensorType(value.at("global"), named + " (global)");
   spec.local = runtime::parseTensorType(value.at("local"), named + " (local)");

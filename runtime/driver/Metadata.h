@@ -31,6 +31,9 @@ struct ValueSpec {
   /// The mesh axes that split each dim of `global`, in its dim order (empty
   /// for a replicated dim).
   std::vector<layout::AxisList> axes;
+  /// What a trained tensor is ("parameter", "buffer", "optimizer_state");
+  /// empty for data.
+  std::string role;
 
   /// The layout maths' view of this value.
   layout::TensorLayout tensorLayout() const {

@@ -208,3 +208,7 @@ extern "C" void tessel_fn_train_step(tessel_context_t *context,
   run(19, OP("sub", "4:8", B ", " B, B, ""), {b, stepB}, results[1]);
   tessel_rt_free(context, stepB);
 }
+
+// The functions in the order the metadata lists them.
+extern "C" const tessel_function_t tessel_program_functions[] = {
+    tessel_fn_init, tessel_fn_train_step};

@@ -1,7 +1,8 @@
 //===- Compile.cpp - tessel compile and tessel run ------------------------===//
 //
 // `compile` runs the whole pipeline on a model and a layout: the training
-// step (tessel-autodiff), the layout, partitioning, cheaper collectives, the
+// step (tessel-autodiff; with --mode infer, tessel-lift-parameters makes a
+// forward-only program), the layout, partitioning, cheaper collectives, the
 // lowering to runtime calls, LLVM IR, an object file, and an executable
 // linked with the runtime. `--emit` stops at any stage and writes it.
 // `run` compiles to a temporary executable and starts it under mpirun with
@@ -39,6 +40,7 @@ cl::SubCommand mlir::tessel::runCommand(
 namespace {
 
 enum class Stage { Mlir, Llvm, Object, Executable };
+enum class Mode { Train, Infer };
 
 // Options shared by compile and run.
 cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
@@ -62,6 +64,16 @@ cl::opt<int64_t> bucketBytes(
              "buffers of up to this size (0: one call per tensor)"),
     cl::init(kDefaultBucketBytes), cl::sub(compileCommand),
     cl::sub(runCommand));
+cl::opt<Mode> mode(
+    "mode", cl::desc("the program to build"), cl::init(Mode::Train),
+    cl::values(clEnumValN(Mode::Train, "train",
+                          "training: init, train_step and the optimizer"),
+               clEnumValN(Mode::Infer, "infer",
+                          "forward-only: the model's functions, reading "
+                          "their parameters from a checkpoint (--optimizer, "
+                          "--precision, --weight-decay and --clip-norm do "
+                          "not apply)")),
+    cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<std::string> optimizer("optimizer",
                                cl::desc("sgd, momentum, adam or adamw"),
                                cl::init("sgd"), cl::sub(compileCommand),
@@ -152,6 +164,7 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   context.loadDialect<LLVM::LLVMDialect>();
 
   CompilePipelineOptions options;
+  options.mode = mode == Mode::Infer ? "infer" : "train";
   options.optimizer = optimizer;
   options.precision = precision;
   options.weightDecay = weightDecay;

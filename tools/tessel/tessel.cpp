@@ -1,7 +1,8 @@
 //===- tessel.cpp - the tessel command-line driver ------------------------===//
 //
 //   tessel compile MODEL.mlir [--layout FILE | --mesh S --rules S]
-//                  [--optimizer NAME ...] [--emit mlir|llvm|obj|exe] -o OUT
+//                  [--mode train|infer] [--optimizer NAME ...]
+//                  [--emit mlir|llvm|obj|exe] -o OUT
 //   tessel run MODEL.mlir [--layout FILE ...] -n N [-- PROGRAM OPTIONS]
 //   tessel explain MODEL.mlir (--layout FILE | --mesh S --rules S)
 //                  [--function NAME] [--format text|json]

@@ -47,8 +47,18 @@
  *                   "arguments": [ARG, ...], "results": [ARG, ...]}]}
  *
  * ARG is {"name": "w1", "global": TENSOR, "local": TENSOR,
- * "layout": {"hidden": ["model"]}}: the tensor's `tessel.name`, its global
- * and local types, and the mesh axes that split each split dimension.
+ * "layout": {"hidden": ["model"]}, "role": "parameter"}: the tensor's
+ * `tessel.name`, its global and local types, the mesh axes that split each
+ * split dimension and, for an argument that is trained state rather than
+ * data, its `tessel.role` ("parameter", "buffer" or "optimizer_state").
+ *
+ * A training program (tessel compile) has the functions init and
+ * train_step; a forward-only one (tessel compile --mode infer) has neither,
+ * only the model's functions, each taking its parameters and buffers as
+ * leading arguments with a role (docs/codegen.md). Every program exports
+ * tessel_program_functions, an array of the compiled functions in the
+ * order the metadata lists them, so the driver calls a function by its
+ * name in the metadata.
  *
  *===----------------------------------------------------------------------===*/
 
