@@ -1,6 +1,7 @@
 //===- tessel-opt.cpp - the tessel dialect and passes in MlirOptMain ------===//
 
 #include "codegen/Passes.h"
+#include "codegen/Pipeline.h"
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
 
@@ -50,6 +51,9 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::tessel::registerTesselPasses();
   mlir::tessel::registerTesselCodegenPasses();
+  // `tessel compile`'s whole pipeline, as
+  // --pass-pipeline='builtin.module(tessel-compile{...})'.
+  mlir::tessel::registerCompilePipeline();
   mlir::DialectRegistry registry;
   registry.insert<mlir::tessel::TesselDialect, mlir::func::FuncDialect,
                   mlir::LLVM::LLVMDialect>();
