@@ -98,7 +98,9 @@ int64_t CostModel::flops(Operation *op) const {
             MaxOp, MinOp, PowOp, CompareOp, SelectOp, CastOp, BroadcastOp,
             CumsumOp, DropoutOp>(
           [&](Operation *) { return resultElements(op); })
-      .Case([&](ArgmaxOp) { return operandElements(op, 0); })
+      // A comparison or so per input element (k is small beside the dim).
+      .Case<ArgmaxOp, TopKOp>(
+          [&](Operation *) { return operandElements(op, 0); })
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.
       .Case<SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp>(

@@ -398,6 +398,28 @@ void PoolOp::buildGradients(OpBuilder &builder, Value dy,
   grads.push_back(builder.create(state)->getResult(0));
 }
 
+// Each chosen element passes its gradient back to where it came from:
+// dx[.., d] = sum over j of dy[.., j] where indices[.., j] = d, an einsum of
+// one_hot(indices) with dy; the elements not chosen get none. The indices
+// are the top_k's own (with `indices`), so they pick the same elements.
+void TopKOp::buildGradients(OpBuilder &builder, Value dy,
+                            SmallVectorImpl<Value> &grads) {
+  NamedTensorType input = typeOf(getInput()), result = getType();
+  Type indexType = builder.getI32Type();
+  Value indices =
+      TopKOp::create(builder, getLoc(), result.withElementType(indexType),
+                     getInput(), getDim(), getK(), getOutDim(), true);
+  SmallVector<StringAttr> names(result.getDimNames());
+  SmallVector<int64_t> shape(result.getShape());
+  names.push_back(builder.getStringAttr(getDim()));
+  shape.push_back(*input.getDimSize(getDim()));
+  auto oneHotType = NamedTensorType::get(names, shape, input.getElementType());
+  Value oneHot =
+      OneHotOp::create(builder, getLoc(), oneHotType, indices, getDim());
+  grads.push_back(
+      EinsumOp::create(builder, getLoc(), input, ValueRange{oneHot, dy}));
+}
+
 //===----------------------------------------------------------------------===//
 // Lookups
 //===----------------------------------------------------------------------===//

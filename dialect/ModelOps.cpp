@@ -378,6 +378,33 @@ LogicalResult ArgmaxOp::verify() {
   return verifyResultDims(*this, getType(), expected);
 }
 
+LogicalResult TopKOp::verify() {
+  NamedTensorType input = getInput().getType();
+  if (failed(verifyHasDim(*this, input, getDim(), "input")))
+    return failure();
+  int64_t size = *input.getDimSize(getDim()), k = getKAttr().getInt();
+  if (k < 1 || k > size)
+    return emitOpError() << "k must be between 1 and the size of '" << getDim()
+                         << "' (" << size << "), got " << k;
+  if (input.hasDim(getOutDim()))
+    return emitOpError() << "out_dim '" << getOutDim()
+                         << "' is already an input dimension";
+  if (getIndices()) {
+    if (failed(verifyIntegerElements(*this, getType(), "the indices")))
+      return failure();
+    if (getType().getElementType().isInteger(1))
+      return emitOpError() << "indices must be integers wider than i1, got i1";
+  } else if (failed(verifySameElementType(*this, {input, getType()}))) {
+    return failure();
+  }
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  for (auto [name, dimSize] : llvm::zip(input.getDimNames(), input.getShape()))
+    if (name.getValue() != getDim())
+      expected.push_back({name, dimSize});
+  expected.push_back({getOutDimAttr(), k});
+  return verifyResultDims(*this, getType(), expected);
+}
+
 LogicalResult DropoutOp::verify() {
   double rate = getRate().convertToDouble();
   if (!(rate >= 0.0 && rate < 1.0))

@@ -65,6 +65,9 @@ TESSEL_PARTITION_RULE(LayerNormOp, Across)
 // they work along whole, and keep the splits of the others.
 TESSEL_PARTITION_RULE(CumsumOp, Across)
 TESSEL_PARTITION_RULE(ArgmaxOp, Across)
+// A top-k keeps the splits of the other dimensions; along a split `dim`
+// tessel-partition takes a top-k of each block first (Partition.cpp).
+TESSEL_PARTITION_RULE(TopKOp, Across)
 TESSEL_PARTITION_RULE(Conv2DOp, SlidingWindow)
 TESSEL_PARTITION_RULE(PoolOp, SlidingWindow)
 TESSEL_PARTITION_RULE(Conv2DBackwardInputOp, WindowGradient)
@@ -107,6 +110,10 @@ SmallVector<StringRef> SoftmaxCrossEntropyOp::getDimsWorkedAcross() {
 }
 SmallVector<StringRef> CumsumOp::getDimsWorkedAcross() { return {getDim()}; }
 SmallVector<StringRef> ArgmaxOp::getDimsWorkedAcross() { return {getDim()}; }
+// The new dimension is made whole on every rank, like one_hot's.
+SmallVector<StringRef> TopKOp::getDimsWorkedAcross() {
+  return {getDim(), getOutDim()};
+}
 SmallVector<StringRef> LayerNormOp::getDimsWorkedAcross() {
   return namesOf(getDims());
 }

@@ -583,6 +583,59 @@ def Tessel_ArgmaxOp : Tessel_Op<"argmax", [Pure, Tessel_AcrossRuleTrait]> {
   let hasVerifier = 1;
 }
 
+def Tessel_TopKOp : Tessel_Op<"top_k", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
+  let summary = "the k largest elements, or their indices, along one named dimension";
+  let description = [{
+    For every index of the other dimensions, ranks the elements along `dim`
+    from the largest down (equal elements by their index, the smaller
+    first; NaN above everything, as argmax has it) and keeps the first `k`.
+    The result replaces `dim` by the new dimension `out_dim` of size `k`:
+    element j along `out_dim` is the (j+1)-th largest value or, with
+    `indices`, its index along `dim` (an integer).
+
+    The values and the indices are two ops on the same input, not one op
+    with two results: every layer of tessel (layouts, partitioning, autodiff,
+    the runtime's kernels) is built around ops with one result, and the
+    two forms select the same elements, so they agree element by element.
+
+    The gradient of the values scatters dy back to the chosen positions:
+    `dx = einsum(one_hot(top_k indices), dy)` over the input's dimensions,
+    zero elsewhere. The indices have none (an integer carries none).
+
+    tessel-partition keeps the splits of the other dimensions. When `dim`
+    is split, the values are found in two rounds: each rank takes the
+    top min(k, block) of its block, the candidates of all blocks are
+    gathered along `out_dim` and the top k of them taken again, which moves
+    k candidates per block instead of the whole dimension; the indices, and
+    a padded (uneven) split of `dim`, gather `dim` whole first.
+
+    Example (top-2 routing of each token to experts):
+
+    ```mlir
+    %gates = tessel.top_k %probs over "experts" k 2 as "choice"
+        : !tessel.tensor<[tokens:64, experts:8], f32>
+        -> !tessel.tensor<[tokens:64, choice:2], f32>
+    %ids = tessel.top_k %probs over "experts" k 2 as "choice" indices
+        : !tessel.tensor<[tokens:64, experts:8], f32>
+        -> !tessel.tensor<[tokens:64, choice:2], i32>
+    ```
+
+    Constraints checked by the verifier: `dim` is an input dimension;
+    1 <= k <= its size; `out_dim` is not an input dimension; the result
+    has the input's other dimensions with their sizes and `out_dim` of size
+    k; its elements are the input's type, or with `indices` integers wider
+    than i1.
+  }];
+  let arguments = (ins Tessel_Tensor:$input, StrAttr:$dim, I64Attr:$k,
+                       StrAttr:$out_dim, UnitAttr:$indices);
+  let results = (outs Tessel_Tensor:$result);
+  let assemblyFormat = [{
+    $input `over` $dim `k` $k `as` $out_dim (`indices` $indices^)? attr-dict `:`
+    qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tessel_LayerNormOp : Tessel_Op<"layer_norm", [Pure, Tessel_AcrossRuleTrait, Tessel_GradientTrait]> {
   let summary = "normalise to zero mean and unit variance over named dims";
   let description = [{

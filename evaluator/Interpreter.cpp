@@ -344,6 +344,15 @@ LogicalResult Interpreter::run(Operation *op) {
           return ref::argmax(operand(0)[r], a.getDim(), spec);
         });
       })
+      .Case([&](TopKOp t) {
+        ref::TensorSpec spec = resultSpec(t);
+        int64_t k = t.getKAttr().getInt();
+        bool indices = t.getIndices();
+        return perRank(t, [&](int64_t r) {
+          return ref::topK(operand(0)[r], t.getDim(), k, t.getOutDim(), indices,
+                           spec);
+        });
+      })
       .Case([&](SoftmaxCrossEntropyOp s) {
         ref::TensorSpec spec = resultSpec(s);
         return perRankChecked(

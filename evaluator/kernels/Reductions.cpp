@@ -187,6 +187,49 @@ Tensor argmax(const Tensor &x, std::string_view dim,
   return transpose(indices, resultSpec);
 }
 
+Tensor topK(const Tensor &x, std::string_view dim, int64_t k,
+            std::string_view outDim, bool indices,
+            const TensorSpec &resultSpec) {
+  // The result is built with x's dim order, `outDim` where `dim` was, so
+  // that a fiber's chosen elements lie at the fiber's outer position with
+  // the fiber's stride; the result may list its dims in another order, so
+  // it is then transposed by name.
+  TensorSpec inPlace = x.spec;
+  inPlace.type = resultSpec.type;
+  int d = inPlace.dimIndex(dim);
+  inPlace.dims[d] = std::string(outDim);
+  inPlace.shape[d] = k;
+  Tensor chosen(inPlace);
+  // The stride of `dim` in x and of `outDim` in the result are the same:
+  // both are the product of the sizes after position d.
+  int64_t stride = 1;
+  for (int e = d + 1; e < x.rank(); ++e)
+    stride *= x.spec.shape[e];
+  int64_t size = x.spec.shape[d];
+  std::vector<int64_t> order(size);
+  forEachFiber(x.spec, {std::string(dim)},
+               [&](const std::vector<int64_t> &offsets) {
+                 for (int64_t i = 0; i < size; ++i)
+                   order[i] = i;
+                 std::partial_sort(order.begin(), order.begin() + k,
+                                   order.end(), [&](int64_t a, int64_t b) {
+                                     return ranksBefore(x.data[offsets[a]], a,
+                                                        x.data[offsets[b]], b);
+                                   });
+                 // offsets[0] is the fiber's start in x; the result's is the
+                 // same outer position with k instead of size along d.
+                 int64_t outer = offsets[0] / (size * stride),
+                         inner = offsets[0] % stride;
+                 for (int64_t j = 0; j < k; ++j) {
+                   double value = indices ? static_cast<double>(order[j])
+                                          : x.data[offsets[order[j]]];
+                   chosen.data[(outer * k + j) * stride + inner] =
+                       roundToType(value, inPlace.type);
+                 }
+               });
+  return transpose(chosen, resultSpec);
+}
+
 bool softmaxCrossEntropy(const Tensor &logits, const Tensor &labels,
                          std::string_view classDim,
                          const TensorSpec &resultSpec, Tensor &out,

@@ -6,6 +6,7 @@
 
 #include "evaluator/kernels/Tensor.h"
 
+#include <cmath>
 #include <string>
 
 namespace tessel::ref {
@@ -38,6 +39,24 @@ Tensor cumsum(const Tensor &x, std::string_view dim, bool reverse);
 /// integer type).
 Tensor argmax(const Tensor &x, std::string_view dim,
               const TensorSpec &resultSpec);
+
+/// Whether element i (value a) comes before element j (value b) in the
+/// order of argmax and top_k: larger first, NaN above every number, equal
+/// elements (two NaNs too) by the smaller index.
+inline bool ranksBefore(double a, int64_t i, double b, int64_t j) {
+  bool aAbove = std::isnan(a) ? !std::isnan(b) : !std::isnan(b) && a > b;
+  bool bAbove = std::isnan(b) ? !std::isnan(a) : !std::isnan(a) && b > a;
+  return aAbove || (!bAbove && i < j);
+}
+
+/// The `k` largest elements along `dim` (with `indices`, their indices
+/// along it), for every index of the other dims, largest first; ties go to
+/// the smaller index, NaN ranks above everything. The result has
+/// `resultSpec`: x's dims with `dim` replaced by `outDim` of size k, in
+/// any order, x's element type or (indices) an integer type.
+Tensor topK(const Tensor &x, std::string_view dim, int64_t k,
+            std::string_view outDim, bool indices,
+            const TensorSpec &resultSpec);
 
 /// Per-example loss logsumexp(logits over classDim) - logits[label]. `labels`
 /// holds integers and has exactly the result's dims (the logits' dims minus

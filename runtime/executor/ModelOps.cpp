@@ -523,6 +523,54 @@ Kernel buildArgmax(const OpDescriptor &desc) {
   };
 }
 
+/// top_k of f32 into f32 values or i32 indices: a partial sort of each
+/// fiber's indices in the reference's order (ref::ranksBefore), when the
+/// result lists the input's dims with `out_dim` in the place of `dim`.
+Kernel buildTopK(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  std::string dim = operandDim(desc, "dim", 0);
+  std::string outDim = desc.stringAttr("out_dim");
+  int64_t k = desc.intAttr("k");
+  bool indices = flagAttr(desc, "indices");
+  ref::TensorSpec spec = desc.result.spec();
+  Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
+    return ref::topK(inputs[0], dim, k, outDim, indices, spec);
+  });
+  std::vector<std::string> inPlace = desc.operands[0].dims;
+  std::replace(inPlace.begin(), inPlace.end(), dim, outDim);
+  ref::ElementType wanted =
+      indices ? ref::ElementType::I32 : ref::ElementType::F32;
+  if (desc.operands[0].type != ref::ElementType::F32 ||
+      desc.result.type != wanted || desc.result.dims != inPlace)
+    return reference;
+  Fibers f = fibersAlong(desc.operands[0], dim);
+  return
+      [f, k, indices](tessel_context_t &, void *const *operands, void *result) {
+        const float *x = static_cast<const float *>(operands[0]);
+        std::vector<int64_t> order(f.size);
+        for (int64_t o = 0; o < f.outer; ++o)
+          for (int64_t i = 0; i < f.inner; ++i) {
+            const float *fiber = x + o * f.size * f.inner + i;
+            for (int64_t j = 0; j < f.size; ++j)
+              order[j] = j;
+            std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                              [&](int64_t a, int64_t b) {
+                                return ref::ranksBefore(fiber[a * f.inner], a,
+                                                        fiber[b * f.inner], b);
+                              });
+            int64_t base = o * k * f.inner + i;
+            for (int64_t j = 0; j < k; ++j) {
+              if (indices)
+                static_cast<int32_t *>(result)[base + j * f.inner] =
+                    static_cast<int32_t>(order[j]);
+              else
+                static_cast<float *>(result)[base + j * f.inner] =
+                    fiber[order[j] * f.inner];
+            }
+          }
+      };
+}
+
 /// Dropout: a plain loop drawing each element's mask from its global index
 /// (evaluator/kernels/Dropout.h), in double and rounded once as in the
 /// reference; a block of a split tensor ("global_type") finds its offsets
@@ -736,6 +784,7 @@ void registerModelOps(KernelRegistry &registry) {
       {"tessel.cumsum", buildCumsum},
       {"tessel.dropout", buildDropout},
       {"tessel.argmax", buildArgmax},
+      {"tessel.top_k", buildTopK},
       {"tessel.conv2d", buildConvolution<ConvolutionOp::Forward, ref::conv2d>},
       {"tessel.conv2d_backward_input",
        buildConvolution<ConvolutionOp::BackwardInput,

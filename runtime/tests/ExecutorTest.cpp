@@ -516,6 +516,43 @@ TEST(Executor, CumsumAndArgmax) {
              {1, 2}, 0);
 }
 
+TEST(Executor, TopK) {
+  // [n:2, c:4] = [[1, 3, 2, 3], [2, 5, -1, 5]]
+  std::vector<double> x = {1, 3, 2, 3, 2, 5, -1, 5};
+  auto topK = [&](const std::vector<double> &input, json result, bool indices) {
+    json attrs = {{"dim", "c"}, {"k", 3}, {"out_dim", "k"}};
+    if (indices)
+      attrs["indices"] = true;
+    return execute(op("tessel.top_k", {T({"n", "c"}, {2, 4})}, result, attrs),
+                   {input});
+  };
+  // The loop (f32 values, i32 indices in the input's dim order) and the
+  // reference kernel (i64 indices, another dim order) agree; equal elements
+  // go by index.
+  expectNear(topK(x, T({"n", "k"}, {2, 3}), false), {3, 3, 2, 5, 5, 2}, 0);
+  expectNear(topK(x, T({"k", "n"}, {3, 2}), false), {3, 5, 3, 5, 2, 2}, 0);
+  expectNear(topK(x, T({"n", "k"}, {2, 3}, "i32"), true), {1, 3, 2, 1, 3, 0},
+             0);
+  expectNear(topK(x, T({"n", "k"}, {2, 3}, "i64"), true), {1, 3, 2, 1, 3, 0},
+             0);
+  // NaN ranks first on both.
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> withNaN = {1, nan, 4, nan, 0, 0, 0, 0};
+  expectNear(topK(withNaN, T({"n", "k"}, {2, 3}, "i32"), true),
+             {1, 3, 2, 0, 1, 2}, 0);
+  expectNear(topK(withNaN, T({"k", "n"}, {3, 2}, "i64"), true),
+             {1, 0, 3, 1, 2, 2}, 0);
+  // Along the first dim (a strided fiber), k = 2 of 2.
+  auto overN = [&](json result) {
+    return execute(
+        op("tessel.top_k", {T({"n", "c"}, {2, 4})}, result,
+           {{"dim", "n"}, {"k", 2}, {"out_dim", "r"}, {"indices", true}}),
+        {x});
+  };
+  expectNear(overN(T({"r", "c"}, {2, 4}, "i32")), {1, 1, 0, 1, 0, 0, 1, 0}, 0);
+  expectNear(overN(T({"c", "r"}, {4, 2}, "i64")), {1, 0, 1, 0, 0, 1, 1, 0}, 0);
+}
+
 TEST(Executor, LayerNorm) {
   std::vector<double> x = {1, 2, 3, 4, 10, 10, 10, 14};
   double r1 = 1 / std::sqrt(1.25 + 1e-5), r2 = 1 / std::sqrt(3.0 + 1e-5);

@@ -60,6 +60,29 @@ TEST(ArgmaxTest, FirstMaximumAndNaN) {
                 {"k", "i"}, {2, 2}, {1, 0, 0, 1}));
 }
 
+TEST(TopKTest, LargestFirstTiesAndNaN) {
+  Tensor x = tensor({"i", "j"}, {2, 4}, {1, 3, 2, 3, 2, NAN, -1, NAN});
+  // Equal elements by index, NaN above everything.
+  EXPECT_TRUE(hasValues(
+      topK(x, "j", 3, "c", true, spec({"i", "c"}, {2, 3}, ElementType::I32)),
+      {"i", "c"}, {2, 3}, {1, 3, 2, 1, 3, 0}));
+  Tensor first = topK(x, "j", 3, "c", false, spec({"i", "c"}, {2, 3}));
+  EXPECT_TRUE(hasValues(first, {"i", "c"}, {2, 3},
+                        {3, 3, 2, first.data[3], first.data[4], 2}));
+  EXPECT_TRUE(std::isnan(first.data[3]) && std::isnan(first.data[4]));
+  // Along the first dim, into a result that lists the dims in another
+  // order: y[i][j][k], the two largest over j of each (i, k).
+  Tensor y =
+      tensor({"i", "j", "k"}, {2, 3, 2}, {0, 5, 1, 4, 7, 2, 6, 3, 6, 9, 2, 9});
+  EXPECT_TRUE(
+      hasValues(topK(y, "j", 2, "c", false, spec({"k", "c", "i"}, {2, 2, 2})),
+                {"k", "c", "i"}, {2, 2, 2}, {7, 6, 1, 6, 5, 9, 4, 9}));
+  EXPECT_TRUE(
+      hasValues(topK(y, "j", 2, "c", true,
+                     spec({"k", "c", "i"}, {2, 2, 2}, ElementType::I64)),
+                {"k", "c", "i"}, {2, 2, 2}, {2, 0, 1, 1, 0, 1, 1, 2}));
+}
+
 TEST(ReduceTest, KeptDimsInAnotherOrder) {
   // x[i][j][k] = 1 + 4i + 2j + k; summing j gives 4 + 8i + 2k.
   Tensor x = tensor({"i", "j", "k"}, {2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});

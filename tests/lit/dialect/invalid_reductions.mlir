@@ -1,5 +1,5 @@
 // Errors of the verifiers of reduce, softmax, log_softmax,
-// softmax_cross_entropy, layer_norm, cumsum and argmax.
+// softmax_cross_entropy, layer_norm, cumsum, argmax and top_k.
 // RUN: tessel-opt %s -split-input-file -verify-diagnostics
 
 func.func @reduce_new_dim(%x: !tessel.tensor<[batch:4, hidden:8], f32>) {
@@ -319,5 +319,113 @@ func.func @argmax_size(%x: !tessel.tensor<[batch:4, classes:10], f32>) {
   // expected-error @+1 {{'tessel.argmax' op result dimension 'batch' has size 2, expected 4}}
   %a = tessel.argmax %x over "classes"
       : !tessel.tensor<[batch:4, classes:10], f32> -> !tessel.tensor<[batch:2], i32>
+  return
+}
+
+// -----
+
+func.func @top_k_missing_dim(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op input has no dimension 'vocab'}}
+  %t = tessel.top_k %x over "vocab" k 2 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_zero(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op k must be between 1 and the size of 'experts' (4), got 0}}
+  %t = tessel.top_k %x over "experts" k 0 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:1], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_too_many(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op k must be between 1 and the size of 'experts' (4), got 5}}
+  %t = tessel.top_k %x over "experts" k 5 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:5], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_negative(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op k must be between 1 and the size of 'experts' (4), got -1}}
+  %t = tessel.top_k %x over "experts" k -1 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_out_dim_exists(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op out_dim 'tokens' is already an input dimension}}
+  %t = tessel.top_k %x over "experts" k 2 as "tokens"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_keeps_dim(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op result has unexpected dimension 'experts'}}
+  %t = tessel.top_k %x over "experts" k 2 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, experts:4, choice:2], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_no_out_dim(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op result is missing dimension 'choice'}}
+  %t = tessel.top_k %x over "experts" k 2 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, slot:2], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_out_size(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op result dimension 'choice' has size 3, expected 2}}
+  %t = tessel.top_k %x over "experts" k 2 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:3], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_other_size(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op result dimension 'tokens' has size 3, expected 6}}
+  %t = tessel.top_k %x over "experts" k 2 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:3, choice:2], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_values_type(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op expected one element type, got 'f32' and 'f64'}}
+  %t = tessel.top_k %x over "experts" k 2 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], f64>
+  return
+}
+
+// -----
+
+func.func @top_k_float_indices(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op expected the indices to hold integers, got 'f32'}}
+  %t = tessel.top_k %x over "experts" k 2 as "choice" indices
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], f32>
+  return
+}
+
+// -----
+
+func.func @top_k_i1_indices(%x: !tessel.tensor<[tokens:6, experts:4], f32>) {
+  // expected-error @+1 {{'tessel.top_k' op indices must be integers wider than i1, got i1}}
+  %t = tessel.top_k %x over "experts" k 2 as "choice" indices
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], i1>
   return
 }

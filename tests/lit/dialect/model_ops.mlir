@@ -354,6 +354,26 @@ func.func @scans(%x: !tessel.tensor<[batch:4, seq:8], f32>,
                           !tessel.tensor<[batch:4], i32>, !tessel.tensor<[batch:4], i64>
 }
 
+// CHECK-LABEL: func.func @top_k
+// CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[tokens:6, experts:4], f32>)
+func.func @top_k(%x: !tessel.tensor<[tokens:6, experts:4], f32>)
+    -> (!tessel.tensor<[tokens:6, choice:2], f32>, !tessel.tensor<[tokens:6, choice:2], i32>,
+        !tessel.tensor<[best:4, experts:4], i64>) {
+  // CHECK: %[[V:.*]] = tessel.top_k %[[X]] over "experts" k 2 as "choice" : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], f32>
+  %0 = tessel.top_k %x over "experts" k 2 as "choice"
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], f32>
+  // CHECK: %[[I:.*]] = tessel.top_k %[[X]] over "experts" k 2 as "choice" indices : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], i32>
+  %1 = tessel.top_k %x over "experts" k 2 as "choice" indices
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[tokens:6, choice:2], i32>
+  // The result may list its dims in another order.
+  // CHECK: %[[T:.*]] = tessel.top_k %[[X]] over "tokens" k 4 as "best" indices : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[best:4, experts:4], i64>
+  %2 = tessel.top_k %x over "tokens" k 4 as "best" indices
+      : !tessel.tensor<[tokens:6, experts:4], f32> -> !tessel.tensor<[best:4, experts:4], i64>
+  // CHECK: return %[[V]], %[[I]], %[[T]]
+  return %0, %1, %2 : !tessel.tensor<[tokens:6, choice:2], f32>, !tessel.tensor<[tokens:6, choice:2], i32>,
+                      !tessel.tensor<[best:4, experts:4], i64>
+}
+
 // CHECK-LABEL: func.func @conv2d
 // CHECK-SAME: (%[[X:.*]]: !tessel.tensor<[batch:8, c:1, h:28, w:28], f32>, %[[K:.*]]: !tessel.tensor<[c:1, f:16, kh:3, kw:3], f32>)
 func.func @conv2d(%x: !tessel.tensor<[batch:8, c:1, h:28, w:28], f32>,
