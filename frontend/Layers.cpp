@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 namespace tessel {
 
@@ -246,28 +247,114 @@ Tensor MultiHeadAttention::operator()(const Tensor &x) const {
       });
 }
 
-Tensor dotProductAttention(const Tensor &q, const Tensor &k, const Tensor &v,
-                           const std::string &seq, const std::string &key,
-                           const std::string &headDim, bool causal) {
+namespace {
+
+/// softmax over `key` of q.k / sqrt(|headDim|), with the scores where
+/// `visible()` (an i1 tensor over some of their dims) is false hidden,
+/// times v; the result has q's dimensions. `visible` is called after the
+/// scores are built, so that every caller traces its ops in one order.
+Tensor attend(const Tensor &q, const Tensor &k, const Tensor &v,
+              const std::string &key, const std::string &headDim,
+              const std::function<std::optional<Tensor>()> &visible) {
   const char *what = "dot-product attention";
-  Dim positions = pick(q, {seq}, what).front();
   Dim scale = pick(q, {headDim}, what).front();
   Dim keys = pick(k, {key}, what).front();
   Dims scoreDims = withoutDims(q.dims(), {headDim});
   scoreDims.push_back(keys);
   Tensor scores = einsum({q, k}, scoreDims) *
                   (1.0 / std::sqrt(static_cast<double>(scale.size)));
-  if (causal) {
+  if (std::optional<Tensor> mask = visible()) {
+    Tensor hidden = constant(Model::of(q), -1e9, {}, scores.dtype());
+    scores = where(*mask, scores, hidden);
+  }
+  return einsum({softmax(scores, key), v}, q.dims());
+}
+
+} // namespace
+
+Tensor dotProductAttention(const Tensor &q, const Tensor &k, const Tensor &v,
+                           const std::string &seq, const std::string &key,
+                           const std::string &headDim, bool causal) {
+  const char *what = "dot-product attention";
+  Dim positions = pick(q, {seq}, what).front();
+  Dim keys = pick(k, {key}, what).front();
+  return attend(q, k, v, key, headDim, [&]() -> std::optional<Tensor> {
+    if (!causal)
+      return std::nullopt;
     Model &model = Model::of(q);
     Tensor queryIndex = iota(model, {positions, keys}, seq);
     Tensor keyIndex = iota(model, {positions, keys}, key);
     // Ops in a fixed order (not C++'s unspecified argument order), so that
     // every build traces the same function.
-    Tensor visible = compare(Comparison::Ge, queryIndex, keyIndex);
-    Tensor hidden = constant(model, -1e9, {}, scores.dtype());
-    scores = where(visible, scores, hidden);
-  }
-  return einsum({softmax(scores, key), v}, q.dims());
+    return compare(Comparison::Ge, queryIndex, keyIndex);
+  });
+}
+
+Dims MultiHeadAttention::cacheDims(const Dims &batch, int64_t positions) const {
+  Dims dims = batch;
+  dims.push_back(Dim(key, positions));
+  dims.push_back(heads);
+  dims.push_back(headDim);
+  return dims;
+}
+
+std::pair<Tensor, KVCache>
+MultiHeadAttention::step(const Tensor &x, const Tensor &position,
+                         const KVCache &cache) const {
+  std::string what = fmt::format("MultiHeadAttention '{}' step", name);
+  if (!causal)
+    throw Error(fmt::format("{}: decoding one position at a time needs a "
+                            "causal attention",
+                            what));
+  Dim features = pick(x, {model}, what).front();
+  if (x.has(seq))
+    throw Error(fmt::format("{}: the input {} has the sequence dimension "
+                            "'{}'; a step takes one position",
+                            what, x.str(), seq));
+  if (!position.dims().empty() ||
+      (position.dtype() != DType::I32 && position.dtype() != DType::I64))
+    throw Error(fmt::format("{}: the position {} is not an i32 or i64 scalar",
+                            what, position.str()));
+  if (!cache.k.valid() || !cache.v.valid())
+    throw Error(fmt::format("{}: the cache has no keys or no values", what));
+  if (!cache.k.has(key))
+    throw Error(fmt::format("{}: the cache {} has no key dimension '{}'", what,
+                            cache.k.str(), key));
+  Dims expected =
+      cacheDims(withoutDims(x.dims(), {model}), cache.k.dim(key).size);
+  for (const Tensor *part : {&cache.k, &cache.v})
+    if (part->dims() != expected)
+      throw Error(fmt::format("{}: the cache {} is not {} (the input's "
+                              "dimensions but '{}', then '{}', '{}', '{}')",
+                              what, part->str(), formatDims(expected), model,
+                              key, heads.name, headDim.name));
+  std::vector<Tensor> results = Model::of(x).callLayer(
+      "MultiHeadAttention.step", name, {x, position, cache.k, cache.v},
+      [&](const std::vector<Tensor> &in) {
+        const Tensor &input = in[0], &at = in[1];
+        Model &traced = Model::of(input);
+        auto projected = [&](const char *scope) {
+          return Linear(scope, {heads, headDim}, {model},
+                        /*bias=*/false)(input);
+        };
+        Tensor q = projected("q");
+        Tensor k = projected("k");
+        Tensor v = projected("v");
+        // The cache keeps every position but this one, where the new key
+        // and value go (a select, so the kept ones are bit for bit the
+        // same); the result is stored like the cache.
+        Tensor index = iota(traced, {in[2].dim(key)}, key, at.dtype());
+        Tensor elsewhere = compare(Comparison::Ne, index, at);
+        Tensor keys = where(elsewhere, in[2], k);
+        Tensor values = where(elsewhere, in[3], v);
+        Tensor attention = attend(q, keys, values, key, headDim.name, [&] {
+          return std::optional<Tensor>(compare(Comparison::Le, index, at));
+        });
+        Tensor y = Linear("o", {features}, {heads.name, headDim.name},
+                          /*bias=*/false)(attention);
+        return std::vector<Tensor>{y, keys, values};
+      });
+  return {results[0], KVCache{results[1], results[2]}};
 }
 
 //===--- Convolution -----------------------------------------------------===//

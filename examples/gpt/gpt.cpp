@@ -2,7 +2,8 @@
 //
 // Builds a decoder-only Transformer (token embedding tied to the output
 // projection, learned positions, pre-LN blocks of causal multi-head
-// attention and a GELU MLP) with named dimensions, then writes its MLIR,
+// attention and a GELU MLP) with named dimensions, and its one-position
+// decoding step with key/value caches, then writes its MLIR,
 // explains it under layouts, or trains it under mpirun:
 //
 //   gpt --emit gpt.mlir
@@ -26,18 +27,47 @@ struct Config {
           heads = 4, dFF = 256;
 };
 
+/// The attention of every block; forward and decode trace it with the same
+/// names, so they share its weights.
+MultiHeadAttention attentionOf(const Config &c) {
+  return MultiHeadAttention("attn", Dim("heads", c.heads),
+                            Dim("head_dim", c.dModel / c.heads), "d_model",
+                            "seq");
+}
+
 /// One pre-LN block: x + attention(ln(x)), then + mlp(ln(x)).
 Tensor block(const Tensor &x, const std::string &name, const Config &c) {
   Model &model = Model::of(x);
   return model.callLayer("Block", name, {x}, [&](const std::vector<Tensor> &in) {
     Tensor h = in[0];
-    MultiHeadAttention attention("attn", Dim("heads", c.heads),
-                                 Dim("head_dim", c.dModel / c.heads),
-                                 "d_model", "seq");
-    h = h + attention(LayerNorm("ln1", {"d_model"})(h));
+    h = h + attentionOf(c)(LayerNorm("ln1", {"d_model"})(h));
     h = h + MLP("mlp", Dim("d_ff", c.dFF), "d_model")(LayerNorm("ln2", {"d_model"})(h));
     return std::vector<Tensor>{h};
   })[0];
+}
+
+/// The block at one position, for decoding: the same weights, the
+/// attention reading and extending its key/value cache. Returns the
+/// features and the cache.
+std::vector<Tensor> blockStep(const Tensor &x, const Tensor &position,
+                              const KVCache &cache, const std::string &name,
+                              const Config &c) {
+  Model &model = Model::of(x);
+  return model.callLayer("BlockStep", name, {x, position, cache.k, cache.v},
+                         [&](const std::vector<Tensor> &in) {
+                           auto [attended, updated] = attentionOf(c).step(
+                               LayerNorm("ln1", {"d_model"})(in[0]), in[1],
+                               {in[2], in[3]});
+                           Tensor h = in[0] + attended;
+                           h = h + MLP("mlp", Dim("d_ff", c.dFF), "d_model")(
+                                       LayerNorm("ln2", {"d_model"})(h));
+                           return std::vector<Tensor>{h, updated.k, updated.v};
+                         });
+}
+
+/// The name of block `i`'s key ("k") or value ("v") cache.
+std::string cacheName(int64_t i, const char *part) {
+  return "block" + std::to_string(i) + ".attn." + part + "_cache";
 }
 
 void buildGpt(Model &model, const Config &c) {
@@ -56,6 +86,38 @@ void buildGpt(Model &model, const Config &c) {
                      embedding.attend(LayerNorm("ln_f", {"d_model"})(x));
                  model.name(logits, "logits");
                  return {reduceMean(crossEntropy(logits, in[1], "vocab"))};
+               });
+
+  // One position of each sequence in the batch, for generating text: the
+  // logits of the next token, and every block's key/value cache with this
+  // position's keys and values added.
+  std::vector<Input> inputs{Input("token", {batch}, DType::I32),
+                            Input("position", {}, DType::I32)};
+  Dims cacheDims = attentionOf(c).cacheDims({batch}, c.seq);
+  for (int64_t i = 0; i < c.layers; ++i) {
+    inputs.emplace_back(cacheName(i, "k"), cacheDims);
+    inputs.emplace_back(cacheName(i, "v"), cacheDims);
+  }
+  model.define("decode", inputs,
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 Tensor token = embedding(in[0]);
+                 Tensor table = model.parameter("pos_emb", {seq, dModel});
+                 Tensor x = token + gather(table, in[1], "seq");
+                 std::vector<Output> caches;
+                 for (int64_t i = 0; i < c.layers; ++i) {
+                   std::vector<Tensor> out =
+                       blockStep(x, in[1], {in[2 + 2 * i], in[3 + 2 * i]},
+                                 "block" + std::to_string(i), c);
+                   x = out[0];
+                   caches.emplace_back(cacheName(i, "k"), out[1]);
+                   caches.emplace_back(cacheName(i, "v"), out[2]);
+                 }
+                 Tensor logits =
+                     embedding.attend(LayerNorm("ln_f", {"d_model"})(x));
+                 model.name(logits, "logits");
+                 std::vector<Output> outputs{Output("logits", logits)};
+                 outputs.insert(outputs.end(), caches.begin(), caches.end());
+                 return outputs;
                });
 }
 

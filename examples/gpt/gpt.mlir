@@ -87,4 +87,91 @@ module {
     %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[vocab:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
     return %1 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
   }
+  func.func @decode(%arg0: !tessel.tensor<[batch:4], i32> {tessel.name = "token"}, %arg1: !tessel.tensor<[], i32> {tessel.name = "position"}, %arg2: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.k_cache"}, %arg3: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.v_cache"}, %arg4: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.k_cache"}, %arg5: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.v_cache"}) -> (!tessel.tensor<[batch:4, vocab:256], f32> {tessel.name = "logits"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.k_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.v_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.k_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.v_cache"}) {
+    %0 = call @Embedding_1(%arg0) {tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4], i32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %1 = tessel.parameter "pos_emb" normal scale 2.000000e-02 seed 1794518190 : !tessel.tensor<[seq:16, d_model:64], f32>
+    %2 = tessel.gather %1[%arg1] over "seq" : !tessel.tensor<[seq:16, d_model:64], f32>, !tessel.tensor<[], i32> -> !tessel.tensor<[d_model:64], f32>
+    %3 = tessel.add %0, %2 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %4:3 = call @BlockStep(%3, %arg1, %arg2, %arg3) {tessel.scope = "block0"} : (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[], i32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>)
+    %5:3 = call @BlockStep(%4#0, %arg1, %arg4, %arg5) {tessel.scope = "block1"} : (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[], i32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>)
+    %6 = call @LayerNorm_1(%5#0) {tessel.scope = "ln_f"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %7 = call @Embedding_attend_1(%6) {tessel.name = "logits", tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, vocab:256], f32>
+    return %7, %4#1, %4#2, %5#1, %5#2 : !tessel.tensor<[batch:4, vocab:256], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+  }
+  func.func private @Embedding_1(%arg0: !tessel.tensor<[batch:4], i32>) -> !tessel.tensor<[batch:4, d_model:64], f32> {
+    %0 = tessel.parameter "table" normal scale 2.000000e-02 seed 1251777503 : !tessel.tensor<[vocab:256, d_model:64], f32>
+    %1 = tessel.gather %0[%arg0] over "vocab" : !tessel.tensor<[vocab:256, d_model:64], f32>, !tessel.tensor<[batch:4], i32> -> !tessel.tensor<[batch:4, d_model:64], f32>
+    return %1 : !tessel.tensor<[batch:4, d_model:64], f32>
+  }
+  func.func private @BlockStep(%arg0: !tessel.tensor<[batch:4, d_model:64], f32>, %arg1: !tessel.tensor<[], i32>, %arg2: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, %arg3: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) {
+    %0 = call @LayerNorm_1(%arg0) {tessel.scope = "ln1"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %1:3 = call @MultiHeadAttention_step(%0, %arg1, %arg2, %arg3) {tessel.scope = "attn"} : (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[], i32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>)
+    %2 = tessel.add %arg0, %1#0 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, d_model:64], f32> -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %3 = call @LayerNorm_1(%2) {tessel.scope = "ln2"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %4 = call @MLP_1(%3) {tessel.scope = "mlp"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %5 = tessel.add %2, %4 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, d_model:64], f32> -> !tessel.tensor<[batch:4, d_model:64], f32>
+    return %5, %1#1, %1#2 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+  }
+  func.func private @LayerNorm_1(%arg0: !tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32> {
+    %0 = tessel.parameter "gamma" ones scale 1.000000e+00 seed 1344869386 : !tessel.tensor<[d_model:64], f32>
+    %1 = tessel.parameter "beta" zeros scale 1.000000e+00 seed 797041863 : !tessel.tensor<[d_model:64], f32>
+    %2 = tessel.layer_norm %arg0 over ["d_model"] epsilon 1.000000e-05 : !tessel.tensor<[batch:4, d_model:64], f32>
+    %3 = tessel.mul %2, %0 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %4 = tessel.add %3, %1 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, d_model:64], f32>
+    return %4 : !tessel.tensor<[batch:4, d_model:64], f32>
+  }
+  func.func private @MultiHeadAttention_step(%arg0: !tessel.tensor<[batch:4, d_model:64], f32>, %arg1: !tessel.tensor<[], i32>, %arg2: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, %arg3: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) {
+    %0 = call @Linear_4(%arg0) {tessel.scope = "q"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, heads:4, head_dim:16], f32>
+    %1 = call @Linear_4(%arg0) {tessel.scope = "k"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, heads:4, head_dim:16], f32>
+    %2 = call @Linear_4(%arg0) {tessel.scope = "v"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, heads:4, head_dim:16], f32>
+    %3 = tessel.iota "key" : !tessel.tensor<[key:16], i32>
+    %4 = tessel.compare ne, %3, %arg1 : !tessel.tensor<[key:16], i32>, !tessel.tensor<[], i32> -> !tessel.tensor<[key:16], i1>
+    %5 = tessel.select %4, %arg2, %1 : !tessel.tensor<[key:16], i1>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+    %6 = tessel.select %4, %arg3, %2 : !tessel.tensor<[key:16], i1>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, heads:4, head_dim:16], f32> -> !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+    %7 = tessel.einsum %0, %5 : (!tessel.tensor<[batch:4, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, heads:4, key:16], f32>
+    %8 = tessel.constant 2.500000e-01 : f32 -> !tessel.tensor<[], f32>
+    %9 = tessel.mul %7, %8 : !tessel.tensor<[batch:4, heads:4, key:16], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, heads:4, key:16], f32>
+    %10 = tessel.compare le, %3, %arg1 : !tessel.tensor<[key:16], i32>, !tessel.tensor<[], i32> -> !tessel.tensor<[key:16], i1>
+    %11 = tessel.constant -1.000000e+09 : f32 -> !tessel.tensor<[], f32>
+    %12 = tessel.select %10, %9, %11 : !tessel.tensor<[key:16], i1>, !tessel.tensor<[batch:4, heads:4, key:16], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, heads:4, key:16], f32>
+    %13 = tessel.softmax %12 over "key" : !tessel.tensor<[batch:4, heads:4, key:16], f32>
+    %14 = tessel.einsum %13, %6 : (!tessel.tensor<[batch:4, heads:4, key:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, heads:4, head_dim:16], f32>
+    %15 = call @Linear_5(%14) {tessel.scope = "o"} : (!tessel.tensor<[batch:4, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    return %15, %5, %6 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>
+  }
+  func.func private @Linear_4(%arg0: !tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, heads:4, head_dim:16], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_model:64, heads:4, head_dim:16], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[d_model:64, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, heads:4, head_dim:16], f32>
+    return %1 : !tessel.tensor<[batch:4, heads:4, head_dim:16], f32>
+  }
+  func.func private @Linear_5(%arg0: !tessel.tensor<[batch:4, heads:4, head_dim:16], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[heads:4, head_dim:16, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, heads:4, head_dim:16], f32>, !tessel.tensor<[heads:4, head_dim:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    return %1 : !tessel.tensor<[batch:4, d_model:64], f32>
+  }
+  func.func private @MLP_1(%arg0: !tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32> {
+    %0 = call @Linear_6(%arg0) {tessel.scope = "up"} : (!tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_ff:256], f32>
+    %1 = tessel.gelu %0 : !tessel.tensor<[batch:4, d_ff:256], f32>
+    %2 = call @Linear_7(%1) {tessel.scope = "down"} : (!tessel.tensor<[batch:4, d_ff:256], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    return %2 : !tessel.tensor<[batch:4, d_model:64], f32>
+  }
+  func.func private @Linear_6(%arg0: !tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_ff:256], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_model:64, d_ff:256], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[d_model:64, d_ff:256], f32>) -> !tessel.tensor<[batch:4, d_ff:256], f32>
+    %2 = tessel.parameter "b" zeros scale 1.000000e+00 seed 1728851429 : !tessel.tensor<[d_ff:256], f32>
+    %3 = tessel.add %1, %2 : !tessel.tensor<[batch:4, d_ff:256], f32>, !tessel.tensor<[d_ff:256], f32> -> !tessel.tensor<[batch:4, d_ff:256], f32>
+    return %3 : !tessel.tensor<[batch:4, d_ff:256], f32>
+  }
+  func.func private @Linear_7(%arg0: !tessel.tensor<[batch:4, d_ff:256], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32> {
+    %0 = tessel.parameter "w" normal scale 2.000000e-02 seed 1913405238 : !tessel.tensor<[d_ff:256, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, d_ff:256], f32>, !tessel.tensor<[d_ff:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
+    %2 = tessel.parameter "b" zeros scale 1.000000e+00 seed 1728851429 : !tessel.tensor<[d_model:64], f32>
+    %3 = tessel.add %1, %2 : !tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[d_model:64], f32> -> !tessel.tensor<[batch:4, d_model:64], f32>
+    return %3 : !tessel.tensor<[batch:4, d_model:64], f32>
+  }
+  func.func private @Embedding_attend_1(%arg0: !tessel.tensor<[batch:4, d_model:64], f32>) -> !tessel.tensor<[batch:4, vocab:256], f32> {
+    %0 = tessel.parameter "table" normal scale 2.000000e-02 seed 1251777503 : !tessel.tensor<[vocab:256, d_model:64], f32>
+    %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[vocab:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, vocab:256], f32>
+    return %1 : !tessel.tensor<[batch:4, vocab:256], f32>
+  }
 }

@@ -3,7 +3,8 @@
 
 The same model as gpt.cpp (and the same IR: gpt.mlir is what both write):
 a token embedding tied to the output projection, learned positions, and
-pre-LN blocks of causal multi-head attention and a GELU MLP.
+pre-LN blocks of causal multi-head attention and a GELU MLP; `decode` runs
+it one position at a time with key/value caches, for generating text.
 
     gpt.py --emit gpt.mlir
     gpt.py --explain examples/gpt/data.yaml --explain examples/gpt/hybrid.yaml
@@ -27,6 +28,17 @@ class Block(tessel.Module):
     def forward(self, x):
         x = x + self.attention(tessel.LayerNorm("ln1", "d_model")(x))
         return x + self.mlp(tessel.LayerNorm("ln2", "d_model")(x))
+
+
+class BlockStep(Block):
+    """The block at one position, for decoding: the same weights, the
+    attention reading and extending its key/value cache."""
+
+    def forward(self, x, position, k_cache, v_cache):
+        attended, k_cache, v_cache = self.attention.step(
+            tessel.LayerNorm("ln1", "d_model")(x), position, k_cache, v_cache)
+        x = x + attended
+        return x + self.mlp(tessel.LayerNorm("ln2", "d_model")(x)), k_cache, v_cache
 
 
 def rotate(x, angles):
@@ -84,10 +96,13 @@ class RegularizedBlock(tessel.Module):
 
 
 def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=256,
-              rotary=False, dropout=0.0):
+              rotary=False, dropout=0.0, full_logits=False):
     """The LM: learned positions by default; `rotary` rotates queries and keys
     instead, and `dropout` > 0 adds dropout after the embedding and each
-    sub-block (its masks keyed by the `dropout_step` input)."""
+    sub-block (its masks keyed by the `dropout_step` input). With learned
+    positions it has `decode`, one position with key/value caches; with
+    `full_logits` also `logits(tokens)`, the logits at every position (what
+    decode is checked against)."""
     batch, seq, vocab, d_model = (Dim("batch", batch), Dim("seq", seq),
                                   Dim("vocab", vocab), Dim("d_model", d_model))
     heads, head_dim = Dim("heads", heads), Dim("head_dim", d_model.size // heads)
@@ -95,7 +110,7 @@ def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=25
     model = tessel.Model()
     regularized = rotary or dropout > 0
 
-    def forward(tokens, targets, step=None):
+    def logits_of(tokens, step=None):
         x = embedding(tokens)
         if not rotary:
             x = x + model.parameter("pos_emb", [seq, d_model])
@@ -109,6 +124,10 @@ def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=25
                 x = Block(f"block{i}", heads, head_dim, Dim("d_ff", d_ff))(x)
         logits = embedding.attend(tessel.LayerNorm("ln_f", "d_model")(x))
         model.name(logits, "logits")
+        return logits
+
+    def forward(tokens, targets, step=None):
+        logits = logits_of(tokens, step)
         return tessel.reduce_mean(tessel.cross_entropy(logits, targets, "vocab"))
 
     inputs = [tessel.Input("tokens", [batch, seq], "i32"),
@@ -118,7 +137,42 @@ def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=25
         # function serves both; `tessel run` sets it every step.
         inputs.append(tessel.Input("dropout_step", [], "i64"))
     model.define("forward", inputs, forward)
+    if not regularized:
+        define_decode(model, embedding, layers, batch, seq, d_model, heads, head_dim, d_ff)
+    if full_logits:
+        model.define("logits", inputs[:1], logits_of)
     return model
+
+
+def cache_name(i, part):
+    """The name of block i's key ("k") or value ("v") cache."""
+    return f"block{i}.attn.{part}_cache"
+
+
+def define_decode(model, embedding, layers, batch, seq, d_model, heads, head_dim, d_ff):
+    """decode: one position of each sequence in the batch, for generating
+    text: the logits of the next token, and every block's key/value cache
+    with this position's keys and values added."""
+    cache_dims = tessel.MultiHeadAttention("attn", heads, head_dim, "d_model",
+                                           "seq").cache_dims([batch], seq.size)
+
+    def decode(token, position, *caches):
+        x = embedding(token)
+        x = x + tessel.gather(model.parameter("pos_emb", [seq, d_model]), position, "seq")
+        outputs = {}
+        for i in range(layers):
+            x, k_cache, v_cache = BlockStep(f"block{i}", heads, head_dim, Dim("d_ff", d_ff))(
+                x, position, caches[2 * i], caches[2 * i + 1])
+            outputs[cache_name(i, "k")], outputs[cache_name(i, "v")] = k_cache, v_cache
+        logits = embedding.attend(tessel.LayerNorm("ln_f", "d_model")(x))
+        model.name(logits, "logits")
+        return {"logits": logits, **outputs}
+
+    inputs = [tessel.Input("token", [batch], "i32"), tessel.Input("position", [], "i32")]
+    for i in range(layers):
+        inputs += [tessel.Input(cache_name(i, "k"), cache_dims),
+                   tessel.Input(cache_name(i, "v"), cache_dims)]
+    model.define("decode", inputs, decode)
 
 
 def main():

@@ -607,7 +607,26 @@ PYBIND11_MODULE(_tessel, m) {
            py::arg("name"), py::arg("heads"), py::arg("head_dim"),
            py::arg("model"), py::arg("seq"), py::arg("key") = "key",
            py::arg("causal") = true)
-      .def("__call__", &callAt<MultiHeadAttention>, py::arg("x"));
+      .def("__call__", &callAt<MultiHeadAttention>, py::arg("x"))
+      .def(
+          "step",
+          [](const MultiHeadAttention &attention, const Tensor &x,
+             const Tensor &position, const Tensor &k, const Tensor &v) {
+            locate(x);
+            auto [y, cache] = attention.step(x, position, {k, v});
+            return py::make_tuple(y, cache.k, cache.v);
+          },
+          py::arg("x"), py::arg("position"), py::arg("k_cache"),
+          py::arg("v_cache"),
+          "One decoding step: x is one position's features (no `seq`), "
+          "position an integer scalar, k_cache and v_cache the keys and "
+          "values so far ([batch..., key, heads, head_dim]). Returns (y, "
+          "k_cache, v_cache): the attention at this position and the "
+          "caches with its key and value written at `position`.")
+      .def("cache_dims", &MultiHeadAttention::cacheDims, py::arg("batch"),
+           py::arg("positions"),
+           "The dims of a key or value cache: batch, then key (positions), "
+           "heads, head_dim.");
   py::class_<Conv2d>(m, "Conv2d")
       .def(py::init<std::string, Dim, std::string, std::array<std::string, 2>,
                     int64_t, int64_t, int64_t, int64_t>(),

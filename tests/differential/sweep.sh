@@ -5,7 +5,8 @@
 # (relative error under 1e-5). The forward pass (the loss), the training
 # step that tessel-autodiff makes of it (loss, gradients and the optimizer's
 # update of every parameter and its state) and, where an example has one,
-# its evaluation (loss and number of correct predictions) are checked.
+# its evaluation (loss and number of correct predictions) and its decoding
+# step (logits and key/value caches) are checked.
 # Einsums of three or more inputs are split into pairwise ones first
 # (tessel-decompose-einsum, as `tessel compile` does), so the references
 # of the forward passes are the n-ary einsums the models wrote; einsum3/
@@ -172,6 +173,9 @@ for dir in $(for models in "$@"; do ls -d "$models"/*/; done); do
     "--tessel-autodiff=${optimizers[$example]:-}" -o "$step"
   functions="forward train_step"
   grep -q "func.func @evaluate" "$forward" && functions="$functions evaluate"
+  # A language model's decoding step (examples/gpt: one position, with
+  # key/value caches split like the heads and the batch).
+  grep -q "func.func @decode" "$forward" && functions="$functions decode"
   for function in $functions; do
     model=$forward
     [ "$function" = train_step ] && model=$step

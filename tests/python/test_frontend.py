@@ -369,6 +369,68 @@ def test_the_moe_routing_is_mesh_tensorflows_top_2_gating(tmp_path):
     assert balance == pytest.approx(E * sum(f * m for f, m in zip(fraction, mean_gate)), rel=1e-5)
 
 
+def write_npy(path, values, shape, code):
+    """Writes a little-endian .npy file of `values` (struct `code`: "f" for
+    f32, "i" for i32) with `shape` (() for a scalar)."""
+    import struct
+    descr = {"f": "<f4", "i": "<i4"}[code]
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, "".join(f"{d}, " for d in shape))
+    header += " " * ((64 - (11 + len(header)) % 64) % 64) + "\n"
+    path.write_bytes(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
+                     header.encode() + struct.pack(f"<{len(values)}{code}", *values))
+
+
+def test_gpt_decode_one_position_at_a_time_gives_the_forward_logits(tmp_path):
+    """Fed a sequence one token at a time, carrying its key/value caches from
+    call to call, decode computes at every position the logits the whole
+    forward pass computes there (the reference evaluator runs both, with the
+    same seeded weights)."""
+    import random
+    import subprocess
+    gpt = load_example("gpt")
+    B, S, V = 2, 6, 256
+    model = gpt.build_gpt(layers=2, batch=B, seq=S, d_model=32, heads=4, d_ff=64,
+                          full_logits=True)
+    model.write(str(tmp_path / "gpt.mlir"))
+    eval_tool = pathlib.Path(tessel.tool_path()).parent / "tessel-eval"
+    rng = random.Random(3)
+    tokens = [rng.randrange(V) for _ in range(B * S)]
+    write_npy(tmp_path / "tokens.npy", tokens, (B, S), "i")
+
+    def evaluate(function, inputs, out):
+        subprocess.run([str(eval_tool), str(tmp_path / "gpt.mlir"), "--function", function,
+                        *[f"--input={name}={path}" for name, path in inputs.items()],
+                        "--output-dir", str(out)], check=True, stdout=subprocess.DEVNULL)
+
+    evaluate("logits", {"tokens": tmp_path / "tokens.npy"}, tmp_path / "full")
+    shape, full = npy_f32(tmp_path / "full" / "result0.npy")
+    assert shape == (B, S, V)
+    caches = [gpt.cache_name(i, part) for i in range(2) for part in ("k", "v")]
+    previous = None
+    for p in range(S):
+        step = tmp_path / f"step{p}"
+        step.mkdir()
+        write_npy(step / "token.npy", [tokens[b * S + p] for b in range(B)], (B,), "i")
+        write_npy(step / "position.npy", [p], (), "i")
+        inputs = {"token": step / "token.npy", "position": step / "position.npy"}
+        for i, name in enumerate(caches):
+            if previous is None:
+                write_npy(step / f"{name}.npy", [0.0] * (B * S * 4 * 8), (B, S, 4, 8), "f")
+                inputs[name] = step / f"{name}.npy"
+            else:
+                inputs[name] = previous / f"result{i + 1}.npy"
+        evaluate("decode", inputs, step / "out")
+        shape, logits = npy_f32(step / "out" / "result0.npy")
+        assert shape == (B, V)
+        for b in range(B):
+            want = full[(b * S + p) * V:(b * S + p + 1) * V]
+            got = logits[b * V:(b + 1) * V]
+            worst = max(abs(g - w) for g, w in zip(got, want))
+            assert worst < 1e-5 * max(abs(w) for w in want), (p, b, worst)
+        previous = step / "out"
+
+
 def test_batch_norm_trains_with_batch_statistics_and_evaluates_with_running_ones():
     batch, c, h, w = Dim("batch", 4), Dim("c", 3), Dim("h", 5), Dim("w", 5)
     model = tessel.Model()

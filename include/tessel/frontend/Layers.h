@@ -12,6 +12,8 @@
 
 #include "tessel/frontend/Ops.h"
 
+#include <utility>
+
 namespace tessel {
 
 /// x . w + b: contracts the dimensions `in` of x into `out`.
@@ -109,6 +111,14 @@ Tensor dotProductAttention(const Tensor &q, const Tensor &k, const Tensor &v,
                            const std::string &seq, const std::string &key,
                            const std::string &headDim, bool causal = true);
 
+/// The keys and values an attention layer has seen while decoding, one
+/// position at a time: each `[batch..., key, heads, head_dim]`, zeros at the
+/// positions not yet written (MultiHeadAttention::cacheDims).
+struct KVCache {
+  Tensor k;
+  Tensor v;
+};
+
 /// Multi-head self-attention over the sequence dimension `seq` (keys and
 /// values use `key`, a renamed copy), features `model` in and out.
 struct MultiHeadAttention {
@@ -116,6 +126,20 @@ struct MultiHeadAttention {
                      std::string model, std::string seq,
                      std::string key = "key", bool causal = true);
   Tensor operator()(const Tensor &x) const;
+
+  /// One decoding step with a key/value cache: `x` holds one position's
+  /// features (`model`, no `seq`), `position` is that position (an integer
+  /// scalar) and `cache` the keys and values of the positions before it.
+  /// Writes this position's key and value into the cache at `position`,
+  /// attends to the positions <= `position`, and returns the output (x's
+  /// dimensions) and the updated cache. Fed positions 0, 1, ... in turn, it
+  /// computes at each what operator() computes there, with the same
+  /// weights, at the cost of one position instead of the whole prefix.
+  std::pair<Tensor, KVCache> step(const Tensor &x, const Tensor &position,
+                                  const KVCache &cache) const;
+  /// The dimensions of a cache for `positions` positions (the longest
+  /// sequence) and the leading dimensions `batch`.
+  Dims cacheDims(const Dims &batch, int64_t positions) const;
 
   std::string name;
   Dim heads;

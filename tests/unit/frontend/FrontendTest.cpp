@@ -249,6 +249,75 @@ TEST(Frontend, ATiedEmbeddingIsOneWeight) {
   EXPECT_EQ(parameters.count("emb.table"), 1u);
 }
 
+TEST(Frontend, AnAttentionStepSharesTheWeightsAndChecksItsCache) {
+  Dim seq("seq", 5), features("d", 8);
+  MultiHeadAttention attention("attn", Dim("heads", 2), Dim("head_dim", 4), "d",
+                               "seq");
+  Dims cache = attention.cacheDims({batch}, seq.size);
+  EXPECT_EQ(formatDims(cache), "[batch:8, key:5, heads:2, head_dim:4]");
+  Model model;
+  model.define("forward", {Input("x", {batch, seq, features})},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 return {reduceMean(attention(in[0]))};
+               });
+  model.define(
+      "decode",
+      {Input("x", {batch, features}), Input("position", {}, DType::I32),
+       Input("k", cache), Input("v", cache)},
+      [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+        auto [y, updated] = attention.step(in[0], in[1], {in[2], in[3]});
+        EXPECT_EQ(y.dims(), (Dims{batch, features}));
+        EXPECT_EQ(updated.k.dims(), cache);
+        EXPECT_EQ(updated.v.dims(), cache);
+        return {Output("y", y), Output("k", updated.k), Output("v", updated.v)};
+      });
+  // Inlined, both functions declare the same four weights.
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::tessel::TesselDialect, mlir::func::FuncDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(model.str(), &context);
+  ASSERT_TRUE(module);
+  mlir::PassManager pm(&context);
+  pm.addPass(mlir::tessel::createTesselInlineLayers());
+  ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
+  std::map<std::string, std::set<std::string>> weights;
+  for (auto func : module->getOps<mlir::func::FuncOp>())
+    func.walk([&](mlir::tessel::ParameterOp op) {
+      weights[func.getSymName().str()].insert(op.getName().str());
+    });
+  std::set<std::string> expected{"attn.k.w", "attn.o.w", "attn.q.w",
+                                 "attn.v.w"};
+  EXPECT_EQ(weights["forward"], expected);
+  EXPECT_EQ(weights["decode"], expected);
+
+  auto stepError = [&](const Dims &x, DType positionType, const Dims &k) {
+    Model other;
+    try {
+      other.define(
+          "decode",
+          {Input("x", x), Input("position", {}, positionType), Input("k", k),
+           Input("v", cache)},
+          [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+            return {attention.step(in[0], in[1], {in[2], in[3]}).first};
+          });
+    } catch (const Error &error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(stepError({batch, features}, DType::I32, cache), "");
+  EXPECT_NE(stepError({batch, seq, features}, DType::I32, cache)
+                .find("has the sequence dimension 'seq'"),
+            std::string::npos);
+  EXPECT_NE(stepError({batch, features}, DType::F32, cache)
+                .find("is not an i32 or i64 scalar"),
+            std::string::npos);
+  EXPECT_NE(stepError({batch, features}, DType::I32,
+                      attention.cacheDims({batch, Dim("beam", 2)}, 5))
+                .find("is not [batch:8, key:5, heads:2, head_dim:4]"),
+            std::string::npos);
+}
+
 TEST(Frontend, OpsInferConvolutionAndPoolingShapes) {
   Dim c("c", 1), h("h", 28), w("w", 28), f("f", 4);
   Model model;
