@@ -43,7 +43,8 @@ static std::string pathForRank(std::string pattern, int64_t rank) {
 namespace tessel::eval {
 FailureOr<std::vector<PerRank>>
 buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
-            std::optional<uint64_t> randomSeed) {
+            std::optional<uint64_t> randomSeed,
+            const ParameterValues &values) {
   for (const auto &[name, path] : files) {
     bool known = false;
     for (unsigned index = 0; index < func.getNumArguments(); ++index)
@@ -87,6 +88,13 @@ buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
       std::string error;
       if (!ref::readNpyAs(file->second, spec, *whole, error))
         return func.emitError() << "input '" << name << "': " << error;
+    } else if (auto value = values.find(name); value != values.end()) {
+      if (value->second.spec.dims != spec.dims ||
+          value->second.spec.shape != spec.shape)
+        return func.emitError()
+               << "input '" << name << "': the value given has dims and "
+               << "shape other than the argument's";
+      whole.emplace(spec, value->second.data);
     } else if (randomSeed) {
       std::optional<int64_t> bound = integerArgumentBound(func, index);
       // Optimizer state such as Adam's second moment is never negative.

@@ -29,14 +29,17 @@ std::optional<int64_t> integerArgumentBound(mlir::func::FuncOp func,
 /// Builds every argument of `func` on every rank. An argument named in
 /// `files` is read from that .npy path, in which "{rank}" stands for the
 /// rank number (so each rank can have its own shard). Any other argument is
-/// an error unless `randomSeed` is set, in which case floats are drawn
+/// an error unless `values` holds its global value (a checkpoint's
+/// weights, for a function that takes its parameters as arguments) or
+/// `randomSeed` is set, in which case floats are drawn
 /// uniformly from [-1, 1) ([0, 1) for a tessel.nonnegative argument) and
 /// integers from [0, integerArgumentBound).
 /// Errors name the argument and the file.
 mlir::FailureOr<std::vector<PerRank>>
 buildInputs(mlir::func::FuncOp func,
             const std::map<std::string, std::string> &files,
-            std::optional<uint64_t> randomSeed);
+            std::optional<uint64_t> randomSeed,
+            const ParameterValues &values = {});
 
 } // namespace tessel::eval
 

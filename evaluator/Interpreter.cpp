@@ -3,6 +3,7 @@
 #include "evaluator/Interpreter.h"
 
 #include "dialect/MeshConversion.h"
+#include "evaluator/Blocks.h"
 #include "evaluator/kernels/Dropout.h"
 #include "evaluator/kernels/Kernels.h"
 
@@ -140,7 +141,8 @@ template <typename PoolLike> ref::PoolParams poolParams(PoolLike op) {
 /// Holds every value's per-rank tensors while a function runs.
 class Interpreter {
 public:
-  Interpreter(layout::Mesh mesh) : mesh(std::move(mesh)) {}
+  Interpreter(layout::Mesh mesh, const ParameterValues &parameters)
+      : mesh(std::move(mesh)), parameters(parameters) {}
 
   LogicalResult run(Operation *op);
   void bind(Value value, PerRank tensors) {
@@ -150,6 +152,21 @@ public:
 
 private:
   int64_t numRanks() const { return mesh.numRanks(); }
+
+  /// Binds a parameter to `value`, its global value: each rank's block of
+  /// it, rounded to the parameter's element type.
+  LogicalResult parameterValue(ParameterOp p, const ref::Tensor &value) {
+    std::optional<NamedTensorType> global = p.getGlobalType();
+    ref::TensorSpec globalSpec = specOf(global ? *global : p.getType());
+    if (value.spec.dims != globalSpec.dims ||
+        value.spec.shape != globalSpec.shape)
+      return p.emitError() << "the value given for parameter '" << p.getName()
+                           << "' has dims and shape other than its own";
+    ref::Tensor rounded(globalSpec, value.data);
+    return perRank(p, [&](int64_t r) {
+      return global ? blockOf(rounded, *global, mesh, r) : rounded;
+    });
+  }
 
   /// Binds `op`'s result to `compute(rank)` on every rank.
   template <typename Compute>
@@ -198,6 +215,7 @@ private:
   LogicalResult constant(ConstantOp op);
 
   layout::Mesh mesh;
+  const ParameterValues &parameters;
   llvm::DenseMap<Value, PerRank> values;
 };
 
@@ -232,6 +250,9 @@ LogicalResult Interpreter::run(Operation *op) {
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](ParameterOp p) {
+        auto given = parameters.find(p.getName().str());
+        if (given != parameters.end())
+          return parameterValue(p, given->second);
         ref::InitKind kind = toRef(p.getInit());
         double scale = p.getScale().convertToDouble();
         auto seed = static_cast<uint64_t>(p.getSeed());
@@ -533,8 +554,9 @@ LogicalResult Interpreter::run(Operation *op) {
 
 namespace tessel::eval {
 FailureOr<std::vector<PerRank>> interpret(func::FuncOp func,
-                                          const std::vector<PerRank> &inputs) {
-  Interpreter interpreter(meshOf(func));
+                                          const std::vector<PerRank> &inputs,
+                                          const ParameterValues &parameters) {
+  Interpreter interpreter(meshOf(func), parameters);
   if (func.isExternal())
     return func.emitError()
            << "function '" << func.getSymName() << "' has no body to evaluate";

@@ -18,6 +18,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <map>
+
 namespace tessel::eval {
 
 /// One tensor per rank, indexed by rank.
@@ -29,12 +31,19 @@ ref::TensorSpec specOf(mlir::tessel::NamedTensorType type);
 /// Returns the mesh `func` runs on: its module's mesh, or a one-rank mesh.
 layout::Mesh meshOf(mlir::func::FuncOp func);
 
+/// Global values of parameters by name (trained or imported weights).
+using ParameterValues = std::map<std::string, ref::Tensor>;
+
 /// Runs `func` on every rank of meshOf(func). `inputs[i]` holds argument i
-/// on every rank. Returns the results, one PerRank per function result, or
-/// failure after emitting an error at the op that failed (for instance a
-/// label outside its class range).
+/// on every rank. A tessel.parameter named in `parameters` takes that value
+/// (each rank its block of it), which must have the parameter's global dims
+/// and shape; any other is initialized by its initializer. Returns the
+/// results, one PerRank per function result, or failure after emitting an
+/// error at the op that failed (for instance a label outside its class
+/// range).
 mlir::FailureOr<std::vector<PerRank>>
-interpret(mlir::func::FuncOp func, const std::vector<PerRank> &inputs);
+interpret(mlir::func::FuncOp func, const std::vector<PerRank> &inputs,
+          const ParameterValues &parameters = {});
 
 } // namespace tessel::eval
 

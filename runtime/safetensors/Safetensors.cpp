@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/Float16.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -27,6 +29,104 @@ size_t dtypeBytes(const std::string &dtype) {
       {"U32", 4},  {"F32", 4}, {"F64", 8}, {"I64", 8},     {"U64", 8}};
   auto it = sizes.find(dtype);
   return it == sizes.end() ? 0 : it->second;
+}
+
+namespace {
+
+template <typename T>
+void decodeAs(const std::vector<unsigned char> &bytes,
+              std::vector<double> &values) {
+  values.resize(bytes.size() / sizeof(T));
+  for (size_t i = 0; i < values.size(); ++i) {
+    T value;
+    std::memcpy(&value, bytes.data() + i * sizeof(T), sizeof(T));
+    values[i] = static_cast<double>(value);
+  }
+}
+
+template <typename T, typename Convert>
+void encodeAs(const std::vector<double> &values,
+              std::vector<unsigned char> &bytes, Convert convert) {
+  bytes.resize(values.size() * sizeof(T));
+  for (size_t i = 0; i < values.size(); ++i) {
+    T value = convert(values[i]);
+    std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
+  }
+}
+
+template <typename T>
+void encodeAs(const std::vector<double> &values,
+              std::vector<unsigned char> &bytes) {
+  encodeAs<T>(values, bytes, [](double value) { return static_cast<T>(value); });
+}
+
+} // namespace
+
+bool decode(const std::string &dtype, const std::vector<unsigned char> &bytes,
+            std::vector<double> &values) {
+  using runtime::bf16ToFloat;
+  using runtime::f16ToFloat;
+  if (dtype == "F32")
+    decodeAs<float>(bytes, values);
+  else if (dtype == "F64")
+    decodeAs<double>(bytes, values);
+  else if (dtype == "F16" || dtype == "BF16") {
+    std::vector<double> bits;
+    decodeAs<uint16_t>(bytes, bits);
+    values.resize(bits.size());
+    for (size_t i = 0; i < bits.size(); ++i) {
+      auto half = static_cast<uint16_t>(bits[i]);
+      values[i] = dtype == "F16" ? f16ToFloat(half) : bf16ToFloat(half);
+    }
+  } else if (dtype == "BOOL") {
+    decodeAs<uint8_t>(bytes, values);
+    for (double &value : values)
+      value = value != 0 ? 1 : 0;
+  } else if (dtype == "U8")
+    decodeAs<uint8_t>(bytes, values);
+  else if (dtype == "I8")
+    decodeAs<int8_t>(bytes, values);
+  else if (dtype == "I16")
+    decodeAs<int16_t>(bytes, values);
+  else if (dtype == "U16")
+    decodeAs<uint16_t>(bytes, values);
+  else if (dtype == "I32")
+    decodeAs<int32_t>(bytes, values);
+  else if (dtype == "U32")
+    decodeAs<uint32_t>(bytes, values);
+  else if (dtype == "I64")
+    decodeAs<int64_t>(bytes, values);
+  else if (dtype == "U64")
+    decodeAs<uint64_t>(bytes, values);
+  else
+    return false;
+  return true;
+}
+
+bool encode(const std::string &dtype, const std::vector<double> &values,
+            std::vector<unsigned char> &bytes) {
+  if (dtype == "F32")
+    encodeAs<float>(values, bytes);
+  else if (dtype == "F64")
+    encodeAs<double>(values, bytes);
+  else if (dtype == "F16")
+    encodeAs<uint16_t>(values, bytes, [](double value) {
+      return runtime::floatToF16(static_cast<float>(value));
+    });
+  else if (dtype == "BF16")
+    encodeAs<uint16_t>(values, bytes, [](double value) {
+      return runtime::floatToBf16(static_cast<float>(value));
+    });
+  else if (dtype == "BOOL")
+    encodeAs<uint8_t>(values, bytes,
+                      [](double value) -> uint8_t { return value != 0; });
+  else if (dtype == "I32")
+    encodeAs<int32_t>(values, bytes);
+  else if (dtype == "I64")
+    encodeAs<int64_t>(values, bytes);
+  else
+    return false;
+  return true;
 }
 
 namespace {

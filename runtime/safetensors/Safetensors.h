@@ -29,6 +29,18 @@ namespace tessel::safetensors {
 /// ...), or 0 for a dtype the format does not define.
 size_t dtypeBytes(const std::string &dtype);
 
+/// The elements of a tensor of `dtype` stored in `bytes` (little-endian),
+/// as doubles: exact for every dtype but 64-bit integers beyond 2^53.
+/// False for a dtype this cannot read (the F8 ones, unknown ones).
+bool decode(const std::string &dtype, const std::vector<unsigned char> &bytes,
+            std::vector<double> &values);
+/// Stores `values` as `dtype`: floats rounded to the nearest (f16 and bf16
+/// by way of f32, so values already rounded to them, as ref::roundToType
+/// rounds, are stored exactly), integers truncated toward zero. False for a
+/// dtype this cannot write.
+bool encode(const std::string &dtype, const std::vector<double> &values,
+            std::vector<unsigned char> &bytes);
+
 /// A tensor as its header entry describes it.
 struct TensorEntry {
   std::string name;

@@ -1,11 +1,18 @@
 //===- tessel-eval.cpp - run a tessel function with the reference kernels -===//
 //
 // tessel-eval MODEL.mlir [--function NAME] [--input NAME=FILE.npy ...]
-//             [--random-inputs [--seed N]] [--output-dir DIR]
+//             [--random-inputs [--seed N]] [--checkpoint FILE_OR_DIR]
+//             [--output-dir DIR]
 //
 // Prints every result (and writes it as .npy with --output-dir). A program
 // with a mesh runs on every rank of it; results are then printed and written
 // per rank.
+//
+// With --checkpoint FILE_OR_DIR, the function runs on a checkpoint's weights
+// (trained by a compiled program, or imported by `tessel import-weights`):
+// each tessel.parameter, and each argument named like a tensor of the
+// checkpoint, takes the checkpoint's value, under any layout the function
+// was partitioned for.
 //
 // tessel-eval MODEL.mlir --check-gradients [--promote-f64] checks instead the
 // gradients of the function's scalar loss (as tessel-autodiff builds them)
@@ -17,6 +24,7 @@
 #include "evaluator/Blocks.h"
 #include "evaluator/Inputs.h"
 #include "evaluator/npy/NpyFile.h"
+#include "safetensors/CheckpointFile.h"
 #include "tools/support/ModelFile.h"
 #include "tools/tessel-eval/GradientCheck.h"
 
@@ -56,6 +64,11 @@ static cl::opt<double>
 static cl::opt<double>
     absoluteTolerance("atol", cl::desc("absolute tolerance of --check-against"),
                       cl::init(1e-6));
+static cl::opt<std::string> checkpointPath(
+    "checkpoint",
+    cl::desc("take the parameters (and arguments named like its tensors) "
+             "from this checkpoint, or the newest one in this directory"),
+    cl::value_desc("file or directory"));
 static cl::opt<unsigned> printLimit("print-limit",
                                     cl::desc("elements printed per result"),
                                     cl::init(8));
@@ -122,6 +135,90 @@ static bool compareWithReference(const std::string &name,
   return true;
 }
 
+/// Reads the weights `func` needs from --checkpoint: the value of every
+/// tessel.parameter into `parameters` (each must be there, with the
+/// parameter's dims and shape) and of every argument the checkpoint has a
+/// tensor for and no --input names into `arguments`. Prints the error and
+/// returns false when they cannot be read.
+static bool
+readCheckpointWeights(func::FuncOp func,
+                      const std::map<std::string, std::string> &files,
+                      ::tessel::eval::ParameterValues &parameters,
+                      ::tessel::eval::ParameterValues &arguments) {
+  namespace safetensors = ::tessel::safetensors;
+  std::string path = checkpointPath;
+  if (llvm::sys::fs::is_directory(path)) {
+    std::optional<std::string> newest = safetensors::latestCheckpoint(path);
+    if (!newest) {
+      llvm::errs() << "--checkpoint " << path
+                   << ": no checkpoint (step-N.safetensors) in it\n";
+      return false;
+    }
+    path = *newest;
+  }
+  safetensors::CheckpointFile file;
+  std::string error;
+  if (!file.open(path, error)) {
+    llvm::errs() << error << "\n";
+    return false;
+  }
+  // Reads tensor `name` as written and checks it against `expected`.
+  auto read = [&](const std::string &name,
+                  const ::tessel::ref::TensorSpec &expected,
+                  const std::string &what,
+                  ::tessel::eval::ParameterValues &into) {
+    ::tessel::ref::TensorSpec spec;
+    std::vector<unsigned char> bytes;
+    std::vector<double> values;
+    if (!file.read(name, spec, bytes, error) ||
+        !safetensors::decode(safetensors::dtypeOf(spec.type), bytes, values)) {
+      llvm::errs() << error << "\n";
+      return false;
+    }
+    if (spec.dims != expected.dims || spec.shape != expected.shape) {
+      llvm::errs() << "checkpoint " << path << ": tensor '" << name << "' is "
+                   << safetensors::describe(spec) << ", but the function has "
+                   << what << " '" << name << "' as "
+                   << safetensors::describe(expected) << "\n";
+      return false;
+    }
+    into[name] = ::tessel::ref::Tensor(spec, std::move(values));
+    return true;
+  };
+  bool ok = true;
+  func.walk([&](mlir::tessel::ParameterOp parameter) {
+    std::string name = parameter.getName().str();
+    if (!ok || parameters.count(name))
+      return;
+    std::optional<mlir::tessel::NamedTensorType> global =
+        parameter.getGlobalType();
+    ::tessel::ref::TensorSpec expected =
+        ::tessel::eval::specOf(global ? *global : parameter.getType());
+    if (!file.has(name)) {
+      llvm::errs() << "checkpoint " << path << ": it has no tensor '" << name
+                   << "', which parameter '" << name << "' of function '"
+                   << func.getSymName() << "' needs\n";
+      ok = false;
+      return;
+    }
+    ok = read(name, expected, "parameter", parameters);
+  });
+  for (unsigned index = 0; ok && index < func.getNumArguments(); ++index) {
+    std::string name = ::tessel::eval::argumentName(func, index);
+    if (files.count(name) || !file.has(name))
+      continue;
+    auto type = dyn_cast<mlir::tessel::NamedTensorType>(
+        func.getArgument(index).getType());
+    auto global = func.getArgAttrOfType<TypeAttr>(
+        index, ::tessel::eval::kGlobalTypeAttrName);
+    if (global)
+      type = dyn_cast<mlir::tessel::NamedTensorType>(global.getValue());
+    if (type)
+      ok = read(name, ::tessel::eval::specOf(type), "argument", arguments);
+  }
+  return ok;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "tessel reference evaluator\n");
@@ -144,6 +241,16 @@ int main(int argc, char **argv) {
     }
     files[spec.substr(0, eq)] = spec.substr(eq + 1);
   }
+  if (checkGradients && !checkpointPath.empty()) {
+    llvm::errs() << "--checkpoint runs a function on trained weights; "
+                    "--check-gradients checks gradients at random points: "
+                    "give one of them\n";
+    return 1;
+  }
+  ::tessel::eval::ParameterValues parameters, arguments;
+  if (!checkpointPath.empty() &&
+      !readCheckpointWeights(func, files, parameters, arguments))
+    return 1;
   if (checkGradients) {
     if (promoteF64)
       mlir::tessel::promoteToF64(module);
@@ -159,11 +266,11 @@ int main(int argc, char **argv) {
   if (randomInputs)
     randomSeed = seed;
   FailureOr<std::vector<::tessel::eval::PerRank>> inputs =
-      ::tessel::eval::buildInputs(func, files, randomSeed);
+      ::tessel::eval::buildInputs(func, files, randomSeed, arguments);
   if (failed(inputs))
     return 1;
   FailureOr<std::vector<::tessel::eval::PerRank>> results =
-      ::tessel::eval::interpret(func, *inputs);
+      ::tessel::eval::interpret(func, *inputs, parameters);
   if (failed(results))
     return 1;
 
