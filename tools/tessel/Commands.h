@@ -13,6 +13,8 @@ namespace mlir::tessel {
 extern llvm::cl::SubCommand explainCommand;
 extern llvm::cl::SubCommand compileCommand;
 extern llvm::cl::SubCommand runCommand;
+extern llvm::cl::SubCommand importWeightsCommand;
+extern llvm::cl::SubCommand exportWeightsCommand;
 
 /// tessel explain: what a layout costs, per rank.
 int runExplain();
@@ -20,6 +22,10 @@ int runExplain();
 int runCompile(const char *tool);
 /// tessel run: compile, then mpirun the executable with `programArgs`.
 int runRun(const char *tool, llvm::ArrayRef<std::string> programArgs);
+/// tessel import-weights: a PyTorch safetensors file into a checkpoint.
+int runImportWeights();
+/// tessel export-weights: a checkpoint's parameters into a PyTorch file.
+int runExportWeights();
 
 } // namespace mlir::tessel
 

@@ -6,6 +6,9 @@
 //   tessel run MODEL.mlir [--layout FILE ...] -n N [-- PROGRAM OPTIONS]
 //   tessel explain MODEL.mlir (--layout FILE | --mesh S --rules S)
 //                  [--function NAME] [--format text|json]
+//   tessel import-weights MODEL.mlir --from FILE.safetensors --map MAP.yaml
+//                  -o DIR [--optimizer NAME] [--initialize PARAM ...]
+//   tessel export-weights CHECKPOINT --map MAP.yaml -o FILE.safetensors
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +35,12 @@ int main(int argc, char **argv) {
     return mlir::tessel::runCompile(argv[0]);
   if (mlir::tessel::runCommand)
     return mlir::tessel::runRun(argv[0], programArgs);
-  llvm::errs() << "tessel: expected a command: compile, run or explain (see "
+  if (mlir::tessel::importWeightsCommand)
+    return mlir::tessel::runImportWeights();
+  if (mlir::tessel::exportWeightsCommand)
+    return mlir::tessel::runExportWeights();
+  llvm::errs() << "tessel: expected a command: compile, run, explain, "
+                  "import-weights or export-weights (see "
                   "tessel --help)\n";
   return 1;
 }

@@ -1,0 +1,162 @@
+//===- WeightMap.cpp - Names of weights in PyTorch and in tessel ----------===//
+
+#include "weights/WeightMap.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+
+namespace tessel::weights {
+
+const MapEntry *WeightMap::findTheirs(const std::string &name) const {
+  for (const MapEntry &entry : entries)
+    if (entry.theirs == name)
+      return &entry;
+  return nullptr;
+}
+
+const MapEntry *WeightMap::findOurs(const std::string &name) const {
+  for (const MapEntry &entry : entries)
+    if (!entry.ours.empty() && entry.ours == name)
+      return &entry;
+  return nullptr;
+}
+
+namespace {
+
+std::string at(const std::string &path, const YAML::Node &node) {
+  return path + ":" + std::to_string(node.Mark().line + 1);
+}
+
+/// A dim name: a plain scalar that is not empty.
+bool dimName(const YAML::Node &node, std::string &name) {
+  if (!node.IsScalar() || node.Scalar().empty())
+    return false;
+  name = node.Scalar();
+  return true;
+}
+
+/// Reads one entry's value into `entry`; false with `error` otherwise.
+bool readEntry(const std::string &path, const YAML::Node &value,
+               MapEntry &entry, std::string &error) {
+  const std::string where = at(path, value);
+  if (value.IsNull())
+    return true;
+  if (value.IsScalar()) {
+    entry.ours = value.Scalar();
+    return true;
+  }
+  if (!value.IsMap()) {
+    error = where + ": '" + entry.theirs +
+            "': expected null, a parameter name or {name: NAME, dims: [...]}";
+    return false;
+  }
+  for (const auto &item : value) {
+    std::string key = item.first.Scalar();
+    if (key == "name") {
+      if (!item.second.IsScalar() || item.second.Scalar().empty()) {
+        error = at(path, item.second) + ": '" + entry.theirs +
+                "': name must be a parameter name";
+        return false;
+      }
+      entry.ours = item.second.Scalar();
+    } else if (key == "dims") {
+      entry.hasDims = true;
+      if (!item.second.IsSequence()) {
+        error = at(path, item.second) + ": '" + entry.theirs +
+                "': dims must list torch's axes, e.g. [hidden, pixels]";
+        return false;
+      }
+      for (const YAML::Node &axis : item.second) {
+        std::vector<std::string> dims;
+        std::string name;
+        if (dimName(axis, name)) {
+          dims.push_back(name);
+        } else if (axis.IsSequence() && axis.size() > 0) {
+          for (const YAML::Node &dim : axis) {
+            if (!dimName(dim, name)) {
+              error = at(path, dim) + ": '" + entry.theirs +
+                      "': a flattened axis lists dim names";
+              return false;
+            }
+            dims.push_back(name);
+          }
+        } else {
+          error = at(path, axis) + ": '" + entry.theirs +
+                  "': each axis is a dim name or a list of them";
+          return false;
+        }
+        entry.axes.push_back(dims);
+      }
+    } else {
+      error = at(path, item.first) + ": '" + entry.theirs + "': unknown key '" +
+              key + "' (expected name and dims)";
+      return false;
+    }
+  }
+  if (entry.ours.empty()) {
+    error = where + ": '" + entry.theirs + "': no name of a parameter";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<WeightMap> readWeightMap(const std::string &path,
+                                       std::string &error) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile &) {
+    error = path + ": cannot read the name map";
+    return std::nullopt;
+  } catch (const YAML::Exception &failure) {
+    error =
+        path + ":" + std::to_string(failure.mark.line + 1) + ": " + failure.msg;
+    return std::nullopt;
+  }
+  if (!root.IsMap()) {
+    error = path + ": a name map is a YAML mapping of PyTorch names to "
+                   "tessel parameters";
+    return std::nullopt;
+  }
+  WeightMap map;
+  map.path = path;
+  std::map<std::string, std::string> claimed, seen;
+  try {
+    for (const auto &item : root) {
+      MapEntry entry;
+      if (!item.first.IsScalar()) {
+        error = at(path, item.first) + ": a PyTorch name must be a string";
+        return std::nullopt;
+      }
+      entry.theirs = item.first.Scalar();
+      entry.where = at(path, item.first);
+      auto [first, fresh] = seen.emplace(entry.theirs, entry.where);
+      if (!fresh) {
+        error = entry.where + ": '" + entry.theirs +
+                "' is mapped twice (also at " + first->second + ")";
+        return std::nullopt;
+      }
+      if (!readEntry(path, item.second, entry, error))
+        return std::nullopt;
+      if (!entry.ours.empty()) {
+        auto [it, fresh] = claimed.emplace(entry.ours, entry.where);
+        if (!fresh) {
+          error = entry.where + ": '" + entry.theirs + "': parameter '" +
+                  entry.ours + "' is already mapped at " + it->second;
+          return std::nullopt;
+        }
+      }
+      map.entries.push_back(std::move(entry));
+    }
+  } catch (const YAML::Exception &failure) {
+    error =
+        path + ":" + std::to_string(failure.mark.line + 1) + ": " + failure.msg;
+    return std::nullopt;
+  }
+  return map;
+}
+
+} // namespace tessel::weights
