@@ -125,3 +125,13 @@ target_link_libraries(tessel-runtime-npy-tests PRIVATE
   fmt::fmt GTest::gtest GTest::gtest_main)
 gtest_discover_tests(tessel-runtime-npy-tests
   TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+
+# The token sampling of text generation (greedy, temperature, top-k, seed).
+add_executable(tessel-runtime-sampling-tests SamplingTest.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/Sampling.cpp)
+target_include_directories(tessel-runtime-sampling-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-sampling-tests PRIVATE
+  GTest::gtest GTest::gtest_main)
+gtest_discover_tests(tessel-runtime-sampling-tests
+  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
