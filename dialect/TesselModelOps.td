@@ -603,11 +603,11 @@ def Tessel_TopKOp : Tessel_Op<"top_k", [Pure, Tessel_AcrossRuleTrait, Tessel_Gra
     zero elsewhere. The indices have none (an integer carries none).
 
     tessel-partition keeps the splits of the other dimensions. When `dim`
-    is split, the values are found in two rounds: each rank takes the
-    top min(k, block) of its block, the candidates of all blocks are
-    gathered along `out_dim` and the top k of them taken again, which moves
-    k candidates per block instead of the whole dimension; the indices, and
-    a padded (uneven) split of `dim`, gather `dim` whole first.
+    is split, it works in two rounds: each rank takes the top min(k, block)
+    of its block, the candidates of all blocks (for the indices, with their
+    global indices) are gathered along `out_dim` and the top k of them
+    taken again, which moves k candidates per block instead of the whole
+    dimension. A padded (uneven) split of `dim` is gathered whole first.
 
     Example (top-2 routing of each token to experts):
 

@@ -85,6 +85,7 @@ private:
   bool tryPartitionSplitSoftmax(Operation *op);
   bool tryPartitionSplitLayerNorm(LayerNormOp op);
   bool tryPartitionSplitGather(GatherOp op);
+  bool tryPartitionSplitTopK(TopKOp op);
   LogicalResult partitionWindow(Operation *op);
   LogicalResult partitionWindowGradient(Operation *op);
   LogicalResult partitionInitializer(Operation *op);
@@ -421,6 +422,34 @@ bool FunctionPartitioner::tryPartitionSplitGather(GatherOp op) {
   return true;
 }
 
+// A top-k along a split dimension: each rank's top k, gathered, and the
+// top k of those (see SplitReductions.h); k candidates per block travel
+// instead of the whole dimension. A padded dimension is gathered instead
+// (the zeros of the padding would be candidates).
+bool FunctionPartitioner::tryPartitionSplitTopK(TopKOp op) {
+  NamedTensorType input = globalTypeOf(op.getInput());
+  StringRef dim = op.getDim();
+  SmallVector<StringAttr> axes = axesOf(input.getLayout(), dim);
+  if (axes.empty() || llvm::is_contained(paddedDimsOf(input, mesh), dim))
+    return false;
+  NamedTensorType result = op.getType();
+  SmallVector<StringRef> worked = {dim, op.getOutDim()};
+  LayoutAttr rest = withoutSplitsOf(result, worked);
+  std::optional<NamedTensorType> wanted =
+      withSplitAdded(input, rest, dim, axes);
+  if (!wanted)
+    return false;
+  Value block = blockAs(op.getInput(), *wanted, op.getLoc());
+  NamedTensorType computed = result.withLayout(rest);
+  Value local =
+      buildSplitTopK(builder, op.getLoc(), block, dim, *input.getDimSize(dim),
+                     op.getKAttr().getInt(), op.getOutDim(), op.getIndices(),
+                     axes, localTypeOf(computed, mesh));
+  Resharder resharder(builder, op.getLoc(), mesh);
+  blocks[op.getResult()] = resharder.reshard(local, computed, result);
+  return true;
+}
+
 LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
                                                    ArrayRef<StringRef> across) {
   if (auto gather = dyn_cast<GatherOp>(op))
@@ -430,6 +459,9 @@ LogicalResult FunctionPartitioner::partitionAcross(Operation *op,
     return success();
   if (auto norm = dyn_cast<LayerNormOp>(op))
     if (tryPartitionSplitLayerNorm(norm))
+      return success();
+  if (auto topK = dyn_cast<TopKOp>(op))
+    if (tryPartitionSplitTopK(topK))
       return success();
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   LayoutAttr target = withoutSplitsOf(result, across);

@@ -2,6 +2,8 @@
 
 #include "passes/SplitReductions.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -196,4 +198,93 @@ Value mlir::tessel::buildSplitGather(OpBuilder &builder, Location loc,
   return AllReduceOp::create(
       builder, loc, resultType, CollectiveKind::Sum, kept,
       builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end())));
+}
+
+Value mlir::tessel::buildSplitTopK(OpBuilder &builder, Location loc, Value x,
+                                   StringRef dim, int64_t size, int64_t k,
+                                   StringRef outDim, bool indices,
+                                   ArrayRef<StringAttr> axes,
+                                   NamedTensorType resultType) {
+  BlockOps ops(builder, loc);
+  auto xType = cast<NamedTensorType>(x.getType());
+  int64_t blockSize = *xType.getDimSize(dim);
+  int64_t perBlock = std::min(k, blockSize);
+  int64_t candidates = perBlock * (size / blockSize);
+  ArrayAttr axisArray =
+      builder.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
+  StringAttr dimName = builder.getStringAttr(dim);
+  StringAttr outName = builder.getStringAttr(outDim);
+  // x's type with `dim` replaced in place by `name` of size `count`.
+  auto replaced = [&](StringAttr name, int64_t count, Type elementType) {
+    SmallVector<StringAttr> names(xType.getDimNames());
+    SmallVector<int64_t> shape(xType.getShape());
+    int64_t position = *xType.getDimIndex(dim);
+    names[position] = name;
+    shape[position] = count;
+    return NamedTensorType::get(builder.getContext(), names, shape, elementType,
+                                LayoutAttr());
+  };
+  // [.., dim: block] -> [.., outDim: perBlock] -> [.., dim: candidates]:
+  // the block's top values (or indices), gathered from every block and
+  // renamed to `dim`, ready for the second round.
+  auto candidatesOf = [&](Value local) {
+    Type element = cast<NamedTensorType>(local.getType()).getElementType();
+    Value gathered = AllGatherOp::create(builder, loc,
+                                         replaced(outName, candidates, element),
+                                         local, outName, axisArray);
+    return RenameOp::create(builder, loc,
+                            replaced(dimName, candidates, element), gathered);
+  };
+  Type valueType = xType.getElementType();
+  Value values = candidatesOf(
+      TopKOp::create(builder, loc, replaced(outName, perBlock, valueType), x,
+                     dim, perBlock, outDim, false));
+  if (!indices)
+    return TopKOp::create(builder, loc, resultType, values, dim, k, outDim,
+                          false);
+
+  // The candidates' global indices: each block's local indices plus the
+  // global index of its first element.
+  Type i32 = builder.getI32Type();
+  auto scalarI32 =
+      NamedTensorType::get(builder.getContext(), {}, {}, i32, LayoutAttr());
+  Value offset =
+      ReduceOp::create(builder, loc, scalarI32, ReduceKind::Min,
+                       ops.blockIndices(dim, size, blockSize, i32, axes));
+  NamedTensorType localIndexType = replaced(outName, perBlock, i32);
+  Value localIndices = TopKOp::create(builder, loc, localIndexType, x, dim,
+                                      perBlock, outDim, true);
+  Value globalIndices =
+      candidatesOf(ops.binary<AddOp>(localIndices, offset, localIndexType));
+
+  // The positions among the candidates the second round picks, and the
+  // global index at each: sum over the candidates of (position == p) ?
+  // index : 0, all in integers.
+  NamedTensorType positionType = replaced(outName, k, i32);
+  Value positions =
+      TopKOp::create(builder, loc, positionType, values, dim, k, outDim, true);
+  auto candidateType = NamedTensorType::get(builder.getContext(), {dimName},
+                                            {candidates}, i32, LayoutAttr());
+  Value candidateIds = IotaOp::create(builder, loc, candidateType, dimName);
+  SmallVector<StringAttr> maskDims(positionType.getDimNames());
+  SmallVector<int64_t> maskShape(positionType.getShape());
+  maskDims.push_back(dimName);
+  maskShape.push_back(candidates);
+  auto maskType =
+      NamedTensorType::get(builder.getContext(), maskDims, maskShape,
+                           builder.getI1Type(), LayoutAttr());
+  Value isPicked = CompareOp::create(builder, loc, maskType, CompareKind::Eq,
+                                     positions, candidateIds);
+  Value picked = SelectOp::create(builder, loc, maskType.withElementType(i32),
+                                  isPicked, globalIndices, ops.integer(i32, 0));
+  Value chosen =
+      ReduceOp::create(builder, loc, positionType, ReduceKind::Sum, picked);
+  // The result may hold i64 and list its dims in another order.
+  NamedTensorType castType =
+      positionType.withElementType(resultType.getElementType());
+  if (castType != positionType)
+    chosen = CastOp::create(builder, loc, castType, chosen);
+  if (castType != resultType)
+    chosen = TransposeOp::create(builder, loc, resultType, chosen);
+  return chosen;
 }

@@ -4,7 +4,7 @@
 // Softmax, log_softmax, softmax cross-entropy and layer_norm along
 // dimensions that are split over mesh axes, computed on the ranks' blocks
 // without gathering them: local maxima and sums, combined by all_reduce.
-// Only the reduced values travel.
+// Only the reduced values travel (and for top_k, each block's top k).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +46,21 @@ Value buildSplitLayerNorm(OpBuilder &builder, Location loc, Value x,
 Value buildSplitGather(OpBuilder &builder, Location loc, Value table, Value ids,
                        StringRef dim, int64_t rows, ArrayRef<StringAttr> axes,
                        Type resultType);
+
+/// Builds top_k (values, or with `indices` the global indices) of the block
+/// `x` along `dim` (global size `size`, split over `axes`, no padding) into
+/// a block of `resultType`, in two rounds: each rank takes the top
+/// min(k, block) of its block along `outDim`, the candidates of all blocks
+/// are gathered along it, and the top k of them taken again. The global top
+/// k are among the candidates, since no block holds more than its own top
+/// min(k, block) of them; the gathered candidates are in block order and
+/// each block's equal values in index order, so the second round breaks
+/// ties by global index as one rank does. The indices travel with the
+/// values (each block's offset added) and are picked by the positions the
+/// second round chooses.
+Value buildSplitTopK(OpBuilder &builder, Location loc, Value x, StringRef dim,
+                     int64_t size, int64_t k, StringRef outDim, bool indices,
+                     ArrayRef<StringAttr> axes, NamedTensorType resultType);
 
 } // namespace mlir::tessel
 

@@ -15,7 +15,7 @@
 # ops and constructs the examples do not use (layers/: layer functions
 # called with scopes, which tessel-inline-layers inlines first; scans/:
 # sin, cos, cumsum and argmax; regularized/: dropout, grouped and depthwise
-# convolutions).
+# convolutions; topk/: a top-2 gate and a top-k along the batch).
 #
 # usage: sweep.sh BUILD_BIN_DIR MODELS_DIR...   (each <name>/<name>.mlir)
 set -euo pipefail
@@ -114,6 +114,21 @@ extra=(
   "regularized|model:3|f:model;hidden:model pad-uneven=true"
   "regularized|model:4|g:model pad-uneven=true"
   "regularized|data:4;model:2|batch:data;h:model pad-uneven=true"
+  # top_k: the top-2 gate along split experts (each block's top 2 and their
+  # global indices gathered, the top 2 of those), with one expert per rank
+  # (fewer than k) and over two axes; the top-3 along a split batch; both
+  # beside the other dim split; the new dims split after the top_k; padded
+  # splits gathered first.
+  "topk|data:2|batch:data"
+  "topk|model:4|experts:model"
+  "topk|model:8|experts:model"
+  "topk|data:2;model:4|batch:data;experts:model"
+  "topk|model:2;data:2|experts:model,data"
+  "topk|data:2;model:2|batch:data,model"
+  "topk|model:2|choice:model"
+  "topk|model:3|hard:model pad-uneven=true"
+  "topk|data:3|batch:data pad-uneven=true"
+  "topk|data:2;model:3|batch:data;experts:model pad-uneven=true"
   # The mixture of experts: two experts per rank (each rank's tokens sent
   # to two ranks), expert parallelism beside data parallelism on 8 ranks,
   # experts split beside their FFNs' width, the groups' tokens split over
@@ -140,6 +155,7 @@ declare -A optimizers=(
   [resnet]="optimizer=momentum"
   [regularized]="optimizer=adam"
   [moe]="optimizer=adamw"
+  [topk]="optimizer=adam"
 )
 
 passed=0
