@@ -553,6 +553,47 @@ TEST(Executor, TopK) {
   expectNear(overN(T({"c", "r"}, {4, 2}, "i64")), {1, 0, 1, 0, 0, 1, 1, 0}, 0);
 }
 
+// The f32 loop against the reference kernel on a tensor full of ties and
+// NaNs, along each dim, for the smallest and the largest k.
+TEST(Executor, TopKLoopIsTheReference) {
+  const std::vector<std::string> dims = {"a", "n", "b"};
+  const std::vector<int64_t> shape = {3, 7, 2};
+  const double pool[] = {-1, 0, 1, 2, std::numeric_limits<double>::quiet_NaN()};
+  std::vector<double> x(3 * 7 * 2);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = pool[(i * 7 + i / 3) % 5];
+  ref::Tensor input({dims, shape, ref::ElementType::F32}, x);
+  for (int d = 0; d < 3; ++d)
+    for (int64_t k : {int64_t(1), shape[d]})
+      for (bool indices : {false, true}) {
+        std::vector<std::string> outDims = dims;
+        std::vector<int64_t> outShape = shape;
+        outDims[d] = "top";
+        outShape[d] = k;
+        const char *type = indices ? "i32" : "f32";
+        json attrs = {{"dim", dims[d]}, {"k", k}, {"out_dim", "top"}};
+        if (indices)
+          attrs["indices"] = true;
+        std::vector<double> loop =
+            execute(op("tessel.top_k", {T(dims, shape)},
+                       T(outDims, outShape, type), attrs),
+                    {x});
+        ref::Tensor expected = ref::topK(
+            input, dims[d], k, "top", indices,
+            {outDims, outShape,
+             indices ? ref::ElementType::I32 : ref::ElementType::F32});
+        ASSERT_EQ(loop.size(), expected.data.size());
+        for (size_t i = 0; i < loop.size(); ++i)
+          if (std::isnan(expected.data[i]))
+            EXPECT_TRUE(std::isnan(loop[i]))
+                << dims[d] << " k " << k << " at " << i;
+          else
+            EXPECT_EQ(loop[i], expected.data[i])
+                << dims[d] << " k " << k << (indices ? " indices" : " values")
+                << " at " << i;
+      }
+}
+
 TEST(Executor, LayerNorm) {
   std::vector<double> x = {1, 2, 3, 4, 10, 10, 10, 14};
   double r1 = 1 / std::sqrt(1.25 + 1e-5), r2 = 1 / std::sqrt(3.0 + 1e-5);
