@@ -4,7 +4,9 @@ import-weights`), gives PyTorch's logits when tessel runs it (`tessel-eval
 --checkpoint`, on one rank and partitioned over four), trains on from the
 imported weights as PyTorch does, and exports back to a state_dict that
 PyTorch loads (`tessel export-weights`)."""
+import importlib.util
 import json
+import math
 import os
 import pathlib
 import struct
@@ -267,3 +269,127 @@ def test_a_checkpoint_directory_is_never_overwritten(tmp_path, trained):
                   "--map", tmp_path / "map.yaml", "-o", checkpoint)
     assert "already holds checkpoints" in error
     assert (checkpoint / "step-00000000.safetensors").read_bytes() == before
+
+
+# A GPT-style language model: examples/gpt's (tied embeddings, learned
+# positions, pre-LN blocks of causal attention and a GELU MLP), small.
+GPT = dict(layers=2, batch=2, seq=6, vocab=13, d_model=8, heads=2, d_ff=16)
+
+
+def gpt_map(layers):
+    """torch's Linear weights are [out, in]; tessel's attention projections
+    keep heads and head_dim apart, which torch's axis holds flattened."""
+    lines = ["tok_emb.weight: {name: tok_emb.table, dims: [vocab, d_model]}",
+             "pos_emb: {name: pos_emb, dims: [seq, d_model]}",
+             "ln_f.weight: ln_f.gamma", "ln_f.bias: ln_f.beta"]
+    for i in range(layers):
+        ours, theirs = f"block{i}", f"blocks.{i}"
+        lines += [f"{theirs}.ln1.weight: {ours}.ln1.gamma", f"{theirs}.ln1.bias: {ours}.ln1.beta",
+                  f"{theirs}.ln2.weight: {ours}.ln2.gamma", f"{theirs}.ln2.bias: {ours}.ln2.beta"]
+        lines += [f"{theirs}.attn.{p}.weight: {{name: {ours}.attn.{p}.w, dims: [[heads, head_dim], d_model]}}"
+                  for p in "qkv"]
+        lines += [f"{theirs}.attn.o.weight: {{name: {ours}.attn.o.w, dims: [d_model, [heads, head_dim]]}}",
+                  f"{theirs}.mlp.up.weight: {{name: {ours}.mlp.up.w, dims: [d_ff, d_model]}}",
+                  f"{theirs}.mlp.up.bias: {ours}.mlp.up.b",
+                  f"{theirs}.mlp.down.weight: {{name: {ours}.mlp.down.w, dims: [d_model, d_ff]}}",
+                  f"{theirs}.mlp.down.bias: {ours}.mlp.down.b"]
+    return "\n".join(lines) + "\n"
+
+
+class TorchBlock(torch.nn.Module):
+    def __init__(self, d_model, heads, d_ff):
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = torch.nn.LayerNorm(d_model), torch.nn.LayerNorm(d_model)
+        self.attn = torch.nn.ModuleDict({p: torch.nn.Linear(d_model, d_model, bias=False) for p in "qkvo"})
+        self.mlp = torch.nn.ModuleDict({"up": torch.nn.Linear(d_model, d_ff),
+                                        "down": torch.nn.Linear(d_ff, d_model)})
+
+    def forward(self, x):
+        b, t, d = x.shape
+        h = self.ln1(x)
+        q, k, v = (self.attn[p](h).view(b, t, self.heads, -1).transpose(1, 2) for p in "qkv")
+        scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+        causal = torch.ones(t, t, dtype=torch.bool).tril()
+        weights = torch.softmax(scores.masked_fill(~causal, float("-inf")), dim=-1)
+        x = x + self.attn["o"]((weights @ v).transpose(1, 2).reshape(b, t, d))
+        return x + self.mlp["down"](torch.nn.functional.gelu(self.mlp["up"](self.ln2(x))))
+
+
+class TorchGpt(torch.nn.Module):
+    def __init__(self, layers, seq, vocab, d_model, heads, d_ff, **_):
+        super().__init__()
+        self.tok_emb = torch.nn.Embedding(vocab, d_model)
+        self.pos_emb = torch.nn.Parameter(torch.zeros(seq, d_model))
+        self.blocks = torch.nn.ModuleList(TorchBlock(d_model, heads, d_ff) for _ in range(layers))
+        self.ln_f = torch.nn.LayerNorm(d_model)
+
+    def forward(self, tokens):
+        x = self.tok_emb(tokens) + self.pos_emb
+        for block in self.blocks:
+            x = block(x)
+        return self.ln_f(x) @ self.tok_emb.weight.T
+
+
+def load_gpt_example():
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "gpt" / "gpt.py"
+    spec = importlib.util.spec_from_file_location("gpt", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gpt_from_pytorch(tmp_path):
+    """Every weight of a GPT-style model, heads and head_dim flattened in
+    torch's projections, set at random in PyTorch: tessel's logits at every
+    position equal PyTorch's, on one rank and with heads, d_ff and the batch
+    split over 2 x 2 ranks; and export gives the state_dict back."""
+    torch.manual_seed(1)
+    net = TorchGpt(**GPT)
+    with torch.no_grad():
+        for value in net.parameters():
+            value.add_(0.3 * torch.randn_like(value))
+    tokens = torch.randint(0, GPT["vocab"], (GPT["batch"], GPT["seq"]), dtype=torch.int32)
+    with torch.no_grad():
+        expected = net(tokens.long()).numpy()
+    save_safetensors(tmp_path / "gpt.safetensors", net.state_dict())
+    (tmp_path / "map.yaml").write_text(gpt_map(GPT["layers"]))
+    model = load_gpt_example().build_gpt(**GPT, full_logits=True)
+    (tmp_path / "gpt.mlir").write_text(str(model))
+    np.save(tmp_path / "tokens.npy", tokens.numpy())
+    out = run(TOOL, "import-weights", tmp_path / "gpt.mlir", "--from", tmp_path / "gpt.safetensors",
+              "--map", tmp_path / "map.yaml", "-o", tmp_path / "ckpt", "--optimizer", "adamw")
+    assert "imported 28 of 28 parameters" in out, out
+
+    run(EVAL, tmp_path / "gpt.mlir", "--function", "logits", "--checkpoint", tmp_path / "ckpt",
+        "--input", f"tokens={tmp_path / 'tokens.npy'}", "--output-dir", tmp_path / "one")
+    assert relative_error(np.load(tmp_path / "one" / "result0.npy"), expected) < 1e-5
+
+    run(TOOL, "compile", tmp_path / "gpt.mlir", "--mode", "infer", "--mesh", "data:2;model:2",
+        "--rules", "batch:data;heads:model;d_ff:model", "--no-fusion", "--emit", "mlir",
+        "-o", tmp_path / "gpt.rank.mlir")
+    run(EVAL, tmp_path / "gpt.rank.mlir", "--function", "logits", "--checkpoint", tmp_path / "ckpt",
+        "--input", f"tokens={tmp_path / 'tokens.npy'}", "--output-dir", tmp_path / "four")
+    assert relative_error(np.load(tmp_path / "four" / "result0.npy"), expected) < 1e-5
+
+    run(TOOL, "export-weights", tmp_path / "ckpt", "--map", tmp_path / "map.yaml",
+        "-o", tmp_path / "back.safetensors")
+    fresh = TorchGpt(**GPT)
+    fresh.load_state_dict(load_safetensors(tmp_path / "back.safetensors"), strict=True)
+    for name, value in net.state_dict().items():
+        assert torch.equal(fresh.state_dict()[name], value), name
+
+
+def test_a_checkpoint_of_another_model_is_refused_by_name(tmp_path, trained):
+    checkpoint = import_weights(tmp_path)
+    wider = str(tessel_mlp()).replace("hidden:6", "hidden:7")
+    (tmp_path / "wider.mlir").write_text(wider)
+    error = fails(EVAL, tmp_path / "wider.mlir", "--function", "logits", "--checkpoint", checkpoint,
+                  "--input", f"images={tmp_path / 'images.npy'}")
+    assert ("tensor 'fc1.w' is [pixels:12, hidden:6] f32, but the function has parameter 'fc1.w' "
+            "as [pixels:12, hidden:7] f32") in error
+    renamed = str(tessel_mlp()).replace('"w"', '"weight"')
+    (tmp_path / "renamed.mlir").write_text(renamed)
+    error = fails(EVAL, tmp_path / "renamed.mlir", "--function", "logits", "--checkpoint", checkpoint,
+                  "--input", f"images={tmp_path / 'images.npy'}")
+    assert "it has no tensor 'fc1.weight', which parameter 'fc1.weight' of function 'logits' needs" in error
