@@ -151,7 +151,8 @@ void BatchMaker::fillTokens(const ValueSpec &argument,
                             const layout::Mesh &mesh, int64_t rank, void *local,
                             int64_t shift) {
   fillBlock(argument, mesh, rank, local, [&](int64_t example, int64_t within) {
-    return static_cast<double>(dataset.text[batch[example] + within + shift]);
+    return static_cast<double>(
+        dataset.text[batch[example] * dataset.textStride + within + shift]);
   });
 }
 

@@ -49,7 +49,7 @@ public:
 
   /// Fills `local` with this rank's block of "tokens" (shift 0) or
   /// "targets" (shift 1): element (example, i) is text byte
-  /// batch[example] + i + shift.
+  /// batch[example] * textStride + i + shift.
   void fillTokens(const ValueSpec &argument, const std::vector<int64_t> &batch,
                   const layout::Mesh &mesh, int64_t rank, void *local,
                   int64_t shift);

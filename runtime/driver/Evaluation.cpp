@@ -1,4 +1,4 @@
-//===- Evaluation.cpp - Test accuracy of the trained model ----------------===//
+//===- Evaluation.cpp - Loss and accuracy on held-out data ----------------===//
 
 #include "driver/Evaluation.h"
 
@@ -9,65 +9,121 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <numeric>
 
 namespace tessel::driver {
 
-std::optional<EvaluationResult>
-evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
-              const Dataset &dataset, const layout::Mesh &mesh, int64_t rank,
-              tessel_context_t *context,
-              const std::function<void *(const std::string &)> &stateBuffer,
-              std::string &error) {
-  int lossResult = -1, correctResult = -1;
+double EvaluationResult::perplexity() const { return std::exp(meanLoss); }
+
+std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
+                                           tessel_function_t evaluate,
+                                           const Dataset &heldOut,
+                                           int64_t maxBatches,
+                                           std::string &error) {
+  Evaluator evaluator(function, evaluate, heldOut);
   for (size_t i = 0; i < function.results.size(); ++i) {
     if (function.results[i].name == "loss")
-      lossResult = static_cast<int>(i);
+      evaluator.lossResult = static_cast<int>(i);
     if (function.results[i].name == "correct")
-      correctResult = static_cast<int>(i);
+      evaluator.correctResult = static_cast<int>(i);
   }
-  if (lossResult < 0 || correctResult < 0) {
+  if (evaluator.lossResult < 0 || evaluator.correctResult < 0) {
     error = "evaluate must return scalars named 'loss' and 'correct'";
     return std::nullopt;
   }
-  // The data arguments: those named after an array of a .npy dataset, or
-  // else Fashion-MNIST's images and labels.
-  auto isData = [&](const ValueSpec &argument) {
-    if (!dataset.arrays.empty())
-      return dataset.arrays.count(argument.name) > 0;
-    return argument.name == "images" || argument.name == "labels";
-  };
-  const ValueSpec *firstData = nullptr;
+  // The data arguments: those named after an array of a .npy dataset, a
+  // text corpus's tokens and targets, or else Fashion-MNIST's images and
+  // labels. The rest are trained tensors, found by name when it runs.
+  bool arrays = !heldOut.arrays.empty(), text = !heldOut.text.empty();
+  const ValueSpec *firstData = nullptr, *predicted = nullptr;
   for (const ValueSpec &argument : function.arguments) {
-    if (!isData(argument))
+    const std::string &name = argument.name;
+    Feed feed = Feed::State;
+    if (arrays && heldOut.arrays.count(name))
+      feed = Feed::Array;
+    else if (text && (name == "tokens" || name == "targets"))
+      feed = name == "tokens" ? Feed::Tokens : Feed::Targets;
+    else if (!arrays && !text && (name == "images" || name == "labels"))
+      feed = name == "images" ? Feed::Images : Feed::Labels;
+    evaluator.feeds.push_back(feed);
+    if (feed == Feed::State)
       continue;
-    if (!firstData)
-      firstData = &argument;
-    if (!dataset.arrays.empty())
+    if (feed == Feed::Array)
       if (std::optional<std::string> misfit =
-              checkArrayFits(dataset.arrays.at(argument.name), argument)) {
+              checkArrayFits(heldOut.arrays.at(name), argument)) {
         error = *misfit;
         return std::nullopt;
       }
+    if (!firstData)
+      firstData = &argument;
+    if (batchSizeOf(argument) != batchSizeOf(*firstData)) {
+      error = fmt::format("evaluate's data arguments have different batch "
+                          "sizes ('{}' has {}, '{}' {})",
+                          name, batchSizeOf(argument), firstData->name,
+                          batchSizeOf(*firstData));
+      return std::nullopt;
+    }
+    if (name == "targets" || (name == "labels" && !predicted))
+      predicted = &argument;
   }
   if (!firstData) {
-    error = dataset.arrays.empty()
-                ? "evaluate has no 'images' argument"
-                : "evaluate has no argument named after a test array";
+    error = arrays ? "evaluate has no argument named after a held-out array"
+            : text ? "evaluate of a language model takes no 'tokens'"
+                   : "evaluate has no 'images' argument";
     return std::nullopt;
   }
-  int64_t batchSize = batchSizeOf(*firstData);
-  // The test examples in their order; the last partial batch is left out
-  // because the compiled program has one batch size.
-  BatchMaker batches(dataset, /*seed=*/0);
+  if (text) {
+    int64_t window = heldOut.textStride;
+    for (const ValueSpec &argument : function.arguments)
+      if ((argument.name == "tokens" || argument.name == "targets") &&
+          argument.global.numElements() / batchSizeOf(argument) != window) {
+        error = fmt::format(
+            "evaluate's '{}' is {}: windows of {} bytes, "
+            "but the held-out text is cut into windows of {}",
+            argument.name, argument.global.str(),
+            argument.global.numElements() / batchSizeOf(argument), window);
+        return std::nullopt;
+      }
+  }
+  evaluator.languageModel = text || (predicted && predicted->name == "targets");
+  evaluator.batchSize = batchSizeOf(*firstData);
+  // `correct` counts a prediction per element of the targets or labels (a
+  // language model's positions, a classifier's examples); without either,
+  // one per example.
+  evaluator.predictionsPerBatch =
+      predicted ? predicted->global.numElements() : evaluator.batchSize;
+  // The last partial batch is left out: the compiled program has one batch
+  // size.
+  evaluator.numBatches = heldOut.count / evaluator.batchSize;
+  if (maxBatches > 0)
+    evaluator.numBatches = std::min(evaluator.numBatches, maxBatches);
+  if (evaluator.numBatches == 0) {
+    error = fmt::format("the held-out data hold {} examples, fewer than one "
+                        "batch of {}",
+                        heldOut.count, evaluator.batchSize);
+    return std::nullopt;
+  }
+  return evaluator;
+}
+
+std::optional<EvaluationResult>
+Evaluator::run(const layout::Mesh &mesh, int64_t rank,
+               tessel_context_t *context,
+               const std::function<void *(const std::string &)> &stateBuffer,
+               std::string &error) const {
+  BatchMaker batches(*heldOut, /*seed=*/0);
   EvaluationResult result;
-  for (int64_t first = 0; first + batchSize <= dataset.count;
-       first += batchSize) {
+  result.languageModel = languageModel;
+  std::vector<std::vector<unsigned char>> staging(feeds.size());
+  for (int64_t batch = 0; batch < numBatches; ++batch) {
+    // The held-out examples in their order.
     std::vector<int64_t> examples(batchSize);
-    std::iota(examples.begin(), examples.end(), first);
+    std::iota(examples.begin(), examples.end(), batch * batchSize);
     std::vector<void *> arguments, data;
-    for (const ValueSpec &argument : function.arguments) {
-      if (!isData(argument)) {
+    for (size_t i = 0; i < feeds.size(); ++i) {
+      const ValueSpec &argument = function->arguments[i];
+      if (feeds[i] == Feed::State) {
         void *buffer = stateBuffer(argument.name);
         if (!buffer) {
           error = fmt::format("evaluate's argument '{}' is neither data nor a "
@@ -84,38 +140,52 @@ evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
       data.push_back(buffer);
       arguments.push_back(buffer);
       // Made in host memory, then copied into the (maybe device) buffer.
-      std::vector<unsigned char> host(
-          static_cast<size_t>(argument.local.numBytes()));
-      if (!dataset.arrays.empty())
-        batches.fillArray(argument, examples, mesh, rank, host.data(),
-                          dataset.arrays.at(argument.name));
-      else if (argument.name == "images")
+      std::vector<unsigned char> &host = staging[i];
+      host.resize(static_cast<size_t>(argument.local.numBytes()));
+      switch (feeds[i]) {
+      case Feed::Images:
         batches.fillImages(argument, examples, mesh, rank, host.data());
-      else
+        break;
+      case Feed::Labels:
         batches.fillLabels(argument, examples, mesh, rank, host.data());
+        break;
+      case Feed::Tokens:
+      case Feed::Targets:
+        batches.fillTokens(argument, examples, mesh, rank, host.data(),
+                           feeds[i] == Feed::Targets ? 1 : 0);
+        break;
+      case Feed::Array:
+        batches.fillArray(argument, examples, mesh, rank, host.data(),
+                          heldOut->arrays.at(argument.name));
+        break;
+      case Feed::State:
+        break;
+      }
       runtime::activeBackend().copyToBuffer(*context, buffer, host.data(),
                                             host.size());
     }
-    std::vector<void *> results(function.results.size(), nullptr);
+    std::vector<void *> results(function->results.size(), nullptr);
     auto forwardStart = std::chrono::steady_clock::now();
     evaluate(context, arguments.data(), results.data());
-    result.meanLoss += runtime::readScalar(
-        *context, function.results[lossResult].local.type, results[lossResult]);
-    result.correct +=
-        runtime::readScalar(*context, function.results[correctResult].local.type,
-                            results[correctResult]);
+    result.meanLoss +=
+        runtime::readScalar(*context, function->results[lossResult].local.type,
+                            results[lossResult]);
+    result.correct += runtime::readScalar(
+        *context, function->results[correctResult].local.type,
+        results[correctResult]);
     // Reading the loss waits for the device, so the time covers the work.
-    result.forwardSeconds += std::chrono::duration<double>(
-                                 std::chrono::steady_clock::now() - forwardStart)
-                                 .count();
+    result.forwardSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      forwardStart)
+            .count();
     result.examples += batchSize;
+    result.predictions += predictionsPerBatch;
     for (void *buffer : results)
       tessel_rt_free(context, buffer);
     for (void *buffer : data)
       tessel_rt_free(context, buffer);
   }
-  if (result.examples > 0)
-    result.meanLoss /= static_cast<double>(result.examples / batchSize);
+  result.meanLoss /= static_cast<double>(numBatches);
   return result;
 }
 

@@ -1,9 +1,13 @@
-//===- Evaluation.h - Test accuracy of the trained model --------*- C++ -*-===//
+//===- Evaluation.h - Loss and accuracy on held-out data --------*- C++ -*-===//
 //
-// A model may define `evaluate(parameters..., images, labels) -> (loss,
-// correct)` (the examples do; tessel-autodiff makes the parameters
-// arguments). After training, the driver runs it over the test split in
-// batches of the model's batch size and reports the accuracy.
+// A model may define `evaluate(parameters..., data...) -> (loss, correct)`
+// (the examples do; tessel-autodiff makes the parameters arguments), `loss`
+// the mean over the batch and `correct` the number of right predictions in
+// it: one per example of a classifier, one per position of a language model
+// (whose data are `tokens` and `targets`). The driver runs it over held-out
+// batches of the model's batch size, every --eval-every steps (validation)
+// and after training (test), and reports the mean loss, the accuracy per
+// prediction and, for a language model, the perplexity exp(loss).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,24 +25,66 @@
 namespace tessel::driver {
 
 struct EvaluationResult {
+  /// Examples evaluated: images, rows of arrays, or windows of text.
   int64_t examples = 0;
+  /// Predictions among them, what `correct` counts: an example's label, or
+  /// a window's targets (one per position).
+  int64_t predictions = 0;
   double correct = 0;
   double meanLoss = 0;
   /// Wall time inside the model's evaluate calls (the forward passes and
   /// their communication), without making the batches.
   double forwardSeconds = 0;
+  /// Whether the model is a language model, which has a perplexity.
+  bool languageModel = false;
+
+  double accuracy() const {
+    return predictions ? correct / static_cast<double>(predictions) : 0.0;
+  }
+  /// exp(mean loss): the mean cross-entropy per position, in nats, as the
+  /// number of equally likely next bytes.
+  double perplexity() const;
 };
 
-/// Runs `evaluate` (described by `function`) on every full batch of
-/// `dataset`, taking each argument that is not data from `stateBuffer(name)`.
-/// Collective over the ranks; fills `error` and returns nothing when the
-/// function's arguments or results are not the expected ones.
-std::optional<EvaluationResult>
-evaluateModel(const FunctionSpec &function, tessel_function_t evaluate,
-              const Dataset &dataset, const layout::Mesh &mesh, int64_t rank,
-              tessel_context_t *context,
-              const std::function<void *(const std::string &)> &stateBuffer,
-              std::string &error);
+/// Runs a program's evaluate over a held-out dataset.
+class Evaluator {
+public:
+  /// Checks that `function` (the metadata of `evaluate`) takes data that
+  /// `heldOut` holds and returns scalars `loss` and `correct`; fills
+  /// `error` otherwise. Each run evaluates the first `maxBatches` full
+  /// batches (0: all of them).
+  static std::optional<Evaluator>
+  create(const FunctionSpec &function, tessel_function_t evaluate,
+         const Dataset &heldOut, int64_t maxBatches, std::string &error);
+
+  /// Runs `evaluate` on the batches, taking each argument that is not data
+  /// from `stateBuffer(name)`. Collective over the ranks; fills `error` and
+  /// returns nothing when an argument is neither data nor state.
+  std::optional<EvaluationResult>
+  run(const layout::Mesh &mesh, int64_t rank, tessel_context_t *context,
+      const std::function<void *(const std::string &)> &stateBuffer,
+      std::string &error) const;
+
+  /// The batches one run evaluates.
+  int64_t batches() const { return numBatches; }
+  int64_t examplesPerBatch() const { return batchSize; }
+
+private:
+  enum class Feed { Images, Labels, Tokens, Targets, Array, State };
+
+  Evaluator(const FunctionSpec &function, tessel_function_t evaluate,
+            const Dataset &heldOut)
+      : function(&function), evaluate(evaluate), heldOut(&heldOut) {}
+
+  const FunctionSpec *function;
+  tessel_function_t evaluate;
+  const Dataset *heldOut;
+  /// Where each argument of evaluate comes from.
+  std::vector<Feed> feeds;
+  int lossResult = -1, correctResult = -1;
+  int64_t batchSize = 0, numBatches = 0, predictionsPerBatch = 0;
+  bool languageModel = false;
+};
 
 } // namespace tessel::driver
 

@@ -28,8 +28,11 @@ struct Dataset {
   /// count labels in [0, 10).
   std::vector<uint8_t> labels;
   /// The bytes of a text corpus (TextCorpus.h), whose example p is the
-  /// window starting at byte p; empty for images.
+  /// window starting at byte p * textStride; empty for images.
   std::vector<uint8_t> text;
+  /// 1 for training (a window at every byte); the window for held-out text,
+  /// whose windows do not overlap.
+  int64_t textStride = 1;
   /// Arrays from .npy files (NpyData.h) by the data argument they feed,
   /// each with `count` examples along its first dimension.
   std::map<std::string, NpyArray> arrays;

@@ -43,7 +43,8 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
       ->capture_default_str();
   app.add_option("--metrics", options.metricsFile,
                  "Write one JSON line per step (step, loss, samples_per_s, "
-                 "step_ms, lr) to this file");
+                 "step_ms, lr) and one per evaluation (split, trained_steps, "
+                 "loss, accuracy, perplexity) to this file");
   app.add_option("--log-every", options.logEvery,
                  "Print progress every N steps")
       ->check(CLI::PositiveNumber)
@@ -64,6 +65,28 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                "sites");
   app.add_flag("!--no-evaluate", options.evaluate,
                "skip the test-split accuracy after training");
+  app.add_option("--eval-every", options.evalEvery,
+                 "Evaluate on the held-out split every N steps (loss, "
+                 "accuracy and, for a language model, perplexity; 0: only "
+                 "after training)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--eval-data", options.evalData,
+                 "Held-out data for evaluation, in the training data's "
+                 "format (a text file or directory, a directory of .npy "
+                 "arrays, or of Fashion-MNIST's t10k files); by default the "
+                 "test split, or for text the corpus's tail (--holdout)");
+  app.add_option("--eval-batches", options.evalBatches,
+                 "Batches per evaluation, the first ones of the held-out "
+                 "split (0: all of it)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--holdout", options.holdout,
+                 "The fraction of a text corpus, its tail, that a language "
+                 "model with an evaluate function is evaluated on and never "
+                 "trained on (without --eval-data)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   app.add_flag("--resume", options.resume,
                "Start from the latest checkpoint in --checkpoint-dir, under "
                "any layout or rank count");

@@ -27,6 +27,16 @@ struct Options {
   bool resume = false;
   /// Report the test accuracy after training, when the model can.
   bool evaluate = true;
+  /// Evaluate on the held-out split every N steps (0: never).
+  int64_t evalEvery = 0;
+  /// Held-out data in the training data's format instead of the default
+  /// split (the test split, or the tail of a text corpus).
+  std::string evalData;
+  /// Batches per evaluation, the first ones of the held-out split (0: all).
+  int64_t evalBatches = 0;
+  /// The fraction of a text corpus, its tail, that a model with an
+  /// evaluate function never trains on and is evaluated on.
+  double holdout = 0.1;
   /// End this rank when a training step takes longer (seconds; 0: never).
   double stepTimeout = 0;
   /// Time every op during training and print where the time went.

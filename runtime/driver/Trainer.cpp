@@ -5,13 +5,12 @@
 #include "driver/Agreement.h"
 #include "driver/Batches.h"
 #include "driver/Checkpoint.h"
+#include "driver/DataSources.h"
 #include "driver/Evaluation.h"
 #include "driver/HostCopies.h"
-#include "driver/NpyData.h"
 #include "driver/PeakMemory.h"
 #include "driver/Profile.h"
 #include "driver/Schedule.h"
-#include "driver/TextCorpus.h"
 #include "driver/Watchdog.h"
 #include "executor/Backend.h"
 #include "executor/Buffers.h"
@@ -259,51 +258,28 @@ std::string formatDuration(double seconds) {
                      std::fmod(seconds / 60, 60));
 }
 
-/// Reports the trained model's accuracy on the test split (rank 0 prints
-/// it and adds it to the metrics).
-int evaluateOnTestSplit(const Options &options, const Program &program,
-                        tessel_context_t *context, int64_t rank, State &state,
-                        std::FILE *metrics) {
-  std::string error;
-  // A .npy dataset keeps its test split in test/; without one there is
-  // nothing to evaluate on.
-  bool npy = holdsNpyFiles(options.dataDir);
-  std::string testDir = options.dataDir + "/test";
-  if (npy && !holdsNpyFiles(testDir)) {
-    if (rank == 0)
-      fmt::print("no test arrays in {}: not evaluating\n", testDir);
-    return 0;
-  }
-  std::optional<Dataset> test =
-      npy ? loadNpyData(testDir, error)
-          : loadFashionMnist(options.dataDir, "t10k", error);
-  if (anyRankFailed(rank,
-                    test ? std::nullopt : std::optional<std::string>(error)))
-    return 1;
-  std::optional<EvaluationResult> result = evaluateModel(
-      *program.metadata->findFunction("evaluate"), program.evaluate, *test,
-      program.metadata->mesh, rank, context,
-      [&](const std::string &name) { return state.find(name); }, error);
-  if (anyRankFailed(rank,
-                    result ? std::nullopt : std::optional<std::string>(error)))
-    return 1;
-  if (rank == 0 && result->examples > 0) {
-    double accuracy = result->correct / static_cast<double>(result->examples);
-    double seconds = result->forwardSeconds;
-    fmt::print("test accuracy {:.2f}% ({:.0f} of {} examples), loss {:.4f}; "
-               "forward passes {:.3f}s ({:.0f} examples/s)\n",
-               100 * accuracy, result->correct, result->examples,
-               result->meanLoss, seconds, result->examples / seconds);
-    std::fflush(stdout);
-    if (metrics) {
-      nlohmann::json line = {{"test_accuracy", accuracy},
-                             {"test_loss", result->meanLoss},
-                             {"test_examples", result->examples},
-                             {"forward_seconds", seconds}};
-      std::fprintf(metrics, "%s\n", line.dump().c_str());
-    }
-  }
-  return 0;
+/// The metrics line of an evaluation on `split` ("validation" or "test")
+/// after step `afterStep` (counted from 1).
+nlohmann::json evaluationRecord(const std::string &split, int64_t afterStep,
+                                const EvaluationResult &result) {
+  nlohmann::json record = {{"split", split},
+                           {"after_step", afterStep},
+                           {"loss", result.meanLoss},
+                           {"accuracy", result.accuracy()},
+                           {"examples", result.examples},
+                           {"predictions", result.predictions},
+                           {"forward_seconds", result.forwardSeconds}};
+  if (result.languageModel)
+    record["perplexity"] = result.perplexity();
+  return record;
+}
+
+std::string describeEvaluation(const EvaluationResult &result) {
+  std::string text = fmt::format("loss {:.4f}  accuracy {:.2f}%",
+                                 result.meanLoss, 100 * result.accuracy());
+  if (result.languageModel)
+    text += fmt::format("  perplexity {:.2f}", result.perplexity());
+  return text;
 }
 
 } // namespace
@@ -314,28 +290,51 @@ int train(const Options &options, const Program &program,
   const layout::Mesh &mesh = metadata.mesh;
   std::string error;
 
-  // A directory of .npy arrays feeds the arguments they are named after;
-  // otherwise a language model (a step that takes tokens) reads a text
-  // corpus, and any other model Fashion-MNIST.
-  const ValueSpec *tokens = nullptr;
-  if (const FunctionSpec *step = metadata.findFunction("train_step"))
-    for (const ValueSpec &argument : step->arguments)
-      if (argument.name == "tokens")
-        tokens = &argument;
-  std::optional<Dataset> dataset =
-      holdsNpyFiles(options.dataDir) ? loadNpyData(options.dataDir, error)
-      : tokens ? loadTextCorpus(
-                   options.dataDir.empty() || options.dataDir == kDefaultDataDir
-                       ? kDefaultTextDir
-                       : options.dataDir,
-                   tokens->global.numElements() / batchSizeOf(*tokens), error)
-             : loadFashionMnist(options.dataDir, "train", error);
+  // A directory of .npy arrays, a text corpus or Fashion-MNIST, and the
+  // held-out examples of the same kind (DataSources.h).
+  std::optional<RunData> data = loadRunData(options, metadata, error);
   if (anyRankFailed(rank,
-                    dataset ? std::nullopt : std::optional<std::string>(error)))
+                    data ? std::nullopt : std::optional<std::string>(error)))
     return 1;
+  const Dataset *dataset = &data->training;
   StepPlan plan;
   if (anyRankFailed(rank, planStep(metadata, *dataset, plan)))
     return 1;
+  // Evaluation is checked against the held-out data before training, so
+  // that a model whose evaluate does not fit them fails now, not after
+  // the last step.
+  const FunctionSpec *evaluateSpec = metadata.findFunction("evaluate");
+  std::optional<Evaluator> evaluator;
+  bool evaluates = options.evaluate || options.evalEvery > 0;
+  if (evaluates && (!evaluateSpec || !program.evaluate) &&
+      (options.evalEvery > 0 || !options.evalData.empty())) {
+    if (rank == 0)
+      fmt::print(stderr, "error: {}: the program has no evaluate function\n",
+                 options.evalEvery > 0 ? "--eval-every" : "--eval-data");
+    return 1;
+  }
+  if (evaluates && evaluateSpec && program.evaluate) {
+    if (!data->heldOut && options.evalEvery > 0) {
+      if (rank == 0)
+        fmt::print(stderr, "error: --eval-every: no held-out data ({})\n",
+                   data->noHeldOut);
+      return 1;
+    }
+    if (data->heldOut) {
+      evaluator = Evaluator::create(*evaluateSpec, program.evaluate,
+                                    *data->heldOut, options.evalBatches, error);
+      if (anyRankFailed(
+              rank, evaluator ? std::nullopt
+                              : std::optional<std::string>(fmt::format(
+                                    "{} ({})", error, data->heldOutSource))))
+        return 1;
+      if (rank == 0)
+        fmt::print("evaluating on {}: {} batches of {}\n", data->heldOutSource,
+                   evaluator->batches(), evaluator->examplesPerBatch());
+    } else if (rank == 0 && options.evaluate) {
+      fmt::print("{}: not evaluating\n", data->noHeldOut);
+    }
+  }
   if (options.batch && options.batch != plan.batchSize) {
     if (rank == 0)
       fmt::print(stderr,
@@ -388,6 +387,7 @@ int train(const Options &options, const Program &program,
   int64_t lastCheckpoint = firstStep;
   double firstLoss = 0, lastLoss = 0;
   Clock::time_point start = Clock::now(), windowStart = start;
+  double validationSeconds = 0;
   int64_t windowSteps = 0;
   std::vector<std::vector<unsigned char>> staging(step.arguments.size());
   StepWatchdog watchdog(options.stepTimeout, rank);
@@ -461,15 +461,42 @@ int train(const Options &options, const Program &program,
       std::fprintf(metrics, "%s\n", line.dump().c_str());
       std::fflush(metrics);
     }
-    if (rank == 0 &&
-        ((s + 1) % options.logEvery == 0 || s + 1 == options.steps)) {
-      double window = secondsBetween(windowStart, stepEnd);
-      double perStep = secondsBetween(start, stepEnd) / (s + 1 - firstStep);
-      fmt::print("step {}/{}  loss {:.4f}  {:.0f} samples/s  ETA {}\n", s + 1,
-                 options.steps, loss, plan.batchSize * windowSteps / window,
-                 formatDuration(perStep * (options.steps - s - 1)));
+    // Validation: the held-out split every --eval-every steps, between
+    // steps (its time is left out of the samples/s).
+    std::optional<EvaluationResult> validation;
+    if (evaluator && options.evalEvery > 0 &&
+        (s + 1) % options.evalEvery == 0) {
+      Clock::time_point validationStart = Clock::now();
+      validation = evaluator->run(
+          mesh, rank, context,
+          [&](const std::string &name) { return state.find(name); }, error);
+      if (anyRankFailed(rank, validation ? std::nullopt
+                                         : std::optional<std::string>(error)))
+        return 1;
+      double seconds = secondsBetween(validationStart, Clock::now());
+      validationSeconds += seconds;
+      windowStart += Clock::now() - validationStart;
+      if (metrics) {
+        std::fprintf(
+            metrics, "%s\n",
+            evaluationRecord("validation", s + 1, *validation).dump().c_str());
+        std::fflush(metrics);
+      }
+    }
+    if (rank == 0 && ((s + 1) % options.logEvery == 0 ||
+                      s + 1 == options.steps || validation)) {
+      Clock::time_point now = Clock::now();
+      double window = secondsBetween(windowStart, now);
+      double perStep = secondsBetween(start, now) / (s + 1 - firstStep);
+      std::string line = fmt::format(
+          "step {}/{}  loss {:.4f}  {:.0f} samples/s  ETA {}", s + 1,
+          options.steps, loss, plan.batchSize * windowSteps / window,
+          formatDuration(perStep * (options.steps - s - 1)));
+      if (validation)
+        line += "  |  validation " + describeEvaluation(*validation);
+      fmt::print("{}\n", line);
       std::fflush(stdout);
-      windowStart = stepEnd;
+      windowStart = now;
       windowSteps = 0;
     }
     if (!options.checkpointDir.empty() && options.checkpointEvery > 0 &&
@@ -496,13 +523,18 @@ int train(const Options &options, const Program &program,
   }
   std::vector<double> peakMiB = gatherPeakMemoryMiB();
   if (rank == 0 && firstStep < options.steps) {
-    double seconds = secondsBetween(start, Clock::now());
+    // The training time, without the validation between steps.
+    double seconds = secondsBetween(start, Clock::now()) - validationSeconds;
     int64_t trained = options.steps - firstStep;
-    fmt::print("trained steps {}-{} on {} rank{} ({}) in {:.1f}s: {:.0f} "
-               "samples/s, loss {:.4f} -> {:.4f}\n",
-               firstStep + 1, options.steps, mesh.numRanks(),
-               mesh.numRanks() == 1 ? "" : "s", describeMesh(mesh), seconds,
-               plan.batchSize * trained / seconds, firstLoss, lastLoss);
+    fmt::print(
+        "trained steps {}-{} on {} rank{} ({}) in {:.1f}s{}: {:.0f} "
+        "samples/s, loss {:.4f} -> {:.4f}\n",
+        firstStep + 1, options.steps, mesh.numRanks(),
+        mesh.numRanks() == 1 ? "" : "s", describeMesh(mesh), seconds,
+        validationSeconds > 0
+            ? fmt::format(" (and {:.1f}s of validation)", validationSeconds)
+            : "",
+        plan.batchSize * trained / seconds, firstLoss, lastLoss);
     double largest = *std::max_element(peakMiB.begin(), peakMiB.end());
     fmt::print("peak memory per rank: {:.0f} MiB (largest), {:.0f} MiB on "
                "rank 0\n",
@@ -511,20 +543,48 @@ int train(const Options &options, const Program &program,
     if (options.profile)
       printOpProfile(stdout, trained);
     if (metrics) {
-      nlohmann::json line = {{"trained_steps", trained},
-                             {"train_seconds", seconds},
-                             {"samples_per_s", plan.batchSize * trained / seconds},
-                             {"peak_rss_mib", peakMiB}};
+      nlohmann::json line = {
+          {"trained_steps", trained},
+          {"train_seconds", seconds},
+          {"validation_seconds", validationSeconds},
+          {"samples_per_s", plan.batchSize * trained / seconds},
+          {"peak_rss_mib", peakMiB}};
       std::fprintf(metrics, "%s\n", line.dump().c_str());
     }
   }
-  int status = 0;
-  if (program.evaluate && options.evaluate)
-    status =
-        evaluateOnTestSplit(options, program, context, rank, state, metrics);
+  // The test evaluation: the same held-out split and code as validation.
+  if (evaluator && options.evaluate) {
+    std::optional<EvaluationResult> test = evaluator->run(
+        mesh, rank, context,
+        [&](const std::string &name) { return state.find(name); }, error);
+    if (anyRankFailed(rank,
+                      test ? std::nullopt : std::optional<std::string>(error)))
+      return 1;
+    if (rank == 0) {
+      double seconds = test->forwardSeconds;
+      // "test accuracy 85.12% (8512 of 10000 examples), loss 0.4321;
+      // forward passes ...", which scripts read.
+      std::string counted = test->languageModel
+                                ? fmt::format("{} positions in {} sequences",
+                                              test->predictions, test->examples)
+                                : fmt::format("{} examples", test->predictions);
+      fmt::print("test accuracy {:.2f}% ({:.0f} of {}), loss {:.4f}{}; "
+                 "forward passes {:.3f}s ({:.0f} examples/s)\n",
+                 100 * test->accuracy(), test->correct, counted, test->meanLoss,
+                 test->languageModel
+                     ? fmt::format(", perplexity {:.2f}", test->perplexity())
+                     : "",
+                 seconds, test->examples / seconds);
+      std::fflush(stdout);
+      if (metrics)
+        std::fprintf(
+            metrics, "%s\n",
+            evaluationRecord("test", options.steps, *test).dump().c_str());
+    }
+  }
   if (metrics)
     std::fclose(metrics);
-  return status;
+  return 0;
 }
 
 } // namespace tessel::driver
