@@ -163,6 +163,21 @@ def test_pytorch_weights_give_pytorch_logits(tmp_path, trained):
     assert relative_error(np.load(tmp_path / "init" / "result0.npy"), expected) > 0.1
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64])
+def test_other_dtypes_convert_to_the_parameters(tmp_path, trained, dtype):
+    """A file of f16, bf16 or f64 weights imports into the model's f32
+    parameters: the logits are PyTorch's with those weights in f32."""
+    net, images, _ = trained
+    state = {name: value.to(dtype) for name, value in net.state_dict().items()}
+    save_safetensors(tmp_path / "model.safetensors", state)
+    checkpoint = import_weights(tmp_path)
+    net.load_state_dict({name: value.float() for name, value in state.items()})
+    with torch.no_grad():
+        expected = net(images).numpy()
+    logits = tessel_logits(tmp_path / "mlp.mlir", checkpoint, tmp_path / "images.npy", tmp_path / "out")
+    assert relative_error(logits, expected) < 1e-5
+
+
 def test_imported_weights_under_a_layout(tmp_path, trained):
     """A forward-only program partitioned over 2 x 2 ranks (batch over data,
     hidden over model) takes the checkpoint's parameters as arguments, each
