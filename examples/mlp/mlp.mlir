@@ -94,3 +94,41 @@ func.func @evaluate(
       : !tessel.tensor<[batch:64, classes:10], f32> -> !tessel.tensor<[], f32>
   return %loss, %correct : !tessel.tensor<[], f32>, !tessel.tensor<[], f32>
 }
+
+// `predict` returns the logits and the predicted class of each image, which
+// a forward-only program (tessel compile --mode infer) writes as logits.npy
+// and classes.npy.
+func.func @predict(
+    %images: !tessel.tensor<[batch:64, pixels:784], f32> {tessel.name = "images"})
+    -> (!tessel.tensor<[batch:64, classes:10], f32> {tessel.name = "logits"},
+        !tessel.tensor<[batch:64], i32> {tessel.name = "classes"}) {
+  %w1 = tessel.parameter "w1" normal scale 0.05 seed 1
+      : !tessel.tensor<[pixels:784, hidden:256], f32>
+  %b1 = tessel.parameter "b1" zeros scale 1.0 seed 0
+      : !tessel.tensor<[hidden:256], f32>
+  %w2 = tessel.parameter "w2" normal scale 0.0625 seed 2
+      : !tessel.tensor<[hidden:256, classes:10], f32>
+  %b2 = tessel.parameter "b2" zeros scale 1.0 seed 0
+      : !tessel.tensor<[classes:10], f32>
+
+  %xw = tessel.einsum %images, %w1
+      : (!tessel.tensor<[batch:64, pixels:784], f32>,
+         !tessel.tensor<[pixels:784, hidden:256], f32>)
+      -> !tessel.tensor<[batch:64, hidden:256], f32>
+  %pre = tessel.add %xw, %b1
+      : !tessel.tensor<[batch:64, hidden:256], f32>, !tessel.tensor<[hidden:256], f32>
+      -> !tessel.tensor<[batch:64, hidden:256], f32>
+  %h = tessel.relu %pre : !tessel.tensor<[batch:64, hidden:256], f32>
+
+  %hw = tessel.einsum %h, %w2
+      : (!tessel.tensor<[batch:64, hidden:256], f32>,
+         !tessel.tensor<[hidden:256, classes:10], f32>)
+      -> !tessel.tensor<[batch:64, classes:10], f32>
+  %logits = tessel.add %hw, %b2
+      : !tessel.tensor<[batch:64, classes:10], f32>, !tessel.tensor<[classes:10], f32>
+      -> !tessel.tensor<[batch:64, classes:10], f32>
+  %classes = tessel.argmax %logits over "classes"
+      : !tessel.tensor<[batch:64, classes:10], f32> -> !tessel.tensor<[batch:64], i32>
+  return %logits, %classes
+      : !tessel.tensor<[batch:64, classes:10], f32>, !tessel.tensor<[batch:64], i32>
+}

@@ -113,23 +113,27 @@ def explain(model, layout=None, *, mesh=None, rules=None, pad_uneven=False,
 
 
 def compile(model, layout=None, output=None, *, mesh=None, rules=None, pad_uneven=False,
-            optimizer="sgd", precision="f32", flags=()):
-    """`tessel compile`: writes the SPMD executable to `output` and returns its path."""
+            optimizer="sgd", precision="f32", flags=(), mode="train"):
+    """`tessel compile`: writes the SPMD executable to `output` and returns its path.
+    `mode="infer"` makes a forward-only program (`tessel compile --mode infer`)."""
     if output is None:
         raise Error("compile: give the executable's path (output=...)")
     _compile(model, *_layout_args(layout, mesh, rules, pad_uneven), os.fspath(output),
-             optimizer, precision, list(flags))
+             optimizer, precision, [f"--mode={mode}", *flags])
     return output
 
 
 def run(model, layout=None, *, ranks=0, args=(), mesh=None, rules=None, pad_uneven=False,
-        optimizer="sgd", precision="f32", flags=(), check=True):
+        optimizer="sgd", precision="f32", flags=(), check=True, mode="train"):
     """`tessel run`: compiles the model and runs it under mpirun on `ranks` ranks
     (the layout's mesh by default) with the program options `args`
-    (``["--steps", "100", "--lr", "0.01"]``). Returns the metrics the program
-    wrote, one dict per line; raises Error when the program fails and `check`."""
+    (``["--steps", "100", "--lr", "0.01"]``; with `mode="infer"`, a forward-only
+    program's, ``["--checkpoint", DIR, "--function", "predict", "--out", DIR]``).
+    Returns the metrics the program wrote, one dict per line; raises Error when
+    the program fails and `check`."""
     code, lines = _run(model, *_layout_args(layout, mesh, rules, pad_uneven), int(ranks),
-                       [str(a) for a in args], optimizer, precision, list(flags))
+                       [str(a) for a in args], optimizer, precision,
+                       [f"--mode={mode}", *flags])
     if check and code != 0:
         raise Error(f"the program exited with status {code}")
     return [json.loads(line) for line in lines]

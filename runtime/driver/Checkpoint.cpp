@@ -13,10 +13,6 @@
 
 namespace tessel::driver {
 
-namespace {
-
-/// Gathers a tensor's blocks to rank 0 and assembles the global tensor
-/// there (replicas overwrite each other with the same bytes).
 bool gatherGlobal(const StateTensor &tensor, const layout::Mesh &mesh,
                   int64_t rank, std::vector<unsigned char> &global,
                   std::string &error) {
@@ -43,8 +39,6 @@ bool gatherGlobal(const StateTensor &tensor, const layout::Mesh &mesh,
                spec.global.shape, elementBytes, global.data());
   return true;
 }
-
-} // namespace
 
 bool writeCheckpoint(const std::string &dir, int64_t step,
                      const std::vector<StateTensor> &tensors,

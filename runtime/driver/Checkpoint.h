@@ -30,6 +30,15 @@ struct StateTensor {
   void *local;
 };
 
+/// Collective over MPI_COMM_WORLD: gathers a tensor's blocks to rank 0 and
+/// assembles the global tensor there in `global` (replicas overwrite each
+/// other with the same bytes; other ranks leave it alone). `tensor.local`
+/// is host memory. False with the reason in `error` when a block is larger
+/// than one MPI message.
+bool gatherGlobal(const StateTensor &tensor, const layout::Mesh &mesh,
+                  int64_t rank, std::vector<unsigned char> &global,
+                  std::string &error);
+
 using safetensors::checkpointPath;
 using safetensors::latestCheckpoint;
 

@@ -4,11 +4,13 @@
 // tessel_program_metadata and tessel_program_functions (its functions, such
 // as init and train_step, in the metadata's order); linking it with this
 // library gives the executable that mpirun starts, one process per rank of
-// the program's mesh.
+// the program's mesh. It trains (Trainer.h) a program that has a train_step
+// and runs any other (tessel compile --mode infer) on data (Inference.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "driver/Agreement.h"
+#include "driver/Inference.h"
 #include "driver/Metadata.h"
 #include "driver/Options.h"
 #include "driver/Threads.h"
@@ -41,17 +43,24 @@ tessel_function_t functionNamed(const ProgramMetadata &metadata,
 }
 
 int run(int argc, char **argv, int64_t rank, int64_t ranks) {
-  int status = 0;
-  std::optional<Options> options = parseOptions(argc, argv, rank == 0, status);
-  if (!options)
-    return status;
-
   std::string error;
   std::optional<ProgramMetadata> metadata =
       parseMetadata(tessel_program_metadata, error);
   if (anyRankFailed(rank, metadata ? std::nullopt
                                    : std::optional<std::string>(error)))
     return 1;
+  // A training program has a train_step; a forward-only one (tessel compile
+  // --mode infer) has not, and takes the command line of inference.
+  bool training = metadata->findFunction("train_step") != nullptr;
+  int status = 0;
+  std::optional<Options> options;
+  std::optional<InferenceOptions> inferenceOptions;
+  if (training)
+    options = parseOptions(argc, argv, rank == 0, status);
+  else
+    inferenceOptions = parseInferenceOptions(argc, argv, rank == 0, status);
+  if (!options && !inferenceOptions)
+    return status;
   const layout::Mesh &mesh = metadata->mesh;
   if (mesh.numRanks() != ranks) {
     if (rank == 0)
@@ -81,11 +90,15 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
     tessel_comm_destroy(comm);
     return 1;
   }
-  status = train(*options,
-                 {&*metadata, functionNamed(*metadata, "init"),
-                  functionNamed(*metadata, "train_step"),
-                  functionNamed(*metadata, "evaluate")},
-                 context.get(), rank);
+  if (training)
+    status = train(*options,
+                   {&*metadata, functionNamed(*metadata, "init"),
+                    functionNamed(*metadata, "train_step"),
+                    functionNamed(*metadata, "evaluate")},
+                   context.get(), rank);
+  else
+    status = infer(*inferenceOptions, *metadata, tessel_program_functions,
+                   context.get(), rank);
   context.reset();
   tessel_comm_destroy(comm);
   return status;
