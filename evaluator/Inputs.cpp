@@ -43,8 +43,7 @@ static std::string pathForRank(std::string pattern, int64_t rank) {
 namespace tessel::eval {
 FailureOr<std::vector<PerRank>>
 buildInputs(func::FuncOp func, const std::map<std::string, std::string> &files,
-            std::optional<uint64_t> randomSeed,
-            const ParameterValues &values) {
+            std::optional<uint64_t> randomSeed, const ParameterValues &values) {
   for (const auto &[name, path] : files) {
     bool known = false;
     for (unsigned index = 0; index < func.getNumArguments(); ++index)

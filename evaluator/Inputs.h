@@ -35,11 +35,9 @@ std::optional<int64_t> integerArgumentBound(mlir::func::FuncOp func,
 /// uniformly from [-1, 1) ([0, 1) for a tessel.nonnegative argument) and
 /// integers from [0, integerArgumentBound).
 /// Errors name the argument and the file.
-mlir::FailureOr<std::vector<PerRank>>
-buildInputs(mlir::func::FuncOp func,
-            const std::map<std::string, std::string> &files,
-            std::optional<uint64_t> randomSeed,
-            const ParameterValues &values = {});
+mlir::FailureOr<std::vector<PerRank>> buildInputs(
+    mlir::func::FuncOp func, const std::map<std::string, std::string> &files,
+    std::optional<uint64_t> randomSeed, const ParameterValues &values = {});
 
 } // namespace tessel::eval
 

@@ -57,7 +57,8 @@ void encodeAs(const std::vector<double> &values,
 template <typename T>
 void encodeAs(const std::vector<double> &values,
               std::vector<unsigned char> &bytes) {
-  encodeAs<T>(values, bytes, [](double value) { return static_cast<T>(value); });
+  encodeAs<T>(values, bytes,
+              [](double value) { return static_cast<T>(value); });
 }
 
 } // namespace
