@@ -5,8 +5,9 @@
 # (relative error under 1e-5). The forward pass (the loss), the training
 # step that tessel-autodiff makes of it (loss, gradients and the optimizer's
 # update of every parameter and its state) and, where an example has one,
-# its evaluation (loss and number of correct predictions) and its decoding
-# step (logits and key/value caches) are checked.
+# its evaluation (loss and number of correct predictions), its decoding
+# step (logits and key/value caches) and its predictions (logits and
+# classes) are checked.
 # Einsums of three or more inputs are split into pairwise ones first
 # (tessel-decompose-einsum, as `tessel compile` does), so the references
 # of the forward passes are the n-ary einsums the models wrote; einsum3/
@@ -192,6 +193,9 @@ for dir in $(for models in "$@"; do ls -d "$models"/*/; done); do
   # A language model's decoding step (examples/gpt: one position, with
   # key/value caches split like the heads and the batch).
   grep -q "func.func @decode" "$forward" && functions="$functions decode"
+  # A model's predictions (examples/mlp: logits and argmax classes), which
+  # a forward-only program writes.
+  grep -q "func.func @predict" "$forward" && functions="$functions predict"
   for function in $functions; do
     model=$forward
     [ "$function" = train_step ] && model=$step
