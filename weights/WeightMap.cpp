@@ -44,6 +44,11 @@ bool readEntry(const std::string &path, const YAML::Node &value,
     return true;
   if (value.IsScalar()) {
     entry.ours = value.Scalar();
+    if (entry.ours.empty()) {
+      error = where + ": '" + entry.theirs +
+              "': an empty name (null, not \"\", leaves a tensor out)";
+      return false;
+    }
     return true;
   }
   if (!value.IsMap()) {
