@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/Agreement.h"
+#include "driver/Generation.h"
 #include "driver/Inference.h"
 #include "driver/Metadata.h"
 #include "driver/Options.h"
@@ -21,6 +22,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstring>
 
 extern "C" {
 extern const char tessel_program_metadata[];
@@ -52,14 +54,21 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
   // A training program has a train_step; a forward-only one (tessel compile
   // --mode infer) has not, and takes the command line of inference.
   bool training = metadata->findFunction("train_step") != nullptr;
+  // `PROGRAM generate ...` continues prompts with a language model's decode
+  // function (Generation.h), in a program of either kind.
+  bool generating = argc > 1 && std::strcmp(argv[1], "generate") == 0;
   int status = 0;
   std::optional<Options> options;
   std::optional<InferenceOptions> inferenceOptions;
-  if (training)
+  std::optional<GenerationOptions> generationOptions;
+  if (generating)
+    generationOptions =
+        parseGenerationOptions(argc - 1, argv + 1, rank == 0, status);
+  else if (training)
     options = parseOptions(argc, argv, rank == 0, status);
   else
     inferenceOptions = parseInferenceOptions(argc, argv, rank == 0, status);
-  if (!options && !inferenceOptions)
+  if (!options && !inferenceOptions && !generationOptions)
     return status;
   const layout::Mesh &mesh = metadata->mesh;
   if (mesh.numRanks() != ranks) {
@@ -90,7 +99,10 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
     tessel_comm_destroy(comm);
     return 1;
   }
-  if (training)
+  if (generating)
+    status = generate(*generationOptions, *metadata,
+                      functionNamed(*metadata, "decode"), context.get(), rank);
+  else if (training)
     status = train(*options,
                    {&*metadata, functionNamed(*metadata, "init"),
                     functionNamed(*metadata, "train_step"),
