@@ -13,6 +13,8 @@ PACKAGES=(
   libboost-dev libfmt-dev libgtest-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   zlib1g-dev python3 python3-dev python3-venv python3-pip python3-setuptools python3-wheel
   python3-pytest pybind11-dev
+  # Matplotlib, for tessel plot (python/tessel/plot.py) and examples/papers' plots.
+  python3-matplotlib
   # PyTorch, for the test that imports its weights (tests/python).
   python3-torch
   dataset-fashion-mnist
