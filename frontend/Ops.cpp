@@ -336,6 +336,36 @@ Tensor argmax(const Tensor &x, const std::string &dim) {
       name);
 }
 
+TopK topK(const Tensor &x, const std::string &dim, int64_t k,
+          const std::string &outDim) {
+  const char *name = "top_k";
+  ModelState &state = stateOf(x, name);
+  Value input = state.operand(x, name);
+  requireDim(x, dim, name);
+  int64_t size = x.dim(dim).size;
+  if (k < 1 || k > size)
+    throw Error(fmt::format("{}: k must be between 1 and the size of '{}' "
+                            "({}) in {}, got {}",
+                            name, dim, size, x.str(), k));
+  if (x.has(outDim))
+    throw Error(fmt::format("{}: the input {} already has dimension '{}' "
+                            "(out_dim names a new one)",
+                            name, x.str(), outDim));
+  Dims result;
+  for (const Dim &d : x.dims())
+    result.push_back(d.name == dim ? Dim(outDim, k) : d);
+  // The values and the indices are two ops that select the same elements.
+  auto build = [&](DType dtype, bool indices) {
+    return state.finish(
+        td::TopKOp::create(state.builder, state.location,
+                           state.tensorType(result, dtype, name), input, dim,
+                           static_cast<uint64_t>(k), outDim, indices),
+        name);
+  };
+  Tensor values = build(x.dtype(), false);
+  return {values, build(DType::I32, true)};
+}
+
 Tensor dropout(const Tensor &x, double rate, const Tensor &step, int64_t seed,
                bool training) {
   const char *name = "dropout";

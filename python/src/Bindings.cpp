@@ -453,6 +453,19 @@ PYBIND11_MODULE(_tessel, m) {
         "The index along `dim` of each maximum (the first of equal ones): an "
         "i32 tensor over the other dims, with no gradient.");
   m.def(
+      "top_k",
+      [](const Tensor &x, const std::string &dim, int64_t k,
+         const std::string &outDim) {
+        locate(x);
+        TopK result = topK(x, dim, k, outDim);
+        return py::make_tuple(result.values, result.indices);
+      },
+      py::arg("x"), py::arg("dim"), py::arg("k"), py::arg("out_dim"),
+      "The k largest elements along `dim`, largest first (equal ones by "
+      "index, NaN first), and their i32 indices: a tuple (values, indices), "
+      "each with `dim` replaced by the new dim `out_dim` of size k. The "
+      "values have a gradient, the indices none.");
+  m.def(
       "layer_norm",
       [](const Tensor &x, const py::object &dims, double epsilon) {
         locate(x);

@@ -177,6 +177,47 @@ def test_a_body_that_returns_no_tensor_is_an_error():
     assert not model.has_function("forward")
 
 
+def test_top_k_gives_the_values_and_indices_of_a_sort(tmp_path):
+    """tessel.top_k's values and indices, run by tessel-eval, against a sort
+    of each row (largest first, equal ones by index); the dims inferred and
+    the mistakes named."""
+    import random
+    import subprocess
+    tokens, experts, choice = Dim("tokens", 6), Dim("experts", 5), Dim("choice", 2)
+    model = tessel.Model()
+    seen = {}
+
+    def evaluate(scores):
+        seen["values"], seen["indices"] = tessel.top_k(scores, "experts", 2, "choice")
+        return {"values": seen["values"], "indices": tessel.cast(seen["indices"], "f32")}
+
+    model.define("evaluate", [tessel.Input("scores", [tokens, experts])], evaluate)
+    assert seen["values"].dims == [tokens, choice] and seen["values"].dtype == "f32"
+    assert seen["indices"].dims == [tokens, choice] and seen["indices"].dtype == "i32"
+    assert 'over "experts" k 2 as "choice" indices' in str(model)
+    model.write(str(tmp_path / "top_k.mlir"))
+    rng = random.Random(1)
+    scores = [float(rng.randint(-2, 2)) for _ in range(6 * 5)]   # many ties
+    npy_f32(tmp_path / "scores.npy", (6, 5), scores)
+    eval_tool = pathlib.Path(tessel.tool_path()).parent / "tessel-eval"
+    subprocess.run([str(eval_tool), str(tmp_path / "top_k.mlir"), "--function", "evaluate",
+                    "--input", f"scores={tmp_path / 'scores.npy'}", "--output-dir",
+                    str(tmp_path / "out")], check=True, stdout=subprocess.DEVNULL)
+    _, values = npy_f32(tmp_path / "out" / "result0.npy")
+    _, indices = npy_f32(tmp_path / "out" / "result1.npy")
+    for t in range(6):
+        row = scores[t * 5:(t + 1) * 5]
+        order = sorted(range(5), key=lambda e: (-row[e], e))[:2]
+        assert list(indices[t * 2:(t + 1) * 2]) == order, (row, indices)
+        assert list(values[t * 2:(t + 1) * 2]) == [row[e] for e in order]
+    assert "no dimension 'experts'" in error_of(
+        lambda m, x: tessel.top_k(x, "experts", 2, "choice"))
+    assert "k must be between 1 and the size of 'pixels' (12)" in error_of(
+        lambda m, x: tessel.top_k(x, "pixels", 13, "top"))
+    assert "already has dimension 'batch'" in error_of(
+        lambda m, x: tessel.top_k(x, "pixels", 2, "batch"))
+
+
 def test_a_verifier_error_names_the_python_line():
     message = error_of(lambda m, x: tessel.layer_norm(x, []))
     assert "test_frontend.py:" in message, message

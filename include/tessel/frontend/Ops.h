@@ -92,6 +92,19 @@ Tensor argmax(const Tensor &x, const std::string &dim);
 /// its own seed (a layer's scope is mixed in when it is inlined).
 Tensor dropout(const Tensor &x, double rate, const Tensor &step,
                int64_t seed = 0, bool training = true);
+/// The k largest elements along a dimension and their indices.
+struct TopK {
+  /// x's dimensions with `dim` replaced by `outDim` (of size k).
+  Tensor values;
+  /// The same dimensions, i32: each value's index along `dim`.
+  Tensor indices;
+};
+/// The `k` largest elements along `dim`, largest first (equal ones by their
+/// index, NaN first), and their indices; `dim` is replaced by the new
+/// dimension `outDim` of size k. The values have a gradient (dy goes back
+/// to the chosen elements), the indices none.
+TopK topK(const Tensor &x, const std::string &dim, int64_t k,
+          const std::string &outDim);
 /// Normalises to zero mean and unit variance over `dims` (no scale/bias).
 Tensor layerNorm(const Tensor &x, const std::vector<std::string> &dims,
                  double epsilon = 1e-5);

@@ -318,6 +318,45 @@ TEST(Frontend, AnAttentionStepSharesTheWeightsAndChecksItsCache) {
             std::string::npos);
 }
 
+TEST(Frontend, TopKGivesValuesAndIndices) {
+  Model model;
+  model.define("forward", {Input("x", {batch, pixels})},
+               [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+                 TopK top = topK(softmax(in[0], "pixels"), "pixels", 3, "top");
+                 EXPECT_EQ(top.values.dims(), (Dims{batch, Dim("top", 3)}));
+                 EXPECT_EQ(top.values.dtype(), DType::F32);
+                 EXPECT_EQ(top.indices.dims(), (Dims{batch, Dim("top", 3)}));
+                 EXPECT_EQ(top.indices.dtype(), DType::I32);
+                 // The gate: the chosen probabilities, placed back by one_hot.
+                 Tensor gate = einsum({top.values, oneHot(top.indices, pixels)},
+                                      {batch, pixels});
+                 return {reduceMean(gate * in[0])};
+               });
+  std::string text = model.str();
+  EXPECT_NE(text.find("over \"pixels\" k 3 as \"top\" :"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("over \"pixels\" k 3 as \"top\" indices :"),
+            std::string::npos)
+      << text;
+  // Mistakes name the dimensions.
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              topK(x, "classes", 2, "top");
+            }).find("top_k: the input"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              topK(x, "pixels", 13, "top");
+            }).find("k must be between 1 and the size of 'pixels' (12)"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              topK(x, "pixels", 0, "top");
+            }).find("got 0"),
+            std::string::npos);
+  EXPECT_NE(errorOf([](Model &, Tensor x, Tensor) {
+              topK(x, "pixels", 2, "batch");
+            }).find("already has dimension 'batch'"),
+            std::string::npos);
+}
+
 TEST(Frontend, OpsInferConvolutionAndPoolingShapes) {
   Dim c("c", 1), h("h", 28), w("w", 28), f("f", 4);
   Model model;
