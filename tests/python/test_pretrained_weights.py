@@ -408,3 +408,17 @@ def test_a_checkpoint_of_another_model_is_refused_by_name(tmp_path, trained):
     error = fails(EVAL, tmp_path / "renamed.mlir", "--function", "logits", "--checkpoint", checkpoint,
                   "--input", f"images={tmp_path / 'images.npy'}")
     assert "it has no tensor 'fc1.weight', which parameter 'fc1.weight' of function 'logits' needs" in error
+
+
+def test_a_damaged_pytorch_file_is_an_error_naming_it(tmp_path, trained):
+    source = tmp_path / "model.safetensors"
+    whole = source.read_bytes()
+    source.write_bytes(whole[:len(whole) - 16])
+    error = fails(TOOL, "import-weights", tmp_path / "mlp.mlir", "--from", source,
+                  "--map", tmp_path / "map.yaml", "-o", tmp_path / "never")
+    assert f"{source}: tensor " in error and "(truncated?)" in error
+    source.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00not json at all!")
+    error = fails(TOOL, "import-weights", tmp_path / "mlp.mlir", "--from", source,
+                  "--map", tmp_path / "map.yaml", "-o", tmp_path / "never")
+    assert f"{source}: its header is not a JSON object" in error
+    assert not (tmp_path / "never").exists()
