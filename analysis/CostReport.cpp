@@ -276,6 +276,14 @@ CostReport buildCostReport(func::FuncOp func) {
   return report;
 }
 
+std::vector<std::pair<Operation *, int64_t>> flopsPerOp(func::FuncOp func) {
+  CostModel model(toLayoutMesh(getEnclosingMesh(func)));
+  std::vector<std::pair<Operation *, int64_t>> result;
+  for (Operation &op : func.getBody().front().without_terminator())
+    result.emplace_back(&op, model.flops(&op));
+  return result;
+}
+
 void addPartitionedCosts(CostReport &report, func::FuncOp partitioned) {
   report.flopsPerRank = 0;
   report.commBytesPerRank = 0;

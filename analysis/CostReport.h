@@ -67,6 +67,12 @@ CostReport buildCostReport(mlir::func::FuncOp func);
 /// report's function: what each rank really computes and sends.
 void addPartitionedCosts(CostReport &report, mlir::func::FuncOp partitioned);
 
+/// Returns the FLOPs each op of `func` (laid out, or partitioned) computes
+/// on one rank, as flopsPerRank counts them, in program order; ops without
+/// arithmetic (copies, collectives) count 0.
+std::vector<std::pair<mlir::Operation *, int64_t>>
+flopsPerOp(mlir::func::FuncOp func);
+
 /// Renders the report as aligned text tables.
 std::string formatText(const CostReport &report);
 

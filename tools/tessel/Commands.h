@@ -13,6 +13,8 @@ namespace mlir::tessel {
 extern llvm::cl::SubCommand explainCommand;
 extern llvm::cl::SubCommand compileCommand;
 extern llvm::cl::SubCommand runCommand;
+extern llvm::cl::SubCommand calibrateCommand;
+extern llvm::cl::SubCommand searchCommand;
 extern llvm::cl::SubCommand importWeightsCommand;
 extern llvm::cl::SubCommand exportWeightsCommand;
 
@@ -22,6 +24,10 @@ int runExplain();
 int runCompile(const char *tool);
 /// tessel run: compile, then mpirun the executable with `programArgs`.
 int runRun(const char *tool, llvm::ArrayRef<std::string> programArgs);
+/// tessel calibrate: measure this machine into a profile (JSON).
+int runCalibrate(const char *tool);
+/// tessel search: rank candidate layouts by their predicted step time.
+int runSearch();
 /// tessel import-weights: a PyTorch safetensors file into a checkpoint.
 int runImportWeights();
 /// tessel export-weights: a checkpoint's parameters into a PyTorch file.

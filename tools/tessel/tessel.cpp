@@ -6,6 +6,9 @@
 //   tessel run MODEL.mlir [--layout FILE ...] -n N [-- PROGRAM OPTIONS]
 //   tessel explain MODEL.mlir (--layout FILE | --mesh S --rules S)
 //                  [--function NAME] [--format text|json]
+//   tessel calibrate [-o PROFILE.json]
+//   tessel search MODEL.mlir -n N [--memory-per-rank BYTES] [--profile FILE]
+//                 [--top K] [--format text|json] [-o BEST.yaml]
 //   tessel import-weights MODEL.mlir --from FILE.safetensors --map MAP.yaml
 //                  -o DIR [--optimizer NAME] [--initialize PARAM ...]
 //   tessel export-weights CHECKPOINT --map MAP.yaml -o FILE.safetensors
@@ -35,12 +38,16 @@ int main(int argc, char **argv) {
     return mlir::tessel::runCompile(argv[0]);
   if (mlir::tessel::runCommand)
     return mlir::tessel::runRun(argv[0], programArgs);
+  if (mlir::tessel::calibrateCommand)
+    return mlir::tessel::runCalibrate(argv[0]);
+  if (mlir::tessel::searchCommand)
+    return mlir::tessel::runSearch();
   if (mlir::tessel::importWeightsCommand)
     return mlir::tessel::runImportWeights();
   if (mlir::tessel::exportWeightsCommand)
     return mlir::tessel::runExportWeights();
   llvm::errs() << "tessel: expected a command: compile, run, explain, "
-                  "import-weights or export-weights (see "
+                  "calibrate, search, import-weights or export-weights (see "
                   "tessel --help)\n";
   return 1;
 }

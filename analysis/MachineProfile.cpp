@@ -1,0 +1,402 @@
+//===- MachineProfile.cpp - how fast this machine computes and talks ------===//
+
+#include "analysis/MachineProfile.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace tessel::analysis {
+
+namespace {
+
+constexpr const char *kFormat = "tessel-machine-profile";
+constexpr int kVersion = 1;
+// Bounds that no real machine leaves: a kernel call under a nanosecond or
+// a collective faster than 10 TB/s per rank is a broken measurement.
+constexpr double kMinSeconds = 1e-9;
+constexpr double kMaxBytesPerSecond = 1e13;
+
+/// The entry of `entries` measured with the job size nearest `ranks`,
+/// preferring a larger one on a tie (contention is the safer guess).
+template <typename Entry>
+const Entry *nearestJob(const std::vector<const Entry *> &entries,
+                        int64_t ranks) {
+  const Entry *best = nullptr;
+  for (const Entry *entry : entries) {
+    if (!best) {
+      best = entry;
+      continue;
+    }
+    int64_t distance = std::llabs(entry->ranks - ranks);
+    int64_t bestDistance = std::llabs(best->ranks - ranks);
+    if (distance < bestDistance ||
+        (distance == bestDistance && entry->ranks > best->ranks))
+      best = entry;
+  }
+  return best;
+}
+
+/// Reads `object[key]` as a number, or says why not.
+bool number(const json &object, const char *key, const std::string &where,
+            double &value, std::string &error) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) {
+    error = fmt::format("{}: '{}' must be a number", where, key);
+    return false;
+  }
+  value = it->get<double>();
+  return true;
+}
+
+bool positive(const json &object, const char *key, const std::string &where,
+              double &value, std::string &error) {
+  if (!number(object, key, where, value, error))
+    return false;
+  if (!(value > 0) || !std::isfinite(value)) {
+    error = fmt::format("{}: '{}' must be positive, not {}", where, key, value);
+    return false;
+  }
+  return true;
+}
+
+std::string stringOr(const json &object, const char *key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+} // namespace
+
+const std::vector<std::string> &kernelClasses() {
+  static const std::vector<std::string> classes = {
+      "matmul", "convolution", "elementwise", "reduction", "normalization"};
+  return classes;
+}
+
+const std::vector<std::string> &profiledCollectives() {
+  static const std::vector<std::string> collectives = {
+      "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+      "halo_exchange"};
+  return collectives;
+}
+
+double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
+                                     int64_t ranks) const {
+  std::vector<const KernelRates *> entries;
+  for (const KernelRates &entry : kernels)
+    if (entry.classes.count(opClass))
+      entries.push_back(&entry);
+  const KernelRates *rates = nearestJob(entries, ranks);
+  if (!rates)
+    return 0;
+  const std::vector<KernelPoint> &points = rates->classes.at(opClass);
+  double seconds;
+  if (work <= points.front().work) {
+    seconds = points.front().seconds;
+  } else if (work >= points.back().work) {
+    seconds = points.back().seconds * static_cast<double>(work) /
+              static_cast<double>(points.back().work);
+  } else {
+    size_t i = 1;
+    while (points[i].work < work)
+      ++i;
+    const KernelPoint &lo = points[i - 1], &hi = points[i];
+    double t = std::log(static_cast<double>(work) / lo.work) /
+               std::log(static_cast<double>(hi.work) / lo.work);
+    seconds = std::exp(std::log(lo.seconds) +
+                       t * (std::log(hi.seconds) - std::log(lo.seconds)));
+  }
+  // Beyond the largest job measured, once there are more ranks than cores,
+  // ranks share the cores: each one's kernels slow down in proportion.
+  int64_t saturated = std::max(rates->ranks, cores);
+  if (ranks > saturated)
+    seconds *= static_cast<double>(ranks) / static_cast<double>(saturated);
+  return seconds;
+}
+
+double MachineProfile::collectiveSeconds(const std::string &collective,
+                                         int64_t group, int64_t bytesPerRank,
+                                         int64_t ranks) const {
+  if (group <= 1)
+    return 0;
+  // A collective permute is point to point, like a halo exchange.
+  std::string kind =
+      collective == "collective_permute" ? "halo_exchange" : collective;
+  std::vector<const CollectiveFit *> sameGroup, sameKind;
+  for (const CollectiveFit &fit : collectives) {
+    if (fit.collective != kind)
+      continue;
+    sameKind.push_back(&fit);
+    if (fit.group == group)
+      sameGroup.push_back(&fit);
+  }
+  if (const CollectiveFit *fit = nearestJob(sameGroup, ranks))
+    return fit->alphaSeconds + bytesPerRank / fit->bytesPerSecond;
+  if (sameKind.empty())
+    return 0;
+  // A group larger than any measured: a ring's latency grows with its
+  // steps (g - 1); its bus bandwidth is the link's, whatever g.
+  const CollectiveFit *largest = sameKind.front();
+  for (const CollectiveFit *fit : sameKind)
+    if (fit->group > largest->group ||
+        (fit->group == largest->group && fit->ranks > largest->ranks))
+      largest = fit;
+  double steps = static_cast<double>(group - 1) /
+                 static_cast<double>(std::max<int64_t>(1, largest->group - 1));
+  return largest->alphaSeconds * steps + bytesPerRank / largest->bytesPerSecond;
+}
+
+void fitAlphaBeta(CollectiveFit &fit) {
+  // Minimise sum ((alpha + beta b - t) / t)^2: weights 1 / t^2.
+  double sw = 0, sb = 0, sbb = 0, st = 0, sbt = 0;
+  for (const CollectivePoint &point : fit.points) {
+    double w = 1.0 / (point.seconds * point.seconds);
+    double b = static_cast<double>(point.bytesPerRank);
+    sw += w;
+    sb += w * b;
+    sbb += w * b * b;
+    st += w * point.seconds;
+    sbt += w * b * point.seconds;
+  }
+  double det = sw * sbb - sb * sb;
+  double alpha = 0, beta = 0;
+  if (det > 0) {
+    alpha = (st * sbb - sb * sbt) / det;
+    beta = (sw * sbt - sb * st) / det;
+  }
+  if (!(alpha >= 0) || !(beta > 0)) {
+    // Latency too small to resolve: time proportional to bytes.
+    alpha = 0;
+    beta = sbb > 0 ? sbt / sbb : 0;
+  }
+  fit.alphaSeconds = alpha;
+  fit.bytesPerSecond = beta > 0 ? 1.0 / beta : kMaxBytesPerSecond;
+}
+
+std::optional<MachineProfile> parseMachineProfile(const std::string &text,
+                                                  const std::string &source,
+                                                  std::string &error) {
+  json root = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded() || !root.is_object()) {
+    error = source + ": not a JSON object";
+    return std::nullopt;
+  }
+  if (stringOr(root, "format") != kFormat) {
+    error = fmt::format("{}: 'format' must be \"{}\" (write profiles with "
+                        "tessel calibrate)",
+                        source, kFormat);
+    return std::nullopt;
+  }
+  auto version = root.find("version");
+  if (version == root.end() || !version->is_number_integer() ||
+      version->get<int>() != kVersion) {
+    error = fmt::format("{}: 'version' must be {}", source, kVersion);
+    return std::nullopt;
+  }
+  MachineProfile profile;
+  profile.source = source;
+  auto machine = root.find("machine");
+  if (machine == root.end() || !machine->is_object()) {
+    error = source + ": 'machine' must be an object";
+    return std::nullopt;
+  }
+  profile.description = stringOr(*machine, "description");
+  profile.cpu = stringOr(*machine, "cpu");
+  profile.calibratedAt = stringOr(*machine, "calibrated_at");
+  double cores = 0;
+  if (!positive(*machine, "cores", source + ": machine", cores, error))
+    return std::nullopt;
+  profile.cores = static_cast<int64_t>(cores);
+
+  auto kernels = root.find("kernels");
+  if (kernels == root.end() || !kernels->is_array() || kernels->empty()) {
+    error = source + ": 'kernels' must be a non-empty array";
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < kernels->size(); ++i) {
+    const json &entry = (*kernels)[i];
+    std::string where = fmt::format("{}: kernels[{}]", source, i);
+    if (!entry.is_object()) {
+      error = where + ": not an object";
+      return std::nullopt;
+    }
+    KernelRates rates;
+    double ranks = 0, threads = 0;
+    if (!positive(entry, "ranks", where, ranks, error) ||
+        !number(entry, "threads", where, threads, error))
+      return std::nullopt;
+    rates.ranks = static_cast<int64_t>(ranks);
+    rates.threads = static_cast<int64_t>(threads);
+    auto classes = entry.find("classes");
+    if (classes == entry.end() || !classes->is_object()) {
+      error = where + ": 'classes' must be an object";
+      return std::nullopt;
+    }
+    for (const std::string &opClass : kernelClasses()) {
+      auto points = classes->find(opClass);
+      if (points == classes->end() || !points->is_array() || points->empty()) {
+        error = fmt::format("{}: class '{}' needs a non-empty array of "
+                            "points",
+                            where, opClass);
+        return std::nullopt;
+      }
+      std::vector<KernelPoint> &list = rates.classes[opClass];
+      for (size_t p = 0; p < points->size(); ++p) {
+        const json &point = (*points)[p];
+        std::string at = fmt::format("{}.{}[{}]", where, opClass, p);
+        double work = 0, seconds = 0;
+        if (!point.is_object() || !positive(point, "work", at, work, error) ||
+            !positive(point, "seconds", at, seconds, error)) {
+          if (error.empty())
+            error = at + ": not an object";
+          return std::nullopt;
+        }
+        if (seconds < kMinSeconds) {
+          error = fmt::format("{}: {} s per call is below a nanosecond", at,
+                              seconds);
+          return std::nullopt;
+        }
+        list.push_back({static_cast<int64_t>(work), seconds});
+      }
+      std::sort(list.begin(), list.end(),
+                [](const KernelPoint &a, const KernelPoint &b) {
+                  return a.work < b.work;
+                });
+    }
+    profile.kernels.push_back(std::move(rates));
+  }
+
+  auto collectives = root.find("collectives");
+  if (collectives == root.end() || !collectives->is_array()) {
+    error = source + ": 'collectives' must be an array";
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < collectives->size(); ++i) {
+    const json &entry = (*collectives)[i];
+    std::string where = fmt::format("{}: collectives[{}]", source, i);
+    if (!entry.is_object()) {
+      error = where + ": not an object";
+      return std::nullopt;
+    }
+    CollectiveFit fit;
+    fit.collective = stringOr(entry, "collective");
+    if (std::find(profiledCollectives().begin(), profiledCollectives().end(),
+                  fit.collective) == profiledCollectives().end()) {
+      error = fmt::format("{}: unknown collective '{}'", where, fit.collective);
+      return std::nullopt;
+    }
+    double ranks = 0, group = 0, bandwidth = 0;
+    if (!positive(entry, "ranks", where, ranks, error) ||
+        !positive(entry, "group", where, group, error) ||
+        !number(entry, "alpha_seconds", where, fit.alphaSeconds, error) ||
+        !positive(entry, "bandwidth_bytes_per_second", where, bandwidth, error))
+      return std::nullopt;
+    if (fit.alphaSeconds < 0 || bandwidth > kMaxBytesPerSecond) {
+      error = fmt::format("{}: implausible fit (alpha {} s, {} bytes/s)", where,
+                          fit.alphaSeconds, bandwidth);
+      return std::nullopt;
+    }
+    fit.ranks = static_cast<int64_t>(ranks);
+    fit.group = static_cast<int64_t>(group);
+    fit.bytesPerSecond = bandwidth;
+    if (auto points = entry.find("points");
+        points != entry.end() && points->is_array())
+      for (const json &point : *points) {
+        double bytes = 0, seconds = 0;
+        if (!point.is_object() ||
+            !positive(point, "bytes_per_rank", where, bytes, error) ||
+            !positive(point, "seconds", where, seconds, error)) {
+          if (error.empty())
+            error = where + ": a point is not an object";
+          return std::nullopt;
+        }
+        fit.points.push_back({static_cast<int64_t>(bytes), seconds});
+      }
+    profile.collectives.push_back(std::move(fit));
+  }
+  return profile;
+}
+
+std::optional<MachineProfile> readMachineProfile(const std::string &path,
+                                                 std::string &error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = path + ": cannot read the profile";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return parseMachineProfile(text.str(), path, error);
+}
+
+const MachineProfile &defaultMachineProfile() {
+  static const MachineProfile profile = [] {
+    static const char text[] =
+#include "DefaultProfile.inc"
+        ;
+    std::string error;
+    std::optional<MachineProfile> parsed =
+        parseMachineProfile(text, "built-in default profile", error);
+    if (!parsed) {
+      // The file is checked when tessel is built and tested; reaching this
+      // is a broken build.
+      std::fprintf(stderr, "tessel: %s\n", error.c_str());
+      std::abort();
+    }
+    return *parsed;
+  }();
+  return profile;
+}
+
+std::string formatMachineProfile(const MachineProfile &profile) {
+  ordered_json root;
+  root["format"] = kFormat;
+  root["version"] = kVersion;
+  root["machine"] = {{"description", profile.description},
+                     {"cpu", profile.cpu},
+                     {"cores", profile.cores},
+                     {"calibrated_at", profile.calibratedAt}};
+  root["kernels"] = ordered_json::array();
+  for (const KernelRates &rates : profile.kernels) {
+    ordered_json classes = ordered_json::object();
+    for (const std::string &opClass : kernelClasses()) {
+      ordered_json points = ordered_json::array();
+      auto it = rates.classes.find(opClass);
+      if (it != rates.classes.end())
+        for (const KernelPoint &point : it->second)
+          points.push_back({{"work", point.work},
+                            {"seconds", point.seconds},
+                            {"rate", point.work / point.seconds}});
+      classes[opClass] = points;
+    }
+    root["kernels"].push_back({{"ranks", rates.ranks},
+                               {"threads", rates.threads},
+                               {"classes", classes}});
+  }
+  root["collectives"] = ordered_json::array();
+  for (const CollectiveFit &fit : profile.collectives) {
+    ordered_json points = ordered_json::array();
+    for (const CollectivePoint &point : fit.points)
+      points.push_back(
+          {{"bytes_per_rank", point.bytesPerRank}, {"seconds", point.seconds}});
+    root["collectives"].push_back(
+        {{"collective", fit.collective},
+         {"ranks", fit.ranks},
+         {"group", fit.group},
+         {"alpha_seconds", fit.alphaSeconds},
+         {"bandwidth_bytes_per_second", fit.bytesPerSecond},
+         {"points", points}});
+  }
+  return root.dump(2) + "\n";
+}
+
+} // namespace tessel::analysis

@@ -1,0 +1,124 @@
+//===- MachineProfile.h - how fast this machine computes and talks -*- C++ -*-//
+//
+// A machine profile is what `tessel calibrate` measured through the runtime:
+// for each job size (ranks on the machine at once), the time one rank's
+// kernel of each op class takes at several sizes, and for each collective
+// and group size a latency-bandwidth (alpha-beta) fit. `tessel search`
+// turns a layout's per-rank FLOPs and collective bytes (CostReport) into a
+// step time with it. The file format is JSON (docs/search.md):
+//
+//   {"format": "tessel-machine-profile", "version": 1,
+//    "machine": {"description": ..., "cpu": ..., "cores": 2, ...},
+//    "kernels": [{"ranks": 1, "threads": 2,
+//                 "classes": {"matmul": [{"work": 1024, "seconds": 4e-7,
+//                                         "rate": 2.4e9}, ...], ...}}],
+//    "collectives": [{"collective": "all_reduce", "ranks": 2, "group": 2,
+//                     "alpha_seconds": 1e-5,
+//                     "bandwidth_bytes_per_second": 2e9,
+//                     "points": [{"bytes_per_rank": 8192,
+//                                 "seconds": 1.3e-5}, ...]}]}
+//
+// Plain C++ (no MLIR), and it never throws: tools built without exceptions
+// read profiles too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_ANALYSIS_MACHINEPROFILE_H
+#define TESSEL_ANALYSIS_MACHINEPROFILE_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::analysis {
+
+/// The op classes a profile times: matmul (einsum), convolution,
+/// elementwise (also copies), reduction (also pooling, argmax) and
+/// normalization (softmax, cross-entropy, layer norm).
+const std::vector<std::string> &kernelClasses();
+
+/// The collectives a profile fits.
+const std::vector<std::string> &profiledCollectives();
+
+struct KernelPoint {
+  /// FLOPs (matmul, convolution) or elements, as CostReport counts them.
+  int64_t work = 0;
+  double seconds = 0;
+};
+
+/// What one rank's kernels take while `ranks` ranks share the machine.
+struct KernelRates {
+  int64_t ranks = 1;
+  /// Each rank's kernel threads (0: left to OMP_NUM_THREADS).
+  int64_t threads = 0;
+  /// Op class -> points sorted by work.
+  std::map<std::string, std::vector<KernelPoint>> classes;
+};
+
+struct CollectivePoint {
+  /// Bytes each rank sends, as CostReport counts them (ring algorithms).
+  int64_t bytesPerRank = 0;
+  double seconds = 0;
+};
+
+/// time = alphaSeconds + bytesPerRank / bytesPerSecond, for groups of
+/// `group` ranks in a job of `ranks`.
+struct CollectiveFit {
+  std::string collective;
+  int64_t ranks = 0;
+  int64_t group = 0;
+  double alphaSeconds = 0;
+  double bytesPerSecond = 0;
+  std::vector<CollectivePoint> points;
+};
+
+struct MachineProfile {
+  /// Where the profile came from: a path, or "built-in default".
+  std::string source;
+  /// Says where and when it was measured.
+  std::string description;
+  std::string cpu;
+  int64_t cores = 1;
+  std::string calibratedAt;
+  std::vector<KernelRates> kernels;
+  std::vector<CollectiveFit> collectives;
+
+  /// Returns the seconds one rank's kernel of `opClass` takes for `work`,
+  /// in a job of `ranks` ranks on this machine: interpolated between the
+  /// measured sizes (log-log), the smallest size's time below them (the
+  /// call's fixed cost), the largest size's rate above them.
+  double kernelSeconds(const std::string &opClass, int64_t work,
+                       int64_t ranks) const;
+
+  /// Returns the seconds of one `collective` over a group of `group` ranks
+  /// sending `bytesPerRank` each, in a job of `ranks` ranks.
+  double collectiveSeconds(const std::string &collective, int64_t group,
+                           int64_t bytesPerRank, int64_t ranks) const;
+};
+
+/// Fits time = alpha + bytes / bandwidth to `points` by least squares on
+/// the relative error (small and large messages weigh alike), with
+/// alpha >= 0. Fills `fit`'s alpha and bandwidth.
+void fitAlphaBeta(CollectiveFit &fit);
+
+/// Reads a profile from JSON text; on a malformed or implausible profile
+/// returns std::nullopt and says what and where in `error`.
+std::optional<MachineProfile> parseMachineProfile(const std::string &text,
+                                                  const std::string &source,
+                                                  std::string &error);
+
+/// Reads a profile file.
+std::optional<MachineProfile> readMachineProfile(const std::string &path,
+                                                 std::string &error);
+
+/// The profile that ships with tessel (analysis/profiles/default.json).
+const MachineProfile &defaultMachineProfile();
+
+/// Renders a profile as JSON, keys in a fixed order.
+std::string formatMachineProfile(const MachineProfile &profile);
+
+} // namespace tessel::analysis
+
+#endif // TESSEL_ANALYSIS_MACHINEPROFILE_H

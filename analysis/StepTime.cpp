@@ -1,0 +1,65 @@
+//===- StepTime.cpp - a layout's training step time, predicted ------------===//
+
+#include "analysis/StepTime.h"
+
+#include "dialect/MeshConversion.h"
+#include "layouts/Sharding.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace tessel::analysis {
+
+std::string kernelClassOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+            HaloExchangeOp, CollectivePermuteOp>([](Operation *) { return ""; })
+      .Case<EinsumOp>([](Operation *) { return "matmul"; })
+      .Case<Conv2DOp, Conv2DBackwardInputOp, Conv2DBackwardFilterOp>(
+          [](Operation *) { return "convolution"; })
+      .Case<ReduceOp, ArgmaxOp, TopKOp, CumsumOp, PoolOp, PoolBackwardOp>(
+          [](Operation *) { return "reduction"; })
+      .Case<SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp, LayerNormOp>(
+          [](Operation *) { return "normalization"; })
+      // Element-wise ops, and copies (reshape, transpose, slice, ...),
+      // which move as many bytes as an element-wise op of their result.
+      .Default([](Operation *) { return "elementwise"; });
+}
+
+StepTime predictStepTime(func::FuncOp partitioned, const CostReport &report,
+                         const MachineProfile &profile) {
+  StepTime step;
+  layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(partitioned));
+  for (auto [op, flops] : flopsPerOp(partitioned)) {
+    std::string opClass = kernelClassOf(op);
+    if (opClass.empty())
+      continue;
+    // Ops without arithmetic are timed by the elements they write.
+    int64_t work = flops;
+    if (work == 0)
+      for (Value result : op->getResults())
+        if (auto type = dyn_cast<NamedTensorType>(result.getType())) {
+          int64_t elements = 1;
+          for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))
+            elements *= size;
+          work += elements;
+        }
+    double seconds = profile.kernelSeconds(opClass, work, report.numRanks);
+    step.classSeconds[opClass] += seconds;
+    step.computeSeconds += seconds;
+  }
+  for (const CollectiveCost &collective : report.collectives) {
+    int64_t group = 1;
+    for (const std::string &axis : collective.axes)
+      for (size_t i = 0; i < report.meshAxes.size(); ++i)
+        if (report.meshAxes[i] == axis)
+          group *= report.meshSizes[i];
+    step.commSeconds += profile.collectiveSeconds(
+        collective.kind, group, collective.bytesPerRank, report.numRanks);
+  }
+  return step;
+}
+
+} // namespace tessel::analysis

@@ -1,0 +1,350 @@
+//===- CalibrateProbe.cpp - time kernels and collectives on this machine --===//
+//
+// What `tessel calibrate` starts under mpirun (as `tessel run` starts a
+// program) to measure the machine through the runtime itself: every
+// measurement is an op descriptor run by tessel_rt_execute, the call a
+// compiled program makes, so the kernels, the executor's dispatch and the
+// communicator are the ones a training step uses.
+//
+//   mpirun -n 4 tessel-calibrate-probe --kernels
+//   mpirun -n 4 tessel-calibrate-probe --collectives
+//
+// --kernels: every rank runs the same kernels at the same time with its
+// share of the cores (as the driver gives it), so that the rate is what one
+// rank of a job of that many ranks gets. Classes and their work measure,
+// as analysis/CostReport counts FLOPs: matmul (an einsum of two square
+// matrices, 2 M N K), convolution (conv2d, 2 x output x input channels x
+// window), elementwise (add, one per element), reduction (a sum over the
+// last dim, one per input element) and normalization (softmax, 5 per
+// element).
+//
+// --collectives: each collective over a one-axis mesh of all ranks and, on
+// four or more ranks, over the inner axis of a (ranks/2) x 2 mesh, where
+// groups of two run side by side as they do in a hybrid layout.
+// `bytes_per_rank` is what analysis/CostReport counts for the call (ring
+// algorithms: all_reduce 2 (g-1)/g x input, all_gather (g-1) x input,
+// reduce_scatter and all_to_all (g-1)/g x input; halo_exchange the rows it
+// sends), so that a time fitted against it applies to its counts.
+//
+// Rank 0 prints one JSON object per line. A measurement is the median over
+// --repetitions of the slowest rank's time per call in a batch of
+// back-to-back calls lasting at least --min-seconds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/Threads.h"
+#include "executor/Context.h"
+#include "tessel/runtime/comm.h"
+#include "tessel/runtime/program.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+using nlohmann::ordered_json;
+
+namespace {
+
+struct Settings {
+  int repetitions = 5;
+  double minSeconds = 0.01;
+};
+
+/// One operand or result: {"dims": [...], "shape": [...], "type": "f32"}.
+ordered_json tensor(const std::vector<std::string> &dims,
+                    const std::vector<int64_t> &shape,
+                    const char *type = "f32") {
+  return {{"dims", dims}, {"shape", shape}, {"type", type}};
+}
+
+int64_t elementsOf(const ordered_json &tensor) {
+  int64_t count = 1;
+  for (int64_t size : tensor["shape"])
+    count *= size;
+  return count;
+}
+
+/// An op descriptor as tessel-lower-to-runtime writes it, with its
+/// operand and result buffers.
+class Op {
+public:
+  Op(tessel_context_t *context, const std::string &name,
+     std::vector<ordered_json> operands, ordered_json result,
+     ordered_json attrs = ordered_json::object())
+      : context(context) {
+    ordered_json desc = {{"attrs", attrs},
+                         {"loc", "calibrate"},
+                         {"op", name},
+                         {"operands", operands},
+                         {"result", result}};
+    text = desc.dump();
+    for (const ordered_json &operand : operands)
+      buffers.push_back(allocate(elementsOf(operand)));
+    output = allocate(elementsOf(result));
+  }
+  ~Op() {
+    for (void *buffer : buffers)
+      tessel_rt_free(context, buffer);
+    tessel_rt_free(context, output);
+  }
+  Op(const Op &) = delete;
+  Op &operator=(const Op &) = delete;
+
+  void run() {
+    tessel_rt_execute(context, &site, text.c_str(), buffers.data(),
+                      static_cast<int32_t>(buffers.size()), output);
+  }
+
+private:
+  /// f32 buffers of small values, so that no kernel meets NaN or overflow.
+  void *allocate(int64_t elements) {
+    int64_t count = std::max<int64_t>(1, elements);
+    void *buffer = tessel_rt_alloc(context, count * 4);
+    float *values = static_cast<float *>(buffer);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
+    return buffer;
+  }
+
+  tessel_context_t *context;
+  std::string text;
+  void *site = nullptr;
+  std::vector<void *> buffers;
+  void *output = nullptr;
+};
+
+double slowestRank(double mine) {
+  double slowest = 0;
+  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+/// Returns the median over repetitions of the slowest rank's seconds per
+/// call of `call`, in batches that last at least `settings.minSeconds`.
+double timeCall(const std::function<void()> &call, const Settings &settings) {
+  call(); // The first call prepares the kernel (descriptor, oneDNN).
+  MPI_Barrier(MPI_COMM_WORLD);
+  double start = MPI_Wtime();
+  call();
+  double once = slowestRank(MPI_Wtime() - start);
+  int64_t calls = std::max<int64_t>(
+      1, static_cast<int64_t>(settings.minSeconds / std::max(once, 1e-9)));
+  std::vector<double> seconds;
+  for (int i = 0; i < settings.repetitions; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    start = MPI_Wtime();
+    for (int64_t c = 0; c < calls; ++c)
+      call();
+    seconds.push_back(slowestRank((MPI_Wtime() - start) / calls));
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+void print(int rank, const ordered_json &line) {
+  if (rank != 0)
+    return;
+  std::fputs((line.dump() + "\n").c_str(), stdout);
+  std::fflush(stdout);
+}
+
+void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
+                    const Settings &settings) {
+  auto report = [&](const char *opClass, int64_t work, Op &op) {
+    double seconds = timeCall([&] { op.run(); }, settings);
+    print(rank, {{"kind", "kernel"},
+                 {"class", opClass},
+                 {"ranks", ranks},
+                 {"threads", threads},
+                 {"work", work},
+                 {"seconds", seconds}});
+  };
+  for (int64_t n : {8, 32, 64, 128, 256, 512}) {
+    Op op(context, "tessel.einsum",
+          {tensor({"m", "k"}, {n, n}), tensor({"k", "n"}, {n, n})},
+          tensor({"m", "n"}, {n, n}));
+    report("matmul", 2 * n * n * n, op);
+  }
+  // Batch 4, 16 x 16 images, 3 x 3 filters, channels in = out.
+  for (int64_t c : {4, 16, 32, 64}) {
+    ordered_json attrs = {{"dilations", {1, 1}},   {"groups", 1},
+                          {"input_channel", "c"},  {"kernel", {"kh", "kw"}},
+                          {"output_channel", "f"}, {"padding", {1, 1, 1, 1}},
+                          {"spatial", {"h", "w"}}, {"strides", {1, 1}}};
+    Op op(context, "tessel.conv2d",
+          {tensor({"batch", "c", "h", "w"}, {4, c, 16, 16}),
+           tensor({"c", "f", "kh", "kw"}, {c, c, 3, 3})},
+          tensor({"batch", "f", "h", "w"}, {4, c, 16, 16}), attrs);
+    report("convolution", 2 * (4 * c * 16 * 16) * c * 9, op);
+  }
+  for (int64_t rows : {1, 16, 256, 4096}) {
+    ordered_json shape = tensor({"rows", "cols"}, {rows, 256});
+    Op add(context, "tessel.add", {shape, shape}, shape);
+    report("elementwise", rows * 256, add);
+    Op sum(context, "tessel.reduce", {shape}, tensor({"rows"}, {rows}),
+           {{"kind", "sum"}});
+    report("reduction", rows * 256, sum);
+    Op softmax(context, "tessel.softmax", {shape}, shape, {{"dim", "cols"}});
+    report("normalization", 5 * rows * 256, softmax);
+  }
+}
+
+/// What analysis/CostReport counts as sent by each rank for a collective
+/// whose input holds `inputBytes` on each of `group` ranks.
+int64_t ringBytesPerRank(const std::string &collective, int64_t group,
+                         int64_t inputBytes) {
+  if (collective == "all_reduce")
+    return 2 * (group - 1) * inputBytes / group;
+  if (collective == "all_gather")
+    return (group - 1) * inputBytes;
+  return (group - 1) * inputBytes / group;
+}
+
+/// Times the collectives over the last axis of `mesh`, whose other axes
+/// hold groups that run at the same time.
+void measureCollectives(int rank, int ranks,
+                        const std::vector<std::string> &axes,
+                        const std::vector<int64_t> &sizes,
+                        const Settings &settings) {
+  std::vector<const char *> names;
+  for (const std::string &axis : axes)
+    names.push_back(axis.c_str());
+  tessel_comm_t *comm = nullptr;
+  if (tessel_comm_create(static_cast<int32_t>(names.size()), names.data(),
+                         sizes.data(), &comm) != TESSEL_STATUS_OK) {
+    std::fprintf(stderr, "tessel-calibrate-probe: %s\n",
+                 tessel_last_error_message());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  std::string error;
+  tessel::runtime::ContextPtr context = tessel::runtime::createContext(
+      comm, tessel::layout::Mesh(axes, sizes), error);
+  if (!context) {
+    std::fprintf(stderr, "tessel-calibrate-probe: %s\n", error.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  const std::string &axis = axes.back();
+  int64_t group = sizes.back();
+  auto report = [&](const std::string &collective, int64_t inputBytes,
+                    int64_t bytesPerRank, Op &op) {
+    double seconds = timeCall([&] { op.run(); }, settings);
+    print(rank, {{"kind", "collective"},
+                 {"collective", collective},
+                 {"ranks", ranks},
+                 {"group", group},
+                 {"input_bytes", inputBytes},
+                 {"bytes_per_rank", bytesPerRank},
+                 {"seconds", seconds}});
+  };
+  ordered_json over = {{"axes", {axis}}};
+  // f32 rows of 256 elements (1 KiB), a multiple of any group size here.
+  for (int64_t rows : {4, 32, 256, 2048}) {
+    int64_t whole = rows * group;
+    ordered_json local = tensor({"rows", "cols"}, {whole, 256});
+    ordered_json block = tensor({"rows", "cols"}, {rows, 256});
+    int64_t wholeBytes = whole * 1024, blockBytes = rows * 1024;
+    {
+      ordered_json attrs = over;
+      attrs["kind"] = "sum";
+      Op op(context.get(), "tessel.all_reduce", {local}, local, attrs);
+      report("all_reduce", wholeBytes,
+             ringBytesPerRank("all_reduce", group, wholeBytes), op);
+    }
+    {
+      ordered_json attrs = over;
+      attrs["dim"] = "rows";
+      Op op(context.get(), "tessel.all_gather", {block}, local, attrs);
+      report("all_gather", blockBytes,
+             ringBytesPerRank("all_gather", group, blockBytes), op);
+    }
+    {
+      ordered_json attrs = over;
+      attrs["dim"] = "rows";
+      attrs["kind"] = "sum";
+      Op op(context.get(), "tessel.reduce_scatter", {local}, block, attrs);
+      report("reduce_scatter", wholeBytes,
+             ringBytesPerRank("reduce_scatter", group, wholeBytes), op);
+    }
+    {
+      // Rows split, columns gathered: [whole, 256] -> [rows, 256 * group].
+      ordered_json attrs = over;
+      attrs["split_dim"] = "rows";
+      attrs["concat_dim"] = "cols";
+      Op op(context.get(), "tessel.all_to_all", {local},
+            tensor({"rows", "cols"}, {rows, 256 * group}), attrs);
+      report("all_to_all", wholeBytes,
+             ringBytesPerRank("all_to_all", group, wholeBytes), op);
+    }
+    {
+      // One row of `rows` KiB to each neighbour.
+      ordered_json attrs = {
+          {"axis", axis}, {"dim", "rows"}, {"halo", {1, 1}}, {"pad_value", 0}};
+      Op op(context.get(), "tessel.halo_exchange",
+            {tensor({"rows", "cols"}, {8, 256 * rows})},
+            tensor({"rows", "cols"}, {10, 256 * rows}), attrs);
+      report("halo_exchange", 8 * blockBytes, 2 * blockBytes, op);
+    }
+  }
+  context.reset();
+  tessel_comm_destroy(comm);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+
+  Settings settings;
+  bool kernels = false, collectives = false;
+  CLI::App app{"Times the runtime's kernels and collectives for tessel "
+               "calibrate."};
+  app.add_flag("--kernels", kernels, "Time a kernel of each class and size");
+  app.add_flag("--collectives", collectives,
+               "Time each collective at each size");
+  app.add_option("--repetitions", settings.repetitions,
+                 "Timed batches per measurement (the median is kept)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--min-seconds", settings.minSeconds,
+                 "Shortest timed batch of back-to-back calls")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    int status = rank == 0 ? app.exit(error) : 1;
+    MPI_Finalize();
+    return status;
+  }
+
+  int threads = tessel::driver::shareCoresAmongLocalRanks();
+  if (kernels) {
+    std::string error;
+    tessel::runtime::ContextPtr context =
+        tessel::runtime::createContext(nullptr, tessel::layout::Mesh(), error);
+    if (!context) {
+      std::fprintf(stderr, "tessel-calibrate-probe: %s\n", error.c_str());
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    measureKernels(context.get(), rank, ranks, threads, settings);
+  }
+  if (collectives && ranks > 1) {
+    measureCollectives(rank, ranks, {"all"}, {ranks}, settings);
+    if (ranks >= 4 && ranks % 2 == 0)
+      measureCollectives(rank, ranks, {"outer", "pairs"}, {ranks / 2, 2},
+                         settings);
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,220 @@
+//===- Calibrate.cpp - tessel calibrate: measure this machine -------------===//
+//
+// `calibrate` starts tessel-calibrate-probe (runtime/calibrate) under
+// mpirun, as `tessel run` starts a program, once per job size: kernels on
+// 1, 2, 4, ... ranks (each rank's rate while that many share the machine),
+// collectives on 2, 4, ... ranks (groups of all ranks, and of two side by
+// side). It fits each collective's latency and bandwidth and writes the
+// machine profile that `tessel search --profile` reads (docs/search.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/tessel/Commands.h"
+#include "tools/tessel/Mpirun.h"
+
+#include "analysis/MachineProfile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <unistd.h>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+namespace analysis = ::tessel::analysis;
+
+cl::SubCommand mlir::tessel::calibrateCommand(
+    "calibrate", "measure this machine's kernels and collectives through the "
+                 "runtime and write a machine profile (JSON)");
+
+namespace {
+
+cl::opt<std::string> outputPath("o",
+                                cl::desc("profile to write (default: stdout)"),
+                                cl::value_desc("path"),
+                                cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<int64_t> maxRanks(
+    "max-ranks",
+    cl::desc("largest job measured: 1, 2, 4, ... up to this many ranks"),
+    cl::init(4), cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<int> repetitions("repetitions",
+                         cl::desc("timed batches per measurement (median)"),
+                         cl::init(5), cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<double> minSeconds("min-seconds",
+                           cl::desc("shortest timed batch of calls"),
+                           cl::init(0.01),
+                           cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<std::string>
+    description("description",
+                cl::desc("says where the profile was measured (default: the "
+                         "host name)"),
+                cl::sub(mlir::tessel::calibrateCommand));
+
+/// tessel-calibrate-probe beside the running tool (build/bin).
+std::string probePath(const char *tool) {
+  std::string executable = llvm::sys::fs::getMainExecutable(
+      tool, reinterpret_cast<void *>(&probePath));
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(executable));
+  llvm::sys::path::append(path, "tessel-calibrate-probe");
+  return std::string(path);
+}
+
+/// Runs the probe on `ranks` ranks with `modes` (--kernels, --collectives)
+/// and returns the JSON lines rank 0 printed, or nullopt after saying why.
+std::optional<std::vector<nlohmann::json>>
+runProbe(const std::string &mpirun, const std::string &probe, int64_t ranks,
+         const std::vector<std::string> &modes) {
+  llvm::SmallVector<std::string> args =
+      mlir::tessel::mpirunArguments(mpirun, ranks);
+  args.push_back(probe);
+  args.append(modes.begin(), modes.end());
+  args.push_back("--repetitions=" + std::to_string(repetitions));
+  args.push_back("--min-seconds=" + fmt::format("{}", minSeconds.getValue()));
+  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+
+  llvm::SmallString<128> outFile;
+  if (std::error_code code = llvm::sys::fs::createTemporaryFile(
+          "tessel-calibrate", "jsonl", outFile)) {
+    llvm::errs() << "tessel calibrate: no temporary file: " << code.message()
+                 << "\n";
+    return std::nullopt;
+  }
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(outFile), std::nullopt};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(mpirun, argRefs, std::nullopt,
+                                         redirects, 0, 0, &message);
+  std::ifstream in(outFile.c_str());
+  std::vector<nlohmann::json> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
+    if (!parsed.is_discarded() && parsed.is_object())
+      lines.push_back(std::move(parsed));
+  }
+  llvm::sys::fs::remove(outFile);
+  if (status != 0) {
+    llvm::errs() << fmt::format("tessel calibrate: {} on {} rank(s) failed "
+                                "(exit status {}){}\n",
+                                probe, ranks, status,
+                                message.empty() ? "" : ": " + message);
+    return std::nullopt;
+  }
+  return lines;
+}
+
+/// The CPU's model name from /proc/cpuinfo, or "unknown".
+std::string cpuName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos)
+        return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown";
+}
+
+std::string utcNow() {
+  std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+} // namespace
+
+int mlir::tessel::runCalibrate(const char *tool) {
+  if (maxRanks < 1 || repetitions < 1 || !(minSeconds > 0)) {
+    llvm::errs() << "tessel calibrate: --max-ranks and --repetitions must be "
+                    "at least 1 and --min-seconds positive\n";
+    return 1;
+  }
+  std::string probe = probePath(tool);
+  if (!llvm::sys::fs::can_execute(probe)) {
+    llvm::errs() << "tessel calibrate: " << probe
+                 << " is missing: build the runtime (ninja -C build)\n";
+    return 1;
+  }
+  std::optional<std::string> mpirun = findMpirun();
+  if (!mpirun)
+    return 1;
+
+  analysis::MachineProfile profile;
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  profile.description = description.empty()
+                            ? fmt::format("measured on {}", host)
+                            : description.getValue();
+  profile.cpu = cpuName();
+  profile.cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  profile.calibratedAt = utcNow();
+
+  std::map<std::pair<std::string, std::pair<int64_t, int64_t>>,
+           analysis::CollectiveFit>
+      fits;
+  for (int64_t ranks = 1; ranks <= maxRanks; ranks *= 2) {
+    llvm::errs() << "tessel calibrate: " << ranks << " rank(s)...\n";
+    std::optional<std::vector<nlohmann::json>> lines = runProbe(
+        *mpirun, probe, ranks,
+        ranks == 1 ? std::vector<std::string>{"--kernels"}
+                   : std::vector<std::string>{"--kernels", "--collectives"});
+    if (!lines)
+      return 1;
+    analysis::KernelRates rates;
+    rates.ranks = ranks;
+    for (const nlohmann::json &line : *lines) {
+      if (line.value("kind", "") == "kernel") {
+        rates.threads = line.value("threads", int64_t(0));
+        rates.classes[line.value("class", "")].push_back(
+            {line.value("work", int64_t(0)), line.value("seconds", 0.0)});
+      } else if (line.value("kind", "") == "collective") {
+        std::string collective = line.value("collective", "");
+        int64_t group = line.value("group", int64_t(0));
+        analysis::CollectiveFit &fit = fits[{collective, {ranks, group}}];
+        fit.collective = collective;
+        fit.ranks = ranks;
+        fit.group = group;
+        fit.points.push_back({line.value("bytes_per_rank", int64_t(0)),
+                              line.value("seconds", 0.0)});
+      }
+    }
+    profile.kernels.push_back(std::move(rates));
+  }
+  for (auto &[key, fit] : fits) {
+    analysis::fitAlphaBeta(fit);
+    profile.collectives.push_back(fit);
+  }
+
+  // What was measured must read back as a valid profile.
+  std::string text = analysis::formatMachineProfile(profile);
+  std::string error;
+  if (!analysis::parseMachineProfile(text, "the measured profile", error)) {
+    llvm::errs() << "tessel calibrate: " << error << "\n";
+    return 1;
+  }
+  if (outputPath.empty()) {
+    llvm::outs() << text;
+    return 0;
+  }
+  std::error_code code;
+  llvm::ToolOutputFile out(outputPath, code, llvm::sys::fs::OF_Text);
+  if (code) {
+    llvm::errs() << "tessel calibrate: " << outputPath << ": " << code.message()
+                 << "\n";
+    return 1;
+  }
+  out.os() << text;
+  out.keep();
+  return 0;
+}

@@ -1,0 +1,496 @@
+//===- Search.cpp - tessel search: choose a layout by its predicted cost --===//
+//
+// `search` builds the training step once (tessel-autodiff, as compile
+// does), lists candidate layouts from the model's dimension names
+// (SearchSpace.h), and for each one that survives the cheap checks applies
+// it (tessel-apply-layout: its errors make a candidate illegal), measures
+// its peak memory per rank (CostReport), partitions it as compile does and
+// predicts its step time on a machine profile (StepTime.h). It prints the
+// candidates ranked by predicted step time and writes the best as a layout
+// file (docs/search.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/tessel/Commands.h"
+#include "tools/tessel/SearchSpace.h"
+
+#include "analysis/CostReport.h"
+#include "analysis/MachineProfile.h"
+#include "analysis/StepTime.h"
+#include "codegen/Pipeline.h"
+#include "tools/support/ModelFile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace cl = llvm::cl;
+namespace analysis = ::tessel::analysis;
+
+cl::SubCommand mlir::tessel::searchCommand(
+    "search", "choose a layout: rank candidate layouts by their predicted "
+              "step time on a machine profile");
+
+namespace {
+
+cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
+                               cl::Required, cl::sub(searchCommand));
+cl::opt<int64_t> numRanks("n", cl::desc("number of ranks (required)"),
+                          cl::init(0), cl::sub(searchCommand));
+cl::opt<std::string> memoryPerRank(
+    "memory-per-rank",
+    cl::desc("memory budget of one rank: bytes, or with K, M, G (KiB, MiB, "
+             "GiB)"),
+    cl::sub(searchCommand));
+cl::opt<std::string> profilePath(
+    "profile",
+    cl::desc("machine profile from tessel calibrate (default: the built-in "
+             "one)"),
+    cl::sub(searchCommand));
+cl::opt<int> top("top", cl::desc("candidates to list"), cl::init(10),
+                 cl::sub(searchCommand));
+enum class Format { Text, Json };
+cl::opt<Format>
+    format("format", cl::desc("output format"), cl::init(Format::Text),
+           cl::values(clEnumValN(Format::Text, "text", "a ranked table"),
+                      clEnumValN(Format::Json, "json", "one JSON object")),
+           cl::sub(searchCommand));
+cl::opt<std::string> outputPath("o",
+                                cl::desc("write the best layout (YAML) here"),
+                                cl::value_desc("path"), cl::sub(searchCommand));
+cl::opt<std::string> optimizer("optimizer",
+                               cl::desc("sgd, momentum, adam or adamw (as "
+                                        "for compile: sets the optimizer "
+                                        "state each rank holds)"),
+                               cl::init("sgd"), cl::sub(searchCommand));
+cl::opt<int64_t> batchSize("batch",
+                           cl::desc("resize the model's 'batch' dimension"),
+                           cl::init(0), cl::sub(searchCommand));
+cl::list<std::string> dimSizes("dim-size",
+                               cl::desc("NAME=SIZE: resize a named dimension "
+                                        "(repeatable)"),
+                               cl::sub(searchCommand));
+
+/// Seeds of the second stage (a second model axis).
+constexpr size_t kRefinedSeeds = 3;
+
+/// Reads "1048576", "512K", "64MiB", "2G"; nullopt if malformed.
+std::optional<int64_t> parseBytes(StringRef text) {
+  StringRef number = text.take_while([](char c) { return std::isdigit(c); });
+  StringRef unit = text.drop_front(number.size()).trim();
+  uint64_t value = 0;
+  if (number.empty() || number.getAsInteger(10, value))
+    return std::nullopt;
+  int shift = 0;
+  if (unit.empty() || unit.equals_insensitive("b"))
+    shift = 0;
+  else if (unit.equals_insensitive("k") || unit.equals_insensitive("kib"))
+    shift = 10;
+  else if (unit.equals_insensitive("m") || unit.equals_insensitive("mib"))
+    shift = 20;
+  else if (unit.equals_insensitive("g") || unit.equals_insensitive("gib"))
+    shift = 30;
+  else
+    return std::nullopt;
+  if (value > (uint64_t(INT64_MAX) >> shift))
+    return std::nullopt;
+  return static_cast<int64_t>(value << shift);
+}
+
+std::string bytesText(int64_t bytes) {
+  if (bytes >= (int64_t(1) << 30))
+    return fmt::format("{:.2f} GiB", bytes / double(int64_t(1) << 30));
+  if (bytes >= (int64_t(1) << 20))
+    return fmt::format("{:.2f} MiB", bytes / double(1 << 20));
+  if (bytes >= 1024)
+    return fmt::format("{:.1f} KiB", bytes / 1024.0);
+  return fmt::format("{} B", bytes);
+}
+
+struct Evaluation {
+  search::Candidate candidate;
+  enum Status { Ranked, Illegal, OverBudget } status = Ranked;
+  /// Why a candidate is out: the first error of tessel-apply-layout or
+  /// tessel-partition, or the memory it needs.
+  std::string reason;
+  int64_t memoryBytes = 0;
+  /// Whether memoryBytes is only the parameters and optimizer state (the
+  /// candidate was dropped before its layout was applied).
+  bool memoryIsLowerBound = false;
+  int64_t commBytes = 0;
+  int64_t flops = 0;
+  analysis::StepTime step;
+};
+
+/// Applies, measures and times candidates on clones of the training module.
+class Evaluator {
+public:
+  Evaluator(ModuleOp trained, const analysis::MachineProfile &profile,
+            std::optional<int64_t> budget, std::string scratch)
+      : trained(trained), profile(profile), budget(budget),
+        scratch(std::move(scratch)) {}
+
+  Evaluation evaluate(const search::Candidate &candidate,
+                      const search::ModelDims &dims);
+
+private:
+  ModuleOp trained;
+  const analysis::MachineProfile &profile;
+  std::optional<int64_t> budget;
+  /// A file the candidate's layout is written to, as compile reads one.
+  std::string scratch;
+};
+
+Evaluation Evaluator::evaluate(const search::Candidate &candidate,
+                               const search::ModelDims &dims) {
+  Evaluation result;
+  result.candidate = candidate;
+  // Parameters and their state alone: known before any pass runs.
+  int64_t state = search::stateBytesPerRank(dims, candidate);
+  if (budget && state > *budget) {
+    result.status = Evaluation::OverBudget;
+    result.memoryBytes = state;
+    result.memoryIsLowerBound = true;
+    result.reason = fmt::format("parameters and optimizer state alone take "
+                                "{} per rank",
+                                bytesText(state));
+    return result;
+  }
+  {
+    std::error_code code;
+    llvm::raw_fd_ostream out(scratch, code);
+    out << candidate.yaml("");
+  }
+  MLIRContext *context = trained.getContext();
+  OwningOpRef<ModuleOp> module = trained.clone();
+  std::string firstError;
+  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diagnostic) {
+    if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
+        firstError.empty())
+      firstError = diagnostic.str();
+    return success();
+  });
+  PassManager layout(context);
+  TesselApplyLayoutOptions options;
+  options.layoutFile = scratch;
+  options.padUneven = candidate.padUneven;
+  layout.addPass(createTesselApplyLayout(options));
+  auto fail = [&](const char *stage) {
+    result.status = Evaluation::Illegal;
+    result.reason =
+        firstError.empty() ? std::string(stage) + " failed" : firstError;
+    return result;
+  };
+  if (failed(layout.run(*module)))
+    return fail("tessel-apply-layout");
+  auto step = module->lookupSymbol<func::FuncOp>("train_step");
+  analysis::CostReport report = analysis::buildCostReport(step);
+  result.memoryBytes = report.peakBytesPerRank;
+  if (budget && report.peakBytesPerRank > *budget) {
+    result.status = Evaluation::OverBudget;
+    result.reason =
+        fmt::format("peak memory {} per rank", bytesText(result.memoryBytes));
+    return result;
+  }
+  PassManager partition(context);
+  buildPartitionPipeline(partition, kDefaultBucketBytes);
+  if (failed(partition.run(*module)))
+    return fail("tessel-partition");
+  step = module->lookupSymbol<func::FuncOp>("train_step");
+  analysis::addPartitionedCosts(report, step);
+  result.commBytes = report.commBytesPerRank;
+  result.flops = report.flopsPerRank;
+  result.step = analysis::predictStepTime(step, report, profile);
+  return result;
+}
+
+/// Ranks by predicted step time, then memory, then the smaller mesh
+/// (fewer axes is simpler to run).
+bool faster(const Evaluation &a, const Evaluation &b) {
+  double ta = a.step.totalSeconds(), tb = b.step.totalSeconds();
+  if (ta != tb)
+    return ta < tb;
+  if (a.memoryBytes != b.memoryBytes)
+    return a.memoryBytes < b.memoryBytes;
+  return a.candidate.mesh.size() < b.candidate.mesh.size();
+}
+
+nlohmann::ordered_json toJson(const Evaluation &evaluation) {
+  const search::Candidate &candidate = evaluation.candidate;
+  nlohmann::ordered_json mesh = nlohmann::ordered_json::object();
+  for (const search::Axis &axis : candidate.mesh)
+    mesh[axis.name] = axis.size;
+  nlohmann::ordered_json rules = nlohmann::ordered_json::object();
+  for (const auto &[dim, axis] : candidate.rules)
+    rules[dim] = axis;
+  nlohmann::ordered_json overrides = nlohmann::ordered_json::object();
+  for (const auto &[tensor, rule] : candidate.overrides)
+    overrides[tensor] = {{rule.first, rule.second}};
+  nlohmann::ordered_json json = {{"mesh", mesh},
+                                 {"layout", rules},
+                                 {"overrides", overrides},
+                                 {"zero", candidate.zero},
+                                 {"pad_uneven", candidate.padUneven}};
+  if (evaluation.status == Evaluation::Ranked) {
+    nlohmann::ordered_json classes = nlohmann::ordered_json::object();
+    for (const auto &[opClass, seconds] : evaluation.step.classSeconds)
+      classes[opClass] = seconds;
+    json["step_seconds"] = evaluation.step.totalSeconds();
+    json["compute_seconds"] = evaluation.step.computeSeconds;
+    json["comm_seconds"] = evaluation.step.commSeconds;
+    json["kernel_seconds"] = classes;
+    json["memory_bytes_per_rank"] = evaluation.memoryBytes;
+    json["comm_bytes_per_rank"] = evaluation.commBytes;
+    json["flops_per_rank"] = evaluation.flops;
+  } else {
+    json["status"] =
+        evaluation.status == Evaluation::Illegal ? "illegal" : "over_budget";
+    json["reason"] = evaluation.reason;
+    if (evaluation.status == Evaluation::OverBudget) {
+      json["memory_bytes_per_rank"] = evaluation.memoryBytes;
+      json["memory_is_lower_bound"] = evaluation.memoryIsLowerBound;
+    }
+  }
+  return json;
+}
+
+bool writeText(StringRef path, const std::string &text) {
+  std::error_code code;
+  llvm::ToolOutputFile out(path, code, llvm::sys::fs::OF_Text);
+  if (code) {
+    llvm::errs() << "tessel search: " << path << ": " << code.message() << "\n";
+    return false;
+  }
+  out.os() << text;
+  out.keep();
+  return true;
+}
+
+} // namespace
+
+int mlir::tessel::runSearch() {
+  auto started = std::chrono::steady_clock::now();
+  if (numRanks < 1) {
+    llvm::errs() << "tessel search: give the number of ranks with -n N (at "
+                    "least 1)\n";
+    return 1;
+  }
+  if (top < 1) {
+    llvm::errs() << "tessel search: --top must be at least 1\n";
+    return 1;
+  }
+  std::optional<int64_t> budget;
+  if (!memoryPerRank.empty()) {
+    budget = parseBytes(memoryPerRank);
+    if (!budget || *budget <= 0) {
+      llvm::errs() << "tessel search: --memory-per-rank '" << memoryPerRank
+                   << "' is not a byte count (e.g. 1048576, 512K, 64M, 2G)\n";
+      return 1;
+    }
+  }
+  std::optional<analysis::MachineProfile> loaded;
+  if (!profilePath.empty()) {
+    std::string error;
+    loaded = analysis::readMachineProfile(profilePath, error);
+    if (!loaded) {
+      llvm::errs() << "tessel search: " << error << "\n";
+      return 1;
+    }
+  }
+  const analysis::MachineProfile &profile =
+      loaded ? *loaded : analysis::defaultMachineProfile();
+  if (!outputPath.empty() && llvm::sys::fs::equivalent(outputPath, modelPath)) {
+    llvm::errs() << "tessel search: -o " << outputPath
+                 << " would overwrite the model\n";
+    return 1;
+  }
+
+  ModelFile model(modelPath);
+  if (!model.module())
+    return 1;
+  MLIRContext &context = model.context();
+  // The training step, once, as compile builds it; candidates differ only
+  // from the layout on.
+  CompilePipelineOptions options;
+  options.mode = "train";
+  options.optimizer = optimizer;
+  std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
+  if (batchSize > 0)
+    sizes.push_back("batch=" + std::to_string(batchSize));
+  options.dimSizes = sizes;
+  options.fuseElementwise = false;
+  options.lower = false;
+  PassManager pm(&context);
+  buildCompilePipeline(pm, options);
+  if (failed(pm.run(model.module())))
+    return 1;
+  auto trainStep = model.module().lookupSymbol<func::FuncOp>("train_step");
+  if (!trainStep) {
+    llvm::errs() << "tessel search: " << modelPath
+                 << " has no training step to lay out\n";
+    return 1;
+  }
+  search::ModelDims dims = search::analyzeTrainStep(trainStep);
+
+  llvm::SmallString<128> scratch;
+  if (std::error_code code = llvm::sys::fs::createTemporaryFile(
+          "tessel-search", "yaml", scratch)) {
+    llvm::errs() << "tessel search: no temporary file: " << code.message()
+                 << "\n";
+    return 1;
+  }
+  Evaluator evaluator(model.module(), profile, budget, std::string(scratch));
+
+  std::vector<Evaluation> evaluations;
+  std::set<std::string> seen;
+  auto evaluateAll = [&](const std::vector<search::Candidate> &candidates) {
+    for (const search::Candidate &candidate : candidates) {
+      if (!seen.insert(candidate.canonicalKey()).second)
+        continue;
+      evaluations.push_back(evaluator.evaluate(candidate, dims));
+    }
+  };
+  evaluateAll(search::baseCandidates(dims, numRanks));
+  // Second stage: a second model axis, around the best of the first (by
+  // time among those that fit; by memory when none fits).
+  std::vector<const Evaluation *> seeds;
+  for (const Evaluation &evaluation : evaluations)
+    if (evaluation.status != Evaluation::Illegal &&
+        evaluation.candidate.axisSize("model") >= 4)
+      seeds.push_back(&evaluation);
+  std::sort(seeds.begin(), seeds.end(),
+            [](const Evaluation *a, const Evaluation *b) {
+              if ((a->status == Evaluation::Ranked) !=
+                  (b->status == Evaluation::Ranked))
+                return a->status == Evaluation::Ranked;
+              if (a->status == Evaluation::Ranked)
+                return faster(*a, *b);
+              return a->memoryBytes < b->memoryBytes;
+            });
+  std::vector<search::Candidate> refined;
+  for (size_t i = 0; i < seeds.size() && i < kRefinedSeeds; ++i)
+    for (search::Candidate &candidate :
+         search::refine(dims, seeds[i]->candidate))
+      refined.push_back(std::move(candidate));
+  evaluateAll(refined);
+  llvm::sys::fs::remove(scratch);
+
+  std::vector<Evaluation> ranked;
+  const Evaluation *smallest = nullptr;
+  size_t illegal = 0, overBudget = 0;
+  for (const Evaluation &evaluation : evaluations) {
+    if (evaluation.status == Evaluation::Ranked)
+      ranked.push_back(evaluation);
+    else if (evaluation.status == Evaluation::Illegal)
+      ++illegal;
+    else
+      ++overBudget;
+    if (evaluation.status != Evaluation::Illegal &&
+        (!smallest || evaluation.memoryBytes < smallest->memoryBytes))
+      smallest = &evaluation;
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), faster);
+  double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
+
+  if (ranked.empty()) {
+    if (smallest && budget)
+      llvm::errs() << fmt::format(
+          "tessel search: no layout of {} on {} ranks fits "
+          "--memory-per-rank {} ({} bytes): the smallest needs {}{} "
+          "({} on mesh {}; {} candidates tried)\n",
+          modelPath.getValue(), numRanks.getValue(), memoryPerRank.getValue(),
+          *budget, smallest->memoryIsLowerBound ? "at least " : "",
+          bytesText(smallest->memoryBytes), smallest->candidate.rulesText(),
+          smallest->candidate.meshText(), evaluations.size());
+    else
+      llvm::errs() << fmt::format(
+          "tessel search: no legal layout of {} on {} ranks among {} "
+          "candidates{}\n",
+          modelPath.getValue(), numRanks.getValue(), evaluations.size(),
+          evaluations.empty()
+              ? ""
+              : "; the first failed with: " + evaluations.front().reason);
+    return 1;
+  }
+
+  const Evaluation &best = ranked.front();
+  std::string header = fmt::format(
+      "# Chosen by tessel search for {} on {} ranks (optimizer {}): predicted "
+      "step {:.3f} ms, {} per rank, on the profile {}.\n",
+      llvm::sys::path::filename(modelPath).str(), numRanks.getValue(),
+      optimizer.getValue(), best.step.totalSeconds() * 1e3,
+      bytesText(best.memoryBytes), profile.source);
+  std::string bestYaml = best.candidate.yaml(header);
+  if (!outputPath.empty() && !writeText(outputPath, bestYaml))
+    return 1;
+
+  size_t shown = std::min<size_t>(ranked.size(), top);
+  if (format == Format::Json) {
+    nlohmann::ordered_json json;
+    json["model"] = modelPath.getValue();
+    json["ranks"] = numRanks.getValue();
+    json["optimizer"] = optimizer.getValue();
+    json["profile"] = profile.source;
+    if (budget)
+      json["memory_per_rank"] = *budget;
+    json["evaluated"] = evaluations.size();
+    json["ranked"] = ranked.size();
+    json["illegal"] = illegal;
+    json["over_budget"] = overBudget;
+    json["seconds"] = elapsed;
+    json["candidates"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < shown; ++i)
+      json["candidates"].push_back(toJson(ranked[i]));
+    json["best"] = toJson(best);
+    json["best_yaml"] = bestYaml;
+    llvm::outs() << json.dump(2) << "\n";
+    return 0;
+  }
+
+  llvm::outs() << fmt::format(
+      "tessel search: {} on {} ranks (optimizer {}), profile: {}{}\n"
+      "{} candidates: {} ranked, {} illegal, {} over the memory budget "
+      "({:.2f} s)\n\n",
+      modelPath.getValue(), numRanks.getValue(), optimizer.getValue(),
+      profile.source,
+      profile.description.empty() ? "" : " (" + profile.description + ")",
+      evaluations.size(), ranked.size(), illegal, overBudget, elapsed);
+  size_t meshWidth = 4, rulesWidth = 5;
+  for (size_t i = 0; i < shown; ++i) {
+    meshWidth = std::max(meshWidth, ranked[i].candidate.meshText().size());
+    rulesWidth = std::max(rulesWidth, ranked[i].candidate.rulesText().size());
+  }
+  llvm::outs() << fmt::format(
+      "{:>3}  {:<{}}  {:<{}}  {:>10}  {:>10}  {:>10}  {:>11}  {:>11}\n", "#",
+      "mesh", meshWidth, "rules", rulesWidth, "step ms", "compute", "comm",
+      "memory", "comm/step");
+  for (size_t i = 0; i < shown; ++i) {
+    const Evaluation &e = ranked[i];
+    llvm::outs() << fmt::format(
+        "{:>3}  {:<{}}  {:<{}}  {:>10.3f}  {:>10.3f}  {:>10.3f}  {:>11}  "
+        "{:>11}\n",
+        i + 1, e.candidate.meshText(), meshWidth, e.candidate.rulesText(),
+        rulesWidth, e.step.totalSeconds() * 1e3, e.step.computeSeconds * 1e3,
+        e.step.commSeconds * 1e3, bytesText(e.memoryBytes),
+        bytesText(e.commBytes));
+  }
+  llvm::outs() << "\nbest layout"
+               << (outputPath.empty() ? "" : " (written to " + outputPath + ")")
+               << ":\n"
+               << bestYaml;
+  return 0;
+}

@@ -1,0 +1,106 @@
+//===- SearchSpace.h - the layouts tessel search considers ------*- C++ -*-===//
+//
+// The candidates of `tessel search` come from the model's own dimension
+// names, read from its training step:
+//   - batch-like dims (in every data input, in no parameter) go to a `data`
+//     axis;
+//   - parameters' dims (hidden, heads, d_ff, vocab, channels, ...) go to a
+//     `model` axis, in sets that never put two dims of one tensor on the
+//     same axis (the legality rule of tessel-apply-layout): each dim alone,
+//     and each maximal such set (Megatron's heads + d_ff);
+//   - ZeRO: with a data axis, an override per parameter splits it (and its
+//     optimizer state) over `data` along one of its own dims;
+//   - a second model axis `model2` splits another set of dims (a 2-D
+//     tensor split), tried only around the best candidates of the first
+//     stage (refine()).
+// Meshes are the factorizations of the rank count into these axes; a split
+// that does not divide its dimension pads (pad_uneven).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TOOLS_TESSEL_SEARCHSPACE_H
+#define TESSEL_TOOLS_TESSEL_SEARCHSPACE_H
+
+#include "dialect/TesselDialect.h"
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::tessel::search {
+
+struct Dim {
+  std::string name;
+  int64_t size = 0;
+};
+
+/// A trained tensor that stays for the whole step: a parameter, with the
+/// optimizer state that follows its layout.
+struct StateTensor {
+  std::string name;
+  std::vector<Dim> dims;
+  /// Bytes of the parameter and its state (momentum, Adam's moments)
+  /// together, unsplit.
+  int64_t bytes = 0;
+};
+
+/// What the search knows about a training step.
+struct ModelDims {
+  std::vector<Dim> batchDims;
+  std::vector<Dim> modelDims;
+  /// Pairs of dims (name order) that share some tensor.
+  std::set<std::pair<std::string, std::string>> together;
+  std::vector<StateTensor> parameters;
+
+  bool shareATensor(const std::string &a, const std::string &b) const;
+};
+
+/// Reads the dims, their sizes and which share a tensor from `trainStep`
+/// (after tessel-autodiff).
+ModelDims analyzeTrainStep(func::FuncOp trainStep);
+
+struct Axis {
+  std::string name;
+  int64_t size = 1;
+};
+
+struct Candidate {
+  std::vector<Axis> mesh;
+  /// dim -> axis.
+  std::vector<std::pair<std::string, std::string>> rules;
+  /// tensor -> (dim, axis).
+  std::vector<std::pair<std::string, std::pair<std::string, std::string>>>
+      overrides;
+  bool zero = false;
+  bool padUneven = false;
+
+  int64_t axisSize(const std::string &axis) const;
+  /// "data:2 x model:2".
+  std::string meshText() const;
+  /// "batch->data, hidden->model" (+ "ZeRO over data").
+  std::string rulesText() const;
+  /// Names the layout up to the names and order of the model axes: two
+  /// candidates with one key are the same layout on ranks numbered
+  /// differently.
+  std::string canonicalKey() const;
+  /// The layout file, led by `header` (comment lines).
+  std::string yaml(const std::string &header) const;
+};
+
+/// Returns the bytes of parameters and optimizer state one rank holds under
+/// `candidate`: a lower bound of its memory, known before any pass runs.
+int64_t stateBytesPerRank(const ModelDims &dims, const Candidate &candidate);
+
+/// Returns the candidates with at most one data and one model axis on
+/// `ranks` ranks.
+std::vector<Candidate> baseCandidates(const ModelDims &dims, int64_t ranks);
+
+/// Returns candidates that split `base`'s model axis into `model` and
+/// `model2`, the second splitting other dims.
+std::vector<Candidate> refine(const ModelDims &dims, const Candidate &base);
+
+} // namespace mlir::tessel::search
+
+#endif // TESSEL_TOOLS_TESSEL_SEARCHSPACE_H
