@@ -24,6 +24,8 @@ int runExplain();
 int runCompile(const char *tool);
 /// tessel run: compile, then mpirun the executable with `programArgs`.
 int runRun(const char *tool, llvm::ArrayRef<std::string> programArgs);
+/// tessel plot: runs python -m tessel.plot with `argv` (argc of them).
+int runPlot(int argc, char **argv);
 /// tessel calibrate: measure this machine into a profile (JSON).
 int runCalibrate(const char *tool);
 /// tessel search: rank candidate layouts by their predicted step time.
