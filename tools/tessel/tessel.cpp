@@ -6,7 +6,6 @@
 //   tessel run MODEL.mlir [--layout FILE ...] -n N [-- PROGRAM OPTIONS]
 //   tessel explain MODEL.mlir (--layout FILE | --mesh S --rules S)
 //                  [--function NAME] [--format text|json]
-//   tessel plot METRICS.jsonl... -o CURVES.png [--smooth N] [--title T]
 //   tessel calibrate [-o PROFILE.json]
 //   tessel search MODEL.mlir -n N [--memory-per-rank BYTES] [--profile FILE]
 //                 [--top K] [--format text|json] [-o BEST.yaml]
@@ -18,15 +17,34 @@
 
 #include "tools/tessel/Commands.h"
 
+#include "tessel/Version.h"
+
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
 
+namespace {
+
+/// Hides the options that LLVM's and MLIR's libraries register (hundreds of
+/// code generator flags) from `tessel --help`: tessel's own options all
+/// belong to a subcommand, so the top level keeps only --help and
+/// --version. The hidden options still parse.
+void hideLibraryOptions() {
+  static llvm::cl::OptionCategory topLevel("tessel");
+  llvm::cl::HideUnrelatedOptions(topLevel);
+}
+
+void printVersion(llvm::raw_ostream &os) {
+  os << "tessel " TESSEL_VERSION "\n  built with MLIR and LLVM "
+     << LLVM_VERSION_STRING << "\n";
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  // tessel plot hands its arguments to the Python module tessel.plot.
-  if (argc > 1 && std::strcmp(argv[1], "plot") == 0)
-    return mlir::tessel::runPlot(argc - 2, argv + 2);
   // Everything after "--" belongs to the compiled program (tessel run).
   std::vector<std::string> programArgs;
   for (int i = 1; i < argc; ++i)
@@ -35,7 +53,12 @@ int main(int argc, char **argv) {
       argc = i;
       break;
     }
-  llvm::cl::ParseCommandLineOptions(argc, argv, "tessel compiler driver\n");
+  hideLibraryOptions();
+  llvm::cl::SetVersionPrinter(printVersion);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "tessel: models with named dimensions and a layout, compiled into one "
+      "SPMD program\n");
   if (mlir::tessel::explainCommand)
     return mlir::tessel::runExplain();
   if (mlir::tessel::compileCommand)
