@@ -2,7 +2,10 @@
 //
 // `explain` applies a layout and reports, per tensor, its layout, local
 // shape and bytes per rank, then the collectives and the per-rank totals of
-// memory, communication and FLOPs.
+// memory, communication and FLOPs. With --train it first builds the
+// training step as `tessel compile` does (tessel-autodiff with the same
+// --optimizer, --precision, --weight-decay and --clip-norm) and explains
+// @train_step: the gradients' all_reduces and the optimizer state included.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,8 +38,30 @@ static cl::opt<std::string>
               cl::sub(mlir::tessel::explainCommand));
 static cl::opt<std::string>
     functionName("function",
-                 cl::desc("function to explain (default: the first)"),
+                 cl::desc("function to explain (default: the first; "
+                          "train_step with --train)"),
                  cl::sub(mlir::tessel::explainCommand));
+static cl::opt<bool>
+    train("train",
+          cl::desc("explain the training step that `tessel compile` builds: "
+                   "forward, backward and the optimizer's update"),
+          cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string>
+    optimizer("optimizer",
+              cl::desc("with --train: sgd, momentum, adam or adamw"),
+              cl::init("sgd"), cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string>
+    precision("precision",
+              cl::desc("with --train: f32, or bf16 / f16 mixed precision"),
+              cl::init("f32"), cl::sub(mlir::tessel::explainCommand));
+static cl::opt<double> weightDecay("weight-decay",
+                                   cl::desc("with --train: weight decay"),
+                                   cl::init(0.0),
+                                   cl::sub(mlir::tessel::explainCommand));
+static cl::opt<double>
+    clipNorm("clip-norm",
+             cl::desc("with --train: clip gradients to this global L2 norm"),
+             cl::init(0.0), cl::sub(mlir::tessel::explainCommand));
 static cl::list<std::string>
     dimSizes("dim-size",
              cl::desc("NAME=SIZE: resize a named dimension (repeatable)"),
@@ -66,6 +91,15 @@ int mlir::tessel::runExplain() {
                     "(with --rules)\n";
     return 1;
   }
+  bool trainingOption =
+      optimizer.getNumOccurrences() || precision.getNumOccurrences() ||
+      weightDecay.getNumOccurrences() || clipNorm.getNumOccurrences();
+  if (trainingOption && !train) {
+    llvm::errs() << "tessel explain: --optimizer, --precision, --weight-decay "
+                    "and --clip-norm describe the training step: add "
+                    "--train\n";
+    return 1;
+  }
   mlir::tessel::ModelFile model(modelPath);
   if (!model.module())
     return 1;
@@ -82,6 +116,14 @@ int mlir::tessel::runExplain() {
   // As compile does: einsums of three or more inputs as the pairwise ones
   // compile runs, so that the FLOPs are theirs.
   pm.addPass(mlir::tessel::createTesselDecomposeEinsum());
+  if (train) {
+    mlir::tessel::TesselAutodiffOptions autodiff;
+    autodiff.optimizer = optimizer;
+    autodiff.precision = precision;
+    autodiff.weightDecay = weightDecay;
+    autodiff.clipNorm = clipNorm;
+    pm.addPass(mlir::tessel::createTesselAutodiff(autodiff));
+  }
   mlir::tessel::TesselApplyLayoutOptions options;
   options.layoutFile = layoutPath;
   options.meshSpec = meshSpec;
@@ -91,7 +133,9 @@ int mlir::tessel::runExplain() {
   if (failed(pm.run(module)))
     return 1;
 
-  func::FuncOp func = model.function(functionName);
+  func::FuncOp func =
+      model.function(functionName.empty() && train ? StringRef("train_step")
+                                                   : StringRef(functionName));
   if (!func)
     return 1;
   ::tessel::analysis::CostReport report =
