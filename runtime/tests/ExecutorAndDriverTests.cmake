@@ -126,6 +126,18 @@ target_link_libraries(tessel-runtime-npy-tests PRIVATE
 gtest_discover_tests(tessel-runtime-npy-tests
   TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
 
+# The .npy writer of forward-only programs' predictions, read back by the
+# reader above.
+add_executable(tessel-runtime-npy-writer-tests NpyWriterTest.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyWriter.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyArray.cpp)
+target_include_directories(tessel-runtime-npy-writer-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-npy-writer-tests PRIVATE
+  TesselRuntimeExecutor fmt::fmt GTest::gtest GTest::gtest_main)
+gtest_discover_tests(tessel-runtime-npy-writer-tests
+  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+
 # The token sampling of text generation (greedy, temperature, top-k, seed).
 add_executable(tessel-runtime-sampling-tests SamplingTest.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/../driver/Sampling.cpp)
