@@ -290,6 +290,43 @@ Tensor dotProductAttention(const Tensor &q, const Tensor &k, const Tensor &v,
   });
 }
 
+std::pair<Tensor, KVCache>
+cachedAttention(const Tensor &q, const Tensor &k, const Tensor &v,
+                const KVCache &cache, const Tensor &position,
+                const std::string &key, const std::string &headDim) {
+  const char *what = "cached attention";
+  Dim keys = pick(cache.k, {key}, what).front();
+  Dims perPosition = withoutDims(cache.k.dims(), {key});
+  auto fits = [&](const Tensor &fresh) {
+    if (fresh.dims().size() != perPosition.size())
+      return false;
+    for (const Dim &dim : perPosition)
+      if (!fresh.has(dim.name) || fresh.dim(dim.name) != dim)
+        return false;
+    return true;
+  };
+  for (const Tensor *fresh : {&k, &v})
+    if (!fits(*fresh))
+      throw Error(fmt::format("{}: the new key or value {} is not the cache "
+                              "{} without '{}'",
+                              what, fresh->str(), cache.k.str(), key));
+  if (cache.v.dims() != cache.k.dims())
+    throw Error(fmt::format("{}: the value cache {} is not like the key "
+                            "cache {}",
+                            what, cache.v.str(), cache.k.str()));
+  // The cache keeps every position but this one, where the new key and
+  // value go (a select, so the kept ones are bit for bit the same); the
+  // result is stored like the cache.
+  Tensor index = iota(Model::of(q), {keys}, key, position.dtype());
+  Tensor elsewhere = compare(Comparison::Ne, index, position);
+  Tensor keysSoFar = where(elsewhere, cache.k, k);
+  Tensor valuesSoFar = where(elsewhere, cache.v, v);
+  Tensor attention = attend(q, keysSoFar, valuesSoFar, key, headDim, [&] {
+    return std::optional<Tensor>(compare(Comparison::Le, index, position));
+  });
+  return {attention, KVCache{keysSoFar, valuesSoFar}};
+}
+
 Dims MultiHeadAttention::cacheDims(const Dims &batch, int64_t positions) const {
   Dims dims = batch;
   dims.push_back(Dim(key, positions));
@@ -332,7 +369,6 @@ MultiHeadAttention::step(const Tensor &x, const Tensor &position,
       "MultiHeadAttention.step", name, {x, position, cache.k, cache.v},
       [&](const std::vector<Tensor> &in) {
         const Tensor &input = in[0], &at = in[1];
-        Model &traced = Model::of(input);
         auto projected = [&](const char *scope) {
           return Linear(scope, {heads, headDim}, {model},
                         /*bias=*/false)(input);
@@ -340,19 +376,11 @@ MultiHeadAttention::step(const Tensor &x, const Tensor &position,
         Tensor q = projected("q");
         Tensor k = projected("k");
         Tensor v = projected("v");
-        // The cache keeps every position but this one, where the new key
-        // and value go (a select, so the kept ones are bit for bit the
-        // same); the result is stored like the cache.
-        Tensor index = iota(traced, {in[2].dim(key)}, key, at.dtype());
-        Tensor elsewhere = compare(Comparison::Ne, index, at);
-        Tensor keys = where(elsewhere, in[2], k);
-        Tensor values = where(elsewhere, in[3], v);
-        Tensor attention = attend(q, keys, values, key, headDim.name, [&] {
-          return std::optional<Tensor>(compare(Comparison::Le, index, at));
-        });
+        auto [attention, updated] =
+            cachedAttention(q, k, v, {in[2], in[3]}, at, key, headDim.name);
         Tensor y = Linear("o", {features}, {heads.name, headDim.name},
                           /*bias=*/false)(attention);
-        return std::vector<Tensor>{y, keys, values};
+        return std::vector<Tensor>{y, updated.k, updated.v};
       });
   return {results[0], KVCache{results[1], results[2]}};
 }

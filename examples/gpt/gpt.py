@@ -58,24 +58,46 @@ class RotaryAttention(tessel.Module):
         super().__init__(name)
         self.heads, self.head_dim = heads, head_dim
 
+    def inverse_frequencies(self, model):
+        """10000^(-2i / head_dim) for each i of head_dim/2: angle[p, i] is
+        p times it."""
+        half = Dim("head_dim", self.head_dim.size // 2)
+        exponent = tessel.cast(tessel.iota(model, [half], "head_dim"), "f32")
+        return tessel.exp(exponent * (-2.0 * math.log(10000.0) / self.head_dim.size))
+
+    def project(self, name, x):
+        return tessel.Linear(name, [self.heads, self.head_dim], "d_model", bias=False)(x)
+
+    def output(self, attention, x):
+        return tessel.Linear("o", [x.dim("d_model")], ["heads", "head_dim"], bias=False)(attention)
+
     def forward(self, x):
         seq = x.dim("seq")
         half = Dim("head_dim", self.head_dim.size // 2)
         model = tessel.Model.of(x)
-        # angle[p, i] = p * 10000^(-2i / head_dim)
-        exponent = tessel.cast(tessel.iota(model, [half], "head_dim"), "f32")
-        inv_freq = tessel.exp(exponent * (-2.0 * math.log(10000.0) / self.head_dim.size))
+        inv_freq = self.inverse_frequencies(model)
         q_angles = tessel.cast(tessel.iota(model, [seq, half], "seq"), "f32") * inv_freq
         k_angles = tessel.rename(q_angles, "seq", "key")
-
-        def project(name):
-            return tessel.Linear(name, [self.heads, self.head_dim], "d_model", bias=False)(x)
-
-        q = rotate(project("q"), q_angles)
-        k = rotate(tessel.rename(project("k"), "seq", "key"), k_angles)
-        v = tessel.rename(project("v"), "seq", "key")
+        q = rotate(self.project("q", x), q_angles)
+        k = rotate(tessel.rename(self.project("k", x), "seq", "key"), k_angles)
+        v = tessel.rename(self.project("v", x), "seq", "key")
         attention = tessel.dot_product_attention(q, k, v, "seq", "key", "head_dim")
-        return tessel.Linear("o", [x.dim("d_model")], ["heads", "head_dim"], bias=False)(attention)
+        return self.output(attention, x)
+
+
+class RotaryAttentionStep(RotaryAttention):
+    """The rotary attention at one position, for decoding: the query and key
+    turned by that position's angles, the key (rotated) and value written
+    into the caches."""
+
+    def forward(self, x, position, k_cache, v_cache):
+        angles = tessel.cast(position, "f32") * self.inverse_frequencies(tessel.Model.of(x))
+        q = rotate(self.project("q", x), angles)
+        k = rotate(self.project("k", x), angles)
+        v = self.project("v", x)
+        attention, k_cache, v_cache = tessel.cached_attention(q, k, v, k_cache, v_cache,
+                                                              position)
+        return self.output(attention, x), k_cache, v_cache
 
 
 class RegularizedBlock(tessel.Module):
@@ -95,12 +117,26 @@ class RegularizedBlock(tessel.Module):
         return x + tessel.dropout(fed, self.rate, step, seed=2, training=self.training)
 
 
+class RegularizedBlockStep(RegularizedBlock):
+    """The regularized block at one position, for decoding (no dropout)."""
+
+    def __init__(self, name, heads, head_dim, d_ff, dropout):
+        super().__init__(name, heads, head_dim, d_ff, dropout)
+        self.attention = RotaryAttentionStep("attn", heads, head_dim)
+
+    def forward(self, x, position, k_cache, v_cache):
+        attended, k_cache, v_cache = self.attention(
+            tessel.LayerNorm("ln1", "d_model")(x), position, k_cache, v_cache)
+        x = x + attended
+        return x + self.mlp(tessel.LayerNorm("ln2", "d_model")(x)), k_cache, v_cache
+
+
 def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=256,
               rotary=False, dropout=0.0, full_logits=False):
     """The LM: learned positions by default; `rotary` rotates queries and keys
     instead, and `dropout` > 0 adds dropout after the embedding and each
-    sub-block (its masks keyed by the `dropout_step` input). With learned
-    positions it has `decode`, one position with key/value caches; with
+    sub-block (its masks keyed by the `dropout_step` input). It has
+    `decode`, one position with key/value caches (no dropout); with
     `full_logits` also `logits(tokens)`, the logits at every position (what
     decode is checked against)."""
     batch, seq, vocab, d_model = (Dim("batch", batch), Dim("seq", seq),
@@ -115,7 +151,7 @@ def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=25
         if not rotary:
             x = x + model.parameter("pos_emb", [seq, d_model])
         if dropout > 0:
-            x = tessel.dropout(x, dropout, step, seed=1)
+            x = tessel.dropout(x, dropout, step, seed=1, training=model.training)
         for i in range(layers):
             if regularized:
                 x = RegularizedBlock(f"block{i}", heads, head_dim, Dim("d_ff", d_ff),
@@ -137,10 +173,19 @@ def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=25
         # function serves both; `tessel run` sets it every step.
         inputs.append(tessel.Input("dropout_step", [], "i64"))
     model.define("forward", inputs, forward)
-    if not regularized:
-        define_decode(model, embedding, layers, batch, seq, d_model, heads, head_dim, d_ff)
+
+    def block_step(i):
+        if regularized:
+            return RegularizedBlockStep(f"block{i}", heads, head_dim, Dim("d_ff", d_ff), dropout)
+        return BlockStep(f"block{i}", heads, head_dim, Dim("d_ff", d_ff))
+
+    cache_dims = tessel.MultiHeadAttention("attn", heads, head_dim, "d_model",
+                                           "seq").cache_dims([batch], seq.size)
+    define_decode(model, embedding, block_step, layers, batch, cache_dims,
+                  positions=None if rotary else (seq, d_model))
     if full_logits:
-        model.define("logits", inputs[:1], logits_of)
+        # The tokens (and the dropout step, which is off outside training).
+        model.define("logits", inputs[:1] + inputs[2:], logits_of)
     return model
 
 
@@ -149,20 +194,20 @@ def cache_name(i, part):
     return f"block{i}.attn.{part}_cache"
 
 
-def define_decode(model, embedding, layers, batch, seq, d_model, heads, head_dim, d_ff):
+def define_decode(model, embedding, block_step, layers, batch, cache_dims, positions):
     """decode: one position of each sequence in the batch, for generating
     text: the logits of the next token, and every block's key/value cache
-    with this position's keys and values added."""
-    cache_dims = tessel.MultiHeadAttention("attn", heads, head_dim, "d_model",
-                                           "seq").cache_dims([batch], seq.size)
+    with this position's keys and values added. `block_step(i)` is block i
+    at one position; `positions` are the (seq, d_model) dims of a learned
+    position table, None for rotary positions."""
 
     def decode(token, position, *caches):
         x = embedding(token)
-        x = x + tessel.gather(model.parameter("pos_emb", [seq, d_model]), position, "seq")
+        if positions is not None:
+            x = x + tessel.gather(model.parameter("pos_emb", list(positions)), position, "seq")
         outputs = {}
         for i in range(layers):
-            x, k_cache, v_cache = BlockStep(f"block{i}", heads, head_dim, Dim("d_ff", d_ff))(
-                x, position, caches[2 * i], caches[2 * i + 1])
+            x, k_cache, v_cache = block_step(i)(x, position, caches[2 * i], caches[2 * i + 1])
             outputs[cache_name(i, "k")], outputs[cache_name(i, "v")] = k_cache, v_cache
         logits = embedding.attend(tessel.LayerNorm("ln_f", "d_model")(x))
         model.name(logits, "logits")

@@ -614,6 +614,22 @@ PYBIND11_MODULE(_tessel, m) {
       py::arg("key"), py::arg("head_dim"), py::arg("causal") = true,
       "softmax over `key` of q.k / sqrt(|head_dim|), times v (causal: a "
       "query sees keys at its position and before).");
+  m.def(
+      "cached_attention",
+      [](const Tensor &q, const Tensor &k, const Tensor &v,
+         const Tensor &kCache, const Tensor &vCache, const Tensor &position,
+         const std::string &key, const std::string &headDim) {
+        locate(q);
+        auto [y, cache] =
+            cachedAttention(q, k, v, {kCache, vCache}, position, key, headDim);
+        return py::make_tuple(y, cache.k, cache.v);
+      },
+      py::arg("q"), py::arg("k"), py::arg("v"), py::arg("k_cache"),
+      py::arg("v_cache"), py::arg("position"), py::arg("key") = "key",
+      py::arg("head_dim") = "head_dim",
+      "One position's attention over a key/value cache: k and v written "
+      "into the caches at `position`, q attending to positions <= position. "
+      "Returns (y, k_cache, v_cache).");
   py::class_<MultiHeadAttention>(m, "MultiHeadAttention")
       .def(py::init<std::string, Dim, Dim, std::string, std::string,
                     std::string, bool>(),

@@ -412,9 +412,9 @@ def test_the_moe_routing_is_mesh_tensorflows_top_2_gating(tmp_path):
 
 def write_npy(path, values, shape, code):
     """Writes a little-endian .npy file of `values` (struct `code`: "f" for
-    f32, "i" for i32) with `shape` (() for a scalar)."""
+    f32, "i" for i32, "q" for i64) with `shape` (() for a scalar)."""
     import struct
-    descr = {"f": "<f4", "i": "<i4"}[code]
+    descr = {"f": "<f4", "i": "<i4", "q": "<i8"}[code]
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
         descr, "".join(f"{d}, " for d in shape))
     header += " " * ((64 - (11 + len(header)) % 64) % 64) + "\n"
@@ -422,29 +422,35 @@ def write_npy(path, values, shape, code):
                      header.encode() + struct.pack(f"<{len(values)}{code}", *values))
 
 
-def test_gpt_decode_one_position_at_a_time_gives_the_forward_logits(tmp_path):
+@pytest.mark.parametrize("rotary", [False, True], ids=["learned", "rotary"])
+def test_gpt_decode_one_position_at_a_time_gives_the_forward_logits(tmp_path, rotary):
     """Fed a sequence one token at a time, carrying its key/value caches from
     call to call, decode computes at every position the logits the whole
     forward pass computes there (the reference evaluator runs both, with the
-    same seeded weights)."""
+    same seeded weights): with learned positions, and with rotary ones and
+    dropout (off outside training)."""
     import random
     import subprocess
     gpt = load_example("gpt")
     B, S, V = 2, 6, 256
     model = gpt.build_gpt(layers=2, batch=B, seq=S, d_model=32, heads=4, d_ff=64,
-                          full_logits=True)
+                          rotary=rotary, dropout=0.1 if rotary else 0.0, full_logits=True)
     model.write(str(tmp_path / "gpt.mlir"))
     eval_tool = pathlib.Path(tessel.tool_path()).parent / "tessel-eval"
     rng = random.Random(3)
     tokens = [rng.randrange(V) for _ in range(B * S)]
     write_npy(tmp_path / "tokens.npy", tokens, (B, S), "i")
+    full_inputs = {"tokens": tmp_path / "tokens.npy"}
+    if rotary:
+        write_npy(tmp_path / "dropout_step.npy", [5], (), "q")
+        full_inputs["dropout_step"] = tmp_path / "dropout_step.npy"
 
     def evaluate(function, inputs, out):
         subprocess.run([str(eval_tool), str(tmp_path / "gpt.mlir"), "--function", function,
                         *[f"--input={name}={path}" for name, path in inputs.items()],
                         "--output-dir", str(out)], check=True, stdout=subprocess.DEVNULL)
 
-    evaluate("logits", {"tokens": tmp_path / "tokens.npy"}, tmp_path / "full")
+    evaluate("logits", full_inputs, tmp_path / "full")
     shape, full = npy_f32(tmp_path / "full" / "result0.npy")
     assert shape == (B, S, V)
     caches = [gpt.cache_name(i, part) for i in range(2) for part in ("k", "v")]

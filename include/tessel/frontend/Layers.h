@@ -119,6 +119,18 @@ struct KVCache {
   Tensor v;
 };
 
+/// One position's attention over a key/value cache: writes this position's
+/// `k` and `v` (the cache's dimensions without `key`) into `cache` at
+/// `position` (an integer scalar), then attends `q` (with `headDim`) to the
+/// cache's positions <= `position`, as dotProductAttention's causal mask
+/// does. Returns the attention (q's dimensions) and the updated cache. No
+/// weights: the core of MultiHeadAttention::step, for attention layers of
+/// one's own (a rotary one, say).
+std::pair<Tensor, KVCache>
+cachedAttention(const Tensor &q, const Tensor &k, const Tensor &v,
+                const KVCache &cache, const Tensor &position,
+                const std::string &key, const std::string &headDim);
+
 /// Multi-head self-attention over the sequence dimension `seq` (keys and
 /// values use `key`, a renamed copy), features `model` in and out.
 struct MultiHeadAttention {

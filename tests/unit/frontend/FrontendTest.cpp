@@ -316,6 +316,16 @@ TEST(Frontend, AnAttentionStepSharesTheWeightsAndChecksItsCache) {
                       attention.cacheDims({batch, Dim("beam", 2)}, 5))
                 .find("is not [batch:8, key:5, heads:2, head_dim:4]"),
             std::string::npos);
+  // The weightless core checks that the new key fits the cache.
+  EXPECT_NE(
+      errorOf([&](Model &m, Tensor, Tensor) {
+        Tensor q = constant(m, 0, {batch, Dim("heads", 2), Dim("head_dim", 4)});
+        Tensor k = constant(m, 0, {batch, Dim("heads", 2), Dim("head_dim", 3)});
+        Tensor keys = constant(m, 0, cache);
+        cachedAttention(q, k, q, {keys, keys}, constant(m, 0, {}, DType::I32),
+                        "key", "head_dim");
+      }).find("is not the cache"),
+      std::string::npos);
 }
 
 TEST(Frontend, TopKGivesValuesAndIndices) {
