@@ -63,6 +63,15 @@ LogicalResult mlir::tessel::emitObjectFile(llvm::Module &module, StringRef path,
     return failure();
   }
   passes.run(module);
+  // A write error (a full disk) is reported by name; left set, it would end
+  // the process in the stream's destructor with "IO failure on output
+  // stream" (the unkept file is removed either way).
+  out.os().close();
+  if (out.os().has_error()) {
+    error = path.str() + ": " + out.os().error().message();
+    out.os().clear_error();
+    return failure();
+  }
   out.keep();
   return success();
 }

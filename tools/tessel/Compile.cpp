@@ -17,13 +17,17 @@
 #include "codegen/Passes.h"
 #include "codegen/Pipeline.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OutputFile.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/ToolOutputFile.h"
+
+#include <cmath>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -135,16 +139,30 @@ cl::opt<RuntimeTarget> target(
 cl::opt<int> numRanks("n", cl::desc("number of ranks (the mesh's by default)"),
                       cl::init(0), cl::sub(runCommand));
 
-/// Writes `text` to `path`, or reports why not.
-bool writeFile(StringRef path, llvm::function_ref<void(raw_ostream &)> text) {
-  std::error_code code;
-  llvm::ToolOutputFile out(path, code, llvm::sys::fs::OF_Text);
-  if (code) {
-    llvm::errs() << "tessel: " << path << ": " << code.message() << "\n";
+/// Refuses option values that would otherwise be ignored or compiled into
+/// a program that trains on garbage (a negative batch, a NaN decay).
+bool checkOptionValues() {
+  // Printed as given ("nan", "-1"), which raw_ostream's %e would not.
+  auto refuse = [](StringRef option, auto value, StringRef why) {
+    std::ostringstream text;
+    text << value;
+    llvm::errs() << "tessel: --" << option << " " << text.str() << ": " << why
+                 << "\n";
     return false;
-  }
-  text(out.os());
-  out.keep();
+  };
+  if (batchSize < 0)
+    return refuse("batch", batchSize.getValue(), "a batch must be positive");
+  if (bucketBytes < 0)
+    return refuse("bucket-bytes", bucketBytes.getValue(),
+                  "must be 0 (no buckets) or more");
+  if (!std::isfinite(weightDecay) || weightDecay < 0)
+    return refuse("weight-decay", weightDecay.getValue(),
+                  "must be a finite number, 0 or more");
+  if (!std::isfinite(clipNorm) || clipNorm < 0)
+    return refuse("clip-norm", clipNorm.getValue(),
+                  "must be a finite number, 0 (no clipping) or more");
+  if (numRanks < 0)
+    return refuse("n", numRanks.getValue(), "a rank count must be positive");
   return true;
 }
 
@@ -156,6 +174,10 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
                     "--rules), not both\n";
     return 1;
   }
+  if (!checkOptionValues() ||
+      outputIsAnInput("tessel", output,
+                      {{modelPath, "the model"}, {layoutPath, "the layout"}}))
+    return 1;
   ModelFile model(modelPath);
   if (!model.module())
     return 1;
@@ -190,8 +212,10 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   auto mesh = module->getAttrOfType<MeshAttr>("tessel.mesh");
   ranks = mesh ? mesh.getNumRanks() : 1;
   if (stage == Stage::Mlir)
-    return writeFile(output, [&](raw_ostream &os) { module.print(os); }) ? 0
-                                                                         : 1;
+    return writeFileAtomically("tessel", output,
+                               [&](raw_ostream &os) { module.print(os); })
+               ? 0
+               : 1;
 
   PassManager lower(&context);
   lower.addPass(createTesselLowerToRuntime());
@@ -203,28 +227,37 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   if (!llvmModule)
     return 1;
   if (stage == Stage::Llvm)
-    return writeFile(output,
-                     [&](raw_ostream &os) { llvmModule->print(os, nullptr); })
+    return writeFileAtomically(
+               "tessel", output,
+               [&](raw_ostream &os) { llvmModule->print(os, nullptr); })
                ? 0
                : 1;
 
+  // The object and the executable are written beside their target and
+  // renamed over it when whole. An executable's object is a private
+  // temporary file, never OUTPUT.o, which may be the user's.
   std::string error;
-  std::string objectPath =
-      stage == Stage::Object ? output.str() : (output + ".o").str();
+  ReplacingOutput replacing(output);
+  SmallString<128> objectPath;
+  if (stage == Stage::Object) {
+    objectPath = replacing.path();
+  } else if (std::error_code code = llvm::sys::fs::createTemporaryFile(
+                 "tessel-program", "o", objectPath)) {
+    llvm::errs() << "tessel: no temporary file: " << code.message() << "\n";
+    return 1;
+  }
+  llvm::FileRemover removeObject(objectPath, stage != Stage::Object);
   if (failed(emitObjectFile(*llvmModule, objectPath, error))) {
     llvm::errs() << "tessel: " << error << "\n";
     return 1;
   }
-  if (stage == Stage::Object)
-    return 0;
-  LogicalResult linked =
-      linkExecutable(tool, objectPath, output, target, error);
-  llvm::sys::fs::remove(objectPath);
-  if (failed(linked)) {
+  if (stage != Stage::Object &&
+      failed(
+          linkExecutable(tool, objectPath, replacing.path(), target, error))) {
     llvm::errs() << "tessel: " << error << "\n";
     return 1;
   }
-  return 0;
+  return replacing.commit("tessel") ? 0 : 1;
 }
 
 /// The default output: the model's name with the stage's extension.
