@@ -287,6 +287,11 @@ int mlir::tessel::runSearch() {
                     "least 1)\n";
     return 1;
   }
+  if (batchSize < 0) {
+    llvm::errs() << "tessel search: --batch " << batchSize
+                 << ": a batch must be positive\n";
+    return 1;
+  }
   if (top < 1) {
     llvm::errs() << "tessel search: --top must be at least 1\n";
     return 1;

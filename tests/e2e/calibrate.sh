@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# tessel calibrate measures this machine under mpirun (kernels on 1 and 2
+# ranks, collectives on 2; one repetition, to be quick) and writes a profile
+# whose structure and figures are sane (check_profile.py: positive rates,
+# bandwidths within physical bounds; never the timings themselves), which
+# tessel search then reads; the profile that ships passes the same checks;
+# bad options are clear errors and a failed run writes no profile.
+#
+# usage: calibrate.sh BUILD_BIN_DIR EXAMPLES_DIR SHIPPED_PROFILE
+set -euo pipefail
+bin=$1
+examples=$2
+shipped=$3
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+python3 "$here/check_profile.py" "$shipped" --ranks 1,2,4
+
+"$bin/tessel" calibrate --max-ranks 2 --repetitions 1 --min-seconds 0.002 \
+  --description "tests/e2e/calibrate.sh" -o "$work/profile.json"
+python3 "$here/check_profile.py" "$work/profile.json" --ranks 1,2
+"$bin/tessel" search "$examples/mlp/mlp.mlir" -n 2 --profile "$work/profile.json" \
+  -o "$work/best.yaml" | grep -q "profile: $work/profile.json (tests/e2e/calibrate.sh)"
+grep -q "^mesh: {" "$work/best.yaml"
+
+# The same without -o: the profile on stdout.
+"$bin/tessel" calibrate --max-ranks 1 --repetitions 1 --min-seconds 0.002 \
+  > "$work/stdout.json"
+python3 "$here/check_profile.py" "$work/stdout.json" --ranks 1
+
+expect_error() {
+  local expected=$1
+  shift
+  if "$@" > "$work/out" 2>&1; then
+    echo "FAIL: '$*' succeeded"
+    exit 1
+  fi
+  if ! grep -qF "$expected" "$work/out"; then
+    echo "FAIL: '$*' said:"
+    cat "$work/out"
+    exit 1
+  fi
+}
+expect_error "tessel calibrate: --max-ranks and --repetitions must be at least 1" \
+  "$bin/tessel" calibrate --max-ranks 0 -o "$work/none.json"
+expect_error "tessel calibrate: --max-ranks and --repetitions must be at least 1" \
+  "$bin/tessel" calibrate --repetitions 0 -o "$work/none.json"
+test ! -e "$work/none.json"
+echo "calibrate: OK"

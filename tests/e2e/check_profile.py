@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Checks a machine profile of tessel calibrate for structure and sanity.
+
+usage: check_profile.py PROFILE.json [--ranks 1,2,4]
+
+Timings vary from run to run, so only what any real machine satisfies is
+checked: every class and collective is there, every time and rate is
+positive, times grow with the work, kernel rates stay under 10 TFLOP/s per
+rank (more than any CPU core count here could reach), and collective
+bandwidths lie between 1 MB/s and 1 TB/s per rank with a latency under a
+tenth of a second.
+"""
+
+import argparse
+import json
+import sys
+
+CLASSES = ["matmul", "convolution", "elementwise", "reduction", "normalization"]
+COLLECTIVES = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+               "halo_exchange"]
+
+
+def fail(message):
+    sys.exit(f"check_profile: {message}")
+
+
+def check(profile, ranks):
+    if profile.get("format") != "tessel-machine-profile" or profile.get("version") != 1:
+        fail("not a version-1 tessel machine profile")
+    machine = profile["machine"]
+    if not machine.get("description") or machine.get("cores", 0) < 1:
+        fail(f"machine must say where it was measured and its cores: {machine}")
+    measured = sorted(entry["ranks"] for entry in profile["kernels"])
+    if measured != ranks:
+        fail(f"kernels measured on {measured} ranks, expected {ranks}")
+    for entry in profile["kernels"]:
+        for op_class in CLASSES:
+            points = entry["classes"][op_class]
+            if len(points) < 2:
+                fail(f"{op_class} on {entry['ranks']} ranks: too few sizes")
+            for point in points:
+                if not (point["work"] > 0 and point["seconds"] > 0
+                        and point["rate"] > 0):
+                    fail(f"{op_class}: non-positive point {point}")
+                if abs(point["rate"] - point["work"] / point["seconds"]) > 1e-6 * point["rate"]:
+                    fail(f"{op_class}: rate is not work / seconds: {point}")
+                if point["rate"] > 1e13:
+                    fail(f"{op_class}: {point['rate']:.3g} per second is beyond any CPU")
+            works = [p["work"] for p in points]
+            if works != sorted(works):
+                fail(f"{op_class}: points not sorted by work")
+            # A kernel of 100x the work cannot be faster than the smallest.
+            if points[-1]["seconds"] < points[0]["seconds"]:
+                fail(f"{op_class}: the largest size ran faster than the smallest")
+    groups = {(c["collective"], c["ranks"], c["group"]) for c in profile["collectives"]}
+    for job in ranks:
+        if job < 2:
+            continue
+        for collective in COLLECTIVES:
+            if (collective, job, job) not in groups:
+                fail(f"no {collective} over {job} ranks")
+            if job >= 4 and (collective, job, 2) not in groups:
+                fail(f"no {collective} over pairs in a job of {job}")
+    for fit in profile["collectives"]:
+        bandwidth = fit["bandwidth_bytes_per_second"]
+        if not 1e6 <= bandwidth <= 1e12:
+            fail(f"{fit['collective']} on {fit['group']}: {bandwidth:.3g} B/s is not physical")
+        if not 0 <= fit["alpha_seconds"] < 0.1:
+            fail(f"{fit['collective']}: latency {fit['alpha_seconds']} s")
+        if len(fit["points"]) < 2 or any(p["seconds"] <= 0 or p["bytes_per_rank"] <= 0
+                                         for p in fit["points"]):
+            fail(f"{fit['collective']}: its measured points are missing or not positive")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("profile")
+    parser.add_argument("--ranks", default="1,2,4",
+                        help="the job sizes the profile must have measured")
+    args = parser.parse_args()
+    with open(args.profile) as f:
+        profile = json.load(f)
+    check(profile, sorted(int(r) for r in args.ranks.split(",")))
+    print(f"check_profile: {args.profile}: OK")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Checks of tessel search's JSON output for search.test."""
+
+import json
+import math
+import re
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def ranking(path, ranks):
+    result = load(path)
+    candidates = result["candidates"]
+    assert result["ranks"] == ranks and candidates, result
+    assert result["ranked"] >= len(candidates)
+    for candidate in candidates:
+        assert math.prod(candidate["mesh"].values()) == ranks, candidate
+        assert candidate["step_seconds"] > 0, candidate
+        assert abs(candidate["compute_seconds"] + candidate["comm_seconds"]
+                   - candidate["step_seconds"]) < 1e-12, candidate
+    times = [c["step_seconds"] for c in candidates]
+    assert times == sorted(times), times
+    assert result["best"] == candidates[0]
+    assert result["best_yaml"].splitlines()[1].startswith("mesh: {")
+
+
+def mesh_of(path, ranks):
+    """The layout file's `mesh: {a: 2, b: 2}` line has `ranks` ranks."""
+    with open(path) as f:
+        line = next(l for l in f if l.startswith("mesh: {"))
+    sizes = [int(size) for size in re.findall(r":\s*(\d+)", line)]
+    assert sizes and math.prod(sizes) == ranks, line
+
+
+def budget(path, limit):
+    result = load(path)
+    assert result["memory_per_rank"] == limit
+    assert result["over_budget"] > 0, "the budget left every layout in"
+    for candidate in result["candidates"]:
+        assert candidate["memory_bytes_per_rank"] <= limit, candidate
+    assert result["best"]["memory_bytes_per_rank"] <= limit
+
+
+def fewest_bytes(path):
+    result = load(path)
+    sent = [c["comm_bytes_per_rank"] for c in result["candidates"]]
+    assert result["ranked"] == len(sent), "list every candidate"
+    assert result["best"]["comm_bytes_per_rank"] == min(sent), sent
+    # Bytes cost far more than any kernel here, so they order every layout
+    # (the built-in profile orders them otherwise).
+    assert sent == sorted(sent), sent
+
+
+if __name__ == "__main__":
+    check, path, *rest = sys.argv[1:]
+    if check == "ranking":
+        ranking(path, int(rest[0]))
+    elif check == "mesh-of":
+        mesh_of(path, int(rest[0]))
+    elif check == "budget":
+        budget(path, int(rest[0]))
+    elif check == "fewest-bytes":
+        fewest_bytes(path)
+    else:
+        sys.exit(f"unknown check {check}")
