@@ -53,7 +53,8 @@ bool readEntry(const std::string &path, const YAML::Node &value,
   }
   if (!value.IsMap()) {
     error = where + ": '" + entry.theirs +
-            "': expected null, a parameter name or {name: NAME, dims: [...]}";
+            "': expected null, a parameter name, {name: NAME, dims: [...]} "
+            "or {split: AXIS, parts: [...]}";
     return false;
   }
   for (const auto &item : value) {
@@ -106,6 +107,48 @@ bool readEntry(const std::string &path, const YAML::Node &value,
   return true;
 }
 
+/// Reads `{split: AXIS, parts: [...]}` into one entry per part.
+bool readParts(const std::string &path, const YAML::Node &value,
+               const MapEntry &tensor, std::vector<MapEntry> &parts,
+               std::string &error) {
+  const std::string where = at(path, value);
+  YAML::Node axis = value["split"], list = value["parts"];
+  for (const auto &item : value)
+    if (item.first.Scalar() != "split" && item.first.Scalar() != "parts") {
+      error = at(path, item.first) + ": '" + tensor.theirs +
+              "': unknown key '" + item.first.Scalar() +
+              "' (expected split and parts)";
+      return false;
+    }
+  int splitAxis = -1;
+  if (!axis || !axis.IsScalar() ||
+      !YAML::convert<int>::decode(axis, splitAxis) || splitAxis < 0) {
+    error = where + ": '" + tensor.theirs +
+            "': split must be the torch axis its parts are concatenated along";
+    return false;
+  }
+  if (!list || !list.IsSequence() || list.size() == 0) {
+    error = where + ": '" + tensor.theirs +
+            "': parts must list the parameters, in their order along the axis";
+    return false;
+  }
+  for (const YAML::Node &partNode : list) {
+    MapEntry part = tensor;
+    part.splitAxis = splitAxis;
+    part.part = static_cast<int>(parts.size());
+    part.where = at(path, partNode);
+    if (partNode.IsNull() || (partNode.IsMap() && partNode["split"])) {
+      error = part.where + ": '" + tensor.theirs +
+              "': a part is a parameter name or {name: NAME, dims: [...]}";
+      return false;
+    }
+    if (!readEntry(path, partNode, part, error))
+      return false;
+    parts.push_back(std::move(part));
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<WeightMap> readWeightMap(const std::string &path,
@@ -144,17 +187,26 @@ std::optional<WeightMap> readWeightMap(const std::string &path,
                 "' is mapped twice (also at " + first->second + ")";
         return std::nullopt;
       }
-      if (!readEntry(path, item.second, entry, error))
-        return std::nullopt;
-      if (!entry.ours.empty()) {
-        auto [it, fresh] = claimed.emplace(entry.ours, entry.where);
-        if (!fresh) {
-          error = entry.where + ": '" + entry.theirs + "': parameter '" +
-                  entry.ours + "' is already mapped at " + it->second;
+      std::vector<MapEntry> parts;
+      if (item.second.IsMap() && item.second["split"]) {
+        if (!readParts(path, item.second, entry, parts, error))
           return std::nullopt;
-        }
+      } else {
+        if (!readEntry(path, item.second, entry, error))
+          return std::nullopt;
+        parts.push_back(std::move(entry));
       }
-      map.entries.push_back(std::move(entry));
+      for (MapEntry &part : parts) {
+        if (!part.ours.empty()) {
+          auto [it, fresh] = claimed.emplace(part.ours, part.where);
+          if (!fresh) {
+            error = part.where + ": '" + part.theirs + "': parameter '" +
+                    part.ours + "' is already mapped at " + it->second;
+            return std::nullopt;
+          }
+        }
+        map.entries.push_back(std::move(part));
+      }
     }
   } catch (const YAML::Exception &failure) {
     error =

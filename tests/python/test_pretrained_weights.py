@@ -422,3 +422,63 @@ def test_a_damaged_pytorch_file_is_an_error_naming_it(tmp_path, trained):
                   "--map", tmp_path / "map.yaml", "-o", tmp_path / "never")
     assert f"{source}: its header is not a JSON object" in error
     assert not (tmp_path / "never").exists()
+
+
+def fused_gpt_map(layers):
+    """The map of a state_dict whose attention keeps q, k and v in one
+    projection (GPT-2's c_attn): its parts, side by side along torch's
+    output axis, are three parameters."""
+    lines = [line for line in gpt_map(layers).splitlines()
+             if not any(f".attn.{p}.weight" in line for p in "qkv")]
+    for i in range(layers):
+        lines.append(f"blocks.{i}.attn.qkv.weight:\n  split: 0\n  parts:")
+        lines += [f"    - {{name: block{i}.attn.{p}.w, dims: [[heads, head_dim], d_model]}}"
+                  for p in "qkv"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_fused_projection_splits_into_parameters(tmp_path):
+    """q, k and v concatenated in one PyTorch tensor import as three
+    parameters (`split` and `parts` in the map) and give the unfused
+    model's logits; export joins them again."""
+    torch.manual_seed(2)
+    net = TorchGpt(**GPT)
+    with torch.no_grad():
+        for value in net.parameters():
+            value.add_(0.3 * torch.randn_like(value))
+    tokens = torch.randint(0, GPT["vocab"], (GPT["batch"], GPT["seq"]), dtype=torch.int32)
+    with torch.no_grad():
+        expected = net(tokens.long()).numpy()
+    fused = {}
+    for name, value in net.state_dict().items():
+        if ".attn.q." in name:
+            parts = [net.state_dict()[name.replace(".q.", f".{p}.")] for p in "qkv"]
+            fused[name.replace(".q.", ".qkv.")] = torch.cat(parts, dim=0)
+        elif ".attn.k." not in name and ".attn.v." not in name:
+            fused[name] = value
+    save_safetensors(tmp_path / "fused.safetensors", fused)
+    (tmp_path / "map.yaml").write_text(fused_gpt_map(GPT["layers"]))
+    (tmp_path / "gpt.mlir").write_text(str(load_gpt_example().build_gpt(**GPT, full_logits=True)))
+    np.save(tmp_path / "tokens.npy", tokens.numpy())
+    out = run(TOOL, "import-weights", tmp_path / "gpt.mlir", "--from", tmp_path / "fused.safetensors",
+              "--map", tmp_path / "map.yaml", "-o", tmp_path / "ckpt")
+    assert "imported 28 of 28 parameters" in out, out
+    run(EVAL, tmp_path / "gpt.mlir", "--function", "logits", "--checkpoint", tmp_path / "ckpt",
+        "--input", f"tokens={tmp_path / 'tokens.npy'}", "--output-dir", tmp_path / "out")
+    assert relative_error(np.load(tmp_path / "out" / "result0.npy"), expected) < 1e-5
+
+    run(TOOL, "export-weights", tmp_path / "ckpt", "--map", tmp_path / "map.yaml",
+        "-o", tmp_path / "back.safetensors")
+    back = load_safetensors(tmp_path / "back.safetensors")
+    assert sorted(back) == sorted(fused)
+    for name, value in fused.items():
+        assert torch.equal(back[name], value), name
+
+    # Parts that do not add up to the tensor name its axis and the sizes.
+    text = fused_gpt_map(GPT["layers"]).replace(
+        "    - {name: block0.attn.v.w, dims: [[heads, head_dim], d_model]}\n", "", 1)
+    (tmp_path / "short.yaml").write_text(text)
+    error = fails(TOOL, "import-weights", tmp_path / "gpt.mlir", "--from", tmp_path / "fused.safetensors",
+                  "--map", tmp_path / "short.yaml", "-o", tmp_path / "never")
+    assert "'blocks.0.attn.qkv.weight' has shape [24, 8]" in error
+    assert "but its parts make [16, 8] (axis 0: 8 (block0.attn.q.w) + 8 (block0.attn.k.w))" in error
