@@ -181,7 +181,8 @@ def test_other_dtypes_convert_to_the_parameters(tmp_path, trained, dtype):
 def test_imported_weights_under_a_layout(tmp_path, trained):
     """A forward-only program partitioned over 2 x 2 ranks (batch over data,
     hidden over model) takes the checkpoint's parameters as arguments, each
-    rank its block, and gives the same logits."""
+    rank its block, and gives the same logits: in the reference evaluator
+    and compiled, under mpirun."""
     net, images, _ = trained
     checkpoint = import_weights(tmp_path)
     run(TOOL, "compile", tmp_path / "mlp.mlir", "--mode", "infer", "--mesh", "data:2;model:2",
@@ -190,6 +191,15 @@ def test_imported_weights_under_a_layout(tmp_path, trained):
     with torch.no_grad():
         expected = net(images).numpy()
     logits = tessel_logits(tmp_path / "mlp.rank.mlir", checkpoint, tmp_path / "images.npy", tmp_path / "four")
+    assert relative_error(logits, expected) < 1e-5
+    # The compiled forward-only program, under mpirun on the same 4 ranks.
+    data = tmp_path / "data"
+    data.mkdir()
+    np.save(data / "images.npy", images.numpy())
+    run(TOOL, "run", tmp_path / "mlp.mlir", "--mode", "infer", "--mesh", "data:2;model:2",
+        "--rules", "batch:data;hidden:model", "--", "--checkpoint", checkpoint,
+        "--function", "logits", "--data", data, "--out", tmp_path / "predicted")
+    logits = np.load(tmp_path / "predicted" / "result0.npy")
     assert relative_error(logits, expected) < 1e-5
 
 
