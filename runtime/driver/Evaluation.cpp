@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <numeric>
 
 namespace tessel::driver {
 
@@ -112,61 +111,18 @@ Evaluator::run(const layout::Mesh &mesh, int64_t rank,
                tessel_context_t *context,
                const std::function<void *(const std::string &)> &stateBuffer,
                std::string &error) const {
-  BatchMaker batches(*heldOut, /*seed=*/0);
+  // The held-out examples in their order.
+  BatchFeeder feeder(*function, *heldOut, feeds, batchSize);
   EvaluationResult result;
   result.languageModel = languageModel;
-  std::vector<std::vector<unsigned char>> staging(feeds.size());
   for (int64_t batch = 0; batch < numBatches; ++batch) {
-    // The held-out examples in their order.
-    std::vector<int64_t> examples(batchSize);
-    std::iota(examples.begin(), examples.end(), batch * batchSize);
-    std::vector<void *> arguments, data;
-    for (size_t i = 0; i < feeds.size(); ++i) {
-      const ValueSpec &argument = function->arguments[i];
-      if (feeds[i] == Feed::State) {
-        void *buffer = stateBuffer(argument.name);
-        if (!buffer) {
-          error = fmt::format("evaluate's argument '{}' is neither data nor a "
-                              "trained tensor",
-                              argument.name);
-          for (void *owned : data)
-            tessel_rt_free(context, owned);
-          return std::nullopt;
-        }
-        arguments.push_back(buffer);
-        continue;
-      }
-      void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
-      data.push_back(buffer);
-      arguments.push_back(buffer);
-      // Made in host memory, then copied into the (maybe device) buffer.
-      std::vector<unsigned char> &host = staging[i];
-      host.resize(static_cast<size_t>(argument.local.numBytes()));
-      switch (feeds[i]) {
-      case Feed::Images:
-        batches.fillImages(argument, examples, mesh, rank, host.data());
-        break;
-      case Feed::Labels:
-        batches.fillLabels(argument, examples, mesh, rank, host.data());
-        break;
-      case Feed::Tokens:
-      case Feed::Targets:
-        batches.fillTokens(argument, examples, mesh, rank, host.data(),
-                           feeds[i] == Feed::Targets ? 1 : 0);
-        break;
-      case Feed::Array:
-        batches.fillArray(argument, examples, mesh, rank, host.data(),
-                          heldOut->arrays.at(argument.name));
-        break;
-      case Feed::State:
-        break;
-      }
-      runtime::activeBackend().copyToBuffer(*context, buffer, host.data(),
-                                            host.size());
-    }
+    std::optional<BatchArguments> arguments =
+        feeder.arguments(batch, mesh, rank, context, stateBuffer, error);
+    if (!arguments)
+      return std::nullopt;
     std::vector<void *> results(function->results.size(), nullptr);
     auto forwardStart = std::chrono::steady_clock::now();
-    evaluate(context, arguments.data(), results.data());
+    evaluate(context, arguments->data(), results.data());
     result.meanLoss +=
         runtime::readScalar(*context, function->results[lossResult].local.type,
                             results[lossResult]);
@@ -181,8 +137,6 @@ Evaluator::run(const layout::Mesh &mesh, int64_t rank,
     result.examples += batchSize;
     result.predictions += predictionsPerBatch;
     for (void *buffer : results)
-      tessel_rt_free(context, buffer);
-    for (void *buffer : data)
       tessel_rt_free(context, buffer);
   }
   result.meanLoss /= static_cast<double>(numBatches);

@@ -14,6 +14,7 @@
 #ifndef TESSEL_RUNTIME_DRIVER_EVALUATION_H
 #define TESSEL_RUNTIME_DRIVER_EVALUATION_H
 
+#include "driver/BatchFeeder.h"
 #include "driver/FashionMnist.h"
 #include "driver/Metadata.h"
 #include "tessel/runtime/program.h"
@@ -70,8 +71,6 @@ public:
   int64_t examplesPerBatch() const { return batchSize; }
 
 private:
-  enum class Feed { Images, Labels, Tokens, Targets, Array, State };
-
   Evaluator(const FunctionSpec &function, tessel_function_t evaluate,
             const Dataset &heldOut)
       : function(&function), evaluate(evaluate), heldOut(&heldOut) {}

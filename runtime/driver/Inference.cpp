@@ -3,6 +3,7 @@
 #include "driver/Inference.h"
 
 #include "driver/Agreement.h"
+#include "driver/BatchFeeder.h"
 #include "driver/Batches.h"
 #include "driver/Blocks.h"
 #include "driver/Checkpoint.h"
@@ -31,16 +32,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Where each argument of the function comes from.
-enum class Feed { Trained, Images, Labels, Tokens, Targets, Array };
-
 struct Plan {
   std::string name;
   const FunctionSpec *function = nullptr;
   tessel_function_t compiled = nullptr;
+  /// Where each argument comes from: a parameter or buffer (State) from
+  /// the checkpoint, the rest from the data.
   std::vector<Feed> feeds;
-  /// For each argument fed from a .npy array, the array; null otherwise.
-  std::vector<const NpyArray *> arrays;
   int64_t batchSize = 0;
   /// The elements of `labels` or `targets` in a batch: what a `correct`
   /// result counts out of (per example, or per position of a sequence).
@@ -98,14 +96,12 @@ std::optional<std::string> planFeeds(const Dataset &dataset,
   for (const ValueSpec &argument : function.arguments) {
     const std::string &name = argument.name;
     auto array = dataset.arrays.find(name);
-    plan.arrays.push_back(array == dataset.arrays.end() ? nullptr
-                                                        : &array->second);
     Feed feed;
     if (!argument.role.empty()) {
-      feed = Feed::Trained;
-    } else if (plan.arrays.back()) {
+      feed = Feed::State;
+    } else if (array != dataset.arrays.end()) {
       if (std::optional<std::string> misfit =
-              checkArrayFits(*plan.arrays.back(), argument))
+              checkArrayFits(array->second, argument))
         return misfit;
       feed = Feed::Array;
     } else if (!dataset.arrays.empty()) {
@@ -142,7 +138,7 @@ std::optional<std::string> planFeeds(const Dataset &dataset,
           plan.name, name, argument.global.str());
     }
     plan.feeds.push_back(feed);
-    if (feed == Feed::Trained)
+    if (feed == Feed::State)
       continue;
     if (plan.batchSize && plan.batchSize != batchSizeOf(argument))
       return fmt::format("{}'s data arguments have different batch sizes "
@@ -193,7 +189,7 @@ public:
       tessel_rt_free(context, buffer);
   }
 
-  /// Reads every Trained argument of `plan` from `file`; the step count
+  /// Reads every State argument of `plan` from `path`; the step count
   /// the checkpoint was written after goes to `step`.
   bool read(const std::string &path, const Plan &plan, const layout::Mesh &mesh,
             int64_t rank, int64_t &step, std::string &error) {
@@ -203,7 +199,7 @@ public:
     step = file.step();
     std::vector<StateTensor> tensors;
     for (size_t i = 0; i < plan.feeds.size(); ++i) {
-      if (plan.feeds[i] != Feed::Trained)
+      if (plan.feeds[i] != Feed::State)
         continue;
       const ValueSpec &spec = plan.function->arguments[i];
       void *&buffer = buffers[spec.name];
@@ -225,7 +221,11 @@ public:
     return true;
   }
 
-  void *operator[](const std::string &name) const { return buffers.at(name); }
+  /// The buffer of a parameter or buffer, or null if there is none.
+  void *find(const std::string &name) const {
+    auto it = buffers.find(name);
+    return it == buffers.end() ? nullptr : it->second;
+  }
 
 private:
   tessel_context_t *context;
@@ -391,51 +391,20 @@ int infer(const InferenceOptions &options, const ProgramMetadata &metadata,
   }
 
   const FunctionSpec &function = *plan.function;
-  BatchMaker batchMaker(*dataset, /*seed=*/0);
+  BatchFeeder feeder(function, *dataset, plan.feeds, plan.batchSize);
   std::map<std::string, double> sums;
   double forwardSeconds = 0;
-  std::vector<unsigned char> host, global;
+  std::vector<unsigned char> global;
   for (int64_t b = 0; b < batches; ++b) {
-    std::vector<int64_t> batch(plan.batchSize);
-    for (int64_t i = 0; i < plan.batchSize; ++i)
-      batch[i] = b * plan.batchSize + i;
-    std::vector<void *> arguments, data;
-    for (size_t i = 0; i < function.arguments.size(); ++i) {
-      const ValueSpec &argument = function.arguments[i];
-      if (plan.feeds[i] == Feed::Trained) {
-        arguments.push_back(trained[argument.name]);
-        continue;
-      }
-      void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
-      data.push_back(buffer);
-      arguments.push_back(buffer);
-      // Made in host memory, then copied into the (maybe device) buffer.
-      host.assign(static_cast<size_t>(argument.local.numBytes()), 0);
-      switch (plan.feeds[i]) {
-      case Feed::Images:
-        batchMaker.fillImages(argument, batch, mesh, rank, host.data());
-        break;
-      case Feed::Labels:
-        batchMaker.fillLabels(argument, batch, mesh, rank, host.data());
-        break;
-      case Feed::Array:
-        batchMaker.fillArray(argument, batch, mesh, rank, host.data(),
-                             *plan.arrays[i]);
-        break;
-      case Feed::Tokens:
-      case Feed::Targets:
-        batchMaker.fillTokens(argument, batch, mesh, rank, host.data(),
-                              plan.feeds[i] == Feed::Targets ? 1 : 0);
-        break;
-      case Feed::Trained:
-        break;
-      }
-      runtime::activeBackend().copyToBuffer(*context, buffer, host.data(),
-                                            host.size());
-    }
+    std::optional<BatchArguments> arguments = feeder.arguments(
+        b, mesh, rank, context,
+        [&](const std::string &name) { return trained.find(name); }, error);
+    if (anyRankFailed(rank, arguments ? std::nullopt
+                                      : std::optional<std::string>(error)))
+      return 1;
     std::vector<void *> results(function.results.size(), nullptr);
     auto start = std::chrono::steady_clock::now();
-    plan.compiled(context, arguments.data(), results.data());
+    plan.compiled(context, arguments->data(), results.data());
     // Scalars are whole on every rank; reading one waits for the device.
     for (size_t r = 0; r < function.results.size(); ++r)
       if (function.results[r].global.rank() == 0)
@@ -464,8 +433,6 @@ int infer(const InferenceOptions &options, const ProgramMetadata &metadata,
         break;
     }
     for (void *buffer : results)
-      tessel_rt_free(context, buffer);
-    for (void *buffer : data)
       tessel_rt_free(context, buffer);
     if (anyRankFailed(rank,
                       ok ? std::nullopt : std::optional<std::string>(error)))
