@@ -147,3 +147,11 @@ target_link_libraries(tessel-runtime-sampling-tests PRIVATE
   GTest::gtest GTest::gtest_main)
 gtest_discover_tests(tessel-runtime-sampling-tests
   TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+
+# The safetensors format below tessel's checkpoints: PyTorch's files, every
+# dtype's conversions, headers that lie (runtime/safetensors).
+add_executable(tessel-runtime-safetensors-tests SafetensorsTest.cpp)
+target_link_libraries(tessel-runtime-safetensors-tests PRIVATE
+  TesselSafetensors GTest::gtest GTest::gtest_main)
+gtest_discover_tests(tessel-runtime-safetensors-tests
+  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
