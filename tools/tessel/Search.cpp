@@ -460,6 +460,12 @@ int mlir::tessel::runSearch() {
     json["candidates"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < shown; ++i)
       json["candidates"].push_back(toJson(ranked[i]));
+    // What was left out and why: apply-layout's or partition's first
+    // error, or the memory needed.
+    json["dropped"] = nlohmann::ordered_json::array();
+    for (const Evaluation &evaluation : evaluations)
+      if (evaluation.status != Evaluation::Ranked)
+        json["dropped"].push_back(toJson(evaluation));
     json["best"] = toJson(best);
     json["best_yaml"] = bestYaml;
     llvm::outs() << json.dump(2) << "\n";

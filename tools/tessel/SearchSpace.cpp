@@ -79,18 +79,22 @@ std::vector<std::vector<Dim>> dimSets(const ModelDims &model,
   return sets;
 }
 
-/// Whether any rule of `candidate` splits a dim unevenly.
+/// Whether any rule of `candidate` splits a dim unevenly somewhere.
 bool needsPadding(const ModelDims &model, const Candidate &candidate) {
-  std::map<std::string, int64_t> sizes;
-  for (const Dim &dim : model.batchDims)
-    sizes[dim.name] = dim.size;
-  for (const Dim &dim : model.modelDims)
-    sizes[dim.name] = dim.size;
+  auto uneven = [&](const std::string &dim, const std::string &axis) {
+    auto it = model.sizesOf.find(dim);
+    if (it == model.sizesOf.end())
+      return false;
+    for (int64_t size : it->second)
+      if (size % candidate.axisSize(axis) != 0)
+        return true;
+    return false;
+  };
   for (const auto &[dim, axis] : candidate.rules)
-    if (sizes[dim] % candidate.axisSize(axis) != 0)
+    if (uneven(dim, axis))
       return true;
   for (const auto &[tensor, rule] : candidate.overrides)
-    if (sizes[rule.first] % candidate.axisSize(rule.second) != 0)
+    if (uneven(rule.first, rule.second))
       return true;
   return false;
 }
@@ -139,12 +143,11 @@ bool ModelDims::shareATensor(const std::string &a, const std::string &b) const {
 
 ModelDims search::analyzeTrainStep(func::FuncOp trainStep) {
   ModelDims model;
-  std::map<std::string, int64_t> sizes;
   auto note = [&](NamedTensorType type) {
     std::vector<std::string> names;
     for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
       names.push_back(name.str());
-      sizes[name.str()] = std::max(sizes[name.str()], size);
+      model.sizesOf[name.str()].insert(size);
     }
     for (size_t i = 0; i < names.size(); ++i)
       for (size_t j = i + 1; j < names.size(); ++j)
@@ -199,7 +202,8 @@ ModelDims search::analyzeTrainStep(func::FuncOp trainStep) {
       dataInputs.push_back(dims);
     }
   }
-  for (auto &[name, size] : sizes) {
+  for (const auto &[name, sizes] : model.sizesOf) {
+    int64_t size = *sizes.begin();
     if (size < 2)
       continue;
     bool inEveryInput = !dataInputs.empty();

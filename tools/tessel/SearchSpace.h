@@ -24,6 +24,7 @@
 #include "dialect/TesselDialect.h"
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -33,6 +34,8 @@ namespace mlir::tessel::search {
 
 struct Dim {
   std::string name;
+  /// The smallest size the dim has in any tensor of the step (a pooled
+  /// `h` may keep its name at half the size).
   int64_t size = 0;
 };
 
@@ -53,6 +56,8 @@ struct ModelDims {
   /// Pairs of dims (name order) that share some tensor.
   std::set<std::pair<std::string, std::string>> together;
   std::vector<StateTensor> parameters;
+  /// Every size each dim has somewhere in the step.
+  std::map<std::string, std::set<int64_t>> sizesOf;
 
   bool shareATensor(const std::string &a, const std::string &b) const;
 };

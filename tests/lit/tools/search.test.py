@@ -24,6 +24,11 @@ def ranking(path, ranks):
     times = [c["step_seconds"] for c in candidates]
     assert times == sorted(times), times
     assert result["best"] == candidates[0]
+    dropped = result["dropped"]
+    assert len(dropped) == result["illegal"] + result["over_budget"]
+    assert result["evaluated"] == result["ranked"] + len(dropped)
+    assert all(d["status"] in ("illegal", "over_budget") and d["reason"]
+               for d in dropped), dropped
     assert result["best_yaml"].splitlines()[1].startswith("mesh: {")
 
 
@@ -44,6 +49,16 @@ def budget(path, limit):
     assert result["best"]["memory_bytes_per_rank"] <= limit
 
 
+def pads(path, dim):
+    """Every layout that splits `dim` pads, since some tensor's `dim` does
+    not divide (the CNN's h2 is 14, and 7 after pooling)."""
+    result = load(path)
+    layouts = result["candidates"] + result["dropped"]
+    splitting = [c for c in layouts if dim in c["layout"]]
+    assert splitting, f"no layout splits {dim}"
+    assert all(c["pad_uneven"] for c in splitting), splitting
+
+
 def fewest_bytes(path):
     result = load(path)
     sent = [c["comm_bytes_per_rank"] for c in result["candidates"]]
@@ -62,6 +77,8 @@ if __name__ == "__main__":
         mesh_of(path, int(rest[0]))
     elif check == "budget":
         budget(path, int(rest[0]))
+    elif check == "pads":
+        pads(path, rest[0])
     elif check == "fewest-bytes":
         fewest_bytes(path)
     else:
