@@ -9,6 +9,8 @@ it one position at a time with key/value caches, for generating text.
     gpt.py --emit gpt.mlir
     gpt.py --explain examples/gpt/data.yaml --explain examples/gpt/hybrid.yaml
     gpt.py --train examples/gpt/hybrid.yaml --steps 100
+    gpt.py --train examples/gpt/hybrid.yaml --checkpoint-dir ckpt \
+        --generate examples/gpt/data.yaml --prompt "Licensed under "
 """
 import argparse
 import math
@@ -232,7 +234,7 @@ def main():
                         help="rotary position embeddings instead of a learned table")
     parser.add_argument("--dropout", type=float, default=0.0,
                         help="dropout rate after the embedding and each sub-block")
-    tessel.add_model_arguments(parser, steps=100)
+    tessel.add_model_arguments(parser, steps=100, generation=True)
     args = parser.parse_args()
 
     model = build_gpt(args.layers, args.batch, args.seq, 256, args.d_model, args.heads,

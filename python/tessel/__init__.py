@@ -33,7 +33,7 @@ _set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
 
 # The ops share names with builtins (abs, pow, slice): use them as tessel.abs.
 __all__ = [name for name in dir(_tessel) if not name.startswith("_")]
-__all__ += ["Module", "compile", "explain", "run", "add_model_arguments",
+__all__ += ["Module", "compile", "explain", "run", "generate", "add_model_arguments",
             "run_model_commands", "define_classifier"]
 
 
@@ -137,6 +137,24 @@ def run(model, layout=None, *, ranks=0, args=(), mesh=None, rules=None, pad_unev
     if check and code != 0:
         raise Error(f"the program exited with status {code}")
     return [json.loads(line) for line in lines]
+
+
+def generate(model, checkpoint, prompts, layout=None, *, ranks=0, mesh=None, rules=None,
+             pad_uneven=False, max_tokens=64, temperature=0.0, top_k=0, seed=0,
+             mode="infer"):
+    """Continues each of `prompts` (strings, byte-level) with the model's
+    `decode` function and key/value caches, its weights read from
+    `checkpoint` (a checkpoint file or directory written under any layout):
+    `PROGRAM generate` (docs/user-guide.md, "Generating text") under the
+    layout. Greedy with temperature 0, else sampled (among the `top_k` most
+    likely, with `seed`). Returns one dict per prompt: prompt, text (the
+    continuation), tokens and context_full."""
+    args = ["generate", "--checkpoint", str(checkpoint), "--max-tokens", max_tokens,
+            "--temperature", temperature, "--top-k", top_k, "--seed", seed]
+    args += [f"--prompt={prompt}" for prompt in prompts]
+    lines = run(model, layout, ranks=ranks, mesh=mesh, rules=rules, pad_uneven=pad_uneven,
+                args=args, mode=mode)
+    return [line for line in lines if "text" in line]
 
 
 from tessel.commands import add_model_arguments, run_model_commands  # noqa: E402

@@ -10,11 +10,15 @@ MLIR, explain it under layouts, train it.
 import json
 
 
-def add_model_arguments(parser, steps=100, lr=0.003, train_batch=None, data=None):
+def add_model_arguments(parser, steps=100, lr=0.003, train_batch=None, data=None,
+                        generation=False):
     """Adds --emit FILE, --explain LAYOUT (repeatable), --train LAYOUT,
     -n/--ranks, --steps and --lr; with `train_batch`, --batch (the batch the
     program is compiled for, `tessel compile --batch`); with `data`, --data
-    (the directory the program reads)."""
+    (the directory the program reads); with `generation` (a language model
+    with a decode function), --checkpoint-dir DIR (training writes its
+    checkpoint there) and --generate LAYOUT with --prompt TEXT (repeatable),
+    --max-tokens, --temperature, --top-k and --seed."""
     parser.add_argument("--emit", help="write the model's MLIR to this file")
     parser.add_argument("--explain", action="append", default=[],
                         help="explain under a layout file")
@@ -28,11 +32,24 @@ def add_model_arguments(parser, steps=100, lr=0.003, train_batch=None, data=None
                             help="the training batch the program is compiled for")
     if data is not None:
         parser.add_argument("--data", default=data, help="the training data's directory")
+    if generation:
+        parser.add_argument("--checkpoint-dir",
+                            help="training writes its checkpoint here; --generate reads it")
+        parser.add_argument("--generate", metavar="LAYOUT",
+                            help="continue the prompts under a layout file (forward-only)")
+        parser.add_argument("--prompt", action="append", default=[], help="a prompt (repeatable)")
+        parser.add_argument("--max-tokens", type=int, default=64)
+        parser.add_argument("--temperature", type=float, default=0.0,
+                            help="0: greedy; else sample from softmax(logits / T)")
+        parser.add_argument("--top-k", type=int, default=0,
+                            help="sample among the k most likely tokens (0: all)")
+        parser.add_argument("--seed", type=int, default=0, help="the sampling's seed")
 
 
 def run_model_commands(model, args, optimizer="adamw", schedule=None):
     """Does what add_model_arguments' options ask of `model`: writes it, prints
-    each layout's totals per rank, trains it (returning the metrics)."""
+    each layout's totals per rank, trains it (returning the metrics), and
+    continues prompts from its checkpoint."""
     import tessel
 
     if args.emit:
@@ -40,13 +57,28 @@ def run_model_commands(model, args, optimizer="adamw", schedule=None):
     for layout in args.explain:
         report = tessel.explain(model, layout)
         print(f"{layout}: {report['ranks']} ranks, {json.dumps(report['totals'])}", flush=True)
-    if not args.train:
-        return None
+    metrics = train(model, args, optimizer, schedule) if args.train else None
+    if getattr(args, "generate", None):
+        if not args.checkpoint_dir or not args.prompt:
+            raise tessel.Error("--generate needs --checkpoint-dir DIR and --prompt TEXT")
+        # The program prints each prompt with its continuation.
+        tessel.generate(model, args.checkpoint_dir, args.prompt, args.generate,
+                        max_tokens=args.max_tokens, temperature=args.temperature,
+                        top_k=args.top_k, seed=args.seed)
+    return metrics
+
+
+def train(model, args, optimizer, schedule):
+    """Trains `model` as --train and the options say; returns the metrics."""
+    import tessel
+
     program_args = ["--steps", args.steps, "--lr", args.lr]
     if schedule:
         program_args += ["--schedule", schedule]
     if getattr(args, "data", None):
         program_args += ["--data", args.data]
+    if getattr(args, "checkpoint_dir", None):
+        program_args += ["--checkpoint-dir", args.checkpoint_dir]
     train_batch = getattr(args, "train_batch", None)
     flags = [f"--batch={train_batch}"] if train_batch else []
     metrics = tessel.run(model, args.train, ranks=args.ranks, optimizer=optimizer,

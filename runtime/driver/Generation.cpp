@@ -57,9 +57,10 @@ parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
       ->capture_default_str();
   app.add_option("--seed", options.seed, "Seed of the sampling")
       ->capture_default_str();
-  app.add_option("--output", options.outputFile,
-                 "Write one JSON line per prompt (prompt, text, tokens) to "
-                 "this file");
+  app.add_option("--output,--metrics", options.outputFile,
+                 "Write one JSON line per prompt (prompt, text, tokens, "
+                 "context_full) and one of the totals (generated_tokens, "
+                 "decode_calls, seconds, tokens_per_s) to this file");
   app.add_flag("--quiet", options.quiet,
                "Print only the generated text, one line per prompt");
   try {
@@ -493,6 +494,14 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
   if (rank == 0) {
     double seconds =
         std::chrono::duration<double>(Clock::now() - start).count();
+    if (output) {
+      nlohmann::json line = {{"generated_tokens", generated},
+                             {"prompts", prompts.size()},
+                             {"decode_calls", calls},
+                             {"seconds", seconds},
+                             {"tokens_per_s", generated / seconds}};
+      std::fprintf(output, "%s\n", line.dump().c_str());
+    }
     fmt::print(stderr,
                "generated {} tokens for {} prompt{} in {:.2f}s: {} decode "
                "calls of batch {} ({:.2f} ms each, {:.0f} tokens/s) on {} "

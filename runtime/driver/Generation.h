@@ -41,7 +41,8 @@ struct GenerationOptions {
   int64_t maxTokens = 64;
   SamplingOptions sampling;
   uint64_t seed = 0;
-  /// Write one JSON line per prompt (prompt, text, tokens) to this file.
+  /// Write one JSON line per prompt (prompt, text, tokens, context_full)
+  /// and one of the totals to this file.
   std::string outputFile;
   /// Print only the generated text, not the prompts before it.
   bool quiet = false;

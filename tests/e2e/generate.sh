@@ -54,19 +54,25 @@ for a in sys.argv[1].split(';')))" "$mesh")
     { head -3 "$work/$out.out"; return 1; }
 }
 
+# The continuations of a run's output (its last line, the totals, holds
+# timings).
+same_text() { # output name, output name
+  cmp <(grep '"prompt"' "$work/$1.jsonl") <(grep '"prompt"' "$work/$2.jsonl")
+}
+
 for entry in "${layouts[@]}"; do
   IFS='|' read -r name mesh rules <<< "$entry"
   status=0
   generate "$name" "$mesh" "$rules" "$name.greedy" || status=1
   if [ "$name" != one ] && [ $status -eq 0 ]; then
-    cmp "$work/one.greedy.jsonl" "$work/$name.greedy.jsonl" || status=1
+    same_text one.greedy "$name.greedy" || status=1
   fi
   result "greedy text on $mesh ($rules) is the 1-rank text" $status
   status=0
   generate "$name" "$mesh" "$rules" "$name.sampled" --temperature 0.8 --top-k 40 --seed 7 ||
     status=1
   if [ "$name" != one ] && [ $status -eq 0 ]; then
-    cmp "$work/one.sampled.jsonl" "$work/$name.sampled.jsonl" || status=1
+    same_text one.sampled "$name.sampled" || status=1
   fi
   result "text sampled with seed 7 on $mesh is the 1-rank text" $status
 done
@@ -78,21 +84,23 @@ status=0
 python3 - "$work" <<'EOF' || status=1
 import json, sys
 work = sys.argv[1]
-rows = [json.loads(line) for line in open(f"{work}/one.greedy.jsonl")]
+*rows, totals = [json.loads(line) for line in open(f"{work}/one.greedy.jsonl")]
 prompts = open(f"{work}/prompts.txt").read().splitlines()
 assert [row["prompt"] for row in rows] == prompts, rows
 for row in rows:
     expected = min(10, 16 + 1 - len(row["prompt"]))
     assert len(row["tokens"]) == expected, row
     assert row["context_full"] == (expected < 10), row
-sampled = [json.loads(line) for line in open(f"{work}/one.sampled.jsonl")]
+assert totals["generated_tokens"] == sum(len(row["tokens"]) for row in rows), totals
+assert totals["prompts"] == len(rows) and totals["tokens_per_s"] > 0, totals
+sampled = [json.loads(line) for line in open(f"{work}/one.sampled.jsonl")][:-1]
 assert [r["tokens"] for r in sampled] != [r["tokens"] for r in rows]
 EOF
-result "every prompt gets its tokens, up to the context's end" $status
+result "every prompt gets its tokens, up to the context's end, and the totals count them" $status
 
 status=0
 generate one "data:1" "batch:data" one.seed8 --temperature 0.8 --top-k 40 --seed 8 &&
-  ! cmp -s "$work/one.sampled.jsonl" "$work/one.seed8.jsonl" || status=1
+  ! same_text one.sampled one.seed8 > /dev/null || status=1
 result "another seed samples other text" $status
 
 # The training program (its decode takes the parameters too) generates the
@@ -101,7 +109,7 @@ status=0
 mpirun -n 2 --oversubscribe "$work/train.spmd" generate --checkpoint-dir "$work/ckpt" \
   --prompts "$work/prompts.txt" --max-tokens 10 --output "$work/train.greedy.jsonl" \
   > "$work/train.generate.out" 2>&1 &&
-  cmp "$work/one.greedy.jsonl" "$work/train.greedy.jsonl" || status=1
+  same_text one.greedy train.greedy || status=1
 result "the training program generates the same text" $status
 
 echo "$passed passed, $failed failed"

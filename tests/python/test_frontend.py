@@ -478,6 +478,29 @@ def test_gpt_decode_one_position_at_a_time_gives_the_forward_logits(tmp_path, ro
         previous = step / "out"
 
 
+def test_generate_continues_prompts_alike_on_every_layout(tmp_path):
+    """tessel.generate: a GPT trained on 2 ranks continues prompts from its
+    checkpoint in forward-only programs on 1 rank and on 2 x 2 (heads and
+    d_ff split), greedily and sampled with a seed, giving the same text."""
+    gpt = load_example("gpt")
+    model = gpt.build_gpt(layers=2)
+    checkpoint = tmp_path / "ckpt"
+    tessel.run(model, mesh="data:2", rules="batch:data", optimizer="adamw",
+               args=["--steps", "40", "--lr", "0.003", "--checkpoint-dir", checkpoint])
+    prompts = ["The ", "-x", "Licensed", "a", "GNU"]   # two batches of 4
+    hybrid = REPO / "examples" / "gpt" / "hybrid.yaml"
+    for options in ({}, {"temperature": 0.9, "top_k": 30, "seed": 4}):
+        one = tessel.generate(model, checkpoint, prompts, mesh="data:1", rules="batch:data",
+                              max_tokens=5, **options)
+        assert [row["prompt"] for row in one] == prompts
+        for row in one:
+            assert len(row["tokens"]) == 5 and all(0 <= t < 256 for t in row["tokens"]), row
+            if max(row["tokens"]) < 128:   # the text is the tokens' bytes
+                assert row["text"] == bytes(row["tokens"]).decode("ascii"), row
+        assert tessel.generate(model, checkpoint, prompts, hybrid, max_tokens=5,
+                               **options) == one
+
+
 def test_batch_norm_trains_with_batch_statistics_and_evaluates_with_running_ones():
     batch, c, h, w = Dim("batch", 4), Dim("c", 3), Dim("h", 5), Dim("w", 5)
     model = tessel.Model()
