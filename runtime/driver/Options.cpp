@@ -6,9 +6,25 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <sstream>
 
 namespace tessel::driver {
+
+namespace {
+
+/// Refuses NaN and infinities, which CLI11's range checks let through
+/// (NaN compares false with every bound).
+const CLI::Validator kFinite(
+    [](std::string &input) {
+      double value = 0;
+      if (!CLI::detail::lexical_cast(input, value) || !std::isfinite(value))
+        return "Value " + input + " is not a finite number";
+      return std::string();
+    },
+    "FINITE");
+
+} // namespace
 
 std::optional<Options> parseOptions(int argc, char **argv, bool print,
                                     int &exitStatus) {
@@ -27,7 +43,7 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                  "Directory of the Fashion-MNIST idx files (plain or .gz)")
       ->capture_default_str();
   app.add_option("--lr", options.learningRate, "Peak learning rate")
-      ->check(CLI::NonNegativeNumber)
+      ->check(kFinite & CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_option("--schedule", options.schedule,
                  "Learning rate schedule: constant, warmup (linear warm-up, "
@@ -58,7 +74,10 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
   app.add_option("--step-timeout", options.stepTimeout,
                  "End the job when a training step takes longer than this "
                  "many seconds (a hung rank); 0 waits forever")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kFinite & CLI::NonNegativeNumber);
+  app.add_flag("--skip-nonfinite", options.skipNonFinite,
+               "Skip a step whose loss is NaN or infinite (its update is "
+               "dropped) instead of stopping with an error");
   app.add_flag("--profile", options.profile,
                "Time every op during training and print, on rank 0, the "
                "time per step of each kind of op and of the costliest call "
@@ -85,7 +104,7 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                  "The fraction of a text corpus, its tail, that a language "
                  "model with an evaluate function is evaluated on and never "
                  "trained on (without --eval-data)")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(kFinite & CLI::Range(0.0, 1.0))
       ->capture_default_str();
   app.add_flag("--resume", options.resume,
                "Start from the latest checkpoint in --checkpoint-dir, under "

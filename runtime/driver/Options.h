@@ -39,6 +39,8 @@ struct Options {
   double holdout = 0.1;
   /// End this rank when a training step takes longer (seconds; 0: never).
   double stepTimeout = 0;
+  /// Drop a step whose loss is NaN or infinite instead of stopping.
+  bool skipNonFinite = false;
   /// Time every op during training and print where the time went.
   bool profile = false;
 };

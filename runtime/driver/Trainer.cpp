@@ -8,6 +8,7 @@
 #include "driver/DataSources.h"
 #include "driver/Evaluation.h"
 #include "driver/HostCopies.h"
+#include "driver/MetricsFile.h"
 #include "driver/PeakMemory.h"
 #include "driver/Profile.h"
 #include "driver/Schedule.h"
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -371,16 +373,22 @@ int train(const Options &options, const Program &program,
     state.absorb(*plan.init, results, -1);
   }
 
-  std::FILE *metrics = nullptr;
-  if (rank == 0 && !options.metricsFile.empty()) {
-    metrics = std::fopen(options.metricsFile.c_str(), resumeFrom ? "a" : "w");
-    if (!metrics)
-      error = fmt::format("cannot write metrics to {}", options.metricsFile);
-  }
+  std::optional<MetricsFile> metrics;
+  if (rank == 0 && !options.metricsFile.empty())
+    metrics =
+        MetricsFile::open(options.metricsFile, resumeFrom.has_value(), error);
   if (anyRankFailed(rank, rank == 0 && !options.metricsFile.empty() && !metrics
                               ? std::optional<std::string>(error)
                               : std::nullopt))
     return 1;
+  // A failed metrics write (a full disk) is remembered on rank 0 and ends
+  // the job at the next progress line, where the ranks agree.
+  std::optional<std::string> metricsError;
+  auto record = [&](const nlohmann::json &line) {
+    std::string message;
+    if (metrics && !metricsError && !metrics->write(line, message))
+      metricsError = message;
+  };
 
   BatchMaker batches(*dataset, options.seed);
   const FunctionSpec &step = *plan.step;
@@ -388,7 +396,7 @@ int train(const Options &options, const Program &program,
   double firstLoss = 0, lastLoss = 0;
   Clock::time_point start = Clock::now(), windowStart = start;
   double validationSeconds = 0;
-  int64_t windowSteps = 0;
+  int64_t windowSteps = 0, skippedSteps = 0;
   std::vector<std::vector<unsigned char>> staging(step.arguments.size());
   StepWatchdog watchdog(options.stepTimeout, rank);
   if (options.profile)
@@ -438,12 +446,36 @@ int train(const Options &options, const Program &program,
     }
     std::vector<void *> results(step.results.size(), nullptr);
     program.trainStep(context, arguments.data(), results.data());
-    void *lossBuffer = state.absorb(step, results, plan.lossResult);
-    double loss = runtime::readScalar(
-        *context, step.results[plan.lossResult].local.type, lossBuffer);
-    tessel_rt_free(context, lossBuffer);
     for (void *buffer : data)
       tessel_rt_free(context, buffer);
+    double loss =
+        runtime::readScalar(*context, step.results[plan.lossResult].local.type,
+                            results[plan.lossResult]);
+    // The NaN policy: a step whose loss is not finite (NaN data, a learning
+    // rate too large) stops training, or with --skip-nonfinite is dropped
+    // and the state of the step before kept, as mixed-precision trainers
+    // skip a step whose gradients overflowed. The loss is reduced over the
+    // ranks, so all of them see it non-finite and take the same branch.
+    bool finite = std::isfinite(loss);
+    if (finite) {
+      tessel_rt_free(context, state.absorb(step, results, plan.lossResult));
+    } else {
+      for (void *result : results)
+        tessel_rt_free(context, result);
+      if (!options.skipNonFinite) {
+        if (rank == 0)
+          fmt::print(stderr,
+                     "tessel: step {}: the loss is {}; stopping (the weights "
+                     "are those after step {}; --skip-nonfinite skips such "
+                     "steps instead)\n",
+                     s + 1, loss, s);
+        return 1;
+      }
+      ++skippedSteps;
+      if (rank == 0)
+        fmt::print(stderr, "tessel: step {}: the loss is {}; step skipped\n",
+                   s + 1, loss);
+    }
     Clock::time_point stepEnd = Clock::now();
     watchdog.stepFinished();
 
@@ -458,8 +490,9 @@ int train(const Options &options, const Program &program,
                              {"samples_per_s", plan.batchSize / stepSeconds},
                              {"step_ms", stepSeconds * 1e3},
                              {"lr", lr}};
-      std::fprintf(metrics, "%s\n", line.dump().c_str());
-      std::fflush(metrics);
+      if (!finite)
+        line["skipped"] = true;
+      record(line);
     }
     // Validation: the held-out split every --eval-every steps, between
     // steps (its time is left out of the samples/s).
@@ -476,13 +509,11 @@ int train(const Options &options, const Program &program,
       double seconds = secondsBetween(validationStart, Clock::now());
       validationSeconds += seconds;
       windowStart += Clock::now() - validationStart;
-      if (metrics) {
-        std::fprintf(
-            metrics, "%s\n",
-            evaluationRecord("validation", s + 1, *validation).dump().c_str());
-        std::fflush(metrics);
-      }
+      record(evaluationRecord("validation", s + 1, *validation));
     }
+    if (((s + 1) % options.logEvery == 0 || s + 1 == options.steps) &&
+        anyRankFailed(rank, metricsError))
+      return 1;
     if (rank == 0 && ((s + 1) % options.logEvery == 0 ||
                       s + 1 == options.steps || validation)) {
       Clock::time_point now = Clock::now();
@@ -549,7 +580,9 @@ int train(const Options &options, const Program &program,
           {"validation_seconds", validationSeconds},
           {"samples_per_s", plan.batchSize * trained / seconds},
           {"peak_rss_mib", peakMiB}};
-      std::fprintf(metrics, "%s\n", line.dump().c_str());
+      if (skippedSteps)
+        line["skipped_steps"] = skippedSteps;
+      record(line);
     }
   }
   // The test evaluation: the same held-out split and code as validation.
@@ -576,15 +609,13 @@ int train(const Options &options, const Program &program,
                      : "",
                  seconds, test->examples / seconds);
       std::fflush(stdout);
-      if (metrics)
-        std::fprintf(
-            metrics, "%s\n",
-            evaluationRecord("test", options.steps, *test).dump().c_str());
+      record(evaluationRecord("test", options.steps, *test));
     }
   }
-  if (metrics)
-    std::fclose(metrics);
-  return 0;
+  std::string message;
+  if (metrics && !metrics->close(message) && !metricsError)
+    metricsError = message;
+  return anyRankFailed(rank, metricsError) ? 1 : 0;
 }
 
 } // namespace tessel::driver

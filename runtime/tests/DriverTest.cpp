@@ -326,3 +326,110 @@ TEST(Driver, DataOfAnotherShapeIsAClearError) {
 }
 
 } // namespace
+
+namespace {
+
+/// A directory of 100 synthetic training images of 10 classes (pixels and
+/// labels from the example's index), enough for the jobs below without
+/// Fashion-MNIST.
+fs::path syntheticData(const std::string &name) {
+  fs::path dir = scratch(name);
+  writeIdx(dir / "train-images-idx3-ubyte", {100, 28, 28}, 0);
+  writeIdx(dir / "train-labels-idx1-ubyte", {100}, 0);
+  std::ofstream images(dir / "train-images-idx3-ubyte",
+                       std::ios::binary | std::ios::app);
+  std::ofstream labels(dir / "train-labels-idx1-ubyte",
+                       std::ios::binary | std::ios::app);
+  for (int example = 0; example < 100; ++example) {
+    labels.put(static_cast<char>(example % 10));
+    for (int pixel = 0; pixel < 784; ++pixel)
+      images.put(static_cast<char>((example * 31 + pixel * 7) % 256));
+  }
+  return dir;
+}
+
+std::string readAll(const fs::path &path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(file)), {});
+}
+
+} // namespace
+
+// The NaN policy: a learning rate of 1e36 makes the loss infinite at step
+// 2, which stops the job naming the step; --skip-nonfinite drops such steps
+// and says so in the metrics.
+TEST(Driver, NonFiniteLossStopsTrainingNamingTheStep) {
+  fs::path data = syntheticData("nonfinite-data");
+  std::string common = "--steps 6 --lr 1e36 --log-every 1 --no-evaluate "
+                       "--data " +
+                       data.string();
+  Job stopped = runJob(2, TESSEL_LINEAR_NP2, common);
+  EXPECT_EQ(stopped.status, 1) << stopped.output;
+  EXPECT_NE(stopped.output.find("tessel: step 2: the loss is inf; stopping "
+                                "(the weights are those after step 1"),
+            std::string::npos)
+      << stopped.output;
+  EXPECT_EQ(stopped.output.find("step 3/6"), std::string::npos)
+      << stopped.output;
+
+  fs::path metrics = data.parent_path() / "nonfinite.jsonl";
+  Job skipped =
+      runJob(2, TESSEL_LINEAR_NP2,
+             common + " --skip-nonfinite --metrics " + metrics.string());
+  EXPECT_EQ(skipped.status, 0) << skipped.output;
+  EXPECT_NE(skipped.output.find("tessel: step 2: the loss is inf; step "
+                                "skipped"),
+            std::string::npos)
+      << skipped.output;
+  std::ifstream file(metrics);
+  std::string line;
+  int skippedLines = 0;
+  while (std::getline(file, line)) {
+    nlohmann::json entry = nlohmann::json::parse(line);
+    if (entry.contains("skipped")) {
+      ++skippedLines;
+      EXPECT_TRUE(entry["loss"].is_null()) << line;
+    }
+    if (entry.contains("skipped_steps"))
+      EXPECT_EQ(entry["skipped_steps"], 5) << line;
+  }
+  EXPECT_EQ(skippedLines, 5);
+}
+
+// NaN and infinite hyperparameters are refused, not trained with.
+TEST(Driver, NonFiniteOptionsAreRefused) {
+  for (const char *option :
+       {"--lr nan", "--lr inf", "--step-timeout nan", "--holdout nan"}) {
+    Job job = runJob(1, TESSEL_LINEAR_NP1, std::string("--steps 1 ") + option);
+    EXPECT_NE(job.status, 0) << option << "\n" << job.output;
+    EXPECT_NE(job.output.find("is not a finite number"), std::string::npos)
+        << option << "\n"
+        << job.output;
+  }
+}
+
+// --metrics never truncates a file that is not a metrics file, and a
+// metrics file that cannot be written (a full disk: /dev/full) ends the job
+// with an error instead of exit 0.
+TEST(Driver, MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk) {
+  fs::path data = syntheticData("metrics-data");
+  std::string common = "--steps 3 --no-evaluate --data " + data.string();
+  fs::path images = data / "train-images-idx3-ubyte";
+  std::string before = readAll(images);
+  Job refused =
+      runJob(1, TESSEL_LINEAR_NP1, common + " --metrics " + images.string());
+  EXPECT_EQ(refused.status, 1) << refused.output;
+  EXPECT_NE(refused.output.find("tessel: --metrics " + images.string() +
+                                ": the file exists and is not a metrics "
+                                "file (JSON lines); refusing to overwrite it"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_EQ(readAll(images), before) << "the data file was overwritten";
+
+  Job full = runJob(2, TESSEL_LINEAR_NP2, common + " --metrics /dev/full");
+  EXPECT_EQ(full.status, 1) << full.output;
+  EXPECT_NE(full.output.find("tessel: cannot write metrics to /dev/full: No "
+                             "space left on device"),
+            std::string::npos)
+      << full.output;
+}

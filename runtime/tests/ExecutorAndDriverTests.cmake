@@ -97,7 +97,10 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              BadCheckpoint:CheckpointThatDisagreesIsAClearError
              NoData:MissingDataIsAClearError
              TruncatedData:TruncatedDataIsAClearError
-             DataShape:DataOfAnotherShapeIsAClearError)
+             DataShape:DataOfAnotherShapeIsAClearError
+             NonFinite:NonFiniteLossStopsTrainingNamingTheStep
+             NonFiniteOptions:NonFiniteOptionsAreRefused
+             Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)
   list(GET parts 1 gtest)
