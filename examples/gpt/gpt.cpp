@@ -74,19 +74,37 @@ void buildGpt(Model &model, const Config &c) {
   Dim batch("batch", c.batch), seq("seq", c.seq), vocab("vocab", c.vocab),
       dModel("d_model", c.dModel);
   Embedding embedding("tok_emb", vocab, {dModel});
-  model.define("forward",
-               {Input("tokens", {batch, seq}, DType::I32),
-                Input("targets", {batch, seq}, DType::I32)},
+  auto logitsOf = [&](const Tensor &tokens) {
+    // One statement each: the order of the traced ops is the order of the
+    // calls, which C++ leaves open inside one expression.
+    Tensor embedded = embedding(tokens);
+    Tensor x = embedded + model.parameter("pos_emb", {seq, dModel});
+    for (int64_t i = 0; i < c.layers; ++i)
+      x = block(x, "block" + std::to_string(i), c);
+    Tensor logits = embedding.attend(LayerNorm("ln_f", {"d_model"})(x));
+    model.name(logits, "logits");
+    return logits;
+  };
+  std::vector<Input> data{Input("tokens", {batch, seq}, DType::I32),
+                          Input("targets", {batch, seq}, DType::I32)};
+  model.define("forward", data,
                [&](const std::vector<Tensor> &in) -> std::vector<Output> {
-                 Tensor tokens = embedding(in[0]);
-                 Tensor x = tokens + model.parameter("pos_emb", {seq, dModel});
-                 for (int64_t i = 0; i < c.layers; ++i)
-                   x = block(x, "block" + std::to_string(i), c);
-                 Tensor logits =
-                     embedding.attend(LayerNorm("ln_f", {"d_model"})(x));
-                 model.name(logits, "logits");
-                 return {reduceMean(crossEntropy(logits, in[1], "vocab"))};
+                 return {
+                     reduceMean(crossEntropy(logitsOf(in[0]), in[1], "vocab"))};
                });
+  // The loss and the number of positions whose next byte has the largest
+  // logit, which the driver reports on held-out text (--eval-every).
+  model.define(
+      "evaluate", data,
+      [&](const std::vector<Tensor> &in) -> std::vector<Output> {
+        Tensor logits = logitsOf(in[0]);
+        Tensor loss = reduceMean(crossEntropy(logits, in[1], "vocab"));
+        Tensor best =
+            compare(Comparison::Ge, logits, reduceMax(logits, {"vocab"}));
+        Tensor target = oneHot(in[1], vocab);
+        Tensor hits = where(best, target, constant(model, 0.0));
+        return {Output("loss", loss), Output("correct", reduceSum(hits))};
+      });
 
   // One position of each sequence in the batch, for generating text: the
   // logits of the next token, and every block's key/value cache with this

@@ -87,6 +87,24 @@ module {
     %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[vocab:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
     return %1 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
   }
+  func.func @evaluate(%arg0: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "tokens"}, %arg1: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "targets"}) -> (!tessel.tensor<[], f32> {tessel.name = "loss"}, !tessel.tensor<[], f32> {tessel.name = "correct"}) {
+    %0 = call @Embedding(%arg0) {tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16], i32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %1 = tessel.parameter "pos_emb" normal scale 2.000000e-02 seed 1794518190 : !tessel.tensor<[seq:16, d_model:64], f32>
+    %2 = tessel.add %0, %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = call @Block(%2) {tessel.scope = "block0"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = call @Block(%3) {tessel.scope = "block1"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %5 = call @LayerNorm(%4) {tessel.scope = "ln_f"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %6 = call @Embedding_attend(%5) {tessel.name = "logits", tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %7 = tessel.softmax_cross_entropy %6, %arg1 over "vocab" : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16], f32>
+    %8 = tessel.reduce mean %7 : !tessel.tensor<[batch:4, seq:16], f32> -> !tessel.tensor<[], f32>
+    %9 = tessel.reduce max %6 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32> -> !tessel.tensor<[batch:4, seq:16], f32>
+    %10 = tessel.compare ge, %6, %9 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[batch:4, seq:16], f32> -> !tessel.tensor<[batch:4, seq:16, vocab:256], i1>
+    %11 = tessel.one_hot %arg1 as "vocab" : !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %12 = tessel.constant 0.000000e+00 : f32 -> !tessel.tensor<[], f32>
+    %13 = tessel.select %10, %11, %12 : !tessel.tensor<[batch:4, seq:16, vocab:256], i1>, !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %14 = tessel.reduce sum %13 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32> -> !tessel.tensor<[], f32>
+    return %8, %14 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32>
+  }
   func.func @decode(%arg0: !tessel.tensor<[batch:4], i32> {tessel.name = "token"}, %arg1: !tessel.tensor<[], i32> {tessel.name = "position"}, %arg2: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.k_cache"}, %arg3: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.v_cache"}, %arg4: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.k_cache"}, %arg5: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.v_cache"}) -> (!tessel.tensor<[batch:4, vocab:256], f32> {tessel.name = "logits"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.k_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.v_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.k_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.v_cache"}) {
     %0 = call @Embedding_1(%arg0) {tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4], i32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
     %1 = tessel.parameter "pos_emb" normal scale 2.000000e-02 seed 1794518190 : !tessel.tensor<[seq:16, d_model:64], f32>

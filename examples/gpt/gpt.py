@@ -138,7 +138,8 @@ def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=25
     """The LM: learned positions by default; `rotary` rotates queries and keys
     instead, and `dropout` > 0 adds dropout after the embedding and each
     sub-block (its masks keyed by the `dropout_step` input). It has
-    `decode`, one position with key/value caches (no dropout); with
+    `evaluate` (the loss and the number of positions predicted right, no
+    dropout) and `decode`, one position with key/value caches (no dropout); with
     `full_logits` also `logits(tokens)`, the logits at every position (what
     decode is checked against)."""
     batch, seq, vocab, d_model = (Dim("batch", batch), Dim("seq", seq),
@@ -175,6 +176,13 @@ def build_gpt(layers=2, batch=4, seq=16, vocab=256, d_model=64, heads=4, d_ff=25
         # function serves both; `tessel run` sets it every step.
         inputs.append(tessel.Input("dropout_step", [], "i64"))
     model.define("forward", inputs, forward)
+
+    def evaluate(tokens, targets, step=None):
+        # The loss and the positions whose next byte is predicted right,
+        # which the driver reports on held-out text (--eval-every).
+        return tessel.loss_and_correct(model, logits_of(tokens, step), targets, vocab)
+
+    model.define("evaluate", inputs, evaluate)
 
     def block_step(i):
         if regularized:

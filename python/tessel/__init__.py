@@ -34,7 +34,7 @@ _set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
 # The ops share names with builtins (abs, pow, slice): use them as tessel.abs.
 __all__ = [name for name in dir(_tessel) if not name.startswith("_")]
 __all__ += ["Module", "compile", "explain", "run", "generate", "add_model_arguments",
-            "run_model_commands", "define_classifier"]
+            "run_model_commands", "define_classifier", "loss_and_correct"]
 
 
 class Module:
@@ -158,4 +158,4 @@ def generate(model, checkpoint, prompts, layout=None, *, ranks=0, mesh=None, rul
 
 
 from tessel.commands import add_model_arguments, run_model_commands  # noqa: E402
-from tessel.tasks import define_classifier  # noqa: E402
+from tessel.tasks import define_classifier, loss_and_correct  # noqa: E402

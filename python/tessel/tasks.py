@@ -2,7 +2,26 @@
 
     model = tessel.Model()
     tessel.define_classifier(model, network, images, labels, classes)
+
+    def evaluate(tokens, targets):          # a language model's evaluate
+        return tessel.loss_and_correct(model, logits_of(tokens), targets, vocab)
 """
+
+
+def loss_and_correct(model, logits, labels, classes):
+    """What an `evaluate` function returns: the mean softmax cross-entropy
+    of `logits` against the integer `labels` over the `classes` dim, and the
+    number of predictions whose label's logit is the largest, one per
+    element of `labels` (per example of a classifier, per position of a
+    language model). The driver reports the mean loss, correct / predictions
+    as the accuracy and, for a language model, exp(loss) as the
+    perplexity."""
+    import tessel
+
+    loss = tessel.reduce_mean(tessel.cross_entropy(logits, labels, classes.name))
+    best = tessel.compare("ge", logits, tessel.reduce_max(logits, classes.name))
+    hits = tessel.where(best, tessel.one_hot(labels, classes), tessel.constant(model, 0.0))
+    return {"loss": loss, "correct": tessel.reduce_sum(hits)}
 
 
 def define_classifier(model, network, images, labels, classes):
@@ -28,11 +47,7 @@ def define_classifier(model, network, images, labels, classes):
         return tessel.reduce_mean(tessel.cross_entropy(logits_of(x), y, classes.name))
 
     def evaluate(x, y):
-        logits = logits_of(x)
-        loss = tessel.reduce_mean(tessel.cross_entropy(logits, y, classes.name))
-        best = tessel.compare("ge", logits, tessel.reduce_max(logits, classes.name))
-        hits = tessel.where(best, tessel.one_hot(y, classes), tessel.constant(model, 0.0))
-        return {"loss": loss, "correct": tessel.reduce_sum(hits)}
+        return loss_and_correct(model, logits_of(x), y, classes)
 
     model.define("forward", [images, labels], forward)
     model.define("evaluate", [images, labels], evaluate)

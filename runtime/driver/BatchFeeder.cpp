@@ -3,6 +3,7 @@
 #include "driver/BatchFeeder.h"
 
 #include "executor/Backend.h"
+#include "executor/Buffers.h"
 
 #include <fmt/format.h>
 
@@ -45,6 +46,10 @@ std::optional<BatchArguments> BatchFeeder::arguments(
     void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
     result.owned.push_back(buffer);
     result.arguments.push_back(buffer);
+    if (feeds[i] == Feed::DropoutStep) {
+      runtime::writeScalar(*context, argument.local.type, buffer, 0.0);
+      continue;
+    }
     // Made in host memory, then copied into the (maybe device) buffer.
     std::vector<unsigned char> &host = staging[i];
     host.resize(static_cast<size_t>(argument.local.numBytes()));
@@ -64,6 +69,7 @@ std::optional<BatchArguments> BatchFeeder::arguments(
       batches.fillArray(argument, examples, mesh, rank, host.data(),
                         dataset->arrays.at(argument.name));
       break;
+    case Feed::DropoutStep:
     case Feed::State:
       break;
     }

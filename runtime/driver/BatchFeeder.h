@@ -24,8 +24,10 @@
 
 namespace tessel::driver {
 
-/// Where an argument of a function that runs on data comes from.
-enum class Feed { Images, Labels, Tokens, Targets, Array, State };
+/// Where an argument of a function that runs on data comes from. A
+/// `dropout_step` (a model whose forward has dropout, which is off outside
+/// training) gets 0.
+enum class Feed { Images, Labels, Tokens, Targets, Array, DropoutStep, State };
 
 /// The arguments of one call: the data buffers, which it owns and frees,
 /// and the state buffers, which it borrows.

@@ -45,8 +45,11 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
       feed = name == "tokens" ? Feed::Tokens : Feed::Targets;
     else if (!arrays && !text && (name == "images" || name == "labels"))
       feed = name == "images" ? Feed::Images : Feed::Labels;
+    else if (name == "dropout_step" && argument.global.numElements() == 1 &&
+             !ref::isFloatType(argument.global.type))
+      feed = Feed::DropoutStep;
     evaluator.feeds.push_back(feed);
-    if (feed == Feed::State)
+    if (feed == Feed::State || feed == Feed::DropoutStep)
       continue;
     if (feed == Feed::Array)
       if (std::optional<std::string> misfit =

@@ -99,6 +99,9 @@ std::optional<std::string> planFeeds(const Dataset &dataset,
     Feed feed;
     if (!argument.role.empty()) {
       feed = Feed::State;
+    } else if (name == "dropout_step" && argument.global.numElements() == 1 &&
+               !ref::isFloatType(argument.global.type)) {
+      feed = Feed::DropoutStep;
     } else if (array != dataset.arrays.end()) {
       if (std::optional<std::string> misfit =
               checkArrayFits(array->second, argument))
@@ -138,7 +141,7 @@ std::optional<std::string> planFeeds(const Dataset &dataset,
           plan.name, name, argument.global.str());
     }
     plan.feeds.push_back(feed);
-    if (feed == Feed::State)
+    if (feed == Feed::State || feed == Feed::DropoutStep)
       continue;
     if (plan.batchSize && plan.batchSize != batchSizeOf(argument))
       return fmt::format("{}'s data arguments have different batch sizes "

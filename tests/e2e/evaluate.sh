@@ -13,6 +13,7 @@
 #   --eval-data trains on the whole corpus and evaluates on the named file;
 # - validation every 10 steps writes `"split": "validation"` records, the
 #   same on two ranks (batch split) as on one;
+# - an evaluate that takes `dropout_step` gets 0 (dropout off);
 # - --eval-every on a program without evaluate, or without held-out data,
 #   is a clear error.
 # The MLP validates on Fashion-MNIST's test split and on the test/ arrays
@@ -170,6 +171,22 @@ for a, b in zip(one, two):
 print("2 ranks: the 1-rank validation and test records")
 PY
 result "validation on 2 ranks (batch split) gives the 1-rank numbers" $status
+
+# A model with dropout: its evaluate takes `dropout_step` too, which the
+# driver sets to 0 (dropout is off outside training), so validation is the
+# same whenever it runs.
+status=0
+rotary=$here/../differential/models/gpt_rotary/gpt_rotary.mlir
+"$bin/tessel" compile "$rotary" --optimizer adamw -o "$work/rotary.spmd" &&
+  "$work/rotary.spmd" --steps 2 --eval-every 1 --eval-batches 3 --lr 0 \
+    --metrics "$work/rotary.jsonl" > "$work/rotary.out" 2>&1 &&
+  python3 - "$work/rotary.jsonl" <<'PY' || { status=1; tail -5 "$work/rotary.out"; }
+import json, sys
+losses = [r["loss"] for r in map(json.loads, open(sys.argv[1])) if "split" in r]
+# --lr 0: the weights never change, so neither does the evaluation.
+assert len(losses) == 3 and max(losses) == min(losses), losses
+PY
+result "evaluate with dropout_step (dropout off) validates the same every time" $status
 
 status=0
 "$bin/tessel" compile "$examples/transformer/transformer.mlir" -o "$work/noeval.spmd"

@@ -119,6 +119,31 @@ module {
     %1 = tessel.einsum %arg0, %0 : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[vocab:256, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
     return %1 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
   }
+  func.func @evaluate(%arg0: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "tokens"}, %arg1: !tessel.tensor<[batch:4, seq:16], i32> {tessel.name = "targets"}, %arg2: !tessel.tensor<[], i64> {tessel.name = "dropout_step"}) -> (!tessel.tensor<[], f32> {tessel.name = "loss"}, !tessel.tensor<[], f32> {tessel.name = "correct"}) {
+    %0 = call @Embedding(%arg0) {tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16], i32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %1 = call @RegularizedBlock_1(%0, %arg2) {tessel.scope = "block0"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[], i64>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %2 = call @RegularizedBlock_1(%1, %arg2) {tessel.scope = "block1"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[], i64>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = call @LayerNorm(%2) {tessel.scope = "ln_f"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = call @Embedding_attend(%3) {tessel.name = "logits", tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %5 = tessel.softmax_cross_entropy %4, %arg1 over "vocab" : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16], f32>
+    %6 = tessel.reduce mean %5 : !tessel.tensor<[batch:4, seq:16], f32> -> !tessel.tensor<[], f32>
+    %7 = tessel.reduce max %4 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32> -> !tessel.tensor<[batch:4, seq:16], f32>
+    %8 = tessel.compare ge, %4, %7 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[batch:4, seq:16], f32> -> !tessel.tensor<[batch:4, seq:16, vocab:256], i1>
+    %9 = tessel.one_hot %arg1 as "vocab" : !tessel.tensor<[batch:4, seq:16], i32> -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %10 = tessel.constant 0.000000e+00 : f32 -> !tessel.tensor<[], f32>
+    %11 = tessel.select %8, %9, %10 : !tessel.tensor<[batch:4, seq:16, vocab:256], i1>, !tessel.tensor<[batch:4, seq:16, vocab:256], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[batch:4, seq:16, vocab:256], f32>
+    %12 = tessel.reduce sum %11 : !tessel.tensor<[batch:4, seq:16, vocab:256], f32> -> !tessel.tensor<[], f32>
+    return %6, %12 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32>
+  }
+  func.func private @RegularizedBlock_1(%arg0: !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, %arg1: !tessel.tensor<[], i64>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32> {
+    %0 = call @LayerNorm(%arg0) {tessel.scope = "ln1"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %1 = call @RotaryAttention(%0) {tessel.scope = "attn"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %2 = tessel.add %arg0, %1 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %3 = call @LayerNorm(%2) {tessel.scope = "ln2"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %4 = call @MLP(%3) {tessel.scope = "mlp"} : (!tessel.tensor<[batch:4, seq:16, d_model:64], f32>) -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    %5 = tessel.add %2, %4 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>, !tessel.tensor<[batch:4, seq:16, d_model:64], f32> -> !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+    return %5 : !tessel.tensor<[batch:4, seq:16, d_model:64], f32>
+  }
   func.func @decode(%arg0: !tessel.tensor<[batch:4], i32> {tessel.name = "token"}, %arg1: !tessel.tensor<[], i32> {tessel.name = "position"}, %arg2: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.k_cache"}, %arg3: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.v_cache"}, %arg4: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.k_cache"}, %arg5: !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.v_cache"}) -> (!tessel.tensor<[batch:4, vocab:256], f32> {tessel.name = "logits"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.k_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block0.attn.v_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.k_cache"}, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32> {tessel.name = "block1.attn.v_cache"}) {
     %0 = call @Embedding_1(%arg0) {tessel.scope = "tok_emb"} : (!tessel.tensor<[batch:4], i32>) -> !tessel.tensor<[batch:4, d_model:64], f32>
     %1:3 = call @RegularizedBlockStep(%0, %arg1, %arg2, %arg3) {tessel.scope = "block0"} : (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[], i32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>) -> (!tessel.tensor<[batch:4, d_model:64], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>, !tessel.tensor<[batch:4, key:16, heads:4, head_dim:16], f32>)
