@@ -47,8 +47,17 @@ LogicalResult mlir::tessel::linkExecutable(StringRef tool, StringRef object,
     error = "no C++ compiler driver (c++) on PATH to link with";
     return failure();
   }
+  // The runtime is the one beside the link line (build/lib, or an install
+  // prefix's lib). The program looks for it first next to itself, then in
+  // ../lib (a bin/ and lib/ tree, as installed), and last where it was
+  // linked: copied with its runtime, it runs wherever it is.
+  StringRef runtimeDir = llvm::sys::path::parent_path(rspPath);
+  std::string searchDir = ("-L" + runtimeDir).str();
+  std::string runPath =
+      ("-Wl,-rpath,$ORIGIN:$ORIGIN/../lib:" + runtimeDir).str();
   std::string rspArgument = "@" + rspPath;
-  SmallVector<StringRef> args = {*compiler, object, "-o", output, rspArgument};
+  SmallVector<StringRef> args = {*compiler, object,  "-o",       output,
+                                 searchDir, runPath, rspArgument};
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt, {}, 0,
                                          0, &message);

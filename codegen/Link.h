@@ -17,7 +17,10 @@ enum class RuntimeTarget { Cpu, Cuda };
 /// driver and the link line the build wrote beside the tessel tools
 /// (lib/tessel-link.rsp, or lib/tessel-link-cuda.rsp for the CUDA runtime,
 /// which exists only when the build found a CUDA toolkit). `tool` is argv[0]
-/// of the running tool, which locates that file. Returns failure with
+/// of the running tool, which locates that file; the runtime library is the
+/// one in the same directory. The executable's RUNPATH is
+/// `$ORIGIN:$ORIGIN/../lib:<that directory>`, so that a program copied with
+/// the runtime beside it (or in ../lib) runs anywhere. Returns failure with
 /// `error` set.
 LogicalResult linkExecutable(StringRef tool, StringRef object, StringRef output,
                              RuntimeTarget target, std::string &error);

@@ -5,12 +5,13 @@
 // forward-only program), the layout, partitioning, cheaper collectives, the
 // lowering to runtime calls, LLVM IR, an object file, and an executable
 // linked with the runtime. `--emit` stops at any stage and writes it.
-// `run` compiles to a temporary executable and starts it under mpirun with
-// as many ranks as the layout's mesh has.
+// `run` compiles to a temporary executable (or -o) and starts it with as
+// many ranks as the layout's mesh has, under mpirun or srun (Launcher.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/tessel/Commands.h"
+#include "tools/tessel/Launcher.h"
 
 #include "codegen/EmitObject.h"
 #include "codegen/Link.h"
@@ -28,8 +29,6 @@
 
 #include <cmath>
 #include <sstream>
-
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -285,6 +284,8 @@ int mlir::tessel::runCompile(const char *tool) {
 }
 
 int mlir::tessel::runRun(const char *tool, ArrayRef<std::string> programArgs) {
+  if (!checkLauncherOptions())
+    return 1;
   SmallString<128> output(outputPath);
   if (output.empty()) {
     if (std::error_code code = llvm::sys::fs::createTemporaryFile(
@@ -301,30 +302,8 @@ int mlir::tessel::runRun(const char *tool, ArrayRef<std::string> programArgs) {
                  << " ranks, but -n asks for " << numRanks << "\n";
     return 1;
   }
-  llvm::ErrorOr<std::string> mpirun = llvm::sys::findProgramByName("mpirun");
-  if (!mpirun) {
-    llvm::errs() << "tessel: mpirun is not on PATH (install openmpi-bin)\n";
-    return 1;
-  }
-  std::string count = std::to_string(ranks);
-  // Unbound, each rank's kernels use its share of the cores (the driver
-  // sizes their thread pool); mpirun's default binds a rank to one core.
-  SmallVector<StringRef> args = {*mpirun, "-n", count, "--oversubscribe",
-                                 "--bind-to", "none"};
-  // Open MPI refuses to run as root unless asked to.
-  if (geteuid() == 0)
-    args.push_back("--allow-run-as-root");
-  args.push_back(output);
-  for (const std::string &arg : programArgs)
-    args.push_back(arg);
-  std::string message;
-  int status = llvm::sys::ExecuteAndWait(*mpirun, args, std::nullopt, {}, 0, 0,
-                                         &message);
+  int status = launchProgram(output, ranks, programArgs);
   if (outputPath.empty())
     llvm::sys::fs::remove(output);
-  if (status < 0) {
-    llvm::errs() << "tessel: mpirun: " << message << "\n";
-    return 1;
-  }
   return status;
 }
