@@ -164,7 +164,7 @@ std::optional<std::string> planDecode(const ProgramMetadata &metadata,
 /// The prompts of the options, as bytes, each at least one byte and
 /// shorter than the context.
 std::optional<std::string> readPrompts(const GenerationOptions &options,
-                                       int64_t context,
+                                       int64_t context, int64_t vocab,
                                        std::vector<std::string> &prompts) {
   prompts = options.prompts;
   if (!options.promptFile.empty()) {
@@ -185,6 +185,11 @@ std::optional<std::string> readPrompts(const GenerationOptions &options,
       return fmt::format("prompt {} is empty; a prompt needs at least one "
                          "byte to continue",
                          i + 1);
+    for (char byte : prompts[i])
+      if (static_cast<unsigned char>(byte) >= vocab)
+        return fmt::format("prompt {} has the byte {}, beyond the model's "
+                           "vocabulary of {} tokens",
+                           i + 1, static_cast<unsigned char>(byte), vocab);
     if (static_cast<int64_t>(prompts[i].size()) >= context)
       return fmt::format("prompt {} has {} bytes; the model's context holds "
                          "{} positions, so a prompt may have at most {}",
@@ -396,6 +401,8 @@ bool decodeBatch(const GenerationOptions &options, const DecodePlan &plan,
   return true;
 }
 
+/// The tokens as bytes (a byte-level model's text; a token past 255 keeps
+/// its low byte here, and whole in the JSON's `tokens`).
 std::string textOf(const std::vector<int64_t> &tokens) {
   std::string text;
   for (int64_t token : tokens)
@@ -418,13 +425,9 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
     return 1;
   }
   std::vector<std::string> prompts;
-  if (anyRankFailed(rank, readPrompts(options, plan.context, prompts)))
+  if (anyRankFailed(rank,
+                    readPrompts(options, plan.context, plan.vocab, prompts)))
     return 1;
-  if (plan.vocab < 256 && rank == 0)
-    fmt::print(stderr,
-               "tessel: warning: the vocabulary has {} tokens, fewer "
-               "than the 256 byte values a prompt may hold\n",
-               plan.vocab);
 
   std::string path = options.checkpoint, error;
   if (std::filesystem::is_directory(path)) {

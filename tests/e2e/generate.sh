@@ -112,5 +112,27 @@ mpirun -n 2 --oversubscribe "$work/train.spmd" generate --checkpoint-dir "$work/
   same_text one.greedy train.greedy || status=1
 result "the training program generates the same text" $status
 
+# Bad requests: errors that say what is wrong, from every layout alike.
+status=0
+expect_error() { # message, generate options...
+  local message=$1
+  shift
+  if mpirun -n 2 --oversubscribe "$work/data.spmd" generate "$@" > "$work/error.out" 2>&1; then
+    echo "succeeded: $*"; return 1
+  fi
+  grep -qF -- "$message" "$work/error.out" || { head -3 "$work/error.out"; return 1; }
+}
+expect_error "prompt 1 is empty" --checkpoint-dir "$work/ckpt" --prompt "" || status=1
+expect_error "prompt 2 has 16 bytes; the model's context holds 16 positions, so a prompt may \
+have at most 15" --checkpoint-dir "$work/ckpt" --prompt a --prompt 0123456789abcdef || status=1
+expect_error "no checkpoint in $work" --checkpoint-dir "$work" --prompt a || status=1
+expect_error "no prompt: give --prompt TEXT or --prompts FILE" --checkpoint-dir "$work/ckpt" ||
+  status=1
+"$bin/tessel" compile "$examples/mlp/mlp.mlir" --mode infer -o "$work/mlp.spmd"
+"$work/mlp.spmd" generate --checkpoint-dir "$work/ckpt" --prompt a > "$work/mlp.out" 2>&1 &&
+  status=1
+grep -qF "the program has no 'decode' function" "$work/mlp.out" || status=1
+result "empty and too long prompts, no checkpoint, no prompt and no decode are errors" $status
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
