@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace tessel::driver {
 
@@ -80,6 +81,19 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
                        "in its metadata; compile a model with tessel-autodiff");
   if (!plan.init->arguments.empty())
     return std::string("the program's init takes arguments; it must take none");
+  // The state is checkpointed by name, so a name the checkpoint format
+  // reserves, or one given twice, would lose a tensor at the first
+  // checkpoint: refused before training.
+  std::set<std::string> stateNames;
+  for (const ValueSpec &result : plan.init->results) {
+    if (result.name == "__metadata__")
+      return std::string("the model has a tensor named '__metadata__', the "
+                         "name safetensors checkpoints reserve; rename it");
+    if (!stateNames.insert(result.name).second)
+      return fmt::format("the model has two tensors named '{}'; a checkpoint "
+                         "would keep only one",
+                         result.name);
+  }
   for (const ValueSpec &argument : plan.step->arguments) {
     const std::string &name = argument.name;
     auto array = dataset.arrays.find(name);
@@ -324,15 +338,23 @@ int train(const Options &options, const Program &program,
     }
     if (data->heldOut) {
       evaluator = Evaluator::create(*evaluateSpec, program.evaluate,
-                                    *data->heldOut, options.evalBatches, error);
+                                    *data->heldOut, error);
       if (anyRankFailed(
               rank, evaluator ? std::nullopt
                               : std::optional<std::string>(fmt::format(
                                     "{} ({})", error, data->heldOutSource))))
         return 1;
+      int64_t validated = options.evalBatches > 0
+                              ? std::min(options.evalBatches,
+                                         evaluator->batches())
+                              : evaluator->batches();
       if (rank == 0)
-        fmt::print("evaluating on {}: {} batches of {}\n", data->heldOutSource,
-                   evaluator->batches(), evaluator->examplesPerBatch());
+        fmt::print("evaluating on {}: {} batches of {}{}\n",
+                   data->heldOutSource, evaluator->batches(),
+                   evaluator->examplesPerBatch(),
+                   options.evalEvery > 0 && validated < evaluator->batches()
+                       ? fmt::format(" (validation: the first {})", validated)
+                       : "");
     } else if (rank == 0 && options.evaluate) {
       fmt::print("{}: not evaluating\n", data->noHeldOut);
     }
@@ -502,7 +524,8 @@ int train(const Options &options, const Program &program,
       Clock::time_point validationStart = Clock::now();
       validation = evaluator->run(
           mesh, rank, context,
-          [&](const std::string &name) { return state.find(name); }, error);
+          [&](const std::string &name) { return state.find(name); },
+          options.evalBatches, error);
       if (anyRankFailed(rank, validation ? std::nullopt
                                          : std::optional<std::string>(error)))
         return 1;
@@ -585,11 +608,13 @@ int train(const Options &options, const Program &program,
       record(line);
     }
   }
-  // The test evaluation: the same held-out split and code as validation.
+  // The test evaluation: the same code as validation, on every full batch
+  // of the held-out split.
   if (evaluator && options.evaluate) {
     std::optional<EvaluationResult> test = evaluator->run(
         mesh, rank, context,
-        [&](const std::string &name) { return state.find(name); }, error);
+        [&](const std::string &name) { return state.find(name); },
+        /*maxBatches=*/0, error);
     if (anyRankFailed(rank,
                       test ? std::nullopt : std::optional<std::string>(error)))
       return 1;

@@ -102,6 +102,11 @@ std::optional<std::string> latestCheckpoint(const std::string &dir) {
   int64_t bestStep = -1;
   for (const fs::directory_entry &entry :
        fs::directory_iterator(dir, failure)) {
+    // Only regular files (or links to them): opening a FIFO named like a
+    // checkpoint would wait for a writer forever.
+    std::error_code notRegular;
+    if (!entry.is_regular_file(notRegular))
+      continue;
     std::string name = entry.path().filename().string();
     const std::string prefix = "step-", suffix = ".safetensors";
     if (name.size() <= prefix.size() + suffix.size() ||

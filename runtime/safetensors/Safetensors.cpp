@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -223,6 +224,34 @@ bool Reader::open(std::istream &input, uint64_t fileSize, std::string &why) {
     }
     parsed->metadata = &value;
   }
+  return checkNoOverlap(why);
+}
+
+bool Reader::checkNoOverlap(std::string &why) const {
+  // Two tensors reading the same bytes would load one tensor's data as the
+  // other's, which a checksum does not catch when the file has none (or was
+  // written that way). Entries without two integer offsets are left to
+  // entry() and checkExtent(), which name them.
+  std::vector<std::pair<std::pair<int64_t, int64_t>, std::string>> ranges;
+  for (const std::string &name : tensorNames) {
+    const json &value = parsed->value[name];
+    std::vector<int64_t> offsets;
+    if (value.is_object() && integerList(value, "data_offsets", offsets) &&
+        offsets.size() == 2 && offsets[0] < offsets[1])
+      ranges.push_back({{offsets[0], offsets[1]}, name});
+  }
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 1; i < ranges.size(); ++i) {
+    const auto &[previous, previousName] = ranges[i - 1];
+    const auto &[current, currentName] = ranges[i];
+    if (current.first < previous.second) {
+      why = fmt::format("tensors '{}' (bytes {} to {}) and '{}' (bytes {} to "
+                        "{}) overlap in its data",
+                        previousName, previous.first, previous.second,
+                        currentName, current.first, current.second);
+      return false;
+    }
+  }
   return true;
 }
 
@@ -324,6 +353,19 @@ bool write(const std::string &path, const std::vector<TensorData> &tensors,
   json header = json::object();
   size_t offset = 0;
   for (const TensorData &tensor : tensors) {
+    // A tensor of the reserved name would be taken for the metadata, and
+    // one of a name already written would replace it: either way a tensor
+    // would be lost from the file without a word.
+    if (tensor.name == "__metadata__") {
+      error = fmt::format("{}: a tensor cannot be named '__metadata__', the "
+                          "name safetensors reserves for the metadata",
+                          path);
+      return false;
+    }
+    if (header.contains(tensor.name)) {
+      error = fmt::format("{}: two tensors are named '{}'", path, tensor.name);
+      return false;
+    }
     header[tensor.name] = {{"dtype", tensor.dtype},
                            {"shape", tensor.shape},
                            {"data_offsets", {offset, offset + tensor.bytes}}};

@@ -83,6 +83,9 @@ public:
             std::string &why);
 
 private:
+  /// Checks that no two tensors' data_offsets share a byte.
+  bool checkNoOverlap(std::string &why) const;
+
   /// The parsed header (JSON stays out of this header: the MLIR tools that
   /// include it build without exceptions).
   struct Header;

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -286,6 +287,57 @@ TEST_F(CheckpointTest, FailedWriteLeavesTheLastCheckpoint) {
   EXPECT_EQ(contents(good), before);
   EXPECT_EQ(latestCheckpoint(dir.string()), good);
   EXPECT_EQ(read(good), "");
+}
+
+} // namespace
+
+namespace {
+
+// Two tensors reading the same bytes are refused even when the file has no
+// checksums that would catch the second one's data.
+TEST_F(CheckpointTest, OverlappingTensorsAreAnError) {
+  std::string path = write(1);
+  editHeader(path, [](json &header) {
+    header["__metadata__"] = {{"step", "1"}};
+    header["w"]["data_offsets"] = {0, 48};
+    header["step"]["data_offsets"] = {40, 48};
+  });
+  EXPECT_ERROR(read(path), path,
+               "tensors 'w' (bytes 0 to 48) and 'step' (bytes 40 to 48) "
+               "overlap in its data");
+}
+
+// A tensor named like the format's metadata, or twice, would vanish from
+// the file; the writer refuses it and writes nothing.
+TEST_F(CheckpointTest, ReservedOrRepeatedNamesAreNotWritten) {
+  ValueSpec reserved =
+      replicated("__metadata__", {"pixels"}, {4}, ref::ElementType::F32);
+  std::vector<float> v(4);
+  std::string error;
+  EXPECT_FALSE(writeCheckpoint(dir.string(), 3,
+                               {{&reserved, v.data()}, {&stepSpec, &stepCount}},
+                               mesh, 0, error));
+  EXPECT_NE(error.find("a tensor cannot be named '__metadata__'"),
+            std::string::npos)
+      << error;
+  error.clear();
+  EXPECT_FALSE(writeCheckpoint(
+      dir.string(), 3,
+      {{&weightSpec, weights.data()}, {&weightSpec, weights.data()}}, mesh, 0,
+      error));
+  EXPECT_NE(error.find("two tensors are named 'w'"), std::string::npos)
+      << error;
+  EXPECT_FALSE(fs::exists(checkpointPath(dir.string(), 3)));
+}
+
+// A FIFO (or another special file) named like a newer checkpoint is not a
+// checkpoint: --resume takes the newest regular file instead of waiting on
+// the FIFO forever.
+TEST_F(CheckpointTest, SpecialFilesAreNotCheckpoints) {
+  std::string good = write(2);
+  ASSERT_EQ(::mkfifo(checkpointPath(dir.string(), 9).c_str(), 0600), 0);
+  fs::create_directories(checkpointPath(dir.string(), 8));
+  EXPECT_EQ(latestCheckpoint(dir.string()), good);
 }
 
 } // namespace
