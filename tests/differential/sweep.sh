@@ -73,6 +73,10 @@ extra=(
   "layers|model:3|feat:model pad-uneven=true"
   # The front end's language model: its tied table split by vocabulary.
   "gpt|data:2;model:2|batch:data;vocab:model"
+  # Its positions split (key): the decoding step's caches split along the
+  # positions, the new key and value written on the rank that holds
+  # `position`, the softmax over the split positions.
+  "gpt|model:2|key:model"
   # Its rotary and dropout variant (examples/gpt/gpt.py --rotary --dropout
   # 0.1): the masks under a split batch and split heads, and head_dim, whose
   # halves the rotation slices and concatenates, split too.
