@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End to end: text generation with examples/gpt's decode function and its
 # key/value caches. The model is trained for 300 steps on 2 ranks (data:2) with a
-# checkpoint; forward-only programs (tessel compile --mode infer) under four
+# checkpoint; forward-only programs (tessel compile --mode infer) under five
 # other layouts and rank counts (1 rank; data:2 on a batch of 2 rows per
-# rank; heads, d_ff and the vocabulary over model:2; data:2 x model:2)
+# rank; heads, d_ff and the vocabulary over model:2; data:2 x model:2; the
+# caches' positions over model:2)
 # continue five prompts (two batches of four rows) from it: greedy decoding
 # gives the same text under every layout, and so does sampling with a seed
 # (temperature and top-k); another seed gives other text, and the training
@@ -38,6 +39,7 @@ layouts=(
   "data|data:2|batch:data"
   "model|model:2|heads:model;d_ff:model;vocab:model"
   "hybrid|data:2;model:2|batch:data;heads:model;d_ff:model"
+  "positions|model:2|key:model"
 )
 generate() { # layout name, mesh, rules, output name, generate options...
   local name=$1 mesh=$2 rules=$3 out=$4
