@@ -301,8 +301,9 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
         !positive(entry, "bandwidth_bytes_per_second", where, bandwidth, error))
       return std::nullopt;
     if (fit.alphaSeconds < 0 || bandwidth > kMaxBytesPerSecond) {
-      error = fmt::format("{}: implausible fit (alpha {} s, {} bytes/s)", where,
-                          fit.alphaSeconds, bandwidth);
+      error =
+          fmt::format("{}: implausible fit (alpha {:.3g} s, {:.3g} bytes/s)",
+                      where, fit.alphaSeconds, bandwidth);
       return std::nullopt;
     }
     fit.ranks = static_cast<int64_t>(ranks);

@@ -164,7 +164,6 @@ ModelDims search::analyzeTrainStep(func::FuncOp trainStep) {
   Block &body = trainStep.getBody().front();
   std::set<std::string> parameterDims;
   std::vector<std::set<std::string>> dataInputs;
-  std::map<std::string, StateTensor *> byName;
   // Parameters come before their state in the arguments; the state's name
   // is the parameter's with a suffix (w1.adam_m).
   for (BlockArgument argument : body.getArguments()) {
@@ -188,13 +187,15 @@ ModelDims search::analyzeTrainStep(func::FuncOp trainStep) {
       parameter.bytes = bytes;
       model.parameters.push_back(parameter);
     } else if (role) {
-      // Optimizer state or a buffer: counted with the parameter it
-      // follows; a buffer of its own stays whole.
+      // Optimizer state: counted with the parameter it follows, the one
+      // whose name is its longest prefix (a.w.adam_m follows a.w, not a).
+      StateTensor *owner = nullptr;
       for (StateTensor &parameter : model.parameters)
-        if (name.rfind(parameter.name + ".", 0) == 0) {
-          parameter.bytes += bytes;
-          break;
-        }
+        if (name.rfind(parameter.name + ".", 0) == 0 &&
+            (!owner || parameter.name.size() > owner->name.size()))
+          owner = &parameter;
+      if (owner)
+        owner->bytes += bytes;
     } else if (type.getRank() > 0) {
       std::set<std::string> dims;
       for (StringAttr dim : type.getDimNames())

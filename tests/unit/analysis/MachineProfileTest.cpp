@@ -1,0 +1,170 @@
+//===- MachineProfileTest.cpp - machine profiles and their predictions ----===//
+//
+// The figures of a profile are made up here, so that each prediction can
+// be worked out by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/MachineProfile.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tessel::analysis;
+
+namespace {
+
+/// Kernels: every class takes 1 us for work 100, 10 us for 10000 and
+/// 1 ms for 1000000, on 1 rank; twice as long on 2 ranks.
+MachineProfile madeUpProfile() {
+  MachineProfile profile;
+  profile.source = "made up";
+  profile.description = "made up";
+  profile.cores = 2;
+  for (int64_t ranks : {1, 2}) {
+    KernelRates rates;
+    rates.ranks = ranks;
+    rates.threads = 2 / ranks;
+    for (const std::string &opClass : kernelClasses())
+      rates.classes[opClass] = {
+          {100, 1e-6 * ranks}, {10000, 1e-5 * ranks}, {1000000, 1e-3 * ranks}};
+    profile.kernels.push_back(rates);
+  }
+  CollectiveFit allReduce;
+  allReduce.collective = "all_reduce";
+  allReduce.ranks = 2;
+  allReduce.group = 2;
+  allReduce.alphaSeconds = 1e-5;
+  allReduce.bytesPerSecond = 1e9;
+  profile.collectives.push_back(allReduce);
+  CollectiveFit halo = allReduce;
+  halo.collective = "halo_exchange";
+  halo.alphaSeconds = 2e-6;
+  profile.collectives.push_back(halo);
+  return profile;
+}
+
+TEST(MachineProfile, FitRecoversLatencyAndBandwidth) {
+  CollectiveFit fit;
+  for (int64_t bytes : {4096, 65536, 1048576, 16777216})
+    fit.points.push_back({bytes, 1e-5 + bytes / 2e9});
+  fitAlphaBeta(fit);
+  EXPECT_NEAR(fit.alphaSeconds, 1e-5, 1e-12);
+  EXPECT_NEAR(fit.bytesPerSecond, 2e9, 1e-3 * 2e9);
+}
+
+TEST(MachineProfile, FitNeverGivesANegativeLatency) {
+  // Times that grow faster than the bytes would fit a negative latency.
+  CollectiveFit fit;
+  fit.points = {{1000, 1e-7}, {2000, 1e-6}, {4000, 1e-5}};
+  fitAlphaBeta(fit);
+  EXPECT_EQ(fit.alphaSeconds, 0);
+  EXPECT_GT(fit.bytesPerSecond, 0);
+}
+
+TEST(MachineProfile, KernelTimesInterpolateAndExtrapolate) {
+  MachineProfile profile = madeUpProfile();
+  // Below the smallest size: the call's fixed cost.
+  EXPECT_DOUBLE_EQ(profile.kernelSeconds("matmul", 1, 1), 1e-6);
+  EXPECT_DOUBLE_EQ(profile.kernelSeconds("matmul", 0, 1), 1e-6);
+  // A measured size, and halfway between two in log-log.
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1), 1e-5, 1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 1000, 1), std::sqrt(1e-6 * 1e-5),
+              1e-15);
+  // Above the largest: the largest size's rate.
+  EXPECT_NEAR(profile.kernelSeconds("reduction", 3000000, 1), 3e-3, 1e-12);
+  // The job size measured decides the rate.
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 2), 2e-5, 1e-15);
+  // 8 ranks on 2 cores, measured up to 2 ranks: each rank's share of the
+  // cores is a quarter of what it was.
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 8), 8e-5, 1e-15);
+  // A class the profile lacks costs nothing rather than a guess.
+  EXPECT_EQ(profile.kernelSeconds("no such class", 10000, 1), 0);
+}
+
+TEST(MachineProfile, CollectiveTimes) {
+  MachineProfile profile = madeUpProfile();
+  EXPECT_NEAR(profile.collectiveSeconds("all_reduce", 2, 1000000, 2),
+              1e-5 + 1e-3, 1e-15);
+  // A group of one sends nothing.
+  EXPECT_EQ(profile.collectiveSeconds("all_reduce", 1, 1000000, 2), 0);
+  // A larger group than measured: a ring of g - 1 = 7 steps, one each on
+  // 2 ranks; the same bandwidth.
+  EXPECT_NEAR(profile.collectiveSeconds("all_reduce", 8, 1000000, 8),
+              7e-5 + 1e-3, 1e-15);
+  // A permute is point to point, like a halo exchange.
+  EXPECT_NEAR(profile.collectiveSeconds("collective_permute", 2, 1000, 2),
+              2e-6 + 1e-6, 1e-15);
+}
+
+TEST(MachineProfile, FormatReadsBack) {
+  MachineProfile profile = madeUpProfile();
+  profile.collectives[0].points = {{4096, 1.4e-5}};
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(formatMachineProfile(profile), "round trip", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->cores, 2);
+  ASSERT_EQ(read->kernels.size(), 2u);
+  EXPECT_EQ(read->kernels[1].ranks, 2);
+  EXPECT_EQ(read->kernels[1].classes.at("convolution").back().work, 1000000);
+  ASSERT_EQ(read->collectives.size(), 2u);
+  EXPECT_EQ(read->collectives[0].points.size(), 1u);
+  EXPECT_DOUBLE_EQ(read->collectiveSeconds("all_reduce", 2, 1000, 2),
+                   profile.collectiveSeconds("all_reduce", 2, 1000, 2));
+  EXPECT_EQ(formatMachineProfile(*read), formatMachineProfile(profile));
+}
+
+/// The error of reading `text`, or "" when it reads.
+std::string errorOf(const std::string &text) {
+  std::string error;
+  return parseMachineProfile(text, "p.json", error) ? "" : error;
+}
+
+TEST(MachineProfile, MalformedProfilesAreClearErrors) {
+  EXPECT_EQ(errorOf("[1, 2"), "p.json: not a JSON object");
+  EXPECT_EQ(errorOf(R"({"format": "other", "version": 1})"),
+            "p.json: 'format' must be \"tessel-machine-profile\" (write "
+            "profiles with tessel calibrate)");
+  EXPECT_EQ(errorOf(R"({"format": "tessel-machine-profile", "version": 2})"),
+            "p.json: 'version' must be 1");
+
+  std::string good = formatMachineProfile(madeUpProfile());
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string text = good;
+    size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  EXPECT_EQ(errorOf(edited("\"matmul\"", "\"matmull\"")),
+            "p.json: kernels[0]: class 'matmul' needs a non-empty array of "
+            "points");
+  EXPECT_EQ(errorOf(edited("\"seconds\": 1e-06", "\"seconds\": -1e-06")),
+            "p.json: kernels[0].matmul[0]: 'seconds' must be positive, not "
+            "-1e-06");
+  EXPECT_EQ(errorOf(edited("\"seconds\": 1e-06", "\"seconds\": 1e-12")),
+            "p.json: kernels[0].matmul[0]: 1e-12 s per call is below a "
+            "nanosecond");
+  EXPECT_EQ(
+      errorOf(edited("\"bandwidth_bytes_per_second\": 1000000000.0",
+                     "\"bandwidth_bytes_per_second\": 1e15")),
+      "p.json: collectives[0]: implausible fit (alpha 1e-05 s, 1e+15 bytes/s)");
+  EXPECT_EQ(errorOf(edited("\"all_reduce\"", "\"all_reduction\"")),
+            "p.json: collectives[0]: unknown collective 'all_reduction'");
+  EXPECT_EQ(errorOf(edited("\"cores\": 2", "\"cores\": \"two\"")),
+            "p.json: machine: 'cores' must be a number");
+}
+
+TEST(MachineProfile, TheDefaultProfileReads) {
+  const MachineProfile &profile = defaultMachineProfile();
+  EXPECT_EQ(profile.source, "built-in default profile");
+  EXPECT_FALSE(profile.description.empty());
+  std::vector<int64_t> ranks;
+  for (const KernelRates &rates : profile.kernels)
+    ranks.push_back(rates.ranks);
+  EXPECT_EQ(ranks, (std::vector<int64_t>{1, 2, 4}));
+  EXPECT_GT(profile.collectiveSeconds("all_reduce", 4, 1 << 20, 4), 0);
+}
+
+} // namespace
