@@ -130,8 +130,6 @@ def plot_metrics(paths, output, title=None, smooth=1, labels=None):
         ax.set_ylabel(panel)
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
-    if "perplexity" in axes:
-        axes["perplexity"].set_yscale("log")
     if title:
         figure.suptitle(title)
     figure.tight_layout()

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -18,7 +19,6 @@ double EvaluationResult::perplexity() const { return std::exp(meanLoss); }
 std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
                                            tessel_function_t evaluate,
                                            const Dataset &heldOut,
-                                           int64_t maxBatches,
                                            std::string &error) {
   Evaluator evaluator(function, evaluate, heldOut);
   for (size_t i = 0; i < function.results.size(); ++i) {
@@ -98,8 +98,6 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
   // The last partial batch is left out: the compiled program has one batch
   // size.
   evaluator.numBatches = heldOut.count / evaluator.batchSize;
-  if (maxBatches > 0)
-    evaluator.numBatches = std::min(evaluator.numBatches, maxBatches);
   if (evaluator.numBatches == 0) {
     error = fmt::format("the held-out data hold {} examples, fewer than one "
                         "batch of {}",
@@ -113,12 +111,14 @@ std::optional<EvaluationResult>
 Evaluator::run(const layout::Mesh &mesh, int64_t rank,
                tessel_context_t *context,
                const std::function<void *(const std::string &)> &stateBuffer,
-               std::string &error) const {
+               int64_t maxBatches, std::string &error) const {
+  int64_t runBatches =
+      maxBatches > 0 ? std::min(maxBatches, numBatches) : numBatches;
   // The held-out examples in their order.
   BatchFeeder feeder(*function, *heldOut, feeds, batchSize);
   EvaluationResult result;
   result.languageModel = languageModel;
-  for (int64_t batch = 0; batch < numBatches; ++batch) {
+  for (int64_t batch = 0; batch < runBatches; ++batch) {
     std::optional<BatchArguments> arguments =
         feeder.arguments(batch, mesh, rank, context, stateBuffer, error);
     if (!arguments)
@@ -142,7 +142,7 @@ Evaluator::run(const layout::Mesh &mesh, int64_t rank,
     for (void *buffer : results)
       tessel_rt_free(context, buffer);
   }
-  result.meanLoss /= static_cast<double>(numBatches);
+  result.meanLoss /= static_cast<double>(runBatches);
   return result;
 }
 

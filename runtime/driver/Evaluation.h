@@ -52,21 +52,23 @@ class Evaluator {
 public:
   /// Checks that `function` (the metadata of `evaluate`) takes data that
   /// `heldOut` holds and returns scalars `loss` and `correct`; fills
-  /// `error` otherwise. Each run evaluates the first `maxBatches` full
-  /// batches (0: all of them).
-  static std::optional<Evaluator>
-  create(const FunctionSpec &function, tessel_function_t evaluate,
-         const Dataset &heldOut, int64_t maxBatches, std::string &error);
+  /// `error` otherwise.
+  static std::optional<Evaluator> create(const FunctionSpec &function,
+                                         tessel_function_t evaluate,
+                                         const Dataset &heldOut,
+                                         std::string &error);
 
-  /// Runs `evaluate` on the batches, taking each argument that is not data
-  /// from `stateBuffer(name)`. Collective over the ranks; fills `error` and
+  /// Runs `evaluate` on the first `maxBatches` full batches in order (0:
+  /// all of them), taking each argument that is not data from
+  /// `stateBuffer(name)`. Collective over the ranks; fills `error` and
   /// returns nothing when an argument is neither data nor state.
   std::optional<EvaluationResult>
   run(const layout::Mesh &mesh, int64_t rank, tessel_context_t *context,
       const std::function<void *(const std::string &)> &stateBuffer,
-      std::string &error) const;
+      int64_t maxBatches, std::string &error) const;
 
-  /// The batches one run evaluates.
+  /// The full batches of the held-out data (a partial last one is left
+  /// out: the compiled program has one batch size).
   int64_t batches() const { return numBatches; }
   int64_t examplesPerBatch() const { return batchSize; }
 

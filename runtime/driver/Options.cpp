@@ -96,8 +96,9 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                  "arrays, or of Fashion-MNIST's t10k files); by default the "
                  "test split, or for text the corpus's tail (--holdout)");
   app.add_option("--eval-batches", options.evalBatches,
-                 "Batches per evaluation, the first ones of the held-out "
-                 "split (0: all of it)")
+                 "Batches per validation (--eval-every), the first ones of "
+                 "the held-out split (0: all of it); the test after "
+                 "training runs on all of it")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_option("--holdout", options.holdout,

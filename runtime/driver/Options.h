@@ -32,7 +32,8 @@ struct Options {
   /// Held-out data in the training data's format instead of the default
   /// split (the test split, or the tail of a text corpus).
   std::string evalData;
-  /// Batches per evaluation, the first ones of the held-out split (0: all).
+  /// Batches per validation, the first ones of the held-out split (0: all);
+  /// the test after training evaluates all of them.
   int64_t evalBatches = 0;
   /// The fraction of a text corpus, its tail, that a model with an
   /// evaluate function never trains on and is evaluated on.
