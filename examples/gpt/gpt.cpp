@@ -9,6 +9,8 @@
 //   gpt --emit gpt.mlir
 //   gpt --explain examples/gpt/data.yaml --explain examples/gpt/hybrid.yaml
 //   gpt --train examples/gpt/hybrid.yaml --steps 100
+//   gpt --train examples/gpt/hybrid.yaml --checkpoint-dir ckpt \
+//       --generate examples/gpt/data.yaml --prompt "Licensed under "
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,9 +144,9 @@ void buildGpt(Model &model, const Config &c) {
 int main(int argc, char **argv) {
   CLI::App app{"A GPT-style language model built with tessel's C++ front end"};
   Config c;
-  std::string emitPath, trainLayout;
-  std::vector<std::string> explainLayouts;
-  int ranks = 0, steps = 100;
+  std::string emitPath, trainLayout, checkpointDir, generateLayout;
+  std::vector<std::string> explainLayouts, prompts;
+  int ranks = 0, steps = 100, maxTokens = 64;
   double lr = 0.003;
   app.add_option("--layers", c.layers, "Transformer blocks");
   app.add_option("--batch", c.batch);
@@ -158,7 +160,18 @@ int main(int argc, char **argv) {
   app.add_option("-n,--ranks", ranks, "ranks (the layout's mesh by default)");
   app.add_option("--steps", steps);
   app.add_option("--lr", lr);
+  app.add_option("--checkpoint-dir", checkpointDir,
+                 "training writes its checkpoint here; --generate reads it");
+  app.add_option("--generate", generateLayout,
+                 "continue the prompts under a layout file (forward-only)");
+  app.add_option("--prompt", prompts, "a prompt to continue (repeatable)");
+  app.add_option("--max-tokens", maxTokens, "tokens to generate per prompt");
   CLI11_PARSE(app, argc, argv);
+  if (!generateLayout.empty() && (checkpointDir.empty() || prompts.empty())) {
+    std::cerr << "gpt: --generate needs --checkpoint-dir DIR and --prompt "
+                 "TEXT\n";
+    return 1;
+  }
 
   try {
     Model model;
@@ -173,13 +186,29 @@ int main(int argc, char **argv) {
     if (!trainLayout.empty()) {
       CompileOptions options;
       options.optimizer = "adamw";
-      RunResult result = run(model, Layout::fromFile(trainLayout), ranks,
-                             {"--steps", std::to_string(steps), "--lr",
-                              std::to_string(lr)},
-                             options);
+      std::vector<std::string> args{"--steps", std::to_string(steps), "--lr",
+                                    std::to_string(lr)};
+      if (!checkpointDir.empty())
+        args.insert(args.end(), {"--checkpoint-dir", checkpointDir});
+      RunResult result =
+          run(model, Layout::fromFile(trainLayout), ranks, args, options);
       if (!result.metrics.empty())
         std::cout << "last metrics: " << result.metrics.back() << "\n";
-      return result.exitCode;
+      if (result.exitCode != 0)
+        return result.exitCode;
+    }
+    if (!generateLayout.empty()) {
+      // A forward-only program's decode, reading the trained weights; it
+      // prints each prompt with its continuation.
+      CompileOptions options;
+      options.extraFlags = {"--mode=infer"};
+      std::vector<std::string> args{"generate", "--checkpoint-dir",
+                                    checkpointDir, "--max-tokens",
+                                    std::to_string(maxTokens)};
+      for (const std::string &prompt : prompts)
+        args.push_back("--prompt=" + prompt);
+      return run(model, Layout::fromFile(generateLayout), 0, args, options)
+          .exitCode;
     }
   } catch (const Error &error) {
     std::cerr << "gpt: " << error.what() << "\n";
