@@ -12,6 +12,8 @@
 # (tessel-decompose-einsum, as `tessel compile` does), so the references
 # of the forward passes are the n-ary einsums the models wrote; einsum3/
 # is a model of such einsums.
+# Each also runs under the layouts `tessel search` picks for it on 4 and 8
+# ranks.
 # Besides the examples, small test models (tests/differential/models) cover
 # ops and constructs the examples do not use (layers/: layer functions
 # called with scopes, which tessel-inline-layers inlines first; scans/:
@@ -163,6 +165,13 @@ declare -A optimizers=(
   [topk]="optimizer=adam"
 )
 
+# The optimizer's name alone (tessel search's --optimizer), sgd by default.
+optimizer_of() {
+  local options=${optimizers[$1]:-}
+  local name=${options#optimizer=}
+  [ "$name" != "$options" ] && echo "${name%% *}" || echo sgd
+}
+
 passed=0
 failed=0
 check() { # name, model, function, reference dir, apply-layout option
@@ -210,6 +219,17 @@ for dir in $(for models in "$@"; do ls -d "$models"/*/; done); do
       [ -f "$layout" ] || continue
       check "$example/$function/$(basename "$layout" .yaml)" "$model" "$function" \
         "$reference" "layout-file=$layout"
+    done
+    # The layouts tessel search picks on 4 and 8 ranks (docs/search.md):
+    # whatever it writes (ZeRO overrides, a second model axis, padding)
+    # computes what one rank computes.
+    for ranks in 4 8; do
+      searched="$work/$example.search$ranks.yaml"
+      [ -f "$searched" ] ||
+        "$bin/tessel" search "$forward" -n "$ranks" -o "$searched" \
+          --optimizer "$(optimizer_of "$example")" > /dev/null
+      check "$example/$function/search-n$ranks" "$model" "$function" \
+        "$reference" "layout-file=$searched"
     done
     for entry in "${extra[@]}"; do
       IFS='|' read -r name mesh rules <<< "$entry"
