@@ -71,11 +71,20 @@ std::optional<std::vector<int64_t>> idxSizes(const std::vector<uint8_t> &bytes,
   int64_t count = 1;
   for (int i = 0; i < dims; ++i) {
     sizes.push_back(bigEndian32(&bytes[4 + 4 * i]));
-    count *= sizes.back();
+    // Three sizes of up to 2^32 each can overflow a 64-bit count.
+    if (__builtin_mul_overflow(count, sizes.back(), &count)) {
+      error = fmt::format("{}: its header's sizes overflow", path);
+      return std::nullopt;
+    }
   }
   if (bytes.size() != header + static_cast<size_t>(count)) {
     error = fmt::format("{} holds {} bytes of data, its header promises {}",
                         path, bytes.size() - header, count);
+    return std::nullopt;
+  }
+  if (sizes[0] == 0) {
+    error =
+        fmt::format("{} holds no {}", path, dims == 1 ? "labels" : "images");
     return std::nullopt;
   }
   return sizes;

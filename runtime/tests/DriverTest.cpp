@@ -433,3 +433,23 @@ TEST(Driver, MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk) {
             std::string::npos)
       << full.output;
 }
+
+namespace {
+
+// An idx file without images used to divide by zero in the batch order,
+// and sizes whose product overflows to the file's length passed the check.
+TEST(Driver, EmptyOrOverflowingDataIsAClearError) {
+  fs::path empty = scratch("empty-data");
+  writeIdx(empty / "train-images-idx3-ubyte", {0, 28, 28}, 0);
+  writeIdx(empty / "train-labels-idx1-ubyte", {0}, 0);
+  expectDataError(empty, (empty / "train-labels-idx1-ubyte").string() +
+                             " holds no labels");
+  fs::path huge = scratch("overflowing-data");
+  writeIdx(huge / "train-images-idx3-ubyte",
+           {0xffffffffu, 0xffffffffu, 0xffffffffu}, 0);
+  writeIdx(huge / "train-labels-idx1-ubyte", {100}, 100);
+  expectDataError(huge, (huge / "train-images-idx3-ubyte").string() +
+                            ": its header's sizes overflow");
+}
+
+} // namespace

@@ -100,7 +100,8 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              DataShape:DataOfAnotherShapeIsAClearError
              NonFinite:NonFiniteLossStopsTrainingNamingTheStep
              NonFiniteOptions:NonFiniteOptionsAreRefused
-             Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk)
+             Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk
+             EmptyData:EmptyOrOverflowingDataIsAClearError)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)
   list(GET parts 1 gtest)
