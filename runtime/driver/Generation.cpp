@@ -122,11 +122,13 @@ std::optional<std::string> planDecode(const ProgramMetadata &metadata,
     if (!argument.role.empty()) {
       plan.parameters.push_back(index);
     } else if (argument.name == "token") {
+      // The logits' rows are the tokens' sequences: the same first dim.
       if (argument.global.rank() != 1 || !isInteger(argument.global.type) ||
+          argument.global.dims[0] != logits.dims[0] ||
           argument.global.shape[0] != plan.batch)
-        return fmt::format("decode's 'token' is {}; it must be [batch] of "
-                           "i32 or i64, batch {} as the logits",
-                           argument.global.str(), plan.batch);
+        return fmt::format("decode's 'token' is {}; it must be [{}:{}] of "
+                           "i32 or i64, as the logits' first dim",
+                           argument.global.str(), logits.dims[0], plan.batch);
       plan.token = index;
     } else if (argument.name == "position") {
       if (argument.global.rank() != 0 || !isInteger(argument.global.type))
