@@ -47,5 +47,12 @@ expect_error "tessel calibrate: --max-ranks and --repetitions must be at least 1
   "$bin/tessel" calibrate --max-ranks 0 -o "$work/none.json"
 expect_error "tessel calibrate: --max-ranks and --repetitions must be at least 1" \
   "$bin/tessel" calibrate --repetitions 0 -o "$work/none.json"
+# A profile that cannot be written fails before anything is measured.
+expect_error "tessel calibrate: $work/no/such/dir/p.json: No such file or directory" \
+  "$bin/tessel" calibrate -o "$work/no/such/dir/p.json"
+if grep -q "rank(s)" "$work/out"; then
+  echo "FAIL: calibrate measured before finding it cannot write its profile"
+  exit 1
+fi
 test ! -e "$work/none.json"
 echo "calibrate: OK"

@@ -149,6 +149,18 @@ int mlir::tessel::runCalibrate(const char *tool) {
   std::optional<std::string> mpirun = findMpirun();
   if (!mpirun)
     return 1;
+  // Opened first, so that a path that cannot be written fails before the
+  // measuring; removed again unless a profile is written.
+  std::optional<llvm::ToolOutputFile> out;
+  if (!outputPath.empty()) {
+    std::error_code code;
+    out.emplace(outputPath, code, llvm::sys::fs::OF_Text);
+    if (code) {
+      llvm::errs() << "tessel calibrate: " << outputPath << ": "
+                   << code.message() << "\n";
+      return 1;
+    }
+  }
 
   analysis::MachineProfile profile;
   char host[256] = "unknown";
@@ -203,18 +215,11 @@ int mlir::tessel::runCalibrate(const char *tool) {
     llvm::errs() << "tessel calibrate: " << error << "\n";
     return 1;
   }
-  if (outputPath.empty()) {
+  if (!out) {
     llvm::outs() << text;
     return 0;
   }
-  std::error_code code;
-  llvm::ToolOutputFile out(outputPath, code, llvm::sys::fs::OF_Text);
-  if (code) {
-    llvm::errs() << "tessel calibrate: " << outputPath << ": " << code.message()
-                 << "\n";
-    return 1;
-  }
-  out.os() << text;
-  out.keep();
+  out->os() << text;
+  out->keep();
   return 0;
 }
