@@ -28,6 +28,7 @@
 #include "llvm/Support/Program.h"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 using namespace mlir;
@@ -297,6 +298,14 @@ int mlir::tessel::runRun(const char *tool, ArrayRef<std::string> programArgs) {
   int64_t ranks = 0;
   if (int status = compileTo(tool, Stage::Executable, output, ranks))
     return status;
+  // MPI numbers ranks with an int; a larger mesh (possible with padding,
+  // which lets any mesh split any dimension) must not reach mpirun, where
+  // the count would wrap.
+  if (ranks > std::numeric_limits<int>::max()) {
+    llvm::errs() << "tessel: the layout's mesh has " << ranks
+                 << " ranks, more than MPI can start (2^31 - 1)\n";
+    return 1;
+  }
   if (numRanks != 0 && numRanks != ranks) {
     llvm::errs() << "tessel: the layout's mesh has " << ranks
                  << " ranks, but -n asks for " << numRanks << "\n";
