@@ -302,10 +302,22 @@ void feedTokens(tessel_context_t *context, const ValueSpec &spec,
 
 /// A prompt and what the model made of it.
 struct Continuation {
+  Continuation(std::string prompt, uint64_t seed, size_t index)
+      : prompt(std::move(prompt)) {
+    // std::seed_seq's mixing is fixed by the standard, as the generator is.
+    std::seed_seq mixed{static_cast<uint32_t>(seed),
+                        static_cast<uint32_t>(seed >> 32),
+                        static_cast<uint32_t>(index)};
+    random.seed(mixed);
+  }
+
   std::string prompt;
   std::vector<int64_t> tokens;
   /// Whether the context ended before --max-tokens.
   bool contextFull = false;
+  /// This prompt's own draws, so that its text depends on the seed and its
+  /// place among the prompts, not on which others share its batch.
+  std::mt19937_64 random;
 };
 
 /// Decodes up to plan.batch prompts together (the rest of the rows repeat
@@ -313,14 +325,11 @@ struct Continuation {
 bool decodeBatch(const GenerationOptions &options, const DecodePlan &plan,
                  const layout::Mesh &mesh, tessel_function_t decode,
                  tessel_context_t *context, int64_t rank, DecodeState &state,
-                 std::mt19937_64 &random, std::vector<Continuation> &batch,
-                 int64_t &calls, std::string &error) {
+                 std::vector<Continuation> &batch, int64_t &calls,
+                 std::string &error) {
   const FunctionSpec &function = *plan.decode;
   const ValueSpec &logitsSpec = function.results[plan.logits];
   state.clearCarried();
-  size_t longest = 0;
-  for (const Continuation &row : batch)
-    longest = std::max(longest, row.prompt.size());
   std::vector<int64_t> fed(plan.batch);
   std::vector<bool> done(batch.size(), false);
   int64_t rowsLeft = static_cast<int64_t>(batch.size());
@@ -382,8 +391,8 @@ bool decodeBatch(const GenerationOptions &options, const DecodePlan &plan,
           row[v] = static_cast<float>(
               runtime::loadElement(logitsSpec.global.type, global.data(),
                                    static_cast<int64_t>(b) * plan.vocab + v));
-        picked[b] =
-            sampleToken(row.data(), plan.vocab, options.sampling, random);
+        picked[b] = sampleToken(row.data(), plan.vocab, options.sampling,
+                                batch[b].random);
       }
     }
     MPI_Bcast(picked.data(), static_cast<int>(picked.size()), MPI_INT64_T, 0,
@@ -457,7 +466,6 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
                               : std::nullopt))
     return 1;
 
-  std::mt19937_64 random(options.seed);
   int64_t calls = 0, generated = 0;
   Clock::time_point start = Clock::now();
   for (size_t first = 0; first < prompts.size();
@@ -465,9 +473,9 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
     std::vector<Continuation> batch;
     for (size_t i = first;
          i < prompts.size() && i < first + static_cast<size_t>(plan.batch); ++i)
-      batch.push_back({prompts[i], {}, false});
+      batch.emplace_back(prompts[i], options.seed, i);
     bool ok = decodeBatch(options, plan, mesh, decode, context, rank, state,
-                          random, batch, calls, error);
+                          batch, calls, error);
     if (anyRankFailed(rank,
                       ok ? std::nullopt : std::optional<std::string>(error))) {
       if (output)

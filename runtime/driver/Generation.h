@@ -13,8 +13,10 @@
 // picks from the logits (Sampling.h), carrying every argument that decode
 // also returns, by name, from call to call (zeros at first); the context
 // ends at the size of that state's `key` dimension. Rank 0 assembles the
-// logits and picks the tokens, and every rank feeds the same ones, so the
-// text depends on the model and the options, never on the layout.
+// logits and picks the tokens (each prompt drawing from its own generator,
+// seeded with --seed and its index), and every rank feeds the same ones, so
+// the text depends on the model, the prompt and the options, never on the
+// layout or on the prompts that share its batch.
 //
 //===----------------------------------------------------------------------===//
 

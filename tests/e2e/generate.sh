@@ -100,6 +100,17 @@ assert [r["tokens"] for r in sampled] != [r["tokens"] for r in rows]
 EOF
 result "every prompt gets its tokens, up to the context's end, and the totals count them" $status
 
+# Each prompt draws from its own generator (the seed and its place among the
+# prompts), so a program compiled for batches of 2 rows (three batches
+# here) samples the same text.
+status=0
+"$bin/tessel" compile "$model" --mode infer --batch 2 -o "$work/batch2.spmd"
+"$work/batch2.spmd" generate --checkpoint-dir "$work/ckpt" --prompts "$work/prompts.txt" \
+  --max-tokens 10 --temperature 0.8 --top-k 40 --seed 7 --output "$work/batch2.sampled.jsonl" \
+  > "$work/batch2.out" 2>&1 && same_text one.sampled batch2.sampled || status=1
+grep -q "decode calls of batch 2" "$work/batch2.out" || status=1
+result "batches of 2 rows sample the text of batches of 4" $status
+
 status=0
 generate one "data:1" "batch:data" one.seed8 --temperature 0.8 --top-k 40 --seed 8 &&
   ! same_text one.sampled one.seed8 > /dev/null || status=1
