@@ -421,14 +421,27 @@ int mlir::tessel::runSearch() {
           *budget, smallest->memoryIsLowerBound ? "at least " : "",
           bytesText(smallest->memoryBytes), smallest->candidate.rulesText(),
           smallest->candidate.meshText(), evaluations.size());
-    else
+    else if (evaluations.empty()) {
+      // Every factorization of the rank count has an axis larger than any
+      // dim it could split.
+      search::Dim largest;
+      for (const auto *list : {&dims.batchDims, &dims.modelDims})
+        for (const search::Dim &dim : *list)
+          if (dim.size > largest.size)
+            largest = dim;
+      llvm::errs() << fmt::format(
+          "tessel search: no layout of {} on {} ranks to try: every mesh of "
+          "{} ranks has an axis larger than any dimension it could split{}\n",
+          modelPath.getValue(), numRanks.getValue(), numRanks.getValue(),
+          largest.size ? fmt::format(" (the largest is {}, of size {})",
+                                     largest.name, largest.size)
+                       : "");
+    } else
       llvm::errs() << fmt::format(
           "tessel search: no legal layout of {} on {} ranks among {} "
-          "candidates{}\n",
+          "candidates; the first failed with: {}\n",
           modelPath.getValue(), numRanks.getValue(), evaluations.size(),
-          evaluations.empty()
-              ? ""
-              : "; the first failed with: " + evaluations.front().reason);
+          evaluations.front().reason);
     return 1;
   }
 
