@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <limits>
 #include <numeric>
 
 namespace tessel::driver {
@@ -85,6 +86,23 @@ std::optional<std::string> checkArrayFits(const NpyArray &array,
     return fmt::format("{}: holds floats ({}) but the model's '{}' is {}",
                        array.path(), array.dtype(), argument.name,
                        global.str());
+  // Integers the model's type cannot hold (int64 labels into i32) would
+  // wrap around into other, valid-looking values.
+  if (global.type == ref::ElementType::I32 ||
+      global.type == ref::ElementType::I1) {
+    double lowest = global.type == ref::ElementType::I1
+                        ? 0
+                        : std::numeric_limits<int32_t>::min();
+    double highest = global.type == ref::ElementType::I1
+                         ? 1
+                         : std::numeric_limits<int32_t>::max();
+    for (int64_t i = 0; i < array.numElements(); ++i)
+      if (array.at(i) < lowest || array.at(i) > highest)
+        return fmt::format("{}: element {} is {:.0f}, which the model's '{}' "
+                           "({}) cannot hold",
+                           array.path(), i, array.at(i), argument.name,
+                           global.str());
+  }
   return std::nullopt;
 }
 

@@ -453,3 +453,43 @@ TEST(Driver, EmptyOrOverflowingDataIsAClearError) {
 }
 
 } // namespace
+
+namespace {
+
+/// Writes a version 1.0 .npy file of `descr` ("<f4", "<i8") and `shape`
+/// holding `data`.
+void writeNpy(const fs::path &path, const std::string &descr,
+              const std::string &shape, const std::string &data) {
+  std::string header = "{'descr': '" + descr +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  header.append(63 - (10 + header.size()) % 64, ' ');
+  header += '\n';
+  std::string bytes("\x93NUMPY\x01\x00", 8);
+  bytes += static_cast<char>(header.size() & 0xff);
+  bytes += static_cast<char>(header.size() >> 8);
+  std::ofstream(path, std::ios::binary) << bytes << header << data;
+}
+
+// int64 labels beyond i32 would wrap into other, valid-looking classes in
+// the program's i32 'labels'; the data loader refuses them by element.
+TEST(Driver, IntegersTheModelCannotHoldAreAnError) {
+  fs::path dir = scratch("int64-labels");
+  writeNpy(dir / "images.npy", "<f4", "(64, 784)",
+           std::string(64 * 784 * 4, '\0'));
+  std::string labels;
+  for (int64_t i = 0; i < 64; ++i) {
+    int64_t label = i == 17 ? (int64_t(1) << 32) + 3 : i % 10;
+    labels.append(reinterpret_cast<const char *>(&label), 8);
+  }
+  writeNpy(dir / "labels.npy", "<i8", "(64,)", labels);
+  Job job = runJob(1, TESSEL_LINEAR_NP1,
+                   "--steps 1 --no-evaluate --data " + dir.string());
+  EXPECT_EQ(job.status, 1) << job.output;
+  EXPECT_NE(job.output.find("tessel: " + (dir / "labels.npy").string() +
+                            ": element 17 is 4294967299, which the model's "
+                            "'labels' ([batch:64] i32) cannot hold"),
+            std::string::npos)
+      << job.output;
+}
+
+} // namespace

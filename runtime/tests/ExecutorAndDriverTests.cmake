@@ -101,7 +101,8 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              NonFinite:NonFiniteLossStopsTrainingNamingTheStep
              NonFiniteOptions:NonFiniteOptionsAreRefused
              Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk
-             EmptyData:EmptyOrOverflowingDataIsAClearError)
+             EmptyData:EmptyOrOverflowingDataIsAClearError
+             WideIntegers:IntegersTheModelCannotHoldAreAnError)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)
   list(GET parts 1 gtest)
