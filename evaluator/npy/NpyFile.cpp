@@ -2,6 +2,7 @@
 
 #include "evaluator/npy/NpyFile.h"
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -195,6 +196,29 @@ bool tessel::ref::readNpyAs(const std::string &path, const TensorSpec &spec,
     error = path + ": array has shape " + shapeText(array.shape) +
             " but the input is " + expected + "]";
     return false;
+  }
+  // An integer input takes whole numbers in its range only: rounding 2.7 to
+  // a label of 2, or wrapping 2^32 + 3 to 3, would compute something else
+  // than the file says without a word.
+  if (isIntegerType(spec.type)) {
+    double lowest = spec.type == ElementType::I1    ? 0
+                    : spec.type == ElementType::I32 ? -2147483648.0
+                                                    : -9223372036854775808.0;
+    double highest = spec.type == ElementType::I1    ? 1
+                     : spec.type == ElementType::I32 ? 2147483647.0
+                                                     : 9223372036854775807.0;
+    for (size_t i = 0; i < array.values.size(); ++i) {
+      double value = array.values[i];
+      if (value != std::trunc(value) || value < lowest || value > highest) {
+        std::ostringstream text;
+        text.precision(17);
+        text << value;
+        error = path + ": element " + std::to_string(i) + " is " + text.str() +
+                ", which the " + elementTypeName(spec.type) +
+                " input cannot hold";
+        return false;
+      }
+    }
   }
   tensor = Tensor(spec, std::move(array.values));
   return true;
