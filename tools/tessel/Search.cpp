@@ -18,6 +18,7 @@
 #include "analysis/MachineProfile.h"
 #include "analysis/StepTime.h"
 #include "codegen/Pipeline.h"
+#include "layouts/LayoutFile.h"
 #include "tools/support/ModelFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -78,6 +79,12 @@ cl::opt<std::string> optimizer("optimizer",
 cl::opt<int64_t> batchSize("batch",
                            cl::desc("resize the model's 'batch' dimension"),
                            cl::init(0), cl::sub(searchCommand));
+cl::list<std::string>
+    compareFiles("compare",
+                 cl::desc("a layout file to predict and rank beside the "
+                          "candidates (repeatable): how a hand-written "
+                          "layout compares"),
+                 cl::sub(searchCommand));
 cl::list<std::string> dimSizes("dim-size",
                                cl::desc("NAME=SIZE: resize a named dimension "
                                         "(repeatable)"),
@@ -120,7 +127,10 @@ std::string bytesText(int64_t bytes) {
 }
 
 struct Evaluation {
+  /// A candidate of the search, or (with `file`) a layout file's mesh.
   search::Candidate candidate;
+  /// The layout file (--compare) this is the evaluation of, if any.
+  std::string file;
   enum Status { Ranked, Illegal, OverBudget } status = Ranked;
   /// Why a candidate is out: the first error of tessel-apply-layout or
   /// tessel-partition, or the memory it needs.
@@ -132,6 +142,13 @@ struct Evaluation {
   int64_t commBytes = 0;
   int64_t flops = 0;
   analysis::StepTime step;
+
+  std::string meshText() const { return candidate.meshText(); }
+  std::string rulesText() const {
+    return file.empty()
+               ? candidate.rulesText()
+               : "layout file " + llvm::sys::path::filename(file).str();
+  }
 };
 
 /// Applies, measures and times candidates on clones of the training module.
@@ -145,7 +162,15 @@ public:
   Evaluation evaluate(const search::Candidate &candidate,
                       const search::ModelDims &dims);
 
+  /// Evaluates the layout file at `path`, whose mesh is `mesh`.
+  Evaluation evaluateFile(const std::string &path,
+                          std::vector<search::Axis> mesh);
+
 private:
+  /// Applies the layout file `layoutFile` to a clone of the training
+  /// module and fills in `result`.
+  void apply(Evaluation &result, const std::string &layoutFile, bool padUneven);
+
   ModuleOp trained;
   const analysis::MachineProfile &profile;
   std::optional<int64_t> budget;
@@ -173,6 +198,21 @@ Evaluation Evaluator::evaluate(const search::Candidate &candidate,
     llvm::raw_fd_ostream out(scratch, code);
     out << candidate.yaml("");
   }
+  apply(result, scratch, candidate.padUneven);
+  return result;
+}
+
+Evaluation Evaluator::evaluateFile(const std::string &path,
+                                   std::vector<search::Axis> mesh) {
+  Evaluation result;
+  result.file = path;
+  result.candidate.mesh = std::move(mesh);
+  apply(result, path, /*padUneven=*/false);
+  return result;
+}
+
+void Evaluator::apply(Evaluation &result, const std::string &layoutFile,
+                      bool padUneven) {
   MLIRContext *context = trained.getContext();
   OwningOpRef<ModuleOp> module = trained.clone();
   std::string firstError;
@@ -184,14 +224,13 @@ Evaluation Evaluator::evaluate(const search::Candidate &candidate,
   });
   PassManager layout(context);
   TesselApplyLayoutOptions options;
-  options.layoutFile = scratch;
-  options.padUneven = candidate.padUneven;
+  options.layoutFile = layoutFile;
+  options.padUneven = padUneven;
   layout.addPass(createTesselApplyLayout(options));
   auto fail = [&](const char *stage) {
     result.status = Evaluation::Illegal;
     result.reason =
         firstError.empty() ? std::string(stage) + " failed" : firstError;
-    return result;
   };
   if (failed(layout.run(*module)))
     return fail("tessel-apply-layout");
@@ -202,7 +241,7 @@ Evaluation Evaluator::evaluate(const search::Candidate &candidate,
     result.status = Evaluation::OverBudget;
     result.reason =
         fmt::format("peak memory {} per rank", bytesText(result.memoryBytes));
-    return result;
+    return;
   }
   PassManager partition(context);
   buildPartitionPipeline(partition, kDefaultBucketBytes);
@@ -213,7 +252,6 @@ Evaluation Evaluator::evaluate(const search::Candidate &candidate,
   result.commBytes = report.commBytesPerRank;
   result.flops = report.flopsPerRank;
   result.step = analysis::predictStepTime(step, report, profile);
-  return result;
 }
 
 /// Ranks by predicted step time, then memory, then the smaller mesh
@@ -238,11 +276,15 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
   nlohmann::ordered_json overrides = nlohmann::ordered_json::object();
   for (const auto &[tensor, rule] : candidate.overrides)
     overrides[tensor] = {{rule.first, rule.second}};
-  nlohmann::ordered_json json = {{"mesh", mesh},
-                                 {"layout", rules},
-                                 {"overrides", overrides},
-                                 {"zero", candidate.zero},
-                                 {"pad_uneven", candidate.padUneven}};
+  nlohmann::ordered_json json;
+  if (!evaluation.file.empty())
+    json = {{"file", evaluation.file}, {"mesh", mesh}};
+  else
+    json = {{"mesh", mesh},
+            {"layout", rules},
+            {"overrides", overrides},
+            {"zero", candidate.zero},
+            {"pad_uneven", candidate.padUneven}};
   if (evaluation.status == Evaluation::Ranked) {
     nlohmann::ordered_json classes = nlohmann::ordered_json::object();
     for (const auto &[opClass, seconds] : evaluation.step.classSeconds)
@@ -321,6 +363,35 @@ int mlir::tessel::runSearch() {
                  << " would overwrite the model\n";
     return 1;
   }
+  // The layout files to compare, read (and their mesh checked) before any
+  // work.
+  std::vector<std::pair<std::string, std::vector<search::Axis>>> toCompare;
+  for (const std::string &path : compareFiles) {
+    std::vector<::tessel::layout::Diagnostic> diagnostics;
+    std::optional<::tessel::layout::LayoutSpec> spec =
+        ::tessel::layout::parseLayoutFile(path, diagnostics);
+    for (const ::tessel::layout::Diagnostic &diagnostic : diagnostics)
+      if (diagnostic.severity == ::tessel::layout::Diagnostic::Error)
+        llvm::errs() << "tessel search: " << diagnostic.str() << "\n";
+    if (!spec)
+      return 1;
+    if (spec->mesh.numRanks() != numRanks) {
+      llvm::errs() << fmt::format("tessel search: --compare {}: its mesh has "
+                                  "{} ranks, not {}\n",
+                                  path, spec->mesh.numRanks(),
+                                  numRanks.getValue());
+      return 1;
+    }
+    if (!outputPath.empty() && llvm::sys::fs::equivalent(outputPath, path)) {
+      llvm::errs() << "tessel search: -o " << outputPath
+                   << " would overwrite a layout file to compare\n";
+      return 1;
+    }
+    std::vector<search::Axis> mesh;
+    for (unsigned i = 0; i < spec->mesh.numAxes(); ++i)
+      mesh.push_back({spec->mesh.axisNames()[i], spec->mesh.axisSizes()[i]});
+    toCompare.emplace_back(path, std::move(mesh));
+  }
 
   ModelFile model(modelPath);
   if (!model.module())
@@ -391,6 +462,9 @@ int mlir::tessel::runSearch() {
       refined.push_back(std::move(candidate));
   evaluateAll(refined);
   llvm::sys::fs::remove(scratch);
+  std::vector<Evaluation> compared;
+  for (const auto &[path, mesh] : toCompare)
+    compared.push_back(evaluator.evaluateFile(path, mesh));
 
   std::vector<Evaluation> ranked;
   const Evaluation *smallest = nullptr;
@@ -457,6 +531,13 @@ int mlir::tessel::runSearch() {
     return 1;
 
   size_t shown = std::min<size_t>(ranked.size(), top);
+  // Where a compared layout would stand among the candidates.
+  auto rankAmongCandidates = [&](const Evaluation &evaluation) {
+    return 1 + std::count_if(ranked.begin(), ranked.end(),
+                             [&](const Evaluation &candidate) {
+                               return faster(candidate, evaluation);
+                             });
+  };
   if (format == Format::Json) {
     nlohmann::ordered_json json;
     json["model"] = modelPath.getValue();
@@ -479,6 +560,13 @@ int mlir::tessel::runSearch() {
     for (const Evaluation &evaluation : evaluations)
       if (evaluation.status != Evaluation::Ranked)
         json["dropped"].push_back(toJson(evaluation));
+    json["compared"] = nlohmann::ordered_json::array();
+    for (const Evaluation &evaluation : compared) {
+      nlohmann::ordered_json entry = toJson(evaluation);
+      if (evaluation.status == Evaluation::Ranked)
+        entry["rank"] = rankAmongCandidates(evaluation);
+      json["compared"].push_back(entry);
+    }
     json["best"] = toJson(best);
     json["best_yaml"] = bestYaml;
     llvm::outs() << json.dump(2) << "\n";
@@ -495,8 +583,8 @@ int mlir::tessel::runSearch() {
       evaluations.size(), ranked.size(), illegal, overBudget, elapsed);
   size_t meshWidth = 4, rulesWidth = 5;
   for (size_t i = 0; i < shown; ++i) {
-    meshWidth = std::max(meshWidth, ranked[i].candidate.meshText().size());
-    rulesWidth = std::max(rulesWidth, ranked[i].candidate.rulesText().size());
+    meshWidth = std::max(meshWidth, ranked[i].meshText().size());
+    rulesWidth = std::max(rulesWidth, ranked[i].rulesText().size());
   }
   llvm::outs() << fmt::format(
       "{:>3}  {:<{}}  {:<{}}  {:>10}  {:>10}  {:>10}  {:>11}  {:>11}\n", "#",
@@ -507,10 +595,28 @@ int mlir::tessel::runSearch() {
     llvm::outs() << fmt::format(
         "{:>3}  {:<{}}  {:<{}}  {:>10.3f}  {:>10.3f}  {:>10.3f}  {:>11}  "
         "{:>11}\n",
-        i + 1, e.candidate.meshText(), meshWidth, e.candidate.rulesText(),
-        rulesWidth, e.step.totalSeconds() * 1e3, e.step.computeSeconds * 1e3,
+        i + 1, e.meshText(), meshWidth, e.rulesText(), rulesWidth,
+        e.step.totalSeconds() * 1e3, e.step.computeSeconds * 1e3,
         e.step.commSeconds * 1e3, bytesText(e.memoryBytes),
         bytesText(e.commBytes));
+  }
+  if (!compared.empty())
+    llvm::outs() << "\ncompared:\n";
+  for (const Evaluation &e : compared) {
+    if (e.status != Evaluation::Ranked) {
+      llvm::outs() << fmt::format(
+          "  {}: {}: {}\n", e.file,
+          e.status == Evaluation::Illegal ? "illegal" : "over the budget",
+          e.reason);
+      continue;
+    }
+    llvm::outs() << fmt::format(
+        "  {} (mesh {}): step {:.3f} ms (compute {:.3f}, comm {:.3f}), {} "
+        "per rank, {} sent per step; would rank #{} of {}\n",
+        e.file, e.meshText(), e.step.totalSeconds() * 1e3,
+        e.step.computeSeconds * 1e3, e.step.commSeconds * 1e3,
+        bytesText(e.memoryBytes), bytesText(e.commBytes),
+        rankAmongCandidates(e), ranked.size() + 1);
   }
   llvm::outs() << "\nbest layout"
                << (outputPath.empty() ? "" : " (written to " + outputPath + ")")

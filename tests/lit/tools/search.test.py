@@ -59,6 +59,22 @@ def pads(path, dim):
     assert all(c["pad_uneven"] for c in splitting), splitting
 
 
+def compared(path):
+    """Each compared layout file is predicted as the candidate of the same
+    mesh and rules (the example files are layouts search tries)."""
+    result = load(path)
+    assert result["compared"], result
+    for entry in result["compared"]:
+        same = [c for c in result["candidates"]
+                if c["mesh"] == entry["mesh"]
+                and abs(c["step_seconds"] - entry["step_seconds"]) < 1e-12
+                and c["memory_bytes_per_rank"] == entry["memory_bytes_per_rank"]]
+        assert same, entry
+        faster = sum(c["step_seconds"] < entry["step_seconds"]
+                     for c in result["candidates"])
+        assert entry["rank"] == faster + 1, entry
+
+
 def fewest_bytes(path):
     result = load(path)
     sent = [c["comm_bytes_per_rank"] for c in result["candidates"]]
@@ -79,6 +95,8 @@ if __name__ == "__main__":
         budget(path, int(rest[0]))
     elif check == "pads":
         pads(path, rest[0])
+    elif check == "compared":
+        compared(path)
     elif check == "fewest-bytes":
         fewest_bytes(path)
     else:
