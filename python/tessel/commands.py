@@ -8,12 +8,17 @@ MLIR, explain it under layouts, train it.
     tessel.run_model_commands(build(args.layers), args, schedule="cosine")
 """
 import json
+import os
+import tempfile
 
 
 def add_model_arguments(parser, steps=100, lr=0.003, train_batch=None, data=None,
                         generation=False):
     """Adds --emit FILE, --explain LAYOUT (repeatable), --train LAYOUT,
-    -n/--ranks, --steps and --lr; with `train_batch`, --batch (the batch the
+    -n/--ranks, --steps, --lr, --eval-every N (validation on held-out data
+    every N steps, for a model with `evaluate`), --metrics FILE (the run's
+    metrics as JSON lines) and --plot IMAGE (its curves, `tessel plot`);
+    with `train_batch`, --batch (the batch the
     program is compiled for, `tessel compile --batch`); with `data`, --data
     (the directory the program reads); with `generation` (a language model
     with a decode function), --checkpoint-dir DIR (training writes its
@@ -27,6 +32,10 @@ def add_model_arguments(parser, steps=100, lr=0.003, train_batch=None, data=None
                         help="ranks to train on (the layout's mesh by default)")
     parser.add_argument("--steps", type=int, default=steps)
     parser.add_argument("--lr", type=float, default=lr)
+    parser.add_argument("--eval-every", type=int, default=0,
+                        help="evaluate on the held-out split every N steps (0: after training)")
+    parser.add_argument("--metrics", help="write the training run's metrics (JSON lines) here")
+    parser.add_argument("--plot", help="draw the training run's curves into this image (.png, .svg)")
     if train_batch is not None:
         parser.add_argument("--batch", dest="train_batch", type=int, default=train_batch,
                             help="the training batch the program is compiled for")
@@ -73,6 +82,8 @@ def train(model, args, optimizer, schedule):
     import tessel
 
     program_args = ["--steps", args.steps, "--lr", args.lr]
+    if getattr(args, "eval_every", 0):
+        program_args += ["--eval-every", args.eval_every]
     if schedule:
         program_args += ["--schedule", schedule]
     if getattr(args, "data", None):
@@ -85,4 +96,20 @@ def train(model, args, optimizer, schedule):
                          flags=flags, args=program_args)
     if metrics:
         print("last metrics:", json.dumps(metrics[-1]))
+    if getattr(args, "metrics", None):
+        write_metrics(metrics, args.metrics)
+        print("wrote", args.metrics)
+    if getattr(args, "plot", None):
+        from tessel.plot import plot_metrics
+        with tempfile.TemporaryDirectory() as scratch:
+            source = args.metrics or write_metrics(metrics, os.path.join(scratch, "train.jsonl"))
+            print("wrote", plot_metrics(source, args.plot, title=args.train,
+                                        labels=[os.path.basename(args.train)]))
     return metrics
+
+
+def write_metrics(metrics, path):
+    """Writes a run's metrics as the program's --metrics does (JSON lines)."""
+    with open(path, "w") as out:
+        out.writelines(json.dumps(line) + "\n" for line in metrics)
+    return path

@@ -114,3 +114,32 @@ def test_the_tessel_tool_dispatches_to_the_module(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert output.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_model_script_trains_validates_and_plots(tmp_path):
+    """run_model_commands (gpt.py --train ... --eval-every N --metrics F
+    --plot IMAGE): the validation lines reach the metrics file and the
+    curves the image."""
+    import argparse
+    import importlib.util
+
+    import tessel
+
+    repo = os.path.join(os.path.dirname(__file__), "..", "..")
+    spec = importlib.util.spec_from_file_location(
+        "gpt_example", os.path.join(repo, "examples", "gpt", "gpt.py"))
+    gpt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gpt)
+    layout = tmp_path / "one.yaml"
+    layout.write_text("mesh: {data: 1}\nlayout:\n  batch: data\n")
+    parser = argparse.ArgumentParser()
+    tessel.add_model_arguments(parser, steps=4)
+    metrics, image = tmp_path / "gpt.jsonl", tmp_path / "gpt.png"
+    args = parser.parse_args(["--train", str(layout), "--steps", "4", "--eval-every", "2",
+                              "--metrics", str(metrics), "--plot", str(image)])
+    tessel.run_model_commands(gpt.build_gpt(layers=1), args)
+    records = [json.loads(line) for line in metrics.read_text().splitlines()]
+    evaluations = [(r["split"], r["after_step"]) for r in records if "split" in r]
+    assert evaluations == [("validation", 2), ("validation", 4), ("test", 4)]
+    assert all(r["perplexity"] > 1 for r in records if "split" in r)
+    assert image.read_bytes().startswith(b"\x89PNG")
