@@ -26,6 +26,7 @@
 #include "evaluator/npy/NpyFile.h"
 #include "safetensors/CheckpointFile.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/ToolVersion.h"
 #include "tools/tessel-eval/GradientCheck.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -41,53 +42,61 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+// tessel-eval's own options, the only ones --help shows (LLVM's libraries
+// register hundreds more).
+static cl::OptionCategory evalOptions("tessel-eval options");
 static cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model.mlir>"),
                                       cl::Required);
 static cl::opt<std::string>
-    functionName("function",
+    functionName("function", cl::cat(evalOptions),
                  cl::desc("function to run (default: the only or first one)"));
 static cl::list<std::string>
-    inputFiles("input", cl::desc("NAME=FILE.npy; {rank} in FILE is the rank"));
+    inputFiles("input", cl::cat(evalOptions),
+               cl::desc("NAME=FILE.npy; {rank} in FILE is the rank"));
 static cl::opt<bool>
-    randomInputs("random-inputs",
+    randomInputs("random-inputs", cl::cat(evalOptions),
                  cl::desc("fill inputs not given with valid random values"));
-static cl::opt<uint64_t> seed("seed", cl::desc("seed of --random-inputs"),
-                              cl::init(0));
+static cl::opt<uint64_t> seed("seed", cl::cat(evalOptions),
+                              cl::desc("seed of --random-inputs"), cl::init(0));
 static cl::opt<std::string>
-    outputDir("output-dir", cl::desc("write result<i>[.rank<r>].npy here"));
+    outputDir("output-dir", cl::cat(evalOptions),
+              cl::desc("write result<i>[.rank<r>].npy here"));
 static cl::opt<std::string> checkAgainst(
-    "check-against",
+    "check-against", cl::cat(evalOptions),
     cl::desc("compare each result with DIR/result<i>.npy (a reference run)"));
 static cl::opt<double>
-    relativeTolerance("rtol", cl::desc("relative tolerance of --check-against"),
+    relativeTolerance("rtol", cl::cat(evalOptions),
+                      cl::desc("relative tolerance of --check-against"),
                       cl::init(1e-5));
 static cl::opt<double>
-    absoluteTolerance("atol", cl::desc("absolute tolerance of --check-against"),
+    absoluteTolerance("atol", cl::cat(evalOptions),
+                      cl::desc("absolute tolerance of --check-against"),
                       cl::init(1e-6));
 static cl::opt<std::string> checkpointPath(
-    "checkpoint",
+    "checkpoint", cl::cat(evalOptions),
     cl::desc("take the parameters (and arguments named like its tensors) "
              "from this checkpoint, or the newest one in this directory"),
     cl::value_desc("file or directory"));
-static cl::opt<unsigned> printLimit("print-limit",
+static cl::opt<unsigned> printLimit("print-limit", cl::cat(evalOptions),
                                     cl::desc("elements printed per result"),
                                     cl::init(8));
 
 static cl::opt<bool> checkGradients(
-    "check-gradients",
+    "check-gradients", cl::cat(evalOptions),
     cl::desc("check the gradients of the function's scalar loss against "
              "central finite differences (inputs as for a run)"));
 static cl::opt<bool> promoteF64(
-    "promote-f64",
+    "promote-f64", cl::cat(evalOptions),
     cl::desc("compute in f64 instead of f32 (for --check-gradients)"));
 static cl::opt<unsigned> gradientSamples("gradient-samples",
+                                         cl::cat(evalOptions),
                                          cl::desc("elements checked per input"),
                                          cl::init(16));
-static cl::opt<double> gradientStep("gradient-step",
+static cl::opt<double> gradientStep("gradient-step", cl::cat(evalOptions),
                                     cl::desc("finite-difference step"),
                                     cl::init(1e-6));
 static cl::opt<double> gradientTolerance(
-    "gradient-tolerance",
+    "gradient-tolerance", cl::cat(evalOptions),
     cl::desc("largest |fd - ad| / max(1, |fd|, |ad|) accepted"),
     cl::init(1e-6));
 
@@ -221,6 +230,8 @@ readCheckpointWeights(func::FuncOp func,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(evalOptions);
+  mlir::tessel::setToolVersionPrinter("tessel-eval");
   cl::ParseCommandLineOptions(argc, argv, "tessel reference evaluator\n");
 
   mlir::tessel::ModelFile model(modelPath);

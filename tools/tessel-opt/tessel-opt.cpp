@@ -4,6 +4,7 @@
 #include "codegen/Pipeline.h"
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
+#include "tools/support/ToolVersion.h"
 
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -54,6 +55,7 @@ int main(int argc, char **argv) {
   // `tessel compile`'s whole pipeline, as
   // --pass-pipeline='builtin.module(tessel-compile{...})'.
   mlir::tessel::registerCompilePipeline();
+  mlir::tessel::setToolVersionPrinter("tessel-opt");
   mlir::DialectRegistry registry;
   registry.insert<mlir::tessel::TesselDialect, mlir::func::FuncDialect,
                   mlir::LLVM::LLVMDialect>();

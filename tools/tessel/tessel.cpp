@@ -15,13 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/support/ToolVersion.h"
 #include "tools/tessel/Commands.h"
 
-#include "tessel/Version.h"
-
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
 
@@ -34,11 +31,6 @@ namespace {
 void hideLibraryOptions() {
   static llvm::cl::OptionCategory topLevel("tessel");
   llvm::cl::HideUnrelatedOptions(topLevel);
-}
-
-void printVersion(llvm::raw_ostream &os) {
-  os << "tessel " TESSEL_VERSION "\n  built with MLIR and LLVM "
-     << LLVM_VERSION_STRING << "\n";
 }
 
 } // namespace
@@ -54,7 +46,7 @@ int main(int argc, char **argv) {
       break;
     }
   hideLibraryOptions();
-  llvm::cl::SetVersionPrinter(printVersion);
+  mlir::tessel::setToolVersionPrinter("tessel");
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "tessel: models with named dimensions and a layout, compiled into one "
