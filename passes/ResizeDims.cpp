@@ -42,6 +42,8 @@ private:
 
   llvm::StringMap<int64_t> newSizes;
   llvm::StringSet<> namesSeen;
+  /// Set once a new size made a tensor too large (reported once).
+  bool tooLarge = false;
 };
 
 bool TesselResizeDimsPass::parseSizes() {
@@ -74,10 +76,19 @@ Type TesselResizeDimsPass::resized(Type type) {
     changed |= shape[index] != found->second;
     shape[index] = found->second;
   }
-  if (!changed)
+  if (!changed || tooLarge)
     return type;
-  return NamedTensorType::get(type.getContext(), tensor.getDimNames(), shape,
-                              tensor.getElementType(), tensor.getLayout());
+  // Checked by the type's verifier: a size whose product with the others
+  // overflows the byte count (batch=2^62) would give IR that does not parse
+  // back; the error names the dimension and its size.
+  NamedTensorType checked = NamedTensorType::getChecked(
+      [&] {
+        tooLarge = true;
+        return getOperation().emitError() << "tessel-resize-dims: ";
+      },
+      type.getContext(), tensor.getDimNames(), ArrayRef<int64_t>(shape),
+      tensor.getElementType(), tensor.getLayout());
+  return checked ? Type(checked) : type;
 }
 
 void TesselResizeDimsPass::runOnOperation() {
@@ -105,6 +116,8 @@ void TesselResizeDimsPass::runOnOperation() {
     func.setFunctionType(
         FunctionType::get(module.getContext(), inputs, results));
   }
+  if (tooLarge)
+    return signalPassFailure();
 
   for (const auto &entry : newSizes)
     if (!namesSeen.contains(entry.getKey())) {

@@ -2,6 +2,15 @@
 // RUN: not tessel-opt %s --tessel-resize-dims="sizes=batchx=8" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not tessel-opt %s --tessel-resize-dims="sizes=batch=0" 2>&1 | FileCheck %s --check-prefix=BADSIZE
 // RUN: not tessel-opt %s --tessel-resize-dims="sizes=k=5" 2>&1 | FileCheck %s --check-prefix=FIXED
+// RUN: not tessel-opt %s --tessel-resize-dims="sizes=hidden=4611686018427387904" 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not tessel-opt %s --tessel-resize-dims="sizes=batch=9223372036854775807" 2>&1 | FileCheck %s --check-prefix=HUGEBATCH
+
+// A size whose tensors' byte counts overflow is an error naming the
+// dimension (2^62 f32 elements are 2^64 bytes), not IR that cannot be read
+// back.
+// HUGE: error: tessel-resize-dims: dimension 'hidden' of size 4611686018427387904 makes the tensor larger than 2^63 - 1 bytes
+// HUGE-NOT: error
+// HUGEBATCH: error: tessel-resize-dims: dimension 'batch' of size 9223372036854775807 makes the tensor larger than 2^63 - 1 bytes
 
 // Every tensor type with a resized dimension follows, the function types
 // included; other dimensions keep their sizes.
