@@ -2,16 +2,15 @@
 //
 // `search` builds the training step once (tessel-autodiff, as compile
 // does), lists candidate layouts from the model's dimension names
-// (SearchSpace.h), and for each one that survives the cheap checks applies
-// it (tessel-apply-layout: its errors make a candidate illegal), measures
-// its peak memory per rank (CostReport), partitions it as compile does and
-// predicts its step time on a machine profile (StepTime.h). It prints the
-// candidates ranked by predicted step time and writes the best as a layout
-// file (docs/search.md).
+// (SearchSpace.h), evaluates each (SearchEvaluation.h: legality, memory,
+// predicted step time on a machine profile), prints the candidates ranked
+// by predicted step time and writes the best as a layout file
+// (docs/search.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/tessel/Commands.h"
+#include "tools/tessel/SearchEvaluation.h"
 #include "tools/tessel/SearchSpace.h"
 
 #include "analysis/CostReport.h"
@@ -22,7 +21,6 @@
 #include "tools/support/ModelFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -37,6 +35,8 @@
 
 using namespace mlir;
 using namespace mlir::tessel;
+using search::Evaluation;
+using search::Evaluator;
 namespace cl = llvm::cl;
 namespace analysis = ::tessel::analysis;
 
@@ -114,155 +114,6 @@ std::optional<int64_t> parseBytes(StringRef text) {
   if (value > (uint64_t(INT64_MAX) >> shift))
     return std::nullopt;
   return static_cast<int64_t>(value << shift);
-}
-
-std::string bytesText(int64_t bytes) {
-  if (bytes >= (int64_t(1) << 30))
-    return fmt::format("{:.2f} GiB", bytes / double(int64_t(1) << 30));
-  if (bytes >= (int64_t(1) << 20))
-    return fmt::format("{:.2f} MiB", bytes / double(1 << 20));
-  if (bytes >= 1024)
-    return fmt::format("{:.1f} KiB", bytes / 1024.0);
-  return fmt::format("{} B", bytes);
-}
-
-struct Evaluation {
-  /// A candidate of the search, or (with `file`) a layout file's mesh.
-  search::Candidate candidate;
-  /// The layout file (--compare) this is the evaluation of, if any.
-  std::string file;
-  enum Status { Ranked, Illegal, OverBudget } status = Ranked;
-  /// Why a candidate is out: the first error of tessel-apply-layout or
-  /// tessel-partition, or the memory it needs.
-  std::string reason;
-  int64_t memoryBytes = 0;
-  /// Whether memoryBytes is only the parameters and optimizer state (the
-  /// candidate was dropped before its layout was applied).
-  bool memoryIsLowerBound = false;
-  int64_t commBytes = 0;
-  int64_t flops = 0;
-  analysis::StepTime step;
-
-  std::string meshText() const { return candidate.meshText(); }
-  std::string rulesText() const {
-    return file.empty()
-               ? candidate.rulesText()
-               : "layout file " + llvm::sys::path::filename(file).str();
-  }
-};
-
-/// Applies, measures and times candidates on clones of the training module.
-class Evaluator {
-public:
-  Evaluator(ModuleOp trained, const analysis::MachineProfile &profile,
-            std::optional<int64_t> budget, std::string scratch)
-      : trained(trained), profile(profile), budget(budget),
-        scratch(std::move(scratch)) {}
-
-  Evaluation evaluate(const search::Candidate &candidate,
-                      const search::ModelDims &dims);
-
-  /// Evaluates the layout file at `path`, whose mesh is `mesh`.
-  Evaluation evaluateFile(const std::string &path,
-                          std::vector<search::Axis> mesh);
-
-private:
-  /// Applies the layout file `layoutFile` to a clone of the training
-  /// module and fills in `result`.
-  void apply(Evaluation &result, const std::string &layoutFile, bool padUneven);
-
-  ModuleOp trained;
-  const analysis::MachineProfile &profile;
-  std::optional<int64_t> budget;
-  /// A file the candidate's layout is written to, as compile reads one.
-  std::string scratch;
-};
-
-Evaluation Evaluator::evaluate(const search::Candidate &candidate,
-                               const search::ModelDims &dims) {
-  Evaluation result;
-  result.candidate = candidate;
-  // Parameters and their state alone: known before any pass runs.
-  int64_t state = search::stateBytesPerRank(dims, candidate);
-  if (budget && state > *budget) {
-    result.status = Evaluation::OverBudget;
-    result.memoryBytes = state;
-    result.memoryIsLowerBound = true;
-    result.reason = fmt::format("parameters and optimizer state alone take "
-                                "{} per rank",
-                                bytesText(state));
-    return result;
-  }
-  {
-    std::error_code code;
-    llvm::raw_fd_ostream out(scratch, code);
-    out << candidate.yaml("");
-  }
-  apply(result, scratch, candidate.padUneven);
-  return result;
-}
-
-Evaluation Evaluator::evaluateFile(const std::string &path,
-                                   std::vector<search::Axis> mesh) {
-  Evaluation result;
-  result.file = path;
-  result.candidate.mesh = std::move(mesh);
-  apply(result, path, /*padUneven=*/false);
-  return result;
-}
-
-void Evaluator::apply(Evaluation &result, const std::string &layoutFile,
-                      bool padUneven) {
-  MLIRContext *context = trained.getContext();
-  OwningOpRef<ModuleOp> module = trained.clone();
-  std::string firstError;
-  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
-        firstError.empty())
-      firstError = diagnostic.str();
-    return success();
-  });
-  PassManager layout(context);
-  TesselApplyLayoutOptions options;
-  options.layoutFile = layoutFile;
-  options.padUneven = padUneven;
-  layout.addPass(createTesselApplyLayout(options));
-  auto fail = [&](const char *stage) {
-    result.status = Evaluation::Illegal;
-    result.reason =
-        firstError.empty() ? std::string(stage) + " failed" : firstError;
-  };
-  if (failed(layout.run(*module)))
-    return fail("tessel-apply-layout");
-  auto step = module->lookupSymbol<func::FuncOp>("train_step");
-  analysis::CostReport report = analysis::buildCostReport(step);
-  result.memoryBytes = report.peakBytesPerRank;
-  if (budget && report.peakBytesPerRank > *budget) {
-    result.status = Evaluation::OverBudget;
-    result.reason =
-        fmt::format("peak memory {} per rank", bytesText(result.memoryBytes));
-    return;
-  }
-  PassManager partition(context);
-  buildPartitionPipeline(partition, kDefaultBucketBytes);
-  if (failed(partition.run(*module)))
-    return fail("tessel-partition");
-  step = module->lookupSymbol<func::FuncOp>("train_step");
-  analysis::addPartitionedCosts(report, step);
-  result.commBytes = report.commBytesPerRank;
-  result.flops = report.flopsPerRank;
-  result.step = analysis::predictStepTime(step, report, profile);
-}
-
-/// Ranks by predicted step time, then memory, then the smaller mesh
-/// (fewer axes is simpler to run).
-bool faster(const Evaluation &a, const Evaluation &b) {
-  double ta = a.step.totalSeconds(), tb = b.step.totalSeconds();
-  if (ta != tb)
-    return ta < tb;
-  if (a.memoryBytes != b.memoryBytes)
-    return a.memoryBytes < b.memoryBytes;
-  return a.candidate.mesh.size() < b.candidate.mesh.size();
 }
 
 nlohmann::ordered_json toJson(const Evaluation &evaluation) {
@@ -452,7 +303,7 @@ int mlir::tessel::runSearch() {
                   (b->status == Evaluation::Ranked))
                 return a->status == Evaluation::Ranked;
               if (a->status == Evaluation::Ranked)
-                return faster(*a, *b);
+                return search::faster(*a, *b);
               return a->memoryBytes < b->memoryBytes;
             });
   std::vector<search::Candidate> refined;
@@ -480,7 +331,7 @@ int mlir::tessel::runSearch() {
         (!smallest || evaluation.memoryBytes < smallest->memoryBytes))
       smallest = &evaluation;
   }
-  std::stable_sort(ranked.begin(), ranked.end(), faster);
+  std::stable_sort(ranked.begin(), ranked.end(), search::faster);
   double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
           .count();
@@ -493,8 +344,9 @@ int mlir::tessel::runSearch() {
           "({} on mesh {}; {} candidates tried)\n",
           modelPath.getValue(), numRanks.getValue(), memoryPerRank.getValue(),
           *budget, smallest->memoryIsLowerBound ? "at least " : "",
-          bytesText(smallest->memoryBytes), smallest->candidate.rulesText(),
-          smallest->candidate.meshText(), evaluations.size());
+          search::bytesText(smallest->memoryBytes),
+          smallest->candidate.rulesText(), smallest->candidate.meshText(),
+          evaluations.size());
     else if (evaluations.empty()) {
       // Every factorization of the rank count has an axis larger than any
       // dim it could split.
@@ -525,7 +377,7 @@ int mlir::tessel::runSearch() {
       "step {:.3f} ms, {} per rank, on the profile {}.\n",
       llvm::sys::path::filename(modelPath).str(), numRanks.getValue(),
       optimizer.getValue(), best.step.totalSeconds() * 1e3,
-      bytesText(best.memoryBytes), profile.source);
+      search::bytesText(best.memoryBytes), profile.source);
   std::string bestYaml = best.candidate.yaml(header);
   if (!outputPath.empty() && !writeText(outputPath, bestYaml))
     return 1;
@@ -535,7 +387,7 @@ int mlir::tessel::runSearch() {
   auto rankAmongCandidates = [&](const Evaluation &evaluation) {
     return 1 + std::count_if(ranked.begin(), ranked.end(),
                              [&](const Evaluation &candidate) {
-                               return faster(candidate, evaluation);
+                               return search::faster(candidate, evaluation);
                              });
   };
   if (format == Format::Json) {
@@ -597,8 +449,8 @@ int mlir::tessel::runSearch() {
         "{:>11}\n",
         i + 1, e.meshText(), meshWidth, e.rulesText(), rulesWidth,
         e.step.totalSeconds() * 1e3, e.step.computeSeconds * 1e3,
-        e.step.commSeconds * 1e3, bytesText(e.memoryBytes),
-        bytesText(e.commBytes));
+        e.step.commSeconds * 1e3, search::bytesText(e.memoryBytes),
+        search::bytesText(e.commBytes));
   }
   if (!compared.empty())
     llvm::outs() << "\ncompared:\n";
@@ -615,7 +467,7 @@ int mlir::tessel::runSearch() {
         "per rank, {} sent per step; would rank #{} of {}\n",
         e.file, e.meshText(), e.step.totalSeconds() * 1e3,
         e.step.computeSeconds * 1e3, e.step.commSeconds * 1e3,
-        bytesText(e.memoryBytes), bytesText(e.commBytes),
+        search::bytesText(e.memoryBytes), search::bytesText(e.commBytes),
         rankAmongCandidates(e), ranked.size() + 1);
   }
   llvm::outs() << "\nbest layout"
