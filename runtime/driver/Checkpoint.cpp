@@ -10,6 +10,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <filesystem>
 
 namespace tessel::driver {
 
@@ -96,6 +97,12 @@ bool readCheckpoint(safetensors::CheckpointFile &file,
       return false;
     }
   }
+  return readBlocks(file, tensors, mesh, rank, error);
+}
+
+bool readBlocks(safetensors::CheckpointFile &file,
+                const std::vector<StateTensor> &tensors,
+                const layout::Mesh &mesh, int64_t rank, std::string &error) {
   std::vector<unsigned char> global;
   for (const StateTensor &tensor : tensors) {
     const ValueSpec &spec = *tensor.spec;
@@ -107,6 +114,26 @@ bool readCheckpoint(safetensors::CheckpointFile &file,
                  tensor.local);
   }
   return true;
+}
+
+std::optional<std::string> resolveCheckpoint(const std::string &path,
+                                             std::string &error) {
+  std::error_code failure;
+  if (std::filesystem::is_directory(path, failure)) {
+    std::optional<std::string> latest = latestCheckpoint(path);
+    if (!latest)
+      error = fmt::format("--checkpoint {}: the directory holds no checkpoint "
+                          "(step-*.safetensors)",
+                          path);
+    return latest;
+  }
+  if (!std::filesystem::exists(path, failure)) {
+    error = fmt::format("--checkpoint {}: {}", path,
+                        failure ? failure.message()
+                                : std::string("no such file or directory"));
+    return std::nullopt;
+  }
+  return path;
 }
 
 } // namespace tessel::driver

@@ -78,6 +78,22 @@ bool readCheckpoint(safetensors::CheckpointFile &file,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
                     std::string &error);
 
+/// Reads each tensor's block from a checkpoint already opened, as
+/// readCheckpoint does, but lets the file hold tensors that are not among
+/// `tensors`: a forward-only or decode function reads the parameters it
+/// takes out of a training checkpoint that also holds optimizer state.
+bool readBlocks(safetensors::CheckpointFile &file,
+                const std::vector<StateTensor> &tensors,
+                const layout::Mesh &mesh, int64_t rank, std::string &error);
+
+/// The checkpoint file that `path` (a --checkpoint option) names: the file
+/// itself, or the latest step-*.safetensors of a directory. Nullopt with
+/// the reason, naming `path`, in `error` when there is none; a path the
+/// system refuses (too long, not searchable) is such a reason, not an
+/// exception.
+std::optional<std::string> resolveCheckpoint(const std::string &path,
+                                             std::string &error);
+
 } // namespace tessel::driver
 
 #endif // TESSEL_RUNTIME_DRIVER_CHECKPOINT_H

@@ -17,7 +17,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -224,16 +223,8 @@ public:
       tensors.push_back({&spec, buffers[index]});
     }
     HostCopies copies(*context, tensors);
-    std::vector<unsigned char> global;
-    for (const StateTensor &tensor : copies.tensors()) {
-      const ValueSpec &spec = *tensor.spec;
-      if (!file.read(spec.name, spec.global.spec(), global, error))
-        return false;
-      extractBlock(global.data(), spec.global.shape,
-                   layout::shardOffset(mesh, spec.tensorLayout(), rank),
-                   spec.local.shape, runtime::elementBytes(spec.global.type),
-                   tensor.local);
-    }
+    if (!readBlocks(file, copies.tensors(), mesh, rank, error))
+      return false;
     copies.store();
     return true;
   }
@@ -440,17 +431,14 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
                     readPrompts(options, plan.context, plan.vocab, prompts)))
     return 1;
 
-  std::string path = options.checkpoint, error;
-  if (std::filesystem::is_directory(path)) {
-    std::optional<std::string> latest = latestCheckpoint(path);
-    if (!latest) {
-      anyRankFailed(rank, fmt::format("no checkpoint in {}", path));
-      return 1;
-    }
-    path = *latest;
-  }
+  std::string error;
+  std::optional<std::string> path =
+      resolveCheckpoint(options.checkpoint, error);
+  if (anyRankFailed(rank,
+                    path ? std::nullopt : std::optional<std::string>(error)))
+    return 1;
   DecodeState state(context, plan);
-  bool loaded = state.loadParameters(path, mesh, rank, error);
+  bool loaded = state.loadParameters(*path, mesh, rank, error);
   if (anyRankFailed(rank,
                     loaded ? std::nullopt : std::optional<std::string>(error)))
     return 1;

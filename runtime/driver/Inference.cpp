@@ -163,25 +163,6 @@ std::optional<std::string> planFeeds(const Dataset &dataset,
   return std::nullopt;
 }
 
-/// The checkpoint file `path` names: itself, or a directory's latest.
-std::optional<std::string> resolveCheckpoint(const std::string &path,
-                                             std::string &error) {
-  std::error_code failure;
-  if (fs::is_directory(path, failure)) {
-    std::optional<std::string> latest = latestCheckpoint(path);
-    if (!latest)
-      error = fmt::format("--checkpoint {}: the directory holds no checkpoint "
-                          "(step-*.safetensors)",
-                          path);
-    return latest;
-  }
-  if (!fs::exists(path, failure)) {
-    error = fmt::format("--checkpoint {}: no such file or directory", path);
-    return std::nullopt;
-  }
-  return path;
-}
-
 /// The parameters and buffers of the function: each rank's block, read from
 /// the checkpoint by name, in buffers of tessel_rt_alloc.
 class TrainedArguments {
@@ -210,16 +191,8 @@ public:
       tensors.push_back({&spec, buffer});
     }
     HostCopies copies(*context, tensors);
-    std::vector<unsigned char> global;
-    for (const StateTensor &tensor : copies.tensors()) {
-      const ValueSpec &spec = *tensor.spec;
-      if (!file.read(spec.name, spec.global.spec(), global, error))
-        return false;
-      extractBlock(global.data(), spec.global.shape,
-                   layout::shardOffset(mesh, spec.tensorLayout(), rank),
-                   spec.local.shape, runtime::elementBytes(spec.global.type),
-                   tensor.local);
-    }
+    if (!readBlocks(file, copies.tensors(), mesh, rank, error))
+      return false;
     copies.store();
     return true;
   }

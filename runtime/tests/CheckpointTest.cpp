@@ -340,4 +340,37 @@ TEST_F(CheckpointTest, SpecialFilesAreNotCheckpoints) {
   EXPECT_EQ(latestCheckpoint(dir.string()), good);
 }
 
+// What a forward-only program or `generate` reads: the weights it takes out
+// of a training checkpoint holding more (the step count here).
+TEST_F(CheckpointTest, ReadBlocksTakesTheTensorsAsked) {
+  std::string path = write(4);
+  safetensors::CheckpointFile file;
+  std::string error;
+  ASSERT_TRUE(file.open(path, error)) << error;
+  std::vector<float> w(weights.size());
+  ASSERT_TRUE(readBlocks(file, {{&weightSpec, w.data()}}, mesh, 0, error))
+      << error;
+  EXPECT_EQ(w, weights);
+}
+
+TEST_F(CheckpointTest, ResolveCheckpointNamesWhatIsWrong) {
+  std::string error;
+  EXPECT_FALSE(resolveCheckpoint(dir.string(), error));
+  EXPECT_NE(error.find("the directory holds no checkpoint"), std::string::npos)
+      << error;
+  std::string older = write(3), newer = write(12);
+  EXPECT_EQ(resolveCheckpoint(dir.string(), error), newer);
+  EXPECT_EQ(resolveCheckpoint(older, error), older);
+  error.clear();
+  EXPECT_FALSE(resolveCheckpoint((dir / "none").string(), error));
+  EXPECT_NE(error.find("no such file or directory"), std::string::npos)
+      << error;
+  // A name the system refuses is an error, not an uncaught
+  // std::filesystem::filesystem_error (an abort under mpirun).
+  std::string tooLong = (dir / std::string(5000, 'a')).string();
+  error.clear();
+  EXPECT_FALSE(resolveCheckpoint(tooLong, error));
+  EXPECT_NE(error.find("File name too long"), std::string::npos) << error;
+}
+
 } // namespace

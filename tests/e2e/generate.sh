@@ -138,14 +138,17 @@ expect_error() { # message, generate options...
 expect_error "prompt 1 is empty" --checkpoint-dir "$work/ckpt" --prompt "" || status=1
 expect_error "prompt 2 has 16 bytes; the model's context holds 16 positions, so a prompt may \
 have at most 15" --checkpoint-dir "$work/ckpt" --prompt a --prompt 0123456789abcdef || status=1
-expect_error "no checkpoint in $work" --checkpoint-dir "$work" --prompt a || status=1
+expect_error "--checkpoint $work: the directory holds no checkpoint" --checkpoint-dir "$work" \
+  --prompt a || status=1
+expect_error "File name too long" --checkpoint-dir "$work/$(printf '%05000d' 0)" --prompt a ||
+  status=1
 expect_error "no prompt: give --prompt TEXT or --prompts FILE" --checkpoint-dir "$work/ckpt" ||
   status=1
 "$bin/tessel" compile "$examples/mlp/mlp.mlir" --mode infer -o "$work/mlp.spmd"
 "$work/mlp.spmd" generate --checkpoint-dir "$work/ckpt" --prompt a > "$work/mlp.out" 2>&1 &&
   status=1
 grep -qF "the program has no 'decode' function" "$work/mlp.out" || status=1
-result "empty and too long prompts, no checkpoint, no prompt and no decode are errors" $status
+result "empty and too long prompts, no checkpoint, a path too long, no prompt and no decode are errors" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
