@@ -8,6 +8,8 @@
 #include "mlir/IR/AsmState.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tessel;
 namespace layout = ::tessel::layout;
@@ -16,6 +18,27 @@ using ::tessel::analysis::CostReport;
 using ::tessel::analysis::TensorCost;
 
 namespace {
+
+// Counts saturate at 2^63 - 1 instead of wrapping: a model can be
+// representable (every tensor under 2^63 bytes, as the type verifier
+// checks) while its sums and FLOPs are not, and a wrapped count would be
+// reported as a small or negative number.
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+
+int64_t mulSat(int64_t a, int64_t b) {
+  int64_t product;
+  return __builtin_mul_overflow(a, b, &product) ? kSaturated : product;
+}
+
+int64_t addSat(int64_t a, int64_t b) {
+  int64_t sum;
+  return __builtin_add_overflow(a, b, &sum) ? kSaturated : sum;
+}
+
+template <typename... Counts>
+int64_t mulSat(int64_t a, int64_t b, Counts... rest) {
+  return mulSat(mulSat(a, b), rest...);
+}
 
 int64_t elementBytes(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
@@ -33,13 +56,15 @@ public:
   int64_t localElements(NamedTensorType type) const {
     int64_t count = 1;
     for (int64_t size : localShape(type))
-      count *= size;
+      count = mulSat(count, size);
     return count;
   }
 
   int64_t localBytes(Value value) const {
     auto type = dyn_cast<NamedTensorType>(value.getType());
-    return type ? localElements(type) * elementBytes(type.getElementType()) : 0;
+    return type ? mulSat(localElements(type),
+                         elementBytes(type.getElementType()))
+                : 0;
   }
 
   /// The local size of `dim` in `type`, or 0 if the type lacks it.
@@ -90,8 +115,9 @@ int64_t CostModel::flops(Operation *op) const {
           }
         int64_t points = 1;
         for (const auto &entry : extent)
-          points *= entry.getValue();
-        return 2 * points * std::max<int64_t>(1, einsum.getInputs().size() - 1);
+          points = mulSat(points, entry.getValue());
+        return mulSat(2, points,
+                      std::max<int64_t>(1, einsum.getInputs().size() - 1));
       })
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
             ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp,
@@ -104,17 +130,19 @@ int64_t CostModel::flops(Operation *op) const {
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.
       .Case<SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp>(
-          [&](Operation *) { return 5 * operandElements(op, 0); })
+          [&](Operation *) { return mulSat(5, operandElements(op, 0)); })
       // mean, centre, square, sum, scale per element, roughly.
-      .Case([&](LayerNormOp) { return 8 * operandElements(op, 0); })
+      .Case([&](LayerNormOp) { return mulSat(8, operandElements(op, 0)); })
       .Case([&](Conv2DOp conv) {
         NamedTensorType filter = conv.getFilter().getType();
         int64_t window = 1;
         for (Attribute kernel : conv.getKernel())
-          window *= *filter.getDimSize(cast<StringAttr>(kernel).getValue());
-        return 2 * resultElements(op) *
-               localDimSize(conv.getInput().getType(), conv.getInputChannel()) /
-               conv.getGroups() * window;
+          window = mulSat(
+              window, *filter.getDimSize(cast<StringAttr>(kernel).getValue()));
+        int64_t channelsPerGroup =
+            localDimSize(conv.getInput().getType(), conv.getInputChannel()) /
+            conv.getGroups();
+        return mulSat(2, resultElements(op), channelsPerGroup, window);
       })
       // Each gradient of a convolution does the forward's multiply-adds.
       .Case<Conv2DBackwardInputOp, Conv2DBackwardFilterOp>([&](auto conv) {
@@ -123,17 +151,20 @@ int64_t CostModel::flops(Operation *op) const {
             isa<Conv2DBackwardInputOp>(op) ? op->getOperand(1).getType()
                                            : op->getResult(0).getType());
         for (Attribute kernel : conv.getKernel())
-          window *= *filterType.getDimSize(cast<StringAttr>(kernel).getValue());
+          window = mulSat(window, *filterType.getDimSize(
+                                      cast<StringAttr>(kernel).getValue()));
         channels = localDimSize(filterType, conv.getInputChannel());
-        return 2 * operandElements(op, isa<Conv2DBackwardInputOp>(op) ? 0 : 1) *
-               channels * window;
+        return mulSat(
+            2, operandElements(op, isa<Conv2DBackwardInputOp>(op) ? 0 : 1),
+            channels, window);
       })
       .Case([&](PoolOp pool) {
-        return resultElements(op) * pool.getWindow()[0] * pool.getWindow()[1];
+        return mulSat(resultElements(op), pool.getWindow()[0],
+                      pool.getWindow()[1]);
       })
       .Case([&](PoolBackwardOp pool) {
-        return operandElements(op, 1) * pool.getWindow()[0] *
-               pool.getWindow()[1];
+        return mulSat(operandElements(op, 1), pool.getWindow()[0],
+                      pool.getWindow()[1]);
       })
       .Default([](Operation *) { return 0; });
 }
@@ -152,19 +183,21 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
       // Ring algorithms: a reduce-scatter then an all-gather.
       .Case([&](AllReduceOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("all_reduce", a.getAxes(), 2 * (g - 1) * inputBytes / g);
+        return cost("all_reduce", a.getAxes(),
+                    mulSat(2, g - 1, inputBytes / g));
       })
       .Case([&](AllGatherOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("all_gather", a.getAxes(), (g - 1) * inputBytes);
+        return cost("all_gather", a.getAxes(), mulSat(g - 1, inputBytes));
       })
       .Case([&](ReduceScatterOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("reduce_scatter", a.getAxes(), (g - 1) * inputBytes / g);
+        return cost("reduce_scatter", a.getAxes(),
+                    mulSat(g - 1, inputBytes / g));
       })
       .Case([&](AllToAllOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("all_to_all", a.getAxes(), (g - 1) * inputBytes / g);
+        return cost("all_to_all", a.getAxes(), mulSat(g - 1, inputBytes / g));
       })
       .Case([&](HaloExchangeOp h) {
         NamedTensorType type = h.getInput().getType();
@@ -172,7 +205,7 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
             inputBytes / std::max<int64_t>(1, localDimSize(type, h.getDim()));
         ArrayAttr axes = ArrayAttr::get(op->getContext(), {h.getAxisAttr()});
         return cost("halo_exchange", axes,
-                    (h.getHalo()[0] + h.getHalo()[1]) * rowBytes);
+                    mulSat(addSat(h.getHalo()[0], h.getHalo()[1]), rowBytes));
       })
       .Case([&](CollectivePermuteOp c) {
         return cost("collective_permute", c.getAxes(), inputBytes);
@@ -186,9 +219,10 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
 static void countWork(const CostModel &model, func::FuncOp func,
                       CostReport &report) {
   for (Operation &op : func.getBody().front().without_terminator()) {
-    report.flopsPerRank += model.flops(&op);
+    report.flopsPerRank = addSat(report.flopsPerRank, model.flops(&op));
     if (std::optional<CollectiveCost> collective = model.collective(&op)) {
-      report.commBytesPerRank += collective->bytesPerRank;
+      report.commBytesPerRank =
+          addSat(report.commBytesPerRank, collective->bytesPerRank);
       report.collectives.push_back(*collective);
     }
   }
@@ -243,16 +277,17 @@ CostReport buildCostReport(func::FuncOp func) {
     int64_t bytes = model.localBytes(argument);
     if (role && role.getValue() == "parameter") {
       describe(argument, "parameter");
-      report.parameterBytesPerRank += bytes;
+      report.parameterBytesPerRank =
+          addSat(report.parameterBytesPerRank, bytes);
     } else if (role && (role.getValue() == "optimizer_state" ||
                         role.getValue() == "buffer")) {
       describe(argument, "state");
-      report.stateBytesPerRank += bytes;
+      report.stateBytesPerRank = addSat(report.stateBytesPerRank, bytes);
     } else {
       describe(argument, "input");
-      report.inputBytesPerRank += bytes;
+      report.inputBytesPerRank = addSat(report.inputBytesPerRank, bytes);
     }
-    live += bytes;
+    live = addSat(live, bytes);
   }
   report.peakBytesPerRank = live;
   for (Operation &op : body.without_terminator()) {
@@ -262,9 +297,10 @@ CostReport buildCostReport(func::FuncOp func) {
         continue;
       describe(result, isParameter ? "parameter" : "activation");
       int64_t bytes = model.localBytes(result);
-      (isParameter ? report.parameterBytesPerRank
-                   : report.activationBytesPerRank) += bytes;
-      live += bytes;
+      int64_t &total = isParameter ? report.parameterBytesPerRank
+                                   : report.activationBytesPerRank;
+      total = addSat(total, bytes);
+      live = addSat(live, bytes);
     }
     report.peakBytesPerRank = std::max(report.peakBytesPerRank, live);
     for (Value operand : op.getOperands())

@@ -6,6 +6,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 using ::tessel::analysis::CostReport;
 using ::tessel::analysis::TensorCost;
 
@@ -35,8 +37,16 @@ std::string layoutText(const TensorCost &tensor) {
                        : fmt::format("{}", fmt::join(parts, ", "));
 }
 
+/// Whether a count reached the 2^63 - 1 at which CostReport's sums and
+/// products saturate instead of wrapping.
+bool saturated(int64_t count) {
+  return count == std::numeric_limits<int64_t>::max();
+}
+
 /// Spells a byte count with a binary unit.
 std::string bytesText(int64_t bytes) {
+  if (saturated(bytes))
+    return "2^63 - 1 bytes or more";
   if (bytes >= (int64_t(1) << 30))
     return fmt::format("{:.2f} GiB", bytes / double(int64_t(1) << 30));
   if (bytes >= (int64_t(1) << 20))
@@ -83,20 +93,21 @@ std::string tessel::analysis::formatText(const CostReport &report) {
     out += fmt::format("  {:<18} over [{}]  {} per rank\n", collective.kind,
                        fmt::join(collective.axes, ", "),
                        bytesText(collective.bytesPerRank));
-  out += fmt::format("\nper rank:\n"
-                     "  parameters   {}\n"
-                     "  opt. state   {}\n"
-                     "  inputs       {}\n"
-                     "  activations  {}\n"
-                     "  peak memory  {}\n"
-                     "  comm / step  {}\n"
-                     "  FLOPs        {}\n",
-                     bytesText(report.parameterBytesPerRank),
-                     bytesText(report.stateBytesPerRank),
-                     bytesText(report.inputBytesPerRank),
-                     bytesText(report.activationBytesPerRank),
-                     bytesText(report.peakBytesPerRank),
-                     bytesText(report.commBytesPerRank), report.flopsPerRank);
+  out += fmt::format(
+      "\nper rank:\n"
+      "  parameters   {}\n"
+      "  opt. state   {}\n"
+      "  inputs       {}\n"
+      "  activations  {}\n"
+      "  peak memory  {}\n"
+      "  comm / step  {}\n"
+      "  FLOPs        {}\n",
+      bytesText(report.parameterBytesPerRank),
+      bytesText(report.stateBytesPerRank), bytesText(report.inputBytesPerRank),
+      bytesText(report.activationBytesPerRank),
+      bytesText(report.peakBytesPerRank), bytesText(report.commBytesPerRank),
+      saturated(report.flopsPerRank) ? std::string("2^63 - 1 or more")
+                                     : std::to_string(report.flopsPerRank));
   return out;
 }
 
