@@ -16,20 +16,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-python3 "$here/check_profile.py" "$shipped" --ranks 1,2,4
-
-"$bin/tessel" calibrate --max-ranks 2 --repetitions 1 --min-seconds 0.002 \
-  --description "tests/e2e/calibrate.sh" -o "$work/profile.json"
-python3 "$here/check_profile.py" "$work/profile.json" --ranks 1,2
-"$bin/tessel" search "$examples/mlp/mlp.mlir" -n 2 --profile "$work/profile.json" \
-  -o "$work/best.yaml" | grep -q "profile: $work/profile.json (tests/e2e/calibrate.sh)"
-grep -q "^mesh: {" "$work/best.yaml"
-
-# The same without -o: the profile on stdout.
-"$bin/tessel" calibrate --max-ranks 1 --repetitions 1 --min-seconds 0.002 \
-  > "$work/stdout.json"
-python3 "$here/check_profile.py" "$work/stdout.json" --ranks 1
-
 expect_error() {
   local expected=$1
   shift
@@ -43,6 +29,27 @@ expect_error() {
     exit 1
   fi
 }
+
+python3 "$here/check_profile.py" "$shipped" --ranks 1,2,4
+
+"$bin/tessel" calibrate --max-ranks 2 --repetitions 1 --min-seconds 0.002 \
+  --description "tests/e2e/calibrate.sh" -o "$work/profile.json"
+python3 "$here/check_profile.py" "$work/profile.json" --ranks 1,2
+"$bin/tessel" search "$examples/mlp/mlp.mlir" -n 2 --profile "$work/profile.json" \
+  -o "$work/best.yaml" > "$work/search.txt"
+grep -qF "profile: $work/profile.json (tests/e2e/calibrate.sh)" "$work/search.txt"
+grep -q "^mesh: {" "$work/best.yaml"
+
+# The same without -o: the profile on stdout.
+"$bin/tessel" calibrate --max-ranks 1 --repetitions 1 --min-seconds 0.002 \
+  > "$work/stdout.json"
+python3 "$here/check_profile.py" "$work/stdout.json" --ranks 1
+# Without collectives, search cannot weigh communication: on one rank it
+# needs none, on more it refuses the profile.
+"$bin/tessel" search "$examples/mlp/mlp.mlir" -n 1 --profile "$work/stdout.json" > /dev/null
+expect_error "tessel search: $work/stdout.json times no collectives (calibrate with --max-ranks 2 or more)" \
+  "$bin/tessel" search "$examples/mlp/mlp.mlir" -n 2 --profile "$work/stdout.json"
+
 expect_error "tessel calibrate: --max-ranks and --repetitions must be at least 1" \
   "$bin/tessel" calibrate --max-ranks 0 -o "$work/none.json"
 expect_error "tessel calibrate: --max-ranks and --repetitions must be at least 1" \

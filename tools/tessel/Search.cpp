@@ -209,6 +209,14 @@ int mlir::tessel::runSearch() {
   }
   const analysis::MachineProfile &profile =
       loaded ? *loaded : analysis::defaultMachineProfile();
+  // A profile calibrated on one rank has no collectives: communication
+  // would cost nothing and every layout would look free to split.
+  if (profile.collectives.empty() && numRanks > 1) {
+    llvm::errs() << "tessel search: " << profile.source
+                 << " times no collectives (calibrate with --max-ranks 2 or "
+                    "more) and cannot weigh communication\n";
+    return 1;
+  }
   if (!outputPath.empty() && llvm::sys::fs::equivalent(outputPath, modelPath)) {
     llvm::errs() << "tessel search: -o " << outputPath
                  << " would overwrite the model\n";
