@@ -225,11 +225,15 @@ for dir in $(for models in "$@"; do ls -d "$models"/*/; done); do
     # computes what one rank computes.
     for ranks in 4 8; do
       searched="$work/$example.search$ranks.yaml"
-      [ -f "$searched" ] ||
-        "$bin/tessel" search "$forward" -n "$ranks" -o "$searched" \
-          --optimizer "$(optimizer_of "$example")" > /dev/null
-      check "$example/$function/search-n$ranks" "$model" "$function" \
-        "$reference" "layout-file=$searched"
+      if [ -f "$searched" ] ||
+         "$bin/tessel" search "$forward" -n "$ranks" -o "$searched" \
+           --optimizer "$(optimizer_of "$example")" > /dev/null; then
+        check "$example/$function/search-n$ranks" "$model" "$function" \
+          "$reference" "layout-file=$searched"
+      else
+        echo "FAIL: $example/$function/search-n$ranks: tessel search found no layout"
+        failed=$((failed + 1))
+      fi
     done
     for entry in "${extra[@]}"; do
       IFS='|' read -r name mesh rules <<< "$entry"
