@@ -6,6 +6,7 @@
 #include "driver/Blocks.h"
 #include "driver/Checkpoint.h"
 #include "driver/HostCopies.h"
+#include "driver/MetricsFile.h"
 #include "executor/Backend.h"
 #include "executor/Buffers.h"
 #include "safetensors/CheckpointFile.h"
@@ -16,7 +17,6 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -443,18 +443,19 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
                     loaded ? std::nullopt : std::optional<std::string>(error)))
     return 1;
 
-  std::FILE *output = nullptr;
-  if (rank == 0 && !options.outputFile.empty()) {
-    output = std::fopen(options.outputFile.c_str(), "w");
-    if (!output)
-      error = fmt::format("cannot write {}", options.outputFile);
-  }
+  // Opened only over nothing or a metrics file (a checkpoint or the prompts
+  // given by mistake are kept), every write checked.
+  std::optional<MetricsFile> output;
+  if (rank == 0 && !options.outputFile.empty())
+    output = MetricsFile::open(options.outputFile, /*append=*/false, error);
   if (anyRankFailed(rank, rank == 0 && !options.outputFile.empty() && !output
                               ? std::optional<std::string>(error)
                               : std::nullopt))
     return 1;
 
   int64_t calls = 0, generated = 0;
+  // Rank 0's first failed write, agreed on with the next batch.
+  std::optional<std::string> writeFailure;
   Clock::time_point start = Clock::now();
   for (size_t first = 0; first < prompts.size();
        first += static_cast<size_t>(plan.batch)) {
@@ -465,11 +466,8 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
     bool ok = decodeBatch(options, plan, mesh, decode, context, rank, state,
                           batch, calls, error);
     if (anyRankFailed(rank,
-                      ok ? std::nullopt : std::optional<std::string>(error))) {
-      if (output)
-        std::fclose(output);
+                      ok ? writeFailure : std::optional<std::string>(error)))
       return 1;
-    }
     if (rank != 0)
       continue;
     for (const Continuation &row : batch) {
@@ -480,41 +478,39 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
       else
         fmt::print("{}{}{}\n", row.prompt, text,
                    row.contextFull ? " [context full]" : "");
-      if (output) {
-        nlohmann::json line = {{"prompt", row.prompt},
-                               {"text", text},
-                               {"tokens", row.tokens},
-                               {"context_full", row.contextFull}};
-        std::fprintf(
-            output, "%s\n",
-            line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                .c_str());
-      }
+      nlohmann::json line = {{"prompt", row.prompt},
+                             {"text", text},
+                             {"tokens", row.tokens},
+                             {"context_full", row.contextFull}};
+      if (output && !writeFailure && !output->write(line, error))
+        writeFailure = error;
     }
   }
-  if (rank == 0) {
-    double seconds =
-        std::chrono::duration<double>(Clock::now() - start).count();
-    if (output) {
-      nlohmann::json line = {{"generated_tokens", generated},
-                             {"prompts", prompts.size()},
-                             {"decode_calls", calls},
-                             {"seconds", seconds},
-                             {"tokens_per_s", generated / seconds}};
-      std::fprintf(output, "%s\n", line.dump().c_str());
+  if (anyRankFailed(rank, writeFailure))
+    return 1;
+  if (rank != 0)
+    return 0;
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  fmt::print(stderr,
+             "generated {} tokens for {} prompt{} in {:.2f}s: {} decode "
+             "calls of batch {} ({:.2f} ms each, {:.0f} tokens/s) on {} "
+             "rank{} ({})\n",
+             generated, prompts.size(), prompts.size() == 1 ? "" : "s", seconds,
+             calls, plan.batch, 1e3 * seconds / std::max<int64_t>(calls, 1),
+             generated / seconds, mesh.numRanks(),
+             mesh.numRanks() == 1 ? "" : "s", describeMesh(mesh));
+  if (output) {
+    nlohmann::json line = {{"generated_tokens", generated},
+                           {"prompts", prompts.size()},
+                           {"decode_calls", calls},
+                           {"seconds", seconds},
+                           {"tokens_per_s", generated / seconds}};
+    // Every rank is done with collectives: rank 0 alone can fail here.
+    if (!output->write(line, error) || !output->close(error)) {
+      fmt::print(stderr, "tessel: {}\n", error);
+      return 1;
     }
-    fmt::print(stderr,
-               "generated {} tokens for {} prompt{} in {:.2f}s: {} decode "
-               "calls of batch {} ({:.2f} ms each, {:.0f} tokens/s) on {} "
-               "rank{} ({})\n",
-               generated, prompts.size(), prompts.size() == 1 ? "" : "s",
-               seconds, calls, plan.batch,
-               1e3 * seconds / std::max<int64_t>(calls, 1), generated / seconds,
-               mesh.numRanks(), mesh.numRanks() == 1 ? "" : "s",
-               describeMesh(mesh));
   }
-  if (output)
-    std::fclose(output);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "driver/Blocks.h"
 #include "driver/Checkpoint.h"
 #include "driver/HostCopies.h"
+#include "driver/MetricsFile.h"
 #include "driver/NpyData.h"
 #include "driver/NpyWriter.h"
 #include "driver/TextCorpus.h"
@@ -350,12 +351,11 @@ int infer(const InferenceOptions &options, const ProgramMetadata &metadata,
   std::vector<std::unique_ptr<TensorOutput>> outputs;
   if (anyRankFailed(rank, openOutputs(options, plan, rank, outputs)))
     return 1;
-  std::FILE *metrics = nullptr;
-  if (rank == 0 && !options.metricsFile.empty()) {
-    metrics = std::fopen(options.metricsFile.c_str(), "w");
-    if (!metrics)
-      error = fmt::format("cannot write metrics to {}", options.metricsFile);
-  }
+  // Opened only over nothing or a metrics file (the data or checkpoint
+  // given by mistake are kept), every write checked.
+  std::optional<MetricsFile> metrics;
+  if (rank == 0 && !options.metricsFile.empty())
+    metrics = MetricsFile::open(options.metricsFile, /*append=*/false, error);
   if (anyRankFailed(rank, rank == 0 && !options.metricsFile.empty() && !metrics
                               ? std::optional<std::string>(error)
                               : std::nullopt))
@@ -468,9 +468,10 @@ int infer(const InferenceOptions &options, const ProgramMetadata &metadata,
   if (!outputs.empty())
     line["outputs"] = written;
   std::fflush(stdout);
-  if (metrics) {
-    std::fprintf(metrics, "%s\n", line.dump().c_str());
-    std::fclose(metrics);
+  // Every rank is done with collectives: rank 0 alone can fail here.
+  if (metrics && (!metrics->write(line, error) || !metrics->close(error))) {
+    fmt::print(stderr, "tessel: {}\n", error);
+    return 1;
   }
   return 0;
 }

@@ -54,7 +54,11 @@ bool MetricsFile::write(const nlohmann::json &line, std::string &error) {
                         path);
     return false;
   }
-  std::string text = line.dump() + "\n";
+  // Strings from the user (generate's prompts and text) may hold bytes that
+  // are not UTF-8; they are written replaced, where dump() would throw.
+  std::string text =
+      line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "\n";
   if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() ||
       std::fflush(file.get()) != 0) {
     error = fmt::format("cannot write metrics to {}: {}", path,

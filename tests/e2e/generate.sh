@@ -144,11 +144,19 @@ expect_error "File name too long" --checkpoint-dir "$work/$(printf '%05000d' 0)"
   status=1
 expect_error "no prompt: give --prompt TEXT or --prompts FILE" --checkpoint-dir "$work/ckpt" ||
   status=1
+# --output is never written over an input (the prompts here), and a failed
+# write is an error.
+cp "$work/prompts.txt" "$work/prompts.kept"
+expect_error "is not a metrics file (JSON lines); refusing" --checkpoint-dir "$work/ckpt" \
+  --prompts "$work/prompts.txt" --output "$work/prompts.txt" || status=1
+cmp -s "$work/prompts.txt" "$work/prompts.kept" || status=1
+expect_error "cannot write metrics to /dev/full" --checkpoint-dir "$work/ckpt" --prompt a \
+  --output /dev/full || status=1
 "$bin/tessel" compile "$examples/mlp/mlp.mlir" --mode infer -o "$work/mlp.spmd"
 "$work/mlp.spmd" generate --checkpoint-dir "$work/ckpt" --prompt a > "$work/mlp.out" 2>&1 &&
   status=1
 grep -qF "the program has no 'decode' function" "$work/mlp.out" || status=1
-result "empty and too long prompts, no checkpoint, a path too long, no prompt and no decode are errors" $status
+result "empty and too long prompts, no checkpoint, a path too long, no prompt, --output onto the prompts or a full disk, and no decode are errors" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -172,6 +172,15 @@ expect_error "an unknown function" "the program has no function 'classify' (it h
   "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --function classify
 expect_error "tensor results without --out" "predict returns tensors ('logits', 'classes'); give --out DIR" \
   "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --function predict
+# --metrics is never written over an input, and a failed write is an error.
+cp "$work/partial.safetensors" "$work/kept.safetensors"
+expect_error "--metrics onto a checkpoint" "is not a metrics file (JSON lines); refusing" \
+  "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --metrics "$work/kept.safetensors"
+status=0
+cmp -s "$work/partial.safetensors" "$work/kept.safetensors" || status=1
+result "the checkpoint given as --metrics is kept" $status
+expect_error "--metrics on a full disk" "cannot write metrics to /dev/full" \
+  "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --metrics /dev/full
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
