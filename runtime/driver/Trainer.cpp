@@ -522,10 +522,15 @@ int train(const Options &options, const Program &program,
     if (evaluator && options.evalEvery > 0 &&
         (s + 1) % options.evalEvery == 0) {
       Clock::time_point validationStart = Clock::now();
+      // The profile is of the training steps.
+      if (options.profile)
+        runtime::disableOpProfiling();
       validation = evaluator->run(
           mesh, rank, context,
           [&](const std::string &name) { return state.find(name); },
           options.evalBatches, error);
+      if (options.profile)
+        runtime::enableOpProfiling();
       if (anyRankFailed(rank, validation ? std::nullopt
                                          : std::optional<std::string>(error)))
         return 1;

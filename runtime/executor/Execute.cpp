@@ -72,6 +72,8 @@ namespace tessel::runtime {
 
 void enableOpProfiling() { profiling = true; }
 
+void disableOpProfiling() { profiling = false; }
+
 std::vector<OpTime> opTimes() { return preparedOps().times(); }
 
 std::optional<std::string> tryExecute(tessel_context_t *context, void **site,

@@ -30,6 +30,9 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
 /// The counts are plain fields of each call site, for a program run by one
 /// thread per rank, as the driver runs it.
 void enableOpProfiling();
+/// Stops timing ops until the next enableOpProfiling (the driver leaves
+/// validation between steps out of a training profile).
+void disableOpProfiling();
 
 /// The calls and kernel time of one call site since profiling began.
 struct OpTime {

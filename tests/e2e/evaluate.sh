@@ -172,6 +172,20 @@ print("2 ranks: the 1-rank validation and test records")
 PY
 result "validation on 2 ranks (batch split) gives the 1-rank numbers" $status
 
+# --profile times the training steps only: the same calls per step with
+# validation after every step as without.
+status=0
+for every in 0 1; do
+  "$work/lm.spmd" --data "$work/corpus.txt" --steps 4 --eval-every $every --eval-batches 3 \
+    --no-evaluate --profile > "$work/profile$every.out" 2>&1 || status=1
+done
+calls() { sed -n 's/.* \([0-9.]*\) calls per step/\1/p' "$1"; }
+grep -q "validation loss" "$work/profile1.out" &&
+  [ -n "$(calls "$work/profile0.out")" ] &&
+  [ "$(calls "$work/profile0.out")" = "$(calls "$work/profile1.out")" ] ||
+  { status=1; cat "$work/profile0.out" "$work/profile1.out"; }
+result "--profile leaves validation out" $status
+
 # A model with dropout: its evaluate takes `dropout_step` too, which the
 # driver sets to 0 (dropout is off outside training), so validation is the
 # same whenever it runs.
