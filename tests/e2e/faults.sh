@@ -14,6 +14,10 @@
 # 4. A rank that hangs without dying (stopped with SIGSTOP): with
 #    --step-timeout, the other rank's watchdog ends it and the job ends
 #    within BOUND seconds, naming the rank and the step.
+# 5. A FIFO named like a newer checkpoint does not block --resume, and
+#    programs that would read out of bounds or lose a tensor are refused
+#    before training: an evaluate whose parameter has a trained name but
+#    another size, and a parameter named __metadata__.
 #
 # Every job runs under `timeout`, so a hang fails the test instead of
 # stalling the suite.
@@ -235,6 +239,49 @@ else
     "$work/hung.out" || { echo "no message naming the step:"; tail -5 "$work/hung.out"; status=1; }
 fi
 result "rank 1 stopped: the watchdog ends the job within ${BOUND}s naming the step" $status
+
+# 5. A FIFO among the checkpoints: --resume takes the newest regular file.
+status=0
+mkdir -p "$work/fifo"
+timeout 120 "${mpi[@]}" "$program" --data "$data" --steps 3 --no-evaluate \
+  --checkpoint-dir "$work/fifo" > "$work/fifo.out" 2>&1 || status=1
+mkfifo "$work/fifo/step-00000099.safetensors"
+timeout 60 "${mpi[@]}" "$program" --data "$data" --steps 5 --no-evaluate \
+  --checkpoint-dir "$work/fifo" --resume >> "$work/fifo.out" 2>&1 || status=1
+grep -q "resumed from $work/fifo/step-00000003.safetensors after step 3" "$work/fifo.out" ||
+  { tail -5 "$work/fifo.out"; status=1; }
+result "a FIFO named like a newer checkpoint: --resume takes the newest regular one" $status
+
+# An evaluate whose 'b2' is the trained 'b1' (and the other way round):
+# same names, other sizes.
+status=0
+python3 - "$examples/mlp/mlp.mlir" "$work/swapped.mlir" "$work/reserved.mlir" <<'PY'
+import sys
+source = open(sys.argv[1]).read()
+start, end = source.index("func.func @evaluate("), source.index("func.func @predict(")
+evaluate = (source[start:end].replace('parameter "b2"', 'parameter "B"')
+            .replace('parameter "b1"', 'parameter "b2"').replace('parameter "B"', 'parameter "b1"'))
+open(sys.argv[2], "w").write(source[:start] + evaluate + source[end:])
+open(sys.argv[3], "w").write(source.replace('"w1"', '"__metadata__"'))
+PY
+"$bin/tessel" compile "$work/swapped.mlir" --mesh data:1 --rules batch:data -o "$work/swapped.spmd"
+job_status=0
+timeout 120 mpirun -n 1 "$work/swapped.spmd" --data "$data" --steps 2 > "$work/swapped.out" 2>&1 || job_status=$?
+[ "$job_status" -eq 1 ] || status=1
+grep -F "tessel: evaluate's 'b2' is [hidden:256] f32 (on this rank [hidden:256] f32), but the trained 'b2' is [classes:10] f32" \
+  "$work/swapped.out" || { tail -5 "$work/swapped.out"; status=1; }
+grep -q "^step" "$work/swapped.out" && { echo "it trained"; status=1; }
+result "an evaluate parameter of the trained name but another size is refused before training" $status
+
+status=0
+"$bin/tessel" compile "$work/reserved.mlir" --mesh data:1 --rules batch:data -o "$work/reserved.spmd"
+job_status=0
+timeout 120 mpirun -n 1 "$work/reserved.spmd" --data "$data" --steps 2 --checkpoint-dir "$work/reserved" \
+  > "$work/reserved.out" 2>&1 || job_status=$?
+[ "$job_status" -eq 1 ] || status=1
+grep -F "tessel: the model has a tensor named '__metadata__', the name safetensors checkpoints reserve" \
+  "$work/reserved.out" || { tail -5 "$work/reserved.out"; status=1; }
+result "a parameter named __metadata__ is refused before training" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
