@@ -16,6 +16,8 @@
 #include "codegen/Pipeline.h"
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OutputFile.h"
+#include "tools/tessel/LayoutPicture.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -78,6 +80,16 @@ static cl::opt<int64_t> bucketBytes(
              "buffers of up to this size (0: one per tensor)"),
     cl::init(mlir::tessel::kDefaultBucketBytes),
     cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string> picturePath(
+    "picture",
+    cl::desc("also draw the layout as an HTML page: the mesh's ranks and "
+             "which block of each tensor every rank holds"),
+    cl::value_desc("file.html"), cl::sub(mlir::tessel::explainCommand));
+static cl::list<std::string> pictureTensors(
+    "picture-tensors",
+    cl::desc("the tensors to draw (default: the parameters and inputs)"),
+    cl::value_desc("name,name,..."), cl::CommaSeparated,
+    cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
     format("format", cl::desc("output format"), cl::init(Format::Text),
@@ -100,6 +112,16 @@ int mlir::tessel::runExplain() {
                     "--train\n";
     return 1;
   }
+  if (picturePath.empty() && !pictureTensors.empty()) {
+    llvm::errs() << "tessel explain: --picture-tensors names what --picture "
+                    "draws: add --picture FILE.html\n";
+    return 1;
+  }
+  if (!picturePath.empty() &&
+      mlir::tessel::outputIsAnInput(
+          "tessel explain", picturePath,
+          {{modelPath, "the model"}, {layoutPath, "the layout"}}))
+    return 1;
   mlir::tessel::ModelFile model(modelPath);
   if (!model.module())
     return 1;
@@ -149,6 +171,19 @@ int mlir::tessel::runExplain() {
     return 1;
   ::tessel::analysis::addPartitionedCosts(
       report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
+  if (!picturePath.empty()) {
+    std::string error;
+    std::string page = mlir::tessel::renderLayoutPicture(
+        report, {pictureTensors.begin(), pictureTensors.end()}, error);
+    if (page.empty()) {
+      llvm::errs() << "tessel explain: --picture-tensors: " << error << "\n";
+      return 1;
+    }
+    if (!mlir::tessel::writeFileAtomically(
+            "tessel explain", picturePath,
+            [&](raw_ostream &os) { os << page; }))
+      return 1;
+  }
   llvm::outs() << (format == Format::Json
                        ? ::tessel::analysis::formatJson(report)
                        : ::tessel::analysis::formatText(report));
