@@ -214,8 +214,29 @@ grep -q -- "--eval-every: no held-out data (--holdout 0" "$work/noheldout.out" |
 if "$work/lm.spmd" --steps 2 --data "$work/corpus.txt" --eval-data "$work/short.txt" \
   > "$work/short.out" 2>&1; then status=1; fi
 grep -q "short.txt: 3 bytes of text, too few for one window of 8" "$work/short.out" || status=1
-[ "$status" -eq 0 ] || cat "$work/noeval.out" "$work/noheldout.out" "$work/short.out"
-result "evaluation without evaluate, held-out data or enough text is a clear error" $status
+# Held-out arrays that evaluate cannot take: an error before the first step.
+python3 - "$work/lmnpy" <<'PY'
+import array, os, sys
+def save(path, shape, values):
+    header = "{'descr': '<i4', 'fortran_order': False, 'shape': (%s), }" % (
+        "".join(f"{n}, " for n in shape))
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as out:
+        out.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little"))
+        out.write(header.encode())
+        out.write(array.array("i", values).tobytes())
+os.makedirs(f"{sys.argv[1]}/test")
+for name in ("tokens", "targets"):
+    save(f"{sys.argv[1]}/{name}.npy", (8, 8), [i % 256 for i in range(64)])
+save(f"{sys.argv[1]}/test/other.npy", (8, 8), [0] * 64)
+PY
+if "$work/lm.spmd" --steps 2 --data "$work/lmnpy" > "$work/misfit.out" 2>&1; then status=1; fi
+grep -q "evaluate has no argument named after a held-out array ($work/lmnpy/test)" \
+  "$work/misfit.out" || status=1
+if grep -q "^step \|trained steps" "$work/misfit.out"; then status=1; fi
+[ "$status" -eq 0 ] || cat "$work/noeval.out" "$work/noheldout.out" "$work/short.out" \
+  "$work/misfit.out"
+result "evaluation without evaluate, held-out data, enough text or fitting arrays is a clear error before training" $status
 
 # Image classifiers: Fashion-MNIST's test split, and the test/ arrays of a
 # .npy dataset.
