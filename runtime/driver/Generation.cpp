@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -64,6 +65,9 @@ parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
                "Print only the generated text, one line per prompt");
   try {
     app.parse(argc, argv);
+    // CLI11's range check lets NaN through (it compares false with 0).
+    if (std::isnan(options.sampling.temperature))
+      throw CLI::ValidationError("--temperature", "NaN is not a temperature");
   } catch (const CLI::ParseError &error) {
     std::ostringstream discard;
     exitStatus = print ? app.exit(error) : app.exit(error, discard, discard);
@@ -294,7 +298,7 @@ void feedTokens(tessel_context_t *context, const ValueSpec &spec,
 /// A prompt and what the model made of it.
 struct Continuation {
   Continuation(std::string prompt, uint64_t seed, size_t index)
-      : prompt(std::move(prompt)) {
+      : prompt(std::move(prompt)), index(index) {
     // std::seed_seq's mixing is fixed by the standard, as the generator is.
     std::seed_seq mixed{static_cast<uint32_t>(seed),
                         static_cast<uint32_t>(seed >> 32),
@@ -303,6 +307,8 @@ struct Continuation {
   }
 
   std::string prompt;
+  /// Its place among the prompts, from 0.
+  size_t index;
   std::vector<int64_t> tokens;
   /// Whether the context ended before --max-tokens.
   bool contextFull = false;
@@ -371,7 +377,10 @@ bool decodeBatch(const GenerationOptions &options, const DecodePlan &plan,
     std::vector<unsigned char> global;
     if (!gatherGlobal({&logitsSpec, host.data()}, mesh, rank, global, error))
       return false;
-    std::vector<int64_t> picked(batch.size(), -1);
+    // Rows that pick nothing at this position (still in their prompt, or
+    // done) stay kNotPicked.
+    constexpr int64_t kNotPicked = -2;
+    std::vector<int64_t> picked(batch.size(), kNotPicked);
     if (rank == 0) {
       std::vector<float> row(static_cast<size_t>(plan.vocab));
       for (size_t b = 0; b < batch.size(); ++b) {
@@ -389,7 +398,14 @@ bool decodeBatch(const GenerationOptions &options, const DecodePlan &plan,
     MPI_Bcast(picked.data(), static_cast<int>(picked.size()), MPI_INT64_T, 0,
               MPI_COMM_WORLD);
     for (size_t b = 0; b < batch.size(); ++b) {
-      if (picked[b] < 0)
+      if (picked[b] == kNoToken) {
+        error = fmt::format("decode's logits for prompt {} at position {} "
+                            "hold a NaN or +inf, or nothing above -inf, so "
+                            "they pick no token (are the weights finite?)",
+                            batch[b].index + 1, position);
+        return false;
+      }
+      if (picked[b] == kNotPicked)
         continue;
       batch[b].tokens.push_back(picked[b]);
       if (static_cast<int64_t>(batch[b].tokens.size()) == options.maxTokens) {

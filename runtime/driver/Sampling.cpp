@@ -11,6 +11,17 @@ namespace tessel::driver {
 
 int64_t sampleToken(const float *logits, int64_t vocab,
                     const SamplingOptions &options, std::mt19937_64 &random) {
+  // max_element and the sort below assume ordered values (a NaN would be
+  // taken or skipped by where it stands), and the softmax needs a finite
+  // largest logit.
+  bool anyFinite = false;
+  for (int64_t v = 0; v < vocab; ++v) {
+    if (std::isnan(logits[v]) || logits[v] == HUGE_VALF)
+      return kNoToken;
+    anyFinite = anyFinite || logits[v] != -HUGE_VALF;
+  }
+  if (!anyFinite)
+    return kNoToken;
   if (options.temperature <= 0)
     return std::max_element(logits, logits + vocab) - logits;
   std::vector<int64_t> order(static_cast<size_t>(vocab));

@@ -24,10 +24,15 @@ struct SamplingOptions {
   int64_t topK = 0;
 };
 
+/// What sampleToken returns for logits that pick no token.
+constexpr int64_t kNoToken = -1;
+
 /// The token that `logits` (`vocab` values) pick: with temperature 0 the
 /// index of the largest (the first of equal ones, as tessel.argmax); else a
 /// draw from softmax(logits / temperature) over the topK largest (ties at
-/// the k-th kept in index order), one value of `random` per draw.
+/// the k-th kept in index order), one value of `random` per draw. Logits
+/// with a NaN or +inf, or none above -inf, have neither a largest nor a
+/// softmax: kNoToken, drawing nothing (-inf alone is a token ruled out).
 int64_t sampleToken(const float *logits, int64_t vocab,
                     const SamplingOptions &options, std::mt19937_64 &random);
 

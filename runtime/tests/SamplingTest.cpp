@@ -72,4 +72,24 @@ TEST(Sampling, ASeedGivesTheSameDraws) {
   EXPECT_NE(first, other);
 }
 
+TEST(Sampling, LogitsWithoutAFiniteLargestPickNoToken) {
+  const float nan = std::nanf(""), inf = HUGE_VALF;
+  SamplingOptions greedy, sampled{/*temperature=*/1.0, /*topK=*/0};
+  for (const std::vector<float> &logits :
+       {std::vector<float>{0.5f, nan, 2.0f}, std::vector<float>{nan, 1.0f},
+        std::vector<float>{1.0f, inf}, std::vector<float>{-inf, -inf}}) {
+    std::mt19937_64 random(3), fresh(3);
+    auto vocab = static_cast<int64_t>(logits.size());
+    EXPECT_EQ(sampleToken(logits.data(), vocab, greedy, random), kNoToken);
+    EXPECT_EQ(sampleToken(logits.data(), vocab, sampled, random), kNoToken);
+    EXPECT_EQ(random(), fresh());
+  }
+  // -inf rules a token out; the others are picked as ever.
+  std::vector<float> masked{-inf, 1.0f, -inf};
+  std::mt19937_64 random(5);
+  EXPECT_EQ(sampleToken(masked.data(), 3, greedy, random), 1);
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(sampleToken(masked.data(), 3, sampled, random), 1);
+}
+
 } // namespace

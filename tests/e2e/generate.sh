@@ -152,11 +152,33 @@ expect_error "is not a metrics file (JSON lines); refusing" --checkpoint-dir "$w
 cmp -s "$work/prompts.txt" "$work/prompts.kept" || status=1
 expect_error "cannot write metrics to /dev/full" --checkpoint-dir "$work/ckpt" --prompt a \
   --output /dev/full || status=1
+expect_error "--temperature: NaN is not a temperature" --checkpoint-dir "$work/ckpt" --prompt a \
+  --temperature nan || status=1
+# Weights that are all NaN (their checksums made again): the logits pick no
+# token, which is an error, not text.
+mkdir "$work/nan"
+python3 - "$work/ckpt" "$work/nan" <<'PY' || status=1
+import glob, json, os, struct, sys, zlib
+source = sorted(glob.glob(os.path.join(sys.argv[1], "step-*.safetensors")))[-1]
+raw = open(source, "rb").read()
+length = int.from_bytes(raw[:8], "little")
+header, data = json.loads(raw[8:8 + length]), bytearray(raw[8 + length:])
+for name, entry in header.items():
+    if name != "__metadata__" and entry["dtype"] == "F32":
+        begin, end = entry["data_offsets"]
+        data[begin:end] = struct.pack("<f", float("nan")) * ((end - begin) // 4)
+        header["__metadata__"]["crc32." + name] = "%08x" % zlib.crc32(data[begin:end])
+text = json.dumps(header).encode()
+open(os.path.join(sys.argv[2], os.path.basename(source)), "wb").write(
+    len(text).to_bytes(8, "little") + text + bytes(data))
+PY
+expect_error "decode's logits for prompt 1 at position 0 hold a NaN or +inf" \
+  --checkpoint-dir "$work/nan" --prompt a || status=1
 "$bin/tessel" compile "$examples/mlp/mlp.mlir" --mode infer -o "$work/mlp.spmd"
 "$work/mlp.spmd" generate --checkpoint-dir "$work/ckpt" --prompt a > "$work/mlp.out" 2>&1 &&
   status=1
 grep -qF "the program has no 'decode' function" "$work/mlp.out" || status=1
-result "empty and too long prompts, no checkpoint, a path too long, no prompt, --output onto the prompts or a full disk, and no decode are errors" $status
+result "empty and too long prompts, no checkpoint, a path too long, no prompt, --output onto the prompts or a full disk, a NaN temperature, NaN weights and no decode are errors" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
