@@ -7,9 +7,43 @@
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::tessel;
+
+/// How deep brackets may nest in a model file. MLIR's parser recurses once
+/// per level, so about 10,000 levels overflow the stack (a crash, not a
+/// diagnostic); real models nest a few dozen deep.
+static constexpr int kMaxNesting = 1000;
+
+/// Returns where brackets ((, [, {, <) first nest deeper than `limit` in
+/// `text`, or null. Brackets in string literals and comments do not count,
+/// nor the > of an arrow (->).
+static const char *tooDeeplyNested(StringRef text, int limit) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (text.substr(i).starts_with("//")) {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return nullptr;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > limit)
+        return text.data() + i;
+    } else if (c == ')' || c == ']' || c == '}' ||
+               (c == '>' && (i == 0 || text[i - 1] != '-'))) {
+      depth = std::max(0, depth - 1);
+    }
+  }
+  return nullptr;
+}
 
 static DialectRegistry toolDialects() {
   DialectRegistry registry;
@@ -21,7 +55,24 @@ ModelFile::ModelFile(StringRef path)
     : path(path.str()), ctx(toolDialects()), diagnostics(sourceMgr, &ctx) {
   // Errors point at the op by file:line:col; a dump of it adds only noise.
   ctx.printOpOnDiagnostic(false);
-  moduleRef = parseSourceFile<ModuleOp>(path, sourceMgr, &ctx);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!file) {
+    llvm::errs() << path
+                 << ": cannot read the model: " << file.getError().message()
+                 << "\n";
+    return;
+  }
+  const char *tooDeep = tooDeeplyNested((*file)->getBuffer(), kMaxNesting);
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  if (tooDeep) {
+    sourceMgr.PrintMessage(
+        llvm::SMLoc::getFromPointer(tooDeep), llvm::SourceMgr::DK_Error,
+        "brackets nest more than " + std::to_string(kMaxNesting) +
+            " deep here, more than tessel reads");
+    return;
+  }
+  moduleRef = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   // Layers are functions: a model that calls them is read with its calls
   // inlined and scoped (tessel-inline-layers), as `tessel compile` reads it.
   if (moduleRef && hasCalls(*moduleRef)) {
