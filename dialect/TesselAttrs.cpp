@@ -54,6 +54,14 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "mesh axis '" << name.getValue() << "' has size "
                          << size << "; sizes must be >= 1";
   }
+  // The bound of layout files (layouts/LayoutFile.cpp), for meshes written
+  // in IR: every pass, the evaluator (which simulates each rank) and the
+  // runtime count ranks in int64_t, and MPI in int.
+  constexpr int64_t kMaxRanks = int64_t(1) << 31;
+  int64_t ranks = 1;
+  for (int64_t size : axisSizes)
+    if (__builtin_mul_overflow(ranks, size, &ranks) || ranks > kMaxRanks)
+      return emitError() << "the mesh has more than " << kMaxRanks << " ranks";
   return success();
 }
 

@@ -16,6 +16,13 @@ func.func private @mesh_negative_axis() attributes {m = #tessel.mesh<[data:-2]>}
 
 // -----
 
+// A mesh of 2^64 ranks (an evaluator that simulates each rank would run
+// forever, and the rank count wraps).
+// expected-error @+1 {{the mesh has more than 2147483648 ranks}}
+func.func private @mesh_too_many_ranks() attributes {m = #tessel.mesh<[data:4294967296, model:4294967296]>}
+
+// -----
+
 // expected-error @+1 {{expected ':'}}
 func.func private @mesh_missing_size() attributes {m = #tessel.mesh<[data]>}
 
