@@ -8,9 +8,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 
 namespace tessel::driver {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -37,8 +40,11 @@ const char *descrOf(ref::ElementType type) {
 } // namespace
 
 NpyWriter::~NpyWriter() {
-  if (file)
+  // Not closed: an error ended the run, and the file before it stays.
+  if (file) {
     std::fclose(file);
+    std::remove(temporaryPath.c_str());
+  }
 }
 
 // Format 1.0: the magic string, the version, a 16-bit header length and a
@@ -69,11 +75,15 @@ std::string NpyWriter::header(int64_t rows) const {
 bool NpyWriter::open(const std::string &path, ref::ElementType elementType,
                      std::vector<int64_t> shape, std::string &error) {
   filePath = path;
+  fs::path target(path);
+  temporaryPath =
+      (target.parent_path() / ("." + target.filename().string() + ".tmp"))
+          .string();
   type = elementType;
   rowShape = std::move(shape);
   rowCount = 0;
   headerBytes = 0;
-  file = std::fopen(path.c_str(), "wb");
+  file = std::fopen(temporaryPath.c_str(), "wb");
   if (!file) {
     error = fmt::format("cannot create {}: {}", path, std::strerror(errno));
     return false;
@@ -116,8 +126,11 @@ bool NpyWriter::close(std::string &error) {
             std::fwrite(text.data(), 1, text.size(), file) == text.size();
   ok = std::fclose(file) == 0 && ok;
   file = nullptr;
-  if (!ok)
+  ok = ok && std::rename(temporaryPath.c_str(), filePath.c_str()) == 0;
+  if (!ok) {
     error = fmt::format("cannot write {}: {}", filePath, std::strerror(errno));
+    std::remove(temporaryPath.c_str());
+  }
   return ok;
 }
 

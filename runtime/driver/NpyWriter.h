@@ -4,7 +4,8 @@
 // reads them), one row per example, appended batch after batch so that no
 // more than one batch is held in memory. The header is written first with
 // room for any row count and rewritten with the final count when the file
-// is closed.
+// is closed. The rows go to a temporary file beside it, renamed over it when
+// closed, so a run that fails leaves the file it would have replaced.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +36,9 @@ public:
   /// Appends `rows` rows stored as `type` (row-major, as the runtime stores
   /// them).
   bool append(const void *data, int64_t rows, std::string &error);
-  /// Writes the header with the number of rows appended and closes the file.
+  /// Writes the header with the number of rows appended, closes the file
+  /// and renames it into place. A writer destroyed before it is closed
+  /// removes its temporary file.
   bool close(std::string &error);
 
   const std::string &path() const { return filePath; }
@@ -45,6 +48,8 @@ private:
   std::string header(int64_t rows) const;
 
   std::string filePath;
+  /// Where the rows are written until close() renames it to filePath.
+  std::string temporaryPath;
   ref::ElementType type = ref::ElementType::F32;
   std::vector<int64_t> rowShape;
   std::FILE *file = nullptr;

@@ -108,6 +108,34 @@ TEST_F(NpyWriterTest, Bf16IsWrittenAsFloat32) {
     EXPECT_EQ(array->at(i), expected[i]);
 }
 
+// A run that fails after it opened its outputs leaves the files of the run
+// before it, and no temporary file; one that closes them replaces them.
+TEST_F(NpyWriterTest, FileIsReplacedOnlyWhenClosed) {
+  std::string file = path("kept.npy");
+  std::ofstream(file) << "the earlier output";
+  std::string error;
+  std::vector<float> row = {1, 2, 3};
+  fs::path temporary = fs::path(file).parent_path() /
+                       ("." + fs::path(file).filename().string() + ".tmp");
+  {
+    NpyWriter writer;
+    ASSERT_TRUE(writer.open(file, ref::ElementType::F32, {3}, error)) << error;
+    ASSERT_TRUE(writer.append(row.data(), 1, error)) << error;
+  }
+  std::ifstream in(file);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}),
+            "the earlier output");
+  EXPECT_FALSE(fs::exists(temporary));
+
+  NpyWriter writer;
+  ASSERT_TRUE(writer.open(file, ref::ElementType::F32, {3}, error)) << error;
+  ASSERT_TRUE(writer.append(row.data(), 1, error)) << error;
+  ASSERT_TRUE(writer.close(error)) << error;
+  std::optional<NpyArray> array = NpyArray::open(file, error);
+  ASSERT_TRUE(array) << error;
+  EXPECT_EQ(array->shape(), (std::vector<int64_t>{1, 3}));
+}
+
 TEST_F(NpyWriterTest, FileThatCannotBeMadeIsAClearError) {
   std::string error;
   NpyWriter writer;
