@@ -180,10 +180,16 @@ std::optional<Values> importWeights(const WeightMap &map,
                                     const std::vector<Parameter> &parameters,
                                     const std::set<std::string> &keepInitial,
                                     std::string &error) {
+  // A regular file only: opening a FIFO would wait for a writer forever.
+  std::error_code notRegular;
+  if (fs::exists(path, notRegular) && !fs::is_regular_file(path, notRegular)) {
+    error = fmt::format("{}: cannot read it: it is not a regular file", path);
+    return std::nullopt;
+  }
   std::ifstream stream(path, std::ios::binary);
   std::error_code sizeError;
   uint64_t fileSize = fs::file_size(path, sizeError);
-  if (!stream || sizeError || fs::is_directory(path)) {
+  if (!stream || sizeError) {
     error = fmt::format("{}: cannot read it", path);
     return std::nullopt;
   }

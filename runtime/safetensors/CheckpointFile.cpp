@@ -156,6 +156,11 @@ bool CheckpointFile::fail(const std::string &why, std::string &error) const {
 
 bool CheckpointFile::open(const std::string &filePath, std::string &error) {
   path = filePath;
+  // A regular file only: opening a FIFO would wait for a writer forever.
+  std::error_code notRegular;
+  if (fs::exists(filePath, notRegular) &&
+      !fs::is_regular_file(filePath, notRegular))
+    return fail("cannot read it: it is not a regular file", error);
   owned = std::make_unique<std::ifstream>(filePath, std::ios::binary);
   std::error_code sizeError;
   uint64_t fileSize = fs::file_size(filePath, sizeError);

@@ -163,6 +163,16 @@ TEST_F(CheckpointTest, MissingFileIsAnError) {
   EXPECT_ERROR(read(path), path, "cannot read it");
 }
 
+// Opening a FIFO would wait for a writer forever (this test would time
+// out); a directory has no bytes to read.
+TEST_F(CheckpointTest, SpecialFileIsAnError) {
+  std::string fifo = (dir / "step-00000009.safetensors").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_ERROR(read(fifo), fifo, "cannot read it: it is not a regular file");
+  EXPECT_ERROR(read(dir.string()), dir.string(),
+               "cannot read it: it is not a regular file");
+}
+
 TEST_F(CheckpointTest, HeaderThatIsNotJsonIsAnError) {
   std::string path = write(1);
   std::string bytes = contents(path);
