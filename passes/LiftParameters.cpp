@@ -85,6 +85,18 @@ void TesselLiftParametersPass::runOnOperation() {
     });
     if (called.wasInterrupted())
       return signalPassFailure();
+    // The driver fills an argument with a role from the checkpoint tensor
+    // of its name, so an argument written with a role must have one.
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (func.getArgAttr(i, kRoleAttrName) &&
+          !func.getArgAttrOfType<StringAttr>(i, kNameAttr)) {
+        func.emitError() << "argument " << i << " of '" << func.getSymName()
+                         << "' has a " << kRoleAttrName << " but no "
+                         << kNameAttr
+                         << " string: the driver reads such an argument from "
+                            "the checkpoint tensor of its name";
+        return signalPassFailure();
+      }
     // One name is one weight, as in tessel-autodiff: one argument.
     ok &= succeeded(mergeSharedParameters(func));
   }

@@ -32,3 +32,11 @@ func.func @predict(%x: !tessel.tensor<[n:4], f32>) -> !tessel.tensor<[n:4], f32>
   %y = func.call @layer(%x) : (!tessel.tensor<[n:4], f32>) -> !tessel.tensor<[n:4], f32>
   return %y : !tessel.tensor<[n:4], f32>
 }
+
+// -----
+
+// An argument with a role is read from the checkpoint by its name.
+// expected-error @+1 {{argument 0 of 'predict' has a tessel.role but no tessel.name string}}
+func.func @predict(%w: !tessel.tensor<[n:4], f32> {tessel.role = "parameter"}) -> !tessel.tensor<[n:4], f32> {
+  return %w : !tessel.tensor<[n:4], f32>
+}
