@@ -17,6 +17,7 @@ extern llvm::cl::SubCommand calibrateCommand;
 extern llvm::cl::SubCommand searchCommand;
 extern llvm::cl::SubCommand importWeightsCommand;
 extern llvm::cl::SubCommand exportWeightsCommand;
+extern llvm::cl::SubCommand exportShardCommand;
 
 /// tessel explain: what a layout costs, per rank.
 int runExplain();
@@ -34,6 +35,9 @@ int runSearch();
 int runImportWeights();
 /// tessel export-weights: a checkpoint's parameters into a PyTorch file.
 int runExportWeights();
+/// tessel export-shard: a laid-out function as upstream MLIR (linalg on
+/// tensors with shard annotations).
+int runExportShard();
 
 } // namespace mlir::tessel
 

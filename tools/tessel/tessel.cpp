@@ -12,6 +12,8 @@
 //   tessel import-weights MODEL.mlir --from FILE.safetensors --map MAP.yaml
 //                  -o DIR [--optimizer NAME] [--initialize PARAM ...]
 //   tessel export-weights CHECKPOINT --map MAP.yaml -o FILE.safetensors
+//   tessel export-shard MODEL.mlir (--layout FILE | --mesh S --rules S)
+//                  [--function NAME] -o UPSTREAM.mlir
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,8 +67,10 @@ int main(int argc, char **argv) {
     return mlir::tessel::runImportWeights();
   if (mlir::tessel::exportWeightsCommand)
     return mlir::tessel::runExportWeights();
+  if (mlir::tessel::exportShardCommand)
+    return mlir::tessel::runExportShard();
   llvm::errs() << "tessel: expected a command: compile, run, explain, "
-                  "calibrate, search, import-weights or export-weights (see "
-                  "tessel --help)\n";
+                  "calibrate, search, import-weights, export-weights or "
+                  "export-shard (see tessel --help)\n";
   return 1;
 }
