@@ -139,7 +139,21 @@ Value mlir::tessel::buildSplitCrossEntropy(OpBuilder &builder, Location loc,
       SelectOp::create(builder, loc, logitsType, isLabel, shifted, zero);
   Value labelLogit = ops.reduceAcross(picked, {dim}, ReduceKind::Sum,
                                       CollectiveKind::Sum, axes);
-  return ops.binary<SubOp>(logSum, labelLogit, lossType);
+  Value loss = ops.binary<SubOp>(logSum, labelLogit, lossType);
+
+  // A label outside [0, classes) matches no rank's classes and would add
+  // nothing, a finite loss, where one rank's kernel fails on it. Looking
+  // every label up in a table of `classes` zeros fails on it the same way
+  // at run time (an id outside the table, at this op's location) and adds
+  // an exact 0 to the loss otherwise.
+  auto tableType =
+      NamedTensorType::get(context, {builder.getStringAttr(dim)}, {classes},
+                           logitsType.getElementType(), LayoutAttr());
+  Value table =
+      ConstantOp::create(builder, loc, tableType, builder.getF64FloatAttr(0.0));
+  Value checked = GatherOp::create(builder, loc, lossType, table, labels,
+                                   builder.getStringAttr(dim));
+  return ops.binary<AddOp>(loss, checked, lossType);
 }
 
 Value mlir::tessel::buildSplitLayerNorm(OpBuilder &builder, Location loc,
