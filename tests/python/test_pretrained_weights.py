@@ -431,6 +431,15 @@ def test_a_damaged_pytorch_file_is_an_error_naming_it(tmp_path, trained):
     error = fails(TOOL, "import-weights", tmp_path / "mlp.mlir", "--from", source,
                   "--map", tmp_path / "map.yaml", "-o", tmp_path / "never")
     assert f"{source}: its header is not a JSON object" in error
+    # A FIFO is refused at once: opening it would wait for a writer forever.
+    fifo = tmp_path / "fifo.safetensors"
+    os.mkfifo(fifo)
+    result = subprocess.run([str(a) for a in (TOOL, "import-weights", tmp_path / "mlp.mlir",
+                                              "--from", fifo, "--map", tmp_path / "map.yaml",
+                                              "-o", tmp_path / "never")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0, result.stdout
+    assert f"{fifo}: cannot read it: it is not a regular file" in result.stderr
     assert not (tmp_path / "never").exists()
 
 
