@@ -17,7 +17,8 @@
 # 5. A FIFO named like a newer checkpoint does not block --resume, and
 #    programs that would read out of bounds or lose a tensor are refused
 #    before training: an evaluate whose parameter has a trained name but
-#    another size, and a parameter named __metadata__.
+#    another size, and a parameter named __metadata__; a test split
+#    smaller than one batch is an error too.
 #
 # Every job runs under `timeout`, so a hang fails the test instead of
 # stalling the suite.
@@ -282,6 +283,25 @@ timeout 120 mpirun -n 1 "$work/reserved.spmd" --data "$data" --steps 2 --checkpo
 grep -F "tessel: the model has a tensor named '__metadata__', the name safetensors checkpoints reserve" \
   "$work/reserved.out" || { tail -5 "$work/reserved.out"; status=1; }
 result "a parameter named __metadata__ is refused before training" $status
+
+# A test split smaller than one batch: an error before training, not an
+# evaluation skipped without a word.
+status=0
+mkdir -p "$work/small"
+for f in "$data"/train-*; do ln -s "$f" "$work/small/"; done
+python3 - "$work/small" <<'PY'
+import struct, sys
+with open(f"{sys.argv[1]}/t10k-images-idx3-ubyte", "wb") as f:
+    f.write(struct.pack(">BBBBIII", 0, 0, 8, 3, 10, 28, 28) + bytes(10 * 784))
+with open(f"{sys.argv[1]}/t10k-labels-idx1-ubyte", "wb") as f:
+    f.write(struct.pack(">BBBBI", 0, 0, 8, 1, 10) + bytes(10))
+PY
+job_status=0
+timeout 120 "${mpi[@]}" "$program" --data "$work/small" --steps 2 > "$work/small.out" 2>&1 || job_status=$?
+[ "$job_status" -eq 1 ] || status=1
+grep -F "the held-out data hold 10 examples, fewer than one batch of 64" "$work/small.out" ||
+  { tail -5 "$work/small.out"; status=1; }
+result "a test split smaller than one batch is an error before training" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
