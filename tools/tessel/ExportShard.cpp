@@ -11,15 +11,17 @@
 //   - every op becomes a `linalg.generic` whose iteration space is named by
 //     the op's dimension names: an einsum multiplies its inputs and sums the
 //     dimensions the result drops, element-wise ops broadcast by name, a
-//     reduction folds the dimensions its result drops (a mean then scales);
+//     reduction folds the dimensions its result drops (a mean then scales),
+//     softmax cross-entropy is four (the maximum, the sum of exponentials,
+//     the label's logit, log(sum) + max - logit);
 //   - the layout becomes `shard.sharding` annotations: each argument and
 //     parameter `annotate_for_users` with its split axes, and every value an
 //     op makes with the layout tessel-apply-layout gave it (the producer's
 //     and its users' annotation), so that upstream's partitioner works from
 //     tessel's layout decisions and only partitions.
 //
-// Float tensors and the ops above only; anything else is an error naming
-// the op and its location.
+// The ops above, with float results (integer labels are read), only;
+// anything else is an error naming the op and its location.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +68,13 @@ cl::opt<std::string> outputPath("o", cl::desc("output file"),
                                 cl::value_desc("path"), cl::Required,
                                 cl::sub(exportShardCommand));
 
+/// A tensor a linalg.generic reads: its SSA name and its type (whose
+/// dimension names place it in the iteration space).
+struct Operand {
+  std::string name;
+  NamedTensorType type;
+};
+
 /// Writes the upstream form of one laid-out function.
 class Exporter {
 public:
@@ -89,12 +98,23 @@ private:
   /// the reduced ones) reading `inputs` into a new tensor of `result`'s
   /// type filled with `fill` (or left empty), whose body is `body` given
   /// the block arguments' names; returns the result's name.
-  std::string generic(ArrayRef<Value> inputs, NamedTensorType result,
+  std::string generic(ArrayRef<Operand> inputs, NamedTensorType result,
                       ArrayRef<StringAttr> loops,
                       std::optional<std::string> fill,
                       llvm::function_ref<std::string(ArrayRef<std::string> args,
                                                      std::string &body)>
                           bodyText);
+  /// The operands of a generic that reads `values`.
+  SmallVector<Operand> operandsOf(ValueRange values) {
+    SmallVector<Operand> result;
+    for (Value value : values)
+      result.push_back({names[value], cast<NamedTensorType>(value.getType())});
+    return result;
+  }
+  /// Writes softmax cross-entropy as four generics over the class
+  /// dimension: the maximum, the sum of exponentials, the label's logit
+  /// and log(sum) + max - logit.
+  std::string crossEntropy(SoftmaxCrossEntropyOp op);
   /// Writes `op`; fails with an error at the op when it has no upstream
   /// form here.
   LogicalResult exportOp(Operation *op);
@@ -153,8 +173,8 @@ std::string Exporter::indexingMap(ArrayRef<StringAttr> loops,
 }
 
 std::string Exporter::generic(
-    ArrayRef<Value> inputs, NamedTensorType result, ArrayRef<StringAttr> loops,
-    std::optional<std::string> fill,
+    ArrayRef<Operand> inputs, NamedTensorType result,
+    ArrayRef<StringAttr> loops, std::optional<std::string> fill,
     llvm::function_ref<std::string(ArrayRef<std::string>, std::string &)>
         bodyText) {
   std::string type = tensorType(result);
@@ -171,11 +191,10 @@ std::string Exporter::generic(
     init = filled;
   }
   std::string maps, iterators, operands, operandTypes;
-  for (Value input : inputs) {
-    auto inputType = cast<NamedTensorType>(input.getType());
-    maps += indexingMap(loops, inputType.getDimNames()) + ", ";
-    operands += (operands.empty() ? "" : ", ") + names[input];
-    operandTypes += (operandTypes.empty() ? "" : ", ") + tensorType(inputType);
+  for (const Operand &input : inputs) {
+    maps += indexingMap(loops, input.type.getDimNames()) + ", ";
+    operands += (operands.empty() ? "" : ", ") + input.name;
+    operandTypes += (operandTypes.empty() ? "" : ", ") + tensorType(input.type);
   }
   maps += indexingMap(loops, result.getDimNames());
   for (StringAttr loop : loops)
@@ -191,7 +210,12 @@ std::string Exporter::generic(
   std::vector<std::string> args;
   for (size_t i = 0; i <= inputs.size(); ++i) {
     args.push_back(fresh("a"));
-    os << (i ? ", " : "") << args.back() << ": " << element;
+    Type argType = i < inputs.size() ? inputs[i].type.getElementType()
+                                     : result.getElementType();
+    std::string argElement;
+    llvm::raw_string_ostream argStream(argElement);
+    argType.print(argStream);
+    os << (i ? ", " : "") << args.back() << ": " << argElement;
   }
   os << "):\n";
   std::string body;
@@ -207,6 +231,62 @@ std::string bodyOp(std::string &body, std::string name, StringRef op,
   body += llvm::formatv("    {0} = {1} {2} : {3}\n", name, op, operands, type)
               .str();
   return name;
+}
+
+std::string Exporter::crossEntropy(SoftmaxCrossEntropyOp op) {
+  auto rows = cast<NamedTensorType>(op.getResult().getType());
+  auto logits = cast<NamedTensorType>(op.getLogits().getType());
+  auto labels = cast<NamedTensorType>(op.getLabels().getType());
+  SmallVector<StringAttr> loops(rows.getDimNames());
+  loops.push_back(StringAttr::get(op.getContext(), op.getDim()));
+  Operand logitsIn{names[op.getLogits()], logits};
+  Operand labelsIn{names[op.getLabels()], labels};
+  std::string labelType;
+  llvm::raw_string_ostream labelStream(labelType);
+  labels.getElementType().print(labelStream);
+
+  std::string max = generic({logitsIn}, rows, loops, std::string("0xFF800000"),
+                            [&](ArrayRef<std::string> args, std::string &body) {
+                              return bodyOp(body, fresh("r"), "arith.maximumf",
+                                            args[1] + ", " + args[0], "f32");
+                            });
+  std::string sum =
+      generic({logitsIn, {max, rows}}, rows, loops, std::string("0.0"),
+              [&](ArrayRef<std::string> args, std::string &body) {
+                std::string shifted = bodyOp(body, fresh("d"), "arith.subf",
+                                             args[0] + ", " + args[1], "f32");
+                std::string exp =
+                    bodyOp(body, fresh("e"), "math.exp", shifted, "f32");
+                return bodyOp(body, fresh("r"), "arith.addf",
+                              args[2] + ", " + exp, "f32");
+              });
+  // The label's logit: the one at the class index equal to the label.
+  std::string picked = generic(
+      {logitsIn, labelsIn}, rows, loops, std::string("0.0"),
+      [&](ArrayRef<std::string> args, std::string &body) {
+        std::string position =
+            bodyOp(body, fresh("i"), "linalg.index",
+                   std::to_string(loops.size() - 1), "index");
+        std::string label = bodyOp(body, fresh("l"), "arith.index_cast",
+                                   args[1], labelType + " to index");
+        std::string same = bodyOp(body, fresh("q"), "arith.cmpi",
+                                  "eq, " + position + ", " + label, "index");
+        std::string zero =
+            bodyOp(body, fresh("z"), "arith.constant", "0.0", "f32");
+        std::string chosen = bodyOp(body, fresh("c"), "arith.select",
+                                    same + ", " + args[0] + ", " + zero, "f32");
+        return bodyOp(body, fresh("r"), "arith.addf", args[2] + ", " + chosen,
+                      "f32");
+      });
+  return generic(
+      {{sum, rows}, {max, rows}, {picked, rows}}, rows, rows.getDimNames(),
+      std::nullopt, [&](ArrayRef<std::string> args, std::string &body) {
+        std::string log = bodyOp(body, fresh("g"), "math.log", args[0], "f32");
+        std::string plus =
+            bodyOp(body, fresh("g"), "arith.addf", log + ", " + args[1], "f32");
+        return bodyOp(body, fresh("g"), "arith.subf", plus + ", " + args[2],
+                      "f32");
+      });
 }
 
 LogicalResult Exporter::exportOp(Operation *op) {
@@ -233,8 +313,8 @@ LogicalResult Exporter::exportOp(Operation *op) {
           loops.push_back(dim);
     std::string element = elementOf(einsum.getResult());
     names[einsum.getResult()] = generic(
-        SmallVector<Value>(einsum.getInputs()), result, loops,
-        std::string("0.0"), [&](ArrayRef<std::string> args, std::string &body) {
+        operandsOf(einsum.getInputs()), result, loops, std::string("0.0"),
+        [&](ArrayRef<std::string> args, std::string &body) {
           std::string product = args[0];
           for (size_t i = 1; i + 1 < args.size(); ++i)
             product = bodyOp(body, fresh("p"), "arith.mulf",
@@ -242,6 +322,14 @@ LogicalResult Exporter::exportOp(Operation *op) {
           return bodyOp(body, fresh("s"), "arith.addf",
                         args.back() + ", " + product, element);
         });
+    return success();
+  }
+
+  if (auto entropy = dyn_cast<SoftmaxCrossEntropyOp>(op)) {
+    if (!typeOf(entropy.getLogits()).getElementType().isF32())
+      return op->emitError("tessel export-shard: softmax_cross_entropy is "
+                           "exported for f32 logits only");
+    names[entropy.getResult()] = crossEntropy(entropy);
     return success();
   }
 
@@ -274,7 +362,7 @@ LogicalResult Exporter::exportOp(Operation *op) {
       return op->emitError("tessel export-shard: max and min reductions are "
                            "exported for f32 only");
     std::string folded =
-        generic({reduce.getInput()}, result, loops, identity,
+        generic(operandsOf(reduce.getInput()), result, loops, identity,
                 [&](ArrayRef<std::string> args, std::string &body) {
                   return bodyOp(body, fresh("r"), combine,
                                 args[1] + ", " + args[0], element);
@@ -284,7 +372,7 @@ LogicalResult Exporter::exportOp(Operation *op) {
       names[reduce.getResult()] = folded;
       std::string scale = llvm::formatv("{0:e}", 1.0 / double(count)).str();
       names[reduce.getResult()] = generic(
-          {reduce.getResult()}, result, result.getDimNames(), std::nullopt,
+          {{folded, result}}, result, result.getDimNames(), std::nullopt,
           [&](ArrayRef<std::string> args, std::string &body) {
             std::string factor =
                 bodyOp(body, fresh("c"), "arith.constant", scale, element);
@@ -382,11 +470,12 @@ LogicalResult Exporter::exportOp(Operation *op) {
           .Default([](Operation *) { return Formula(); });
   if (!formula)
     return op->emitError("tessel export-shard: '")
-           << op->getName() << "' has no upstream form here (einsum, "
-           << "reduce, parameter and the element-wise ops do)";
+           << op->getName()
+           << "' has no upstream form here (einsum, reduce, "
+              "softmax_cross_entropy, parameter and the element-wise ops do)";
   Value result = op->getResult(0);
   std::string element = elementOf(result);
-  names[result] = generic(SmallVector<Value>(op->getOperands()), typeOf(result),
+  names[result] = generic(operandsOf(op->getOperands()), typeOf(result),
                           typeOf(result).getDimNames(), std::nullopt,
                           [&](ArrayRef<std::string> args, std::string &body) {
                             return formula(args, body, element);
