@@ -116,7 +116,7 @@ TEST(SafetensorsTest, HeadersThatLieAreErrors) {
               R"({"a":{"dtype":"F64","shape":[4294967296,4294967296],"data_offsets":[0,0]},)"
               R"("b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
               R"("c":{"dtype":"F32","shape":[2],"data_offsets":[0,"8"]},)"
-              R"("d":{"dtype":"Q7","shape":[2],"data_offsets":[0,8]}})",
+              R"("d":{"dtype":"Q7","shape":[2],"data_offsets":[8,16]}})",
               "1234")),
       "");
   TensorEntry entry;
