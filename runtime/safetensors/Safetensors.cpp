@@ -188,6 +188,15 @@ bool Reader::open(std::istream &input, uint64_t fileSize, std::string &why) {
   uint64_t length = 0;
   for (int i = 7; i >= 0; --i)
     length = length << 8 | lengthBytes[i];
+  // The format's own limit (the reference implementation refuses larger
+  // headers): a file that is not safetensors can start with any 8 bytes,
+  // and a length up to its size would be read whole into memory first.
+  if (length > kMaxHeaderBytes) {
+    why = fmt::format("its header length {} is more than the {} bytes "
+                      "safetensors allows (not a safetensors file?)",
+                      length, kMaxHeaderBytes);
+    return false;
+  }
   if (length > fileSize - 8) {
     why = fmt::format("its header length {} runs past the end of its {} "
                       "bytes (truncated, or not a safetensors file)",

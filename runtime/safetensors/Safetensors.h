@@ -25,6 +25,10 @@
 
 namespace tessel::safetensors {
 
+/// The longest JSON header a safetensors file may have (100 MB, as the
+/// format's reference implementation allows).
+constexpr uint64_t kMaxHeaderBytes = 100'000'000;
+
 /// Bytes per element of a safetensors dtype ("F32", "BF16", "I64", "BOOL",
 /// ...), or 0 for a dtype the format does not define.
 size_t dtypeBytes(const std::string &dtype);
@@ -57,8 +61,9 @@ public:
   ~Reader();
 
   /// Reads the header from `file` of `fileSize` bytes: its length must lie
-  /// within the file and it must be a JSON object, with "__metadata__", if
-  /// present, an object. False with the reason in `why` otherwise.
+  /// within the file and kMaxHeaderBytes and it must be a JSON object, with
+  /// "__metadata__", if present, an object. False with the reason in `why`
+  /// otherwise.
   bool open(std::istream &file, uint64_t fileSize, std::string &why);
 
   /// The tensors' names, sorted.

@@ -107,6 +107,15 @@ TEST(SafetensorsTest, HeadersThatLieAreErrors) {
             std::string::npos);
   EXPECT_EQ(open(reader, stream, fileOf("[1, 2]")),
             "its header is not a JSON object");
+  // A length within a large file but past the format's limit is refused
+  // before anything is read (here the stream holds 8 bytes of the 1 TiB).
+  std::string length(8, '\0');
+  length[4] = 1; // 2^32 bytes
+  stream.str(length);
+  std::string why;
+  EXPECT_FALSE(reader.open(stream, uint64_t(1) << 40, why));
+  EXPECT_EQ(why, "its header length 4294967296 is more than the 100000000 "
+                 "bytes safetensors allows (not a safetensors file?)");
 
   // A shape whose byte count overflows 64 bits, and a range past the data.
   ASSERT_EQ(
@@ -120,7 +129,6 @@ TEST(SafetensorsTest, HeadersThatLieAreErrors) {
               "1234")),
       "");
   TensorEntry entry;
-  std::string why;
   ASSERT_TRUE(reader.entry("a", entry, why)) << why;
   EXPECT_FALSE(reader.checkExtent(entry, why));
   EXPECT_EQ(why, "tensor 'a' has shape [4294967296, 4294967296], which no "
