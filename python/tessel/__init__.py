@@ -149,6 +149,9 @@ def generate(model, checkpoint, prompts, layout=None, *, ranks=0, mesh=None, rul
     layout. Greedy with temperature 0, else sampled (among the `top_k` most
     likely, with `seed`). Returns one dict per prompt: prompt, text (the
     continuation), tokens and context_full."""
+    if isinstance(prompts, (str, bytes)):
+        # A string is iterable too: each of its characters would be a prompt.
+        raise Error("generate: prompts is a list of strings; give one prompt as [text]")
     args = ["generate", "--checkpoint", str(checkpoint), "--max-tokens", max_tokens,
             "--temperature", temperature, "--top-k", top_k, "--seed", seed]
     args += [f"--prompt={prompt}" for prompt in prompts]

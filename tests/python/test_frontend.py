@@ -501,6 +501,13 @@ def test_generate_continues_prompts_alike_on_every_layout(tmp_path):
                                **options) == one
 
 
+def test_generate_refuses_one_string_as_its_prompts(tmp_path):
+    """A string given as `prompts` is not taken for one prompt per character."""
+    model = load_example("gpt").build_gpt(layers=1)
+    with pytest.raises(tessel.Error, match=r"prompts is a list of strings"):
+        tessel.generate(model, tmp_path, "The ", mesh="data:1", rules="batch:data")
+
+
 def test_batch_norm_trains_with_batch_statistics_and_evaluates_with_running_ones():
     batch, c, h, w = Dim("batch", 4), Dim("c", 3), Dim("h", 5), Dim("w", 5)
     model = tessel.Model()
