@@ -48,14 +48,15 @@ install(TARGETS ${TESSEL_EXPORTED_LIBRARIES}
   RUNTIME DESTINATION bin)
 
 # The tools. They find the runtime's link line and the calibration probe
-# relative to themselves (bin/../lib, bin/), and MLIR where it was found.
+# relative to themselves (bin/../lib, bin/); they and the shared libraries
+# find tessel's libraries beside them and their other dependencies (MLIR,
+# Open MPI) where the build found them.
 set(TESSEL_TOOLS tessel tessel-opt tessel-eval tessel-calibrate-probe)
 set_target_properties(${TESSEL_TOOLS} PROPERTIES
-  INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
+  INSTALL_RPATH "\$ORIGIN/../lib" INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${TESSEL_TOOLS} EXPORT TesselTargets RUNTIME DESTINATION bin)
-# The shared libraries find their own dependencies the same way.
 set_target_properties(TesselFrontend tessel_runtime PROPERTIES
-  INSTALL_RPATH "\$ORIGIN;${LLVM_LIBRARY_DIR}")
+  INSTALL_RPATH "\$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
 install(FILES ${PROJECT_BINARY_DIR}/lib/tessel-link.rsp DESTINATION lib)
 if(TARGET tessel_runtime_cuda)
   install(FILES ${PROJECT_BINARY_DIR}/lib/tessel-link-cuda.rsp DESTINATION lib)
