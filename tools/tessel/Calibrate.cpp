@@ -13,12 +13,12 @@
 #include "tools/tessel/Mpirun.h"
 
 #include "analysis/MachineProfile.h"
+#include "tools/support/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -149,12 +149,16 @@ int mlir::tessel::runCalibrate(const char *tool) {
   std::optional<std::string> mpirun = findMpirun();
   if (!mpirun)
     return 1;
-  // Opened first, so that a path that cannot be written fails before the
-  // measuring; removed again unless a profile is written.
-  std::optional<llvm::ToolOutputFile> out;
+  // Written to a temporary file beside -o, created first so that a path
+  // that cannot be written fails before the measuring, and renamed over -o
+  // only when whole: an earlier profile survives a calibration that fails
+  // or is interrupted.
+  std::optional<ReplacingOutput> replacing;
+  std::optional<llvm::raw_fd_ostream> out;
   if (!outputPath.empty()) {
+    replacing.emplace(outputPath);
     std::error_code code;
-    out.emplace(outputPath, code, llvm::sys::fs::OF_Text);
+    out.emplace(replacing->path(), code, llvm::sys::fs::OF_Text);
     if (code) {
       llvm::errs() << "tessel calibrate: " << outputPath << ": "
                    << code.message() << "\n";
@@ -219,7 +223,13 @@ int mlir::tessel::runCalibrate(const char *tool) {
     llvm::outs() << text;
     return 0;
   }
-  out->os() << text;
-  out->keep();
-  return 0;
+  *out << text;
+  out->close();
+  if (out->has_error()) {
+    llvm::errs() << "tessel calibrate: cannot write " << outputPath << ": "
+                 << out->error().message() << "\n";
+    out->clear_error();
+    return 1;
+  }
+  return replacing->commit("tessel calibrate") ? 0 : 1;
 }

@@ -19,12 +19,12 @@
 #include "codegen/Pipeline.h"
 #include "layouts/LayoutFile.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -159,16 +159,10 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
   return json;
 }
 
+/// Writes `text` through a temporary file renamed over `path` when whole.
 bool writeText(StringRef path, const std::string &text) {
-  std::error_code code;
-  llvm::ToolOutputFile out(path, code, llvm::sys::fs::OF_Text);
-  if (code) {
-    llvm::errs() << "tessel search: " << path << ": " << code.message() << "\n";
-    return false;
-  }
-  out.os() << text;
-  out.keep();
-  return true;
+  return writeFileAtomically("tessel search", path,
+                             [&](raw_ostream &os) { os << text; });
 }
 
 } // namespace
@@ -189,6 +183,11 @@ int mlir::tessel::runSearch() {
     llvm::errs() << "tessel search: --top must be at least 1\n";
     return 1;
   }
+  // The model and --compare layouts are checked below, where they are read.
+  if (!outputPath.empty() &&
+      outputIsAnInput("tessel search", outputPath,
+                      {{profilePath, "the machine profile"}}))
+    return 1;
   std::optional<int64_t> budget;
   if (!memoryPerRank.empty()) {
     budget = parseBytes(memoryPerRank);
