@@ -3,8 +3,8 @@
 # prefix (cmake --install), checks what is there, then configures and
 # builds tests/package against that prefix with find_package(Tessel) alone
 # and runs what it built: its own opt tool with tessel's dialect, passes
-# and pipeline, and the MLP compiled by the installed tessel and linked
-# with the installed runtime.
+# and pipeline, the MLP compiled by the installed tessel and linked with the
+# installed runtime, and a model built with the installed C++ front end.
 #
 # usage: check.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -82,6 +82,16 @@ else
   echo "(Fashion-MNIST is not installed: the program is linked but not run)"
 fi
 result "a program compiled by the installed tessel links with the installed runtime and trains" $status
+
+# The front end finds the installed tessel beside itself and explains a
+# model it built: the mean loss over 8 examples split over 2 ranks is one
+# all_reduce of 4 bytes, 2 x 1/2 x 4 B sent per rank.
+status=0
+"$work/project/frontend-explain" > "$work/frontend.out" 2>&1 &&
+  grep -q "^tool: $prefix/bin/tessel\$" "$work/frontend.out" &&
+  grep -q '"comm_bytes_per_rank": 4,' "$work/frontend.out" ||
+  { status=1; head -5 "$work/frontend.out"; grep comm_bytes "$work/frontend.out"; }
+result "a model built with the installed C++ front end is explained by the installed tessel" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
