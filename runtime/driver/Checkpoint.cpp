@@ -10,7 +10,6 @@
 
 #include <climits>
 #include <cstdint>
-#include <filesystem>
 
 namespace tessel::driver {
 
@@ -114,26 +113,6 @@ bool readBlocks(safetensors::CheckpointFile &file,
                  tensor.local);
   }
   return true;
-}
-
-std::optional<std::string> resolveCheckpoint(const std::string &path,
-                                             std::string &error) {
-  std::error_code failure;
-  if (std::filesystem::is_directory(path, failure)) {
-    std::optional<std::string> latest = latestCheckpoint(path);
-    if (!latest)
-      error = fmt::format("--checkpoint {}: the directory holds no checkpoint "
-                          "(step-*.safetensors)",
-                          path);
-    return latest;
-  }
-  if (!std::filesystem::exists(path, failure)) {
-    error = fmt::format("--checkpoint {}: {}", path,
-                        failure ? failure.message()
-                                : std::string("no such file or directory"));
-    return std::nullopt;
-  }
-  return path;
 }
 
 } // namespace tessel::driver

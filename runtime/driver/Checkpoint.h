@@ -41,6 +41,7 @@ bool gatherGlobal(const StateTensor &tensor, const layout::Mesh &mesh,
 
 using safetensors::checkpointPath;
 using safetensors::latestCheckpoint;
+using safetensors::resolveCheckpoint;
 
 /// Collective over MPI_COMM_WORLD: gathers every tensor's blocks to rank 0,
 /// which writes them to a temporary file in `dir`, fsyncs it and renames it
@@ -85,14 +86,6 @@ bool readCheckpoint(safetensors::CheckpointFile &file,
 bool readBlocks(safetensors::CheckpointFile &file,
                 const std::vector<StateTensor> &tensors,
                 const layout::Mesh &mesh, int64_t rank, std::string &error);
-
-/// The checkpoint file that `path` (a --checkpoint option) names: the file
-/// itself, or the latest step-*.safetensors of a directory. Nullopt with
-/// the reason, naming `path`, in `error` when there is none; a path the
-/// system refuses (too long, not searchable) is such a reason, not an
-/// exception.
-std::optional<std::string> resolveCheckpoint(const std::string &path,
-                                             std::string &error);
 
 } // namespace tessel::driver
 

@@ -451,7 +451,8 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
   std::optional<std::string> path =
       resolveCheckpoint(options.checkpoint, error);
   if (anyRankFailed(rank,
-                    path ? std::nullopt : std::optional<std::string>(error)))
+                    path ? std::nullopt
+                         : std::optional<std::string>("--checkpoint " + error)))
     return 1;
   DecodeState state(context, plan);
   bool loaded = state.loadParameters(*path, mesh, rank, error);

@@ -327,7 +327,8 @@ int infer(const InferenceOptions &options, const ProgramMetadata &metadata,
   std::optional<std::string> checkpoint =
       resolveCheckpoint(options.checkpoint, error);
   if (anyRankFailed(rank, checkpoint ? std::nullopt
-                                     : std::optional<std::string>(error)))
+                                     : std::optional<std::string>(
+                                           "--checkpoint " + error)))
     return 1;
   TrainedArguments trained(context);
   int64_t step = 0;

@@ -127,6 +127,26 @@ std::optional<std::string> latestCheckpoint(const std::string &dir) {
   return best;
 }
 
+std::optional<std::string> resolveCheckpoint(const std::string &path,
+                                             std::string &error) {
+  std::error_code failure;
+  if (fs::is_directory(path, failure)) {
+    std::optional<std::string> latest = latestCheckpoint(path);
+    if (!latest)
+      error = fmt::format("{}: the directory holds no checkpoint "
+                          "(step-*.safetensors)",
+                          path);
+    return latest;
+  }
+  if (!fs::exists(path, failure)) {
+    error = fmt::format("{}: {}", path,
+                        failure ? failure.message()
+                                : std::string("no such file or directory"));
+    return std::nullopt;
+  }
+  return path;
+}
+
 bool writeCheckpointFile(const std::string &dir, int64_t step,
                          const std::vector<CheckpointTensor> &tensors,
                          std::string &error) {

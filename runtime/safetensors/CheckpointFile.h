@@ -49,6 +49,13 @@ std::string checkpointPath(const std::string &dir, int64_t step);
 /// The checkpoint of the most steps in `dir`, if any.
 std::optional<std::string> latestCheckpoint(const std::string &dir);
 
+/// The checkpoint file that `path` (a file or directory a user gives) names:
+/// the file itself, or the latest checkpoint of a directory. Nullopt with
+/// the reason, starting with `path`, in `error` when there is none; a path
+/// the system refuses (too long, not searchable) is such a reason.
+std::optional<std::string> resolveCheckpoint(const std::string &path,
+                                             std::string &error);
+
 /// Writes the checkpoint after `step` steps into `dir` (created if need
 /// be), atomically (safetensors::write). False with the reason in `error`.
 bool writeCheckpointFile(const std::string &dir, int64_t step,

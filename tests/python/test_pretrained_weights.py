@@ -418,6 +418,15 @@ def test_a_checkpoint_of_another_model_is_refused_by_name(tmp_path, trained):
     error = fails(EVAL, tmp_path / "renamed.mlir", "--function", "logits", "--checkpoint", checkpoint,
                   "--input", f"images={tmp_path / 'images.npy'}")
     assert "it has no tensor 'fc1.weight', which parameter 'fc1.weight' of function 'logits' needs" in error
+    # tessel-eval and export-weights find a directory's checkpoint as the
+    # compiled programs do, with the same errors.
+    (tmp_path / "empty").mkdir()
+    error = fails(EVAL, tmp_path / "mlp.mlir", "--function", "logits", "--checkpoint",
+                  tmp_path / "empty", "--input", f"images={tmp_path / 'images.npy'}")
+    assert f"--checkpoint {tmp_path / 'empty'}: the directory holds no checkpoint" in error
+    error = fails(TOOL, "export-weights", tmp_path / "nowhere", "--map", tmp_path / "map.yaml",
+                  "-o", tmp_path / "out.safetensors")
+    assert f"{tmp_path / 'nowhere'}: no such file or directory" in error
 
 
 def test_a_damaged_pytorch_file_is_an_error_naming_it(tmp_path, trained):

@@ -155,18 +155,15 @@ readCheckpointWeights(func::FuncOp func,
                       ::tessel::eval::ParameterValues &parameters,
                       ::tessel::eval::ParameterValues &arguments) {
   namespace safetensors = ::tessel::safetensors;
-  std::string path = checkpointPath;
-  if (llvm::sys::fs::is_directory(path)) {
-    std::optional<std::string> newest = safetensors::latestCheckpoint(path);
-    if (!newest) {
-      llvm::errs() << "--checkpoint " << path
-                   << ": no checkpoint (step-N.safetensors) in it\n";
-      return false;
-    }
-    path = *newest;
-  }
-  safetensors::CheckpointFile file;
   std::string error;
+  std::optional<std::string> resolved =
+      safetensors::resolveCheckpoint(checkpointPath, error);
+  if (!resolved) {
+    llvm::errs() << "--checkpoint " << error << "\n";
+    return false;
+  }
+  std::string path = *resolved;
+  safetensors::CheckpointFile file;
   if (!file.open(path, error)) {
     llvm::errs() << error << "\n";
     return false;

@@ -221,17 +221,15 @@ int mlir::tessel::runImportWeights() {
 }
 
 int mlir::tessel::runExportWeights() {
-  std::string path = checkpointPath;
-  if (llvm::sys::fs::is_directory(path)) {
-    std::optional<std::string> newest = safetensors::latestCheckpoint(path);
-    if (!newest)
-      return fail(path + ": no checkpoint (step-N.safetensors) in it");
-    path = *newest;
-  }
+  std::string error;
+  std::optional<std::string> resolved =
+      safetensors::resolveCheckpoint(checkpointPath, error);
+  if (!resolved)
+    return fail(error);
+  std::string path = *resolved;
   if (llvm::sys::fs::equivalent(outputFile, path) ||
       llvm::sys::fs::equivalent(outputFile, exportMapPath))
     return fail("-o " + outputFile + " is an input; give another file");
-  std::string error;
   std::optional<weights::WeightMap> map =
       weights::readWeightMap(exportMapPath, error);
   if (!map)
