@@ -36,7 +36,27 @@ bool slicesEvenly(ShardSliceOp slice) {
   return groups && size && *size % *groups == 0;
 }
 
-/// all_reduce over A, then keep block p along d over A
+/// The uses of `value` when every one of them keeps the same block as
+/// `slice` (same dimension, axes and block type), else nothing. A value
+/// whose only uses are such slices is needed only as that block, so a
+/// rewrite may make the block alone and give it to all of them: Adam's
+/// gradient is sliced once for m and twice for v (g * g), and all three
+/// must move together for its all_reduce to become a reduce_scatter.
+std::optional<SmallVector<ShardSliceOp>>
+usesAllKeepBlockOf(Value value, ShardSliceOp slice) {
+  SmallVector<ShardSliceOp> slices;
+  for (Operation *user : value.getUsers()) {
+    auto other = dyn_cast<ShardSliceOp>(user);
+    if (!other || other.getDim() != slice.getDim() ||
+        other.getAxes() != slice.getAxes() ||
+        other.getType() != slice.getType())
+      return std::nullopt;
+    slices.push_back(other);
+  }
+  return slices;
+}
+
+/// all_reduce over A, then keep block p along d over A (every use)
 ///   => reduce_scatter along d over A.
 /// Each member needs only its block of the reduced tensor, which is what a
 /// reduce_scatter gives, at half the traffic of the all_reduce.
@@ -46,12 +66,20 @@ struct AllReduceThenSliceToReduceScatter : OpRewritePattern<ShardSliceOp> {
   LogicalResult matchAndRewrite(ShardSliceOp slice,
                                 PatternRewriter &rewriter) const final {
     auto reduce = slice.getInput().getDefiningOp<AllReduceOp>();
-    if (!reduce || reduce.getAxes() != slice.getAxes() ||
-        !reduce->hasOneUse() || !slicesEvenly(slice))
+    if (!reduce || reduce.getAxes() != slice.getAxes() || !slicesEvenly(slice))
       return failure();
-    rewriter.replaceOpWithNewOp<ReduceScatterOp>(
-        slice, slice.getType(), reduce.getKind(), reduce.getInput(),
-        slice.getDimAttr(), slice.getAxesAttr());
+    std::optional<SmallVector<ShardSliceOp>> slices =
+        usesAllKeepBlockOf(reduce.getResult(), slice);
+    if (!slices)
+      return failure();
+    // Built at the all_reduce, which dominates every slice of it.
+    rewriter.setInsertionPoint(reduce);
+    Value block = ReduceScatterOp::create(
+        rewriter, slice.getLoc(), slice.getType(), reduce.getKind(),
+        reduce.getInput(), slice.getDimAttr(), slice.getAxesAttr());
+    for (ShardSliceOp each : *slices)
+      rewriter.replaceOp(each, block);
+    rewriter.eraseOp(reduce);
     return success();
   }
 };
@@ -127,8 +155,10 @@ struct ReducePartialSumsOnce : OpRewritePattern<AddOrSub> {
 /// blocks, so the op runs on 1/g of the data, and the slices move up to
 /// where they can meet the collective that made the whole value (an
 /// all_reduce becomes a reduce_scatter, as for ZeRO's gradient scaled by
-/// the learning rate before its slice is kept). Not for padded blocks,
-/// whose zero padding f might not keep.
+/// the learning rate before its slice is kept). f's result may have several
+/// uses when all of them keep the same block (a clipped or weight-decayed
+/// gradient feeding Adam's m and v): the one op on blocks serves them all.
+/// Not for padded blocks, whose zero padding f might not keep.
 struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -141,9 +171,11 @@ struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
     // slice moved above it would change.
     if (!partitionable || isa<DropoutOp>(producer) ||
         partitionable.getPartitionRule() != PartitionRule::Elementwise ||
-        producer->getNumResults() != 1 || !producer->hasOneUse())
+        producer->getNumResults() != 1 || !slicesEvenly(slice))
       return failure();
-    if (!slicesEvenly(slice))
+    std::optional<SmallVector<ShardSliceOp>> slices =
+        usesAllKeepBlockOf(producer->getResult(0), slice);
+    if (!slices)
       return failure();
     MeshAttr mesh = getEnclosingMesh(slice);
     auto wholeType = cast<NamedTensorType>(slice.getInput().getType());
@@ -175,8 +207,94 @@ struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
     Operation *local = rewriter.clone(*producer);
     local->setOperands(blocks);
     local->getResult(0).setType(blockType);
-    rewriter.replaceOp(slice, local->getResults());
+    for (ShardSliceOp each : *slices)
+      rewriter.replaceOp(each, local->getResults());
     rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+/// Whether `value` is computed, by element-wise ops whose results feed
+/// nothing else, from constants and from `source`'s result only (at least
+/// once); `source` is set to the all_reduce found, and the element-wise ops
+/// are added to `chain`. Such a value is the same on every member of the
+/// all_reduce's group, as its inputs are.
+bool computedFromOneAllReduce(Value value, AllReduceOp &source,
+                              SmallVectorImpl<Operation *> &chain) {
+  Operation *producer = value.getDefiningOp();
+  if (auto reduce = dyn_cast_or_null<AllReduceOp>(producer)) {
+    if (source && source != reduce)
+      return false;
+    source = reduce;
+    return true;
+  }
+  if (producer && producer->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  auto partitionable = dyn_cast_or_null<PartitionableOpInterface>(producer);
+  if (!partitionable || isa<DropoutOp>(producer) ||
+      partitionable.getPartitionRule() != PartitionRule::Elementwise ||
+      producer->getNumResults() != 1 || !llvm::all_equal(value.getUsers()))
+    return false;
+  chain.push_back(producer);
+  for (Value operand : producer->getOperands())
+    if (!computedFromOneAllReduce(operand, source, chain))
+      return false;
+  return true;
+}
+
+/// sum over d of f(all_reduce over A (x)), where the all_reduce's other
+/// uses keep block p along d over A
+///   => all_reduce sum over A (sum over d of block p of f(...)).
+/// The all_reduce's result is the same on every member, so the members'
+/// sums of their blocks add up to the sum of the whole. The slice then
+/// moves up (SliceBeforeElementwise) and every use of the all_reduce keeps
+/// the same block, which makes it a reduce_scatter: gradient clipping's
+/// squared norm of a ZeRO gradient (sum of g * g) is summed on blocks, and
+/// the per-gradient scalars are all-reduced once (ReducePartialSumsOnce).
+struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp reduce,
+                                PatternRewriter &rewriter) const final {
+    if (reduce.getKind() != ReduceKind::Sum)
+      return failure();
+    AllReduceOp source;
+    SmallVector<Operation *> chain;
+    Value whole = reduce.getInput();
+    if (!computedFromOneAllReduce(whole, source, chain) || !source ||
+        source.getKind() != CollectiveKind::Sum)
+      return failure();
+    // The block that all the all_reduce's other uses keep.
+    ShardSliceOp kept;
+    for (Operation *user : source->getUsers()) {
+      if (llvm::is_contained(chain, user))
+        continue;
+      auto slice = dyn_cast<ShardSliceOp>(user);
+      if (!slice ||
+          (kept && (slice.getDim() != kept.getDim() ||
+                    slice.getAxes() != kept.getAxes() ||
+                    slice.getType() != kept.getType())))
+        return failure();
+      kept = slice;
+    }
+    if (!kept || kept.getAxes() != source.getAxes() || !slicesEvenly(kept))
+      return failure();
+    StringRef dim = kept.getDim();
+    auto wholeType = cast<NamedTensorType>(whole.getType());
+    auto sourceType = cast<NamedTensorType>(source.getType());
+    if (wholeType.getDimSize(dim) != sourceType.getDimSize(dim) ||
+        cast<NamedTensorType>(reduce.getType()).hasDim(dim))
+      return failure();
+    SmallVector<StringAttr> axes =
+        llvm::to_vector(kept.getAxes().getAsRange<StringAttr>());
+    rewriter.setInsertionPoint(reduce);
+    Resharder resharder(rewriter, reduce.getLoc(), getEnclosingMesh(reduce));
+    Value block = resharder.sliceDim(whole, dim, axes);
+    Value partial = ReduceOp::create(rewriter, reduce.getLoc(),
+                                     reduce.getType(), reduce.getKind(), block);
+    rewriter.replaceOpWithNewOp<AllReduceOp>(reduce, reduce.getType(),
+                                             CollectiveKind::Sum, partial,
+                                             kept.getAxesAttr());
     return success();
   }
 };
@@ -226,7 +344,7 @@ struct OptimizeCommPass
     patterns.add<AllReduceThenSliceToReduceScatter, GatherThenSliceBack,
                  GatherThenSliceOtherToAllToAll, ReducePartialSumsOnce<AddOp>,
                  ReducePartialSumsOnce<SubOp>, SliceBeforeElementwise,
-                 SliceBeforeRename>(
+                 SliceBeforeRename, SumOfWholeOnBlocks>(
         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

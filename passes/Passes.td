@@ -423,8 +423,9 @@ def TesselOptimizeComm : Pass<"tessel-optimize-comm", "::mlir::ModuleOp"> {
   let description = [{
     Rewrites patterns of mesh-level ops in a partitioned program:
 
-    - `all_reduce` whose only use keeps one block of it (`shard_slice` over
-      the same axes) becomes one `reduce_scatter`, which sends half as much;
+    - `all_reduce` whose uses all keep the same block of it (`shard_slice`
+      over the same axes) becomes one `reduce_scatter`, which sends half as
+      much;
     - `all_gather` along a dimension whose result is sliced back along the
       same dimension over the same axes is the rank's own block: both go;
     - `all_gather` along one dimension sliced along another over the same
@@ -432,9 +433,13 @@ def TesselOptimizeComm : Pass<"tessel-optimize-comm", "::mlir::ModuleOp"> {
       `all_to_all`, which sends a 1/g share instead of the whole gather;
     - `add` or `sub` of two `all_reduce sum` over the same axes becomes one
       `all_reduce` of the sum of the partial sums;
-    - a `shard_slice` of an element-wise op's result becomes the op on the
-      slices of its operands (not for padded blocks), so that the slice
-      meets the collective above it.
+    - a `shard_slice` of an element-wise op's result (every use of which
+      keeps that block) becomes the op on the slices of its operands (not
+      for padded blocks), so that the slice meets the collective above it;
+    - a `reduce sum` over d of element-wise ops of one `all_reduce sum`
+      (and constants), whose other uses keep its block along d, becomes an
+      `all_reduce sum` of the sum of that block (gradient clipping's norm
+      under ZeRO), so that every use of the all_reduce keeps the block.
 
     Before:
 
