@@ -4,10 +4,12 @@ worked out here from the model's shapes and the layout alone.
 
     benchmarks/comm_volume.py --bin build/bin [--json out.json]
 
-For every example and layout file it differentiates the model
-(tessel-opt --tessel-autodiff, SGD), asks `tessel explain --function
-train_step --format json` for the bytes each rank sends per step, and
-compares them with the textbook volume of the same parallelism, counted
+For every example, layout file and optimizer (SGD and AdamW) it
+differentiates the model (tessel-opt --tessel-autodiff), asks `tessel
+explain --function train_step --format json` for the bytes each rank sends
+per step, and compares them with the textbook volume of the same
+parallelism, which does not depend on the optimizer (its state is split
+like its parameter and updated where it lies), counted
 with the ring costs explain also uses (docs/layouts.md): all_reduce
 2 (g-1)/g x size, all_gather (g-1) x local size, reduce_scatter
 (g-1)/g x size. The textbook figures:
@@ -16,7 +18,8 @@ with the ring costs explain also uses (docs/layouts.md): all_reduce
 - data parallelism: each parameter's gradient all_reduced over the batch
   axes the parameter is not split over;
 - a parameter split over a batch axis (ZeRO): gathered once per step over
-  that axis, its gradient reduce-scattered over it;
+  that axis, its gradient reduce-scattered over it (all_gather +
+  reduce_scatter = all_reduce: ZeRO sends what data parallelism sends);
 - Megatron-style model parallelism: the MLP's logits all_reduced once; in
   each Transformer block one all_reduce of the activations after attention
   and one after the MLP, and their conjugates in the backward pass (one
@@ -47,6 +50,9 @@ import yaml
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 F32 = 4
+# The optimizers measured: plain SGD, and AdamW, whose update uses each
+# gradient twice (m and v).
+OPTIMIZERS = ("sgd", "adamw")
 
 
 def all_reduce(size, g):
@@ -169,13 +175,13 @@ def tensor_bytes(type_):
     return math.prod(shape) * ELEMENT_BYTES[element]
 
 
-def compiled(bin_dir, source, layout_file, layout, tmp):
+def compiled(bin_dir, source, layout_file, layout, optimizer, tmp):
     """Counts the collectives of the training step that `tessel compile`
     writes for one rank (after optimize-comm and CSE), with explain's ring
     costs: a check of explain's own count against the program that runs."""
     out = pathlib.Path(tmp) / "rank.mlir"
     subprocess.run([str(bin_dir / "tessel"), "compile", str(source), "--layout", str(layout_file),
-                    "--emit", "mlir", "-o", str(out)], check=True)
+                    "--optimizer", optimizer, "--emit", "mlir", "-o", str(out)], check=True)
     text = out.read_text()
     body = text[text.index("func.func @train_step"):]
     body = body[: body.index("\n  }\n")]
@@ -215,20 +221,22 @@ def main():
     bin_dir = pathlib.Path(args.bin)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for family in ("mlp", "transformer", "cnn"):
+        for family, optimizer in [(f, o) for f in ("mlp", "transformer", "cnn") for o in OPTIMIZERS]:
             source = REPO / "examples" / family / f"{family}.mlir"
-            step = pathlib.Path(tmp) / f"{family}.step.mlir"
-            subprocess.run([str(bin_dir / "tessel-opt"), str(source), "--tessel-autodiff", "-o", str(step)], check=True)
+            step = pathlib.Path(tmp) / f"{family}.{optimizer}.step.mlir"
+            subprocess.run([str(bin_dir / "tessel-opt"), str(source), f"--tessel-autodiff=optimizer={optimizer}",
+                            "-o", str(step)], check=True)
             model = Model(source)
             for layout_file in sorted((REPO / "examples" / family).glob("*.yaml")):
                 layout = Layout(layout_file)
                 measured, kinds = explain(bin_dir, step, layout_file)
-                program, program_kinds = compiled(bin_dir, source, layout_file, layout, tmp)
+                program, program_kinds = compiled(bin_dir, source, layout_file, layout, optimizer, tmp)
                 expected = analytic(model, layout, family)
                 total = round(sum(expected.values())) if expected is not None else None
                 rows.append({
                     "example": family,
                     "layout": layout_file.name,
+                    "optimizer": optimizer,
                     "ranks": layout.group(list(layout.mesh)),
                     "explain_bytes": measured,
                     "analytic_bytes": total,
@@ -241,7 +249,7 @@ def main():
     for r in rows:
         ratio = f"{r['ratio']:.3f}" if r["ratio"] is not None else "-"
         analytic_bytes = r["analytic_bytes"] if r["analytic_bytes"] is not None else "-"
-        print(f"{r['example']:12} {r['layout']:15} explain {r['explain_bytes']:>9} B  "
+        print(f"{r['example']:12} {r['layout']:15} {r['optimizer']:6} explain {r['explain_bytes']:>9} B  "
               f"compiled {r['compiled_bytes']:>9} B  analytic {analytic_bytes:>9} B  ratio {ratio}",
               file=sys.stderr)
     if args.json:

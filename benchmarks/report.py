@@ -90,7 +90,9 @@ def comm_rows(d):
     path = d / "comm.json"
     rows = []
     for r in json.loads(path.read_text()) if path.exists() else []:
-        rows.append({"name": f"comm {r['example']} {r['layout']} ({r['ranks']} ranks)",
+        # Rows of runs before the optimizers were measured are SGD's.
+        optimizer = r.get("optimizer", "sgd")
+        rows.append({"name": f"comm {r['example']} {r['layout']} {optimizer} ({r['ranks']} ranks)",
                      "tessel": r["explain_bytes"], "peer": r["analytic_bytes"], "unit": "B/rank/step",
                      "ratio": r["ratio"], "goal": 1.0,
                      "details": {"explain": r["explain_by_kind"], "analytic": r["analytic_by_kind"],
