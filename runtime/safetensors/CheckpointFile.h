@@ -65,7 +65,8 @@ bool writeCheckpointFile(const std::string &dir, int64_t step,
 /// A checkpoint opened for reading.
 class CheckpointFile {
 public:
-  /// Opens `path`: a safetensors file whose __metadata__ has a step count.
+  /// Opens `path`: a regular safetensors file (a FIFO or device is refused
+  /// before it is opened) whose __metadata__ has a step count.
   bool open(const std::string &path, std::string &error);
   /// The same from a stream of `fileSize` bytes that `path` names.
   bool open(std::istream &file, uint64_t fileSize, const std::string &path,
