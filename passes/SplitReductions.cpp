@@ -202,8 +202,20 @@ Value mlir::tessel::buildSplitGather(OpBuilder &builder, Location loc,
                                   local, ops.integer(idType, blockRows));
   Value mine = SelectOp::create(builder, loc, maskType, notBelow, below,
                                 ops.integer(builder.getI1Type(), 0));
+  // An id outside the whole table, [0, rows), is no rank's and would come
+  // back as zeros; it is looked up at its local index instead, which lies
+  // outside every block too, so the gather fails on it as one rank's does.
+  Value notNegative = CompareOp::create(builder, loc, maskType, CompareKind::Ge,
+                                        ids, ops.integer(idType, 0));
+  Value belowRows = CompareOp::create(builder, loc, maskType, CompareKind::Lt,
+                                      ids, ops.integer(idType, rows));
+  Value inTable =
+      SelectOp::create(builder, loc, maskType, notNegative, belowRows,
+                       ops.integer(builder.getI1Type(), 0));
+  Value lookUp = SelectOp::create(builder, loc, maskType, inTable, mine,
+                                  ops.integer(builder.getI1Type(), 1));
   // Other ranks' ids read row 0 and are zeroed afterwards.
-  Value safe = SelectOp::create(builder, loc, idsType, mine, local,
+  Value safe = SelectOp::create(builder, loc, idsType, lookUp, local,
                                 ops.integer(idType, 0));
   Value found = GatherOp::create(builder, loc, resultType, table, safe,
                                  builder.getStringAttr(dim));
