@@ -184,7 +184,7 @@ bool CheckpointFile::open(const std::string &filePath, std::string &error) {
   owned = std::make_unique<std::ifstream>(filePath, std::ios::binary);
   std::error_code sizeError;
   uint64_t fileSize = fs::file_size(filePath, sizeError);
-  if (!*owned || sizeError || fs::is_directory(filePath))
+  if (!*owned || sizeError)
     return fail("cannot read it", error);
   return open(*owned, fileSize, filePath, error);
 }
