@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -34,9 +35,10 @@ parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
   app.add_option("--prompt", options.prompts,
                  "A prompt to continue (repeatable; the prompts are "
                  "decoded together, the program's batch at a time)");
+  // Not checked here, on every rank: rank 0 alone reads it (a pipe that
+  // mpirun gives rank 0 only, a file on rank 0's node only).
   app.add_option("--prompts", options.promptFile,
-                 "A file of prompts, one per line")
-      ->check(CLI::ExistingFile);
+                 "A file of prompts, one per line (read by rank 0)");
   app.add_option("--checkpoint,--checkpoint-dir", options.checkpoint,
                  "A checkpoint, or a directory whose latest checkpoint is "
                  "read (written under any layout and rank count)")
@@ -199,6 +201,39 @@ std::optional<std::string> readPrompts(const GenerationOptions &options,
       return fmt::format("prompt {} has {} bytes; the model's context holds "
                          "{} positions, so a prompt may have at most {}",
                          i + 1, prompts[i].size(), context, context - 1);
+  }
+  return std::nullopt;
+}
+
+/// Broadcasts rank 0's `prompts` to every rank. An error (on rank 0) when
+/// they are more bytes than one MPI message holds.
+std::optional<std::string> sharePrompts(int64_t rank,
+                                        std::vector<std::string> &prompts) {
+  std::vector<uint64_t> lengths;
+  std::string joined;
+  for (const std::string &prompt : prompts) {
+    lengths.push_back(prompt.size());
+    joined += prompt;
+  }
+  uint64_t sizes[2] = {lengths.size(), joined.size()};
+  MPI_Bcast(sizes, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (sizes[0] > INT_MAX || sizes[1] > INT_MAX)
+    return rank == 0 ? std::optional<std::string>(fmt::format(
+                           "the {} prompts hold {} bytes, more than one MPI "
+                           "message holds",
+                           sizes[0], sizes[1]))
+                     : std::nullopt;
+  lengths.resize(sizes[0]);
+  joined.resize(sizes[1]);
+  MPI_Bcast(lengths.data(), static_cast<int>(sizes[0]), MPI_UINT64_T, 0,
+            MPI_COMM_WORLD);
+  MPI_Bcast(joined.data(), static_cast<int>(sizes[1]), MPI_CHAR, 0,
+            MPI_COMM_WORLD);
+  prompts.clear();
+  size_t at = 0;
+  for (uint64_t length : lengths) {
+    prompts.push_back(joined.substr(at, length));
+    at += length;
   }
   return std::nullopt;
 }
@@ -442,9 +477,16 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
                                     "compiled function for it"));
     return 1;
   }
+  // Rank 0 reads the prompts and every rank takes its copy: ranks that read
+  // a --prompts file of their own (a pipe only rank 0 is given, a file that
+  // differs between nodes) would decode different numbers of batches and
+  // wait in each other's collectives.
   std::vector<std::string> prompts;
-  if (anyRankFailed(rank,
-                    readPrompts(options, plan.context, plan.vocab, prompts)))
+  if (anyRankFailed(rank, rank == 0 ? readPrompts(options, plan.context,
+                                                  plan.vocab, prompts)
+                                    : std::nullopt))
+    return 1;
+  if (anyRankFailed(rank, sharePrompts(rank, prompts)))
     return 1;
 
   std::string error;

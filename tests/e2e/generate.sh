@@ -125,6 +125,15 @@ mpirun -n 2 --oversubscribe "$work/train.spmd" generate --checkpoint-dir "$work/
   same_text one.greedy train.greedy || status=1
 result "the training program generates the same text" $status
 
+# Rank 0 reads the prompts and shares them: a pipe that mpirun gives rank 0
+# alone (--prompts /dev/stdin) continues them as the file does.
+status=0
+mpirun -n 2 --oversubscribe "$work/data.spmd" generate --checkpoint-dir "$work/ckpt" \
+  --prompts /dev/stdin --max-tokens 10 --output "$work/stdin.greedy.jsonl" \
+  < "$work/prompts.txt" > "$work/stdin.out" 2>&1 && same_text one.greedy stdin.greedy ||
+  { head -3 "$work/stdin.out"; status=1; }
+result "prompts read from a pipe on 2 ranks: the text of the prompts file" $status
+
 # Bad requests: errors that say what is wrong, from every layout alike.
 status=0
 expect_error() { # message, generate options...
@@ -142,6 +151,8 @@ expect_error "--checkpoint $work: the directory holds no checkpoint" --checkpoin
   --prompt a || status=1
 expect_error "File name too long" --checkpoint-dir "$work/$(printf '%05000d' 0)" --prompt a ||
   status=1
+expect_error "cannot read the prompts in $work/none.txt" --checkpoint-dir "$work/ckpt" \
+  --prompts "$work/none.txt" || status=1
 expect_error "no prompt: give --prompt TEXT or --prompts FILE" --checkpoint-dir "$work/ckpt" ||
   status=1
 # --output is never written over an input (the prompts here), and a failed
