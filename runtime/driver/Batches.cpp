@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -86,6 +87,14 @@ std::optional<std::string> checkArrayFits(const NpyArray &array,
     return fmt::format("{}: holds floats ({}) but the model's '{}' is {}",
                        array.path(), array.dtype(), argument.name,
                        global.str());
+  // A NaN or an infinity in the data makes every step that draws its
+  // example non-finite, at a step that depends on the shuffling; named here
+  // by file and element instead.
+  if (ref::isFloatType(global.type) && !array.isInteger())
+    for (int64_t i = 0; i < array.numElements(); ++i)
+      if (!std::isfinite(array.at(i)))
+        return fmt::format("{}: element {} is {}; the data must be finite",
+                           array.path(), i, array.at(i));
   // Integers the model's type cannot hold (int64 labels into i32) would
   // wrap around into other, valid-looking values.
   if (global.type == ref::ElementType::I32 ||

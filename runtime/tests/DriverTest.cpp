@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -488,6 +490,29 @@ TEST(Driver, IntegersTheModelCannotHoldAreAnError) {
   EXPECT_NE(job.output.find("tessel: " + (dir / "labels.npy").string() +
                             ": element 17 is 4294967299, which the model's "
                             "'labels' ([batch:64] i32) cannot hold"),
+            std::string::npos)
+      << job.output;
+}
+
+// A NaN in the data is named by file and element before training, not met
+// at whichever step first draws its example.
+TEST(Driver, NonFiniteDataAreAnError) {
+  fs::path dir = scratch("nan-data");
+  std::string images(64 * 784 * 4, '\0');
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(&images[(5 * 784 + 3) * 4], &nan, 4);
+  writeNpy(dir / "images.npy", "<f4", "(64, 784)", images);
+  std::string labels;
+  for (int32_t i = 0; i < 64; ++i) {
+    int32_t label = i % 10;
+    labels.append(reinterpret_cast<const char *>(&label), 4);
+  }
+  writeNpy(dir / "labels.npy", "<i4", "(64,)", labels);
+  Job job = runJob(1, TESSEL_LINEAR_NP1,
+                   "--steps 1 --no-evaluate --data " + dir.string());
+  EXPECT_EQ(job.status, 1) << job.output;
+  EXPECT_NE(job.output.find("tessel: " + (dir / "images.npy").string() +
+                            ": element 3923 is nan; the data must be finite"),
             std::string::npos)
       << job.output;
 }

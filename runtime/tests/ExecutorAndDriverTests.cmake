@@ -102,7 +102,8 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              NonFiniteOptions:NonFiniteOptionsAreRefused
              Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk
              EmptyData:EmptyOrOverflowingDataIsAClearError
-             WideIntegers:IntegersTheModelCannotHoldAreAnError)
+             WideIntegers:IntegersTheModelCannotHoldAreAnError
+             NanData:NonFiniteDataAreAnError)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)
   list(GET parts 1 gtest)
