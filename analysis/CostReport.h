@@ -10,7 +10,11 @@
 #ifndef TESSEL_ANALYSIS_COSTREPORT_H
 #define TESSEL_ANALYSIS_COSTREPORT_H
 
+#include "analysis/MachineProfile.h"
+#include "analysis/RuntimeMemory.h"
 #include "dialect/TesselDialect.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -54,6 +58,14 @@ struct CostReport {
   /// The most bytes live at once on a rank: parameters, plus the inputs and
   /// activations that are still to be used at each op.
   int64_t peakBytesPerRank = 0;
+  /// What the compiled step holds on a rank (addRuntimeMemory), and from
+  /// the machine profile the driver's own memory (MPI, oneDNN, the
+  /// executable) and the data set's: the most loading it takes, and what
+  /// stays. Memory loading freed is reused by the step's buffers.
+  std::optional<RuntimeMemory> runtime;
+  int64_t driverBytes = 0;
+  int64_t dataLoadBytes = 0;
+  int64_t dataResidentBytes = 0;
   int64_t commBytesPerRank = 0;
   int64_t flopsPerRank = 0;
 };
@@ -66,6 +78,20 @@ CostReport buildCostReport(mlir::func::FuncOp func);
 /// `partitioned`, the per-rank program tessel-partition made of the
 /// report's function: what each rank really computes and sends.
 void addPartitionedCosts(CostReport &report, mlir::func::FuncOp partitioned);
+
+/// Adds what the runtime holds running `init` (if any) and then `lowered`,
+/// the per-rank functions as compile lowers them (partitioned and fused),
+/// and the driver's own memory from `profile` (the built-in profile's if it
+/// has none), with the Fashion-MNIST the driver loads for a step that
+/// takes `images`.
+void addRuntimeMemory(CostReport &report, mlir::func::FuncOp lowered,
+                      mlir::func::FuncOp init, const MachineProfile &profile);
+
+/// The peak memory per rank: with addRuntimeMemory, the driver's bytes plus
+/// the larger of the data set's load and what stays of it plus what the
+/// step holds (RuntimeMemory::totalBytes); without, the parameters plus
+/// the values live at once (peakBytesPerRank).
+int64_t memoryBytesPerRank(const CostReport &report);
 
 /// Returns the FLOPs each op of `func` (laid out, or partitioned) computes
 /// on one rank, as flopsPerRank counts them, in program order; ops without

@@ -324,6 +324,26 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       }
     profile.collectives.push_back(std::move(fit));
   }
+  if (auto memory = root.find("memory"); memory != root.end()) {
+    if (!memory->is_object()) {
+      error = source + ": 'memory' must be an object";
+      return std::nullopt;
+    }
+    for (auto [key, field] :
+         {std::pair{"driver_bytes", &profile.driverBytes},
+          std::pair{"image_load_bytes", &profile.imageLoadBytes},
+          std::pair{"image_resident_bytes", &profile.imageResidentBytes}}) {
+      auto value = memory->find(key);
+      if (value == memory->end() || !value->is_number_integer() ||
+          value->get<int64_t>() < 0) {
+        error =
+            fmt::format("{}: memory: '{}' must be a byte count", source, key);
+        return std::nullopt;
+      }
+      *field = value->get<int64_t>();
+    }
+    profile.hasMemory = true;
+  }
   return profile;
 }
 

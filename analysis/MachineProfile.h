@@ -84,6 +84,16 @@ struct MachineProfile {
   std::string calibratedAt;
   std::vector<KernelRates> kernels;
   std::vector<CollectiveFit> collectives;
+  /// Whether the profile has a "memory" section (those below).
+  bool hasMemory = false;
+  /// The peak resident memory of one rank of a trivial compiled program
+  /// training on the text corpus: MPI, oneDNN, the executable, the driver.
+  int64_t driverBytes = 0;
+  /// What loading Fashion-MNIST (for a step that takes `images`) adds to
+  /// it at most, and what stays of it once loaded (its training images and
+  /// labels).
+  int64_t imageLoadBytes = 0;
+  int64_t imageResidentBytes = 0;
 
   /// Returns the seconds one rank's kernel of `opClass` takes for `work`,
   /// in a job of `ranks` ranks on this machine: interpolated between the

@@ -93,21 +93,36 @@ std::string tessel::analysis::formatText(const CostReport &report) {
     out += fmt::format("  {:<18} over [{}]  {} per rank\n", collective.kind,
                        fmt::join(collective.axes, ", "),
                        bytesText(collective.bytesPerRank));
-  out += fmt::format(
-      "\nper rank:\n"
-      "  parameters   {}\n"
-      "  opt. state   {}\n"
-      "  inputs       {}\n"
-      "  activations  {}\n"
-      "  peak memory  {}\n"
-      "  comm / step  {}\n"
-      "  FLOPs        {}\n",
-      bytesText(report.parameterBytesPerRank),
-      bytesText(report.stateBytesPerRank), bytesText(report.inputBytesPerRank),
-      bytesText(report.activationBytesPerRank),
-      bytesText(report.peakBytesPerRank), bytesText(report.commBytesPerRank),
-      saturated(report.flopsPerRank) ? std::string("2^63 - 1 or more")
-                                     : std::to_string(report.flopsPerRank));
+  out += fmt::format("\nper rank:\n"
+                     "  parameters   {}\n"
+                     "  opt. state   {}\n"
+                     "  inputs       {}\n"
+                     "  activations  {}\n"
+                     "  peak memory  {}\n",
+                     bytesText(report.parameterBytesPerRank),
+                     bytesText(report.stateBytesPerRank),
+                     bytesText(report.inputBytesPerRank),
+                     bytesText(report.activationBytesPerRank),
+                     bytesText(memoryBytesPerRank(report)));
+  if (report.runtime)
+    out += fmt::format("    step buffers  {} (liveness peak {})\n"
+                       "    constants     {}\n"
+                       "    data staging  {}\n"
+                       "    data set      {} loading, {} after\n"
+                       "    driver        {}\n",
+                       bytesText(report.runtime->heldBytes),
+                       bytesText(report.runtime->livePeakBytes),
+                       bytesText(report.runtime->constantBytes),
+                       bytesText(report.runtime->stagingBytes),
+                       bytesText(report.dataLoadBytes),
+                       bytesText(report.dataResidentBytes),
+                       bytesText(report.driverBytes));
+  out += fmt::format("  comm / step  {}\n"
+                     "  FLOPs        {}\n",
+                     bytesText(report.commBytesPerRank),
+                     saturated(report.flopsPerRank)
+                         ? std::string("2^63 - 1 or more")
+                         : std::to_string(report.flopsPerRank));
   return out;
 }
 
@@ -145,8 +160,19 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
       {"optimizer_state_bytes_per_rank", report.stateBytesPerRank},
       {"input_bytes_per_rank", report.inputBytesPerRank},
       {"activation_bytes_per_rank", report.activationBytesPerRank},
-      {"memory_bytes_per_rank", report.peakBytesPerRank},
+      {"memory_bytes_per_rank", memoryBytesPerRank(report)},
       {"comm_bytes_per_rank", report.commBytesPerRank},
       {"flops_per_rank", report.flopsPerRank}};
+  if (report.runtime)
+    json["memory"] = {
+        {"live_values_peak_bytes", report.peakBytesPerRank},
+        {"step_buffer_bytes", report.runtime->heldBytes},
+        {"step_liveness_peak_bytes", report.runtime->livePeakBytes},
+        {"argument_bytes", report.runtime->argumentBytes},
+        {"constant_bytes", report.runtime->constantBytes},
+        {"data_staging_bytes", report.runtime->stagingBytes},
+        {"data_load_bytes", report.dataLoadBytes},
+        {"data_resident_bytes", report.dataResidentBytes},
+        {"driver_bytes", report.driverBytes}};
   return json.dump(2) + "\n";
 }

@@ -6,6 +6,8 @@
 // training step as `tessel compile` does (tessel-autodiff with the same
 // --optimizer, --precision, --weight-decay and --clip-norm) and explains
 // @train_step: the gradients' all_reduces and the optimizer state included.
+// Its peak memory per rank is what the compiled step holds (RuntimeMemory.h)
+// plus the driver's own, from the machine profile (--profile).
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,6 +92,11 @@ static cl::list<std::string> pictureTensors(
     cl::desc("the tensors to draw (default: the parameters and inputs)"),
     cl::value_desc("name,name,..."), cl::CommaSeparated,
     cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string> profilePath(
+    "profile",
+    cl::desc("machine profile of tessel calibrate: the driver's own memory "
+             "(default: the built-in profile)"),
+    cl::value_desc("profile.json"), cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
     format("format", cl::desc("output format"), cl::init(Format::Text),
@@ -122,6 +129,15 @@ int mlir::tessel::runExplain() {
           "tessel explain", picturePath,
           {{modelPath, "the model"}, {layoutPath, "the layout"}}))
     return 1;
+  std::optional<::tessel::analysis::MachineProfile> profile;
+  if (!profilePath.empty()) {
+    std::string error;
+    profile = ::tessel::analysis::readMachineProfile(profilePath, error);
+    if (!profile) {
+      llvm::errs() << "tessel explain: " << error << "\n";
+      return 1;
+    }
+  }
   mlir::tessel::ModelFile model(modelPath);
   if (!model.module())
     return 1;
@@ -171,6 +187,19 @@ int mlir::tessel::runExplain() {
     return 1;
   ::tessel::analysis::addPartitionedCosts(
       report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
+  // The memory of the step as compile lowers it: element-wise chains fused
+  // hold no buffers between their ops.
+  PassManager fuse(&context);
+  fuse.addNestedPass<func::FuncOp>(mlir::tessel::createTesselFuseElementwise());
+  if (failed(fuse.run(*partitioned)))
+    return 1;
+  // A training step's state comes from @init, which runs first.
+  ::tessel::analysis::addRuntimeMemory(
+      report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()),
+      func.getSymName() == "train_step"
+          ? partitioned->lookupSymbol<func::FuncOp>("init")
+          : func::FuncOp(),
+      profile ? *profile : ::tessel::analysis::defaultMachineProfile());
   if (!picturePath.empty()) {
     std::string error;
     std::string page = mlir::tessel::renderLayoutPicture(

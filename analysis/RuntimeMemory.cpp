@@ -1,0 +1,162 @@
+//===- RuntimeMemory.cpp - the memory a rank's runtime holds --------------===//
+
+#include "analysis/RuntimeMemory.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <limits>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+
+int64_t addSat(int64_t a, int64_t b) {
+  int64_t sum;
+  return __builtin_add_overflow(a, b, &sum) ? kSaturated : sum;
+}
+
+int64_t mulSat(int64_t a, int64_t b) {
+  int64_t product;
+  return __builtin_mul_overflow(a, b, &product) ? kSaturated : product;
+}
+
+/// The alignment (and size granule) of runtime/executor/BufferCache.
+constexpr int64_t kBufferAlignment = 64;
+
+/// Counts the buffers alive at once, in total and per buffer size.
+class BufferLedger {
+public:
+  void allocate(int64_t bytes) {
+    live = addSat(live, bytes);
+    livePeak = std::max(livePeak, live);
+    Count &count = counts[bytes];
+    count.now += 1;
+    count.most = std::max(count.most, count.now);
+  }
+  void release(int64_t bytes) {
+    live -= bytes;
+    counts[bytes].now -= 1;
+  }
+  int64_t peak() const { return livePeak; }
+  /// For every size, the size times the most buffers of it alive at once.
+  int64_t held() const {
+    int64_t total = 0;
+    for (const auto &[bytes, count] : counts)
+      total = addSat(total, mulSat(bytes, count.most));
+    return total;
+  }
+
+private:
+  struct Count {
+    int64_t now = 0, most = 0;
+  };
+  std::map<int64_t, Count> counts;
+  int64_t live = 0, livePeak = 0;
+};
+
+/// Bytes of one element as the runtime stores it (i1 as a byte).
+int64_t elementBytes(NamedTensorType type) {
+  Type element = type.getElementType();
+  return element.isInteger(1) ? 1 : (element.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+bool isStateRole(StringAttr role) {
+  return role &&
+         (role.getValue() == "parameter" ||
+          role.getValue() == "optimizer_state" || role.getValue() == "buffer");
+}
+
+} // namespace
+
+namespace tessel::analysis {
+
+int64_t RuntimeMemory::totalBytes() const {
+  return addSat(addSat(heldBytes, constantBytes), stagingBytes);
+}
+
+int64_t runtimeBufferBytes(NamedTensorType type) {
+  int64_t bytes =
+      mulSat(std::max<int64_t>(1, type.getNumElements()), elementBytes(type));
+  if (bytes > kSaturated - kBufferAlignment)
+    return kSaturated;
+  return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+}
+
+/// Replays the allocations and frees of `func`'s body in `ledger`, as
+/// tessel-lower-to-runtime makes them: a value is freed after the op that
+/// uses it last, an unused result right after its op; arguments and
+/// returned values are never freed (the caller owns them). Returns the
+/// bytes of its tessel.constant ops.
+static int64_t replay(func::FuncOp func, BufferLedger &ledger) {
+  auto bytesOf = [](Value value) -> int64_t {
+    auto type = dyn_cast<NamedTensorType>(value.getType());
+    return type ? runtimeBufferBytes(type) : 0;
+  };
+  Block &body = func.getBody().front();
+  Operation *terminator = body.getTerminator();
+  llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
+  for (Operation &op : body.without_terminator())
+    for (Value result : op.getResults()) {
+      Operation *last = nullptr;
+      for (Operation *user : result.getUsers())
+        if (!last || last->isBeforeInBlock(user))
+          last = user;
+      if (last == terminator)
+        continue;
+      deadAfter[last ? last : &op].push_back(result);
+    }
+  int64_t constants = 0;
+  for (Operation &op : body.without_terminator()) {
+    for (Value result : op.getResults())
+      if (int64_t bytes = bytesOf(result)) {
+        ledger.allocate(bytes);
+        if (auto constant = dyn_cast<ConstantOp>(op))
+          constants =
+              addSat(constants, mulSat(constant.getType().getNumElements(),
+                                       elementBytes(constant.getType())));
+      }
+    for (Value dead : deadAfter.lookup(&op))
+      if (int64_t bytes = bytesOf(dead))
+        ledger.release(bytes);
+  }
+  // The caller owns every result buffer: an argument, or a value returned
+  // a second time, is handed out as a copy.
+  llvm::DenseSet<Value> handedOut;
+  for (Value value : terminator->getOperands())
+    if (isa<BlockArgument>(value) || !handedOut.insert(value).second)
+      if (int64_t bytes = bytesOf(value))
+        ledger.allocate(bytes);
+  return constants;
+}
+
+RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
+  RuntimeMemory memory;
+  BufferLedger ledger;
+  if (init)
+    memory.constantBytes = replay(init, ledger);
+  for (BlockArgument argument : perRank.getBody().front().getArguments()) {
+    auto type = dyn_cast<NamedTensorType>(argument.getType());
+    if (!type)
+      continue;
+    int64_t bytes = runtimeBufferBytes(type);
+    memory.argumentBytes = addSat(memory.argumentBytes, bytes);
+    bool isState = isStateRole(perRank.getArgAttrOfType<StringAttr>(
+        argument.getArgNumber(), kRoleAttrName));
+    if (!isState)
+      memory.stagingBytes = addSat(memory.stagingBytes, bytes);
+    // The state is init's results, alive already.
+    if (!init || !isState)
+      ledger.allocate(bytes);
+  }
+  memory.constantBytes = addSat(memory.constantBytes, replay(perRank, ledger));
+  memory.livePeakBytes = ledger.peak();
+  memory.heldBytes = ledger.held();
+  return memory;
+}
+
+} // namespace tessel::analysis

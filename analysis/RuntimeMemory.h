@@ -1,0 +1,63 @@
+//===- RuntimeMemory.h - the memory a rank's runtime holds -------*- C++
+//-*-===//
+//
+// What a compiled training step really holds on one rank, worked out from
+// the per-rank function as tessel-lower-to-runtime lowers it: one buffer
+// per op result, allocated before the op and freed after the op that uses
+// it last; the function's arguments (the driver's parameters, optimizer
+// state and data batch) alive throughout; its results kept for the caller.
+// The runtime's buffer cache (runtime/executor/BufferCache) keeps every
+// freed buffer for reuse by a buffer of the same size, so from the second
+// step on a rank holds, for every buffer size, as many buffers as were ever
+// alive at once: more than the bytes alive at any one moment.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_ANALYSIS_RUNTIMEMEMORY_H
+#define TESSEL_ANALYSIS_RUNTIMEMEMORY_H
+
+#include "dialect/TesselDialect.h"
+
+#include <cstdint>
+
+namespace tessel::analysis {
+
+struct RuntimeMemory {
+  /// The function's arguments: buffers the driver holds through the step.
+  int64_t argumentBytes = 0;
+  /// The arguments the driver fills from the data (not parameters,
+  /// optimizer state or buffers): it stages each in host memory first.
+  int64_t stagingBytes = 0;
+  /// The most bytes of buffers alive at once during the step, arguments
+  /// and results included: the liveness peak.
+  int64_t livePeakBytes = 0;
+  /// The bytes the buffer cache holds from the second step on: for each
+  /// buffer size (rounded as the cache rounds), the size times the most
+  /// buffers of that size alive at once. At least livePeakBytes.
+  int64_t heldBytes = 0;
+  /// The values of the tessel.constant ops of the functions run: each op
+  /// keeps its bytes for the life of the process (the executor makes them
+  /// once, when it first prepares the op, and copies them at every call).
+  int64_t constantBytes = 0;
+  /// What the step's buffers, its constants and the driver's staging come
+  /// to on a rank.
+  int64_t totalBytes() const;
+};
+
+/// Bytes of the buffer the runtime allocates for a value of `type`: as
+/// tessel-lower-to-runtime sizes it (i1 as a byte, at least one element),
+/// rounded up as the buffer cache rounds.
+int64_t runtimeBufferBytes(mlir::tessel::NamedTensorType type);
+
+/// Replays `perRank`'s allocations and frees in program order, as the
+/// lowered function makes them. `perRank` is a function after
+/// tessel-partition (and tessel-fuse-elementwise, as compile runs it).
+/// With `init`, the function that makes the state first: its results stay
+/// alive as the arguments of `perRank` that are parameters, optimizer state
+/// or buffers, and its buffers count for the cache too.
+RuntimeMemory runtimeMemory(mlir::func::FuncOp perRank,
+                            mlir::func::FuncOp init = nullptr);
+
+} // namespace tessel::analysis
+
+#endif // TESSEL_ANALYSIS_RUNTIMEMEMORY_H
