@@ -115,4 +115,20 @@ bool readBlocks(safetensors::CheckpointFile &file,
   return true;
 }
 
+std::optional<std::string> agreedCheckpoint(const std::string &path,
+                                            int64_t rank, std::string &error) {
+  std::optional<std::string> found;
+  if (rank == 0)
+    found = resolveCheckpoint(path, error);
+  // The path's length, or all ones when rank 0 found none.
+  uint64_t length = found ? found->size() : UINT64_MAX;
+  MPI_Bcast(&length, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (length == UINT64_MAX || length > INT_MAX)
+    return std::nullopt;
+  std::string agreed = rank == 0 ? *found : std::string(length, '\0');
+  MPI_Bcast(agreed.data(), static_cast<int>(length), MPI_CHAR, 0,
+            MPI_COMM_WORLD);
+  return agreed;
+}
+
 } // namespace tessel::driver

@@ -43,6 +43,15 @@ using safetensors::checkpointPath;
 using safetensors::latestCheckpoint;
 using safetensors::resolveCheckpoint;
 
+/// Collective over MPI_COMM_WORLD: the checkpoint file that rank 0 finds
+/// for `path` (resolveCheckpoint), on every rank. Ranks that looked for
+/// themselves could take different files: a directory whose training job
+/// writes a newer checkpoint between their looks would give each rank its
+/// block of other weights. Nullopt on every rank when rank 0 found none,
+/// with the reason in `error` on rank 0.
+std::optional<std::string> agreedCheckpoint(const std::string &path,
+                                            int64_t rank, std::string &error);
+
 /// Collective over MPI_COMM_WORLD: gathers every tensor's blocks to rank 0,
 /// which writes them to a temporary file in `dir`, fsyncs it and renames it
 /// into place, so a crash while writing leaves the previous checkpoint

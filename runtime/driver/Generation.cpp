@@ -491,7 +491,7 @@ int generate(const GenerationOptions &options, const ProgramMetadata &metadata,
 
   std::string error;
   std::optional<std::string> path =
-      resolveCheckpoint(options.checkpoint, error);
+      agreedCheckpoint(options.checkpoint, rank, error);
   if (anyRankFailed(rank,
                     path ? std::nullopt
                          : std::optional<std::string>("--checkpoint " + error)))

@@ -270,6 +270,14 @@ openOutputs(const InferenceOptions &options, const Plan &plan, int64_t rank,
         return fmt::format("{} returns two tensors named '{}'; each needs "
                            "its own tessel.name to be written as a file",
                            plan.name, names[i]);
+  // Results written among the data would replace an input array of the
+  // same name, or join the data the next run reads.
+  std::error_code same;
+  if (!options.dataDir.empty() &&
+      fs::equivalent(options.outDir, options.dataDir, same))
+    return fmt::format("--out {} is the --data directory; write the results "
+                       "elsewhere",
+                       options.outDir);
   if (rank != 0)
     return std::nullopt;
   std::error_code failure;
@@ -325,7 +333,7 @@ int infer(const InferenceOptions &options, const ProgramMetadata &metadata,
   if (anyRankFailed(rank, planFeeds(*dataset, options.dataDir, plan)))
     return 1;
   std::optional<std::string> checkpoint =
-      resolveCheckpoint(options.checkpoint, error);
+      agreedCheckpoint(options.checkpoint, rank, error);
   if (anyRankFailed(rank, checkpoint ? std::nullopt
                                      : std::optional<std::string>(
                                            "--checkpoint " + error)))

@@ -191,5 +191,17 @@ expect_error "decode's logits for prompt 1 at position 0 hold a NaN or +inf" \
 grep -qF "the program has no 'decode' function" "$work/mlp.out" || status=1
 result "empty and too long prompts, no checkpoint, a path too long, no prompt, --output onto the prompts or a full disk, a NaN temperature, NaN weights and no decode are errors" $status
 
+# Every rank reads the checkpoint rank 0 finds: here rank 1 is pointed at
+# the directory of NaN weights above (standing in for a directory in which
+# training wrote a newer checkpoint between the ranks' looks) and still
+# decodes with rank 0's weights.
+status=0
+mpirun --oversubscribe -n 1 "$work/data.spmd" generate --checkpoint-dir "$work/ckpt" \
+  --prompts "$work/prompts.txt" --max-tokens 10 --output "$work/agreed.greedy.jsonl" : \
+  -n 1 "$work/data.spmd" generate --checkpoint-dir "$work/nan" --prompts "$work/prompts.txt" \
+  --max-tokens 10 > "$work/agreed.out" 2>&1 && same_text one.greedy agreed.greedy ||
+  { head -3 "$work/agreed.out"; status=1; }
+result "every rank reads the checkpoint rank 0 finds" $status
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
