@@ -18,7 +18,8 @@
 #    programs that would read out of bounds or lose a tensor are refused
 #    before training: an evaluate whose parameter has a trained name but
 #    another size, and a parameter named __metadata__; a test split
-#    smaller than one batch is an error too.
+#    smaller than one batch is an error too, and a forward-only run's
+#    --out the --data directory.
 #
 # Every job runs under `timeout`, so a hang fails the test instead of
 # stalling the suite.
@@ -302,6 +303,32 @@ timeout 120 "${mpi[@]}" "$program" --data "$work/small" --steps 2 > "$work/small
 grep -F "the held-out data hold 10 examples, fewer than one batch of 64" "$work/small.out" ||
   { tail -5 "$work/small.out"; status=1; }
 result "a test split smaller than one batch is an error before training" $status
+
+# A forward-only run never writes its results among its data: --out the
+# --data directory would replace labels.npy or add arrays to the data.
+status=0
+"$bin/tessel" compile "$examples/mlp/mlp.mlir" --mode infer --dim-size hidden=1024 \
+  --mesh data:1 --rules batch:data -o "$work/infer.spmd"
+mkdir -p "$work/npydata"
+python3 - "$work/npydata" <<'PY'
+import struct, sys
+def save(name, descr, shape, payload):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(f"{sys.argv[1]}/{name}", "wb") as out:
+        out.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + payload)
+save("images.npy", "<f4", "(64, 784)", bytes(64 * 784 * 4))
+save("labels.npy", "<i4", "(64,)", b"".join(struct.pack("<i", i % 10) for i in range(64)))
+PY
+cp -r "$work/npydata" "$work/npydata.orig"
+job_status=0
+timeout 120 mpirun -n 1 "$work/infer.spmd" --checkpoint "$work/fifo/step-00000003.safetensors" \
+  --function predict --data "$work/npydata" --out "$work/npydata" > "$work/infer.out" 2>&1 || job_status=$?
+[ "$job_status" -eq 1 ] || status=1
+grep -F "tessel: --out $work/npydata is the --data directory; write the results elsewhere" "$work/infer.out" ||
+  { tail -5 "$work/infer.out"; status=1; }
+diff -r "$work/npydata" "$work/npydata.orig" || status=1
+result "a forward-only run refuses --out the --data directory, which stays as it was" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
