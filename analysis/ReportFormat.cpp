@@ -107,12 +107,14 @@ std::string tessel::analysis::formatText(const CostReport &report) {
   if (report.runtime)
     out += fmt::format("    step buffers  {} (liveness peak {})\n"
                        "    constants     {}\n"
+                       "    scratch       {}\n"
                        "    data staging  {}\n"
                        "    data set      {} loading, {} after\n"
                        "    driver        {}\n",
                        bytesText(report.runtime->heldBytes),
                        bytesText(report.runtime->livePeakBytes),
                        bytesText(report.runtime->constantBytes),
+                       bytesText(report.runtime->scratchBytes),
                        bytesText(report.runtime->stagingBytes),
                        bytesText(report.dataLoadBytes),
                        bytesText(report.dataResidentBytes),
@@ -170,6 +172,7 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
         {"step_liveness_peak_bytes", report.runtime->livePeakBytes},
         {"argument_bytes", report.runtime->argumentBytes},
         {"constant_bytes", report.runtime->constantBytes},
+        {"kernel_scratch_bytes", report.runtime->scratchBytes},
         {"data_staging_bytes", report.runtime->stagingBytes},
         {"data_load_bytes", report.dataLoadBytes},
         {"data_resident_bytes", report.dataResidentBytes},

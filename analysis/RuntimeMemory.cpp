@@ -76,7 +76,8 @@ bool isStateRole(StringAttr role) {
 namespace tessel::analysis {
 
 int64_t RuntimeMemory::totalBytes() const {
-  return addSat(addSat(heldBytes, constantBytes), stagingBytes);
+  return addSat(addSat(heldBytes, constantBytes),
+                addSat(scratchBytes, stagingBytes));
 }
 
 int64_t runtimeBufferBytes(NamedTensorType type) {
@@ -87,12 +88,25 @@ int64_t runtimeBufferBytes(NamedTensorType type) {
   return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
 
+/// The bytes `op`'s kernel may copy besides its result buffer, at most:
+/// every operand and the result once (see RuntimeMemory::scratchBytes).
+static int64_t kernelScratchBytes(Operation *op) {
+  if (!isa<EinsumOp, AllGatherOp, ReduceScatterOp, AllToAllOp>(op))
+    return 0;
+  int64_t bytes = 0;
+  for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+    if (auto type = dyn_cast<NamedTensorType>(value.getType()))
+      bytes = addSat(bytes, mulSat(type.getNumElements(), elementBytes(type)));
+  return bytes;
+}
+
 /// Replays the allocations and frees of `func`'s body in `ledger`, as
 /// tessel-lower-to-runtime makes them: a value is freed after the op that
 /// uses it last, an unused result right after its op; arguments and
-/// returned values are never freed (the caller owns them). Returns the
-/// bytes of its tessel.constant ops.
-static int64_t replay(func::FuncOp func, BufferLedger &ledger) {
+/// returned values are never freed (the caller owns them). Adds the bytes
+/// of its tessel.constant ops and its largest kernel scratch to `memory`.
+static void replay(func::FuncOp func, BufferLedger &ledger,
+                   RuntimeMemory &memory) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<NamedTensorType>(value.getType());
     return type ? runtimeBufferBytes(type) : 0;
@@ -112,6 +126,8 @@ static int64_t replay(func::FuncOp func, BufferLedger &ledger) {
     }
   int64_t constants = 0;
   for (Operation &op : body.without_terminator()) {
+    memory.scratchBytes =
+        std::max(memory.scratchBytes, kernelScratchBytes(&op));
     for (Value result : op.getResults())
       if (int64_t bytes = bytesOf(result)) {
         ledger.allocate(bytes);
@@ -131,14 +147,14 @@ static int64_t replay(func::FuncOp func, BufferLedger &ledger) {
     if (isa<BlockArgument>(value) || !handedOut.insert(value).second)
       if (int64_t bytes = bytesOf(value))
         ledger.allocate(bytes);
-  return constants;
+  memory.constantBytes = addSat(memory.constantBytes, constants);
 }
 
 RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
   RuntimeMemory memory;
   BufferLedger ledger;
   if (init)
-    memory.constantBytes = replay(init, ledger);
+    replay(init, ledger, memory);
   for (BlockArgument argument : perRank.getBody().front().getArguments()) {
     auto type = dyn_cast<NamedTensorType>(argument.getType());
     if (!type)
@@ -153,7 +169,7 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
     if (!init || !isState)
       ledger.allocate(bytes);
   }
-  memory.constantBytes = addSat(memory.constantBytes, replay(perRank, ledger));
+  replay(perRank, ledger, memory);
   memory.livePeakBytes = ledger.peak();
   memory.heldBytes = ledger.held();
   return memory;

@@ -39,8 +39,13 @@ struct RuntimeMemory {
   /// keeps its bytes for the life of the process (the executor makes them
   /// once, when it first prepares the op, and copies them at every call).
   int64_t constantBytes = 0;
-  /// What the step's buffers, its constants and the driver's staging come
-  /// to on a rank.
+  /// The most one op's kernel copies besides its buffers: an einsum its
+  /// operands into the order the matmul reads and its product back (the
+  /// runtime's einsum for large operands), a gather or scatter its chunks
+  /// packed. Freed after the op, the memory stays in the process's heap.
+  int64_t scratchBytes = 0;
+  /// What the step's buffers, its constants, its kernels' scratch and the
+  /// driver's staging come to on a rank.
   int64_t totalBytes() const;
 };
 

@@ -68,6 +68,8 @@ TEST_F(RuntimeMemoryTest, ChainHoldsTwoValuesAtOnce) {
   EXPECT_EQ(memory.livePeakBytes, 4096);
   // Four 1024-byte buffers at once at most, one scalar.
   EXPECT_EQ(memory.heldBytes, 4 * 1024 + 64);
+  // No kernel here copies its operands.
+  EXPECT_EQ(memory.scratchBytes, 0);
   EXPECT_EQ(memory.totalBytes(), 4 * 1024 + 64 + 1024);
 }
 
@@ -110,6 +112,28 @@ TEST_F(RuntimeMemoryTest, UnusedResultFreedAtOnce) {
   RuntimeMemory memory = measure(kUnused);
   EXPECT_EQ(memory.livePeakBytes, 2048);
   EXPECT_EQ(memory.heldBytes, 2048);
+}
+
+// An einsum's kernel may copy both operands and its product: the largest
+// such op counts once, beside the buffers. Here the [n:256] x [n:256, m:2]
+// product (1024 + 2048 + 8 bytes) is larger than the dot product's
+// (1024 + 1024 + 4).
+constexpr const char *kEinsums = R"mlir(
+!v = !tessel.tensor<[n:256], f32>
+!w = !tessel.tensor<[n:256, m:2], f32>
+func.func @train_step(%x: !v, %y: !v, %z: !w)
+    -> (!tessel.tensor<[], f32>, !tessel.tensor<[m:2], f32>) {
+  %dot = tessel.einsum %x, %y : (!v, !v) -> !tessel.tensor<[], f32>
+  %mv = tessel.einsum %x, %z : (!v, !w) -> !tessel.tensor<[m:2], f32>
+  return %dot, %mv : !tessel.tensor<[], f32>, !tessel.tensor<[m:2], f32>
+}
+)mlir";
+
+TEST_F(RuntimeMemoryTest, LargestEinsumsCopiesCountOnce) {
+  RuntimeMemory memory = measure(kEinsums);
+  EXPECT_EQ(memory.scratchBytes, 1024 + 2048 + 8);
+  EXPECT_EQ(memory.totalBytes(),
+            memory.heldBytes + memory.stagingBytes + memory.scratchBytes);
 }
 
 } // namespace

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Does tessel explain's peak memory per rank match what the ranks hold?
+
+    benchmarks/memory_model.py [--bin build/bin] [--steps 10] [--profile FILE]
+        [--only NAME,...] [-o RESULTS.json]
+
+First it measures the driver's own memory, the constant the machine
+profile carries (`memory` in analysis/profiles/default.json): the peak
+resident memory of a trivial compiled program (a Transformer of d_model 8)
+training on the text corpus, and of one (an MLP of hidden 1) training on
+Fashion-MNIST; the difference is what loading the images adds at most,
+and what stays of them is the size of the training split's images and
+labels. It writes them into a copy of the profile (--profile, else the
+built-in one) that `tessel explain --profile` reads.
+
+Then, for the MLP, the CNN and two Transformers (one block of d_model 1024;
+four blocks of d_model 256 at seq 128, from examples/transformer/
+generate.py), each under two or three layouts on 1 to 4 ranks, it predicts
+the peak memory per rank with `tessel explain --train --format json`
+(totals.memory_bytes_per_rank), compiles the same step with `tessel
+compile`, trains it for --steps steps under mpirun as `tessel run` starts
+it (--no-evaluate; the ranks' memory grows a little over the first steps,
+so 10 by default) and reads the largest rank's `peak_rss_mib` (getrusage)
+from the metrics. It prints predicted against measured and the error, and
+with -o writes them as JSON (results/memory_model.json, docs/search.md).
+Trains on Fashion-MNIST (Debian package dataset-fashion-mnist) and the
+licence texts in /usr/share/common-licenses.
+"""
+
+import argparse
+import gzip
+import json
+import math
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+MPI_ENV = {
+    "OMPI_MCA_btl": "self,vader",
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+}
+MIB = 1 << 20
+EXAMPLES = REPO / "examples"
+FASHION_MNIST = pathlib.Path("/usr/share/datasets/fashion-mnist")
+
+
+def run(command):
+    env = dict(os.environ, **MPI_ENV)
+    done = subprocess.run([str(c) for c in command], capture_output=True,
+                          text=True, env=env)
+    if done.returncode != 0:
+        sys.exit(f"failed: {' '.join(map(str, command))}\n{done.stdout}\n"
+                 f"{done.stderr}")
+    return done.stdout
+
+
+def generate(tmp, name, *options):
+    path = tmp / f"{name}.mlir"
+    run([sys.executable, EXAMPLES / "transformer/generate.py", *options,
+         "-o", path])
+    return path
+
+
+def configurations(tmp):
+    """(name, model, tessel options, ranks) of every measured run."""
+    mlp = EXAMPLES / "mlp/mlp.mlir"
+    cnn = EXAMPLES / "cnn/cnn.mlir"
+    t1 = generate(tmp, "transformer_1x1024", "--layers", "1",
+                  "--d-model", "1024")
+    t4 = generate(tmp, "transformer_4x256", "--layers", "4", "--d-model",
+                  "256", "--seq", "128")
+    wide = ["--dim-size", "hidden=4096", "--batch", "512"]
+    cnn_big = ["--dim-size", "f1=32", "--dim-size", "f2=64", "--batch", "64"]
+    lay = lambda p: ["--layout", EXAMPLES / p]
+    single = ["--mesh", "data:1", "--rules", "batch:data"]
+    adam = ["--optimizer", "adam"]
+    return [
+        ("mlp", mlp, single, 1),
+        ("mlp", mlp, lay("mlp/data.yaml"), 4),
+        ("mlp hidden 4096, batch 512", mlp, single + wide, 1),
+        ("mlp hidden 4096, batch 512", mlp, lay("mlp/model.yaml") + wide, 4),
+        ("mlp hidden 4096, batch 512, adam", mlp,
+         lay("mlp/hybrid.yaml") + wide + adam, 4),
+        ("cnn", cnn, single, 1),
+        ("cnn f1 32, f2 64, batch 64", cnn, single + cnn_big, 1),
+        ("cnn f1 32, f2 64, batch 64", cnn, lay("cnn/channels.yaml") + cnn_big,
+         4),
+        ("transformer 1 x d1024", t1, single, 1),
+        ("transformer 1 x d1024, adam", t1, single + adam, 1),
+        ("transformer 1 x d1024", t1, lay("transformer/model.yaml"), 4),
+        ("transformer 1 x d1024, adam", t1,
+         lay("transformer/zero.yaml") + adam, 4),
+        ("transformer 4 x d256 seq 128", t4, single, 1),
+        ("transformer 4 x d256 seq 128", t4, lay("transformer/hybrid.yaml"),
+         4),
+        ("transformer 4 x d256 seq 128, adam", t4,
+         lay("transformer/data.yaml") + adam, 4),
+    ]
+
+
+def measured_peak_mib(args, model, options, ranks, tmp):
+    """The largest rank's peak resident memory training `model`."""
+    exe = tmp / "model.spmd"
+    run([args.bin / "tessel", "compile", model, *options, "-o", exe])
+    metrics = tmp / "metrics.jsonl"
+    metrics.unlink(missing_ok=True)
+    run(["mpirun", "--oversubscribe", "--bind-to", "none", "-n", ranks, exe,
+         "--steps", args.steps, "--no-evaluate", "--metrics", metrics])
+    last = json.loads(metrics.read_text().splitlines()[-1])
+    return max(last["peak_rss_mib"])
+
+
+def driver_memory(args, tmp):
+    """The profile's `memory` section, measured on trivial programs."""
+    tiny = generate(tmp, "tiny", "--layers", "1", "--d-model", "8",
+                    "--heads", "1", "--d-ff", "8", "--seq", "4", "--batch", "4")
+    single = ["--mesh", "data:1", "--rules", "batch:data"]
+    text = measured_peak_mib(args, tiny, single, 1, tmp)
+    images = measured_peak_mib(
+        args, EXAMPLES / "mlp/mlp.mlir",
+        single + ["--dim-size", "hidden=1", "--batch", "4"], 1, tmp)
+    return {"driver_bytes": round(text * MIB),
+            "image_load_bytes": round(max(0.0, images - text) * MIB),
+            "image_resident_bytes": fashion_mnist_bytes()}
+
+
+def fashion_mnist_bytes():
+    """The training images and labels the driver keeps: their idx bodies."""
+    total = 0
+    for name, header in (("train-images-idx3-ubyte.gz", 16),
+                         ("train-labels-idx1-ubyte.gz", 8)):
+        with gzip.open(FASHION_MNIST / name) as f:
+            head = f.read(header)
+        dims = [int.from_bytes(head[4 + 4 * i:8 + 4 * i], "big")
+                for i in range((header - 4) // 4)]
+        total += math.prod(dims)
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", type=pathlib.Path, default=REPO / "build/bin")
+    parser.add_argument("--profile", type=pathlib.Path,
+                        help="the profile whose memory section to measure "
+                        "anew (default: analysis/profiles/default.json)")
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--only", help="comma-separated names to run")
+    parser.add_argument("-o", "--output", type=pathlib.Path)
+    args = parser.parse_args()
+    if not (FASHION_MNIST / "train-images-idx3-ubyte.gz").exists():
+        sys.exit("memory_model: Fashion-MNIST is not installed "
+                 "(Debian package dataset-fashion-mnist)")
+    rows = []
+    with tempfile.TemporaryDirectory() as name:
+        tmp = pathlib.Path(name)
+        profile = json.loads((args.profile or
+                              REPO / "analysis/profiles/default.json")
+                             .read_text())
+        profile["memory"] = driver_memory(args, tmp)
+        profile_path = tmp / "profile.json"
+        profile_path.write_text(json.dumps(profile))
+        memory = profile["memory"]
+        print(f"driver: {memory['driver_bytes'] / MIB:.1f} MiB; Fashion-MNIST "
+              f"adds {memory['image_load_bytes'] / MIB:.1f} MiB loading, "
+              f"keeps {memory['image_resident_bytes'] / MIB:.1f} MiB")
+        only = set(args.only.split(",")) if args.only else None
+        for name, model, options, ranks in configurations(tmp):
+            if only and name not in only:
+                continue
+            report = json.loads(run([args.bin / "tessel", "explain", model,
+                                     "--train", *options, "--profile",
+                                     profile_path, "--format", "json"]))
+            predicted = report["totals"]["memory_bytes_per_rank"] / MIB
+            measured = measured_peak_mib(args, model, options, ranks, tmp)
+            layout = next((pathlib.Path(o).name for o in options
+                           if str(o).endswith(".yaml")), "data:1")
+            rows.append({"model": name, "layout": layout, "ranks": ranks,
+                         "predicted_mib": predicted, "measured_mib": measured,
+                         "error": predicted / measured - 1,
+                         "breakdown_mib": {k: v / MIB for k, v in
+                                           report["memory"].items()}})
+            row = rows[-1]
+            print(f"{name:<36} {layout:<12} {ranks} ranks: predicted "
+                  f"{predicted:7.1f} MiB, measured {measured:7.1f} MiB, "
+                  f"error {row['error'] * 100:+5.1f}%", flush=True)
+    worst = max(abs(r["error"]) for r in rows)
+    print(f"largest error {worst * 100:.1f}% over {len(rows)} runs")
+    if args.output:
+        args.output.write_text(json.dumps(
+            {"steps": args.steps, "memory": profile["memory"], "runs": rows},
+            indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
