@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <mpi.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -345,7 +346,20 @@ int infer(const InferenceOptions &options, const ProgramMetadata &metadata,
                     read ? std::nullopt : std::optional<std::string>(error)))
     return 1;
 
-  int64_t examples = dataset->count;
+  // Every rank reads the data itself; copies that differ (a truncated file
+  // on one node) would run different numbers of batches, and the ranks
+  // would wait in each other's collectives.
+  int64_t examples = dataset->count, fewest = examples, most = examples;
+  MPI_Allreduce(MPI_IN_PLACE, &fewest, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (anyRankFailed(rank, fewest == most
+                              ? std::nullopt
+                              : std::optional<std::string>(fmt::format(
+                                    "the ranks' copies of {} hold different "
+                                    "numbers of examples ({} to {}); every "
+                                    "rank needs the same data",
+                                    options.dataDir, fewest, most))))
+    return 1;
   int64_t batches = examples / plan.batchSize;
   if (options.maxBatches > 0)
     batches = std::min(batches, options.maxBatches);

@@ -172,6 +172,28 @@ expect_error "an unknown function" "the program has no function 'classify' (it h
   "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --function classify
 expect_error "tensor results without --out" "predict returns tensors ('logits', 'classes'); give --out DIR" \
   "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --function predict
+
+# Ranks whose copies of the data differ (one node's truncated) stop with an
+# error instead of running different numbers of batches and waiting.
+python3 - "$work/npy" "$work/npy-short" <<'PY'
+import os, sys
+source, target = sys.argv[1], sys.argv[2]
+os.makedirs(target)
+for name in ("images", "labels"):
+    raw = open(f"{source}/{name}.npy", "rb").read()
+    start = 10 + int.from_bytes(raw[8:10], "little")
+    header = raw[10:start].decode()
+    rows = int(header.split("'shape': (")[1].split(",")[0])
+    row_bytes = (len(raw) - start) // rows
+    short = header.replace(f"'shape': ({rows},", f"'shape': ({rows // 2},")
+    short = short[:-1] + " " * (len(header) - len(short)) + "\n"
+    open(f"{target}/{name}.npy", "wb").write(
+        raw[:10] + short.encode() + raw[start:start + rows // 2 * row_bytes])
+PY
+expect_error "ranks whose data differ" "hold different numbers of examples (5000 to 10000)" \
+  timeout 120 "${mpi[@]}" -n 3 "$work/hybrid.spmd" --checkpoint "$work/ckpt" --data "$work/npy" : \
+  -n 1 "$work/hybrid.spmd" --checkpoint "$work/ckpt" --data "$work/npy-short"
+
 # --metrics is never written over an input, and a failed write is an error.
 cp "$work/partial.safetensors" "$work/kept.safetensors"
 expect_error "--metrics onto a checkpoint" "is not a metrics file (JSON lines); refusing" \
