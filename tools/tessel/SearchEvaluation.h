@@ -2,10 +2,11 @@
 //-*-===//
 //
 // Each candidate layout is applied to a clone of the training module
-// (tessel-apply-layout: its errors make it illegal), its peak memory per
-// rank measured (CostReport), and, within the budget, partitioned as
-// compile does and its step time predicted on a machine profile
-// (StepTime.h).
+// (tessel-apply-layout: its errors make it illegal), partitioned as
+// compile does, its peak memory per rank counted as tessel explain counts
+// it (CostReport's addRuntimeMemory: the compiled step's buffers and the
+// driver's own) and, within the budget, its step time predicted on a
+// machine profile (StepTime.h).
 //
 //===----------------------------------------------------------------------===//
 
