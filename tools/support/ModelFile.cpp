@@ -14,15 +14,7 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// How deep brackets may nest in a model file. MLIR's parser recurses once
-/// per level, so about 10,000 levels overflow the stack (a crash, not a
-/// diagnostic); real models nest a few dozen deep.
-static constexpr int kMaxNesting = 1000;
-
-/// Returns where brackets ((, [, {, <) first nest deeper than `limit` in
-/// `text`, or null. Brackets in string literals and comments do not count,
-/// nor the > of an arrow (->).
-static const char *tooDeeplyNested(StringRef text, int limit) {
+const char *mlir::tessel::tooDeeplyNested(StringRef text, int limit) {
   int depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -45,6 +37,14 @@ static const char *tooDeeplyNested(StringRef text, int limit) {
   return nullptr;
 }
 
+void mlir::tessel::reportTooDeep(llvm::SourceMgr &sourceMgr,
+                                 const char *where) {
+  sourceMgr.PrintMessage(
+      llvm::SMLoc::getFromPointer(where), llvm::SourceMgr::DK_Error,
+      "brackets nest more than " + std::to_string(kMaxModelNesting) +
+          " deep here, more than tessel reads");
+}
+
 static DialectRegistry toolDialects() {
   DialectRegistry registry;
   registry.insert<TesselDialect, func::FuncDialect>();
@@ -63,13 +63,10 @@ ModelFile::ModelFile(StringRef path)
                  << "\n";
     return;
   }
-  const char *tooDeep = tooDeeplyNested((*file)->getBuffer(), kMaxNesting);
+  const char *tooDeep = tooDeeplyNested((*file)->getBuffer());
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   if (tooDeep) {
-    sourceMgr.PrintMessage(
-        llvm::SMLoc::getFromPointer(tooDeep), llvm::SourceMgr::DK_Error,
-        "brackets nest more than " + std::to_string(kMaxNesting) +
-            " deep here, more than tessel reads");
+    reportTooDeep(sourceMgr, tooDeep);
     return;
   }
   moduleRef = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));

@@ -17,6 +17,20 @@
 
 namespace mlir::tessel {
 
+/// How deep brackets may nest in a model file. MLIR's parser recurses once
+/// per level, so about 10,000 levels overflow the stack (a crash, not a
+/// diagnostic); real models nest a few dozen deep.
+constexpr int kMaxModelNesting = 1000;
+
+/// Returns where brackets ((, [, {, <) first nest deeper than `limit` in
+/// `text`, or null. Brackets in string literals and comments do not count,
+/// nor the > of an arrow (->).
+const char *tooDeeplyNested(StringRef text, int limit = kMaxModelNesting);
+
+/// Reports, through `sourceMgr` (which holds the text), that brackets nest
+/// too deep at `where`.
+void reportTooDeep(llvm::SourceMgr &sourceMgr, const char *where);
+
 /// A model file parsed in a context of its own that reports diagnostics
 /// through a source manager.
 class ModelFile {

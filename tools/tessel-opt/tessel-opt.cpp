@@ -4,6 +4,8 @@
 #include "codegen/Pipeline.h"
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
+#include "tools/support/ModelFile.h"
+#include "tools/support/OutputFile.h"
 #include "tools/support/ToolVersion.h"
 
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -30,6 +32,13 @@ static mlir::LogicalResult runKeepingOutput(llvm::StringRef input,
     llvm::errs() << message << "\n";
     return mlir::failure();
   }
+  // MLIR's parser would overflow the stack on brackets nested too deep.
+  if (const char *tooDeep = mlir::tessel::tooDeeplyNested(file->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    mlir::tessel::reportTooDeep(sourceMgr, tooDeep);
+    return mlir::failure();
+  }
   std::string text;
   llvm::raw_string_ostream stream(text);
   mlir::MlirOptMainConfig config =
@@ -37,6 +46,11 @@ static mlir::LogicalResult runKeepingOutput(llvm::StringRef input,
   if (mlir::failed(
           mlir::MlirOptMain(stream, std::move(file), registry, config)))
     return mlir::failure();
+  // A file is replaced through a temporary file beside it, so that a write
+  // that fails (a full disk) is reported and leaves the old file.
+  if (output != "-")
+    return mlir::success(mlir::tessel::writeFileAtomically(
+        "tessel-opt", output, [&](llvm::raw_ostream &os) { os << text; }));
   std::unique_ptr<llvm::ToolOutputFile> out =
       mlir::openOutputFile(output, &message);
   if (!out) {
