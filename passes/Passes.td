@@ -461,7 +461,7 @@ def TesselOptimizeComm : Pass<"tessel-optimize-comm", "::mlir::ModuleOp"> {
 
 def TesselBucketAllReduces
     : Pass<"tessel-bucket-all-reduces", "::mlir::func::FuncOp"> {
-  let summary = "merge small all_reduces over one group into one buffer";
+  let summary = "merge small all_reduces (reduce_scatters, all_gathers) over one group into one buffer";
   let description = [{
     Merges `all_reduce`s of the same kind, group and element type that can
     run at one point of the program (every input computed before the first
@@ -469,9 +469,19 @@ def TesselBucketAllReduces
     inputs are concatenated into one buffer, the buffer is all-reduced
     once, and each result is cut back out of it. A training step's gradient
     all_reduces, one per parameter, become a few calls, each paying the
-    collective's fixed cost once. Only tensors of at most `max-bytes` take
+    collective's fixed cost once. Only tensors of at most `max-bytes` (the
+    whole tensor: a reduce_scatter's input, an all_gather's result) take
     part and no bucket grows past it, since the copies in and out of the
     buffer cost more than the saved call for large tensors.
+
+    `reduce_scatter`s and `all_gather`s (ZeRO's gradients and parameters)
+    are merged the same way, along any dimension: each tensor, transposed
+    so that its split dimension comes first, is g blocks one after the
+    other, reshaped to `[bucket_rank:g, bucket:n/g]` (an all_gather's input
+    block to `[bucket_rank:1, bucket:n]`) and concatenated along `bucket`;
+    one reduce_scatter (all_gather) along `bucket_rank` leaves each member
+    its row (gives every row), and each result is its columns, reshaped and
+    transposed back.
 
     Before:
 

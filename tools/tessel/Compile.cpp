@@ -64,8 +64,9 @@ cl::opt<bool> padUneven("pad-uneven",
                         cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<int64_t> bucketBytes(
     "bucket-bytes",
-    cl::desc("all-reduce tensors of up to this many bytes together, in "
-             "buffers of up to this size (0: one call per tensor)"),
+    cl::desc("all-reduce (reduce-scatter, all-gather) tensors of up to this "
+             "many bytes together, in buffers of up to this size (0: one "
+             "call per tensor)"),
     cl::init(kDefaultBucketBytes), cl::sub(compileCommand),
     cl::sub(runCommand));
 cl::opt<Mode> mode(
