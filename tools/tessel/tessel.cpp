@@ -6,6 +6,7 @@
 //   tessel run MODEL.mlir [--layout FILE ...] -n N [-- PROGRAM OPTIONS]
 //   tessel explain MODEL.mlir (--layout FILE | --mesh S --rules S)
 //                  [--function NAME] [--format text|json]
+//   tessel plot METRICS.jsonl... -o CURVES.png [--smooth N] [--title T]
 //   tessel calibrate [-o PROFILE.json]
 //   tessel search MODEL.mlir -n N [--memory-per-rank BYTES] [--profile FILE]
 //                 [--top K] [--format text|json] [-o BEST.yaml]
@@ -39,6 +40,9 @@ void hideLibraryOptions() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // tessel plot hands its arguments to the Python module tessel.plot.
+  if (argc > 1 && std::strcmp(argv[1], "plot") == 0)
+    return mlir::tessel::runPlot(argc - 2, argv + 2);
   // Everything after "--" belongs to the compiled program (tessel run).
   std::vector<std::string> programArgs;
   for (int i = 1; i < argc; ++i)
