@@ -115,11 +115,11 @@ bool readBlocks(safetensors::CheckpointFile &file,
   return true;
 }
 
-std::optional<std::string> agreedCheckpoint(const std::string &path,
-                                            int64_t rank, std::string &error) {
-  std::optional<std::string> found;
-  if (rank == 0)
-    found = resolveCheckpoint(path, error);
+namespace {
+
+/// Collective over MPI_COMM_WORLD: rank 0's `found` on every rank.
+std::optional<std::string>
+broadcastFromRankZero(const std::optional<std::string> &found, int64_t rank) {
   // The path's length, or all ones when rank 0 found none.
   uint64_t length = found ? found->size() : UINT64_MAX;
   MPI_Bcast(&length, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -129,6 +129,24 @@ std::optional<std::string> agreedCheckpoint(const std::string &path,
   MPI_Bcast(agreed.data(), static_cast<int>(length), MPI_CHAR, 0,
             MPI_COMM_WORLD);
   return agreed;
+}
+
+} // namespace
+
+std::optional<std::string> agreedCheckpoint(const std::string &path,
+                                            int64_t rank, std::string &error) {
+  std::optional<std::string> found;
+  if (rank == 0)
+    found = resolveCheckpoint(path, error);
+  return broadcastFromRankZero(found, rank);
+}
+
+std::optional<std::string> agreedLatestCheckpoint(const std::string &dir,
+                                                  int64_t rank) {
+  std::optional<std::string> found;
+  if (rank == 0)
+    found = latestCheckpoint(dir);
+  return broadcastFromRankZero(found, rank);
 }
 
 } // namespace tessel::driver

@@ -52,6 +52,13 @@ using safetensors::resolveCheckpoint;
 std::optional<std::string> agreedCheckpoint(const std::string &path,
                                             int64_t rank, std::string &error);
 
+/// Collective over MPI_COMM_WORLD: the newest checkpoint in `dir` that rank
+/// 0 finds (latestCheckpoint), on every rank; nullopt on every rank when
+/// rank 0 finds none. --resume uses it so that no rank resumes another step
+/// than the others (and then waits in another collective for ever).
+std::optional<std::string> agreedLatestCheckpoint(const std::string &dir,
+                                                  int64_t rank);
+
 /// Collective over MPI_COMM_WORLD: gathers every tensor's blocks to rank 0,
 /// which writes them to a temporary file in `dir`, fsyncs it and renames it
 /// into place, so a crash while writing leaves the previous checkpoint

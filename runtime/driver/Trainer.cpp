@@ -398,7 +398,7 @@ int train(const Options &options, const Program &program,
   int64_t firstStep = 0;
   std::optional<std::string> resumeFrom;
   if (options.resume)
-    resumeFrom = latestCheckpoint(options.checkpointDir);
+    resumeFrom = agreedLatestCheckpoint(options.checkpointDir, rank);
   if (resumeFrom) {
     state.allocate();
     HostCopies copies(*context, state.tensors());

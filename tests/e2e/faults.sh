@@ -19,7 +19,8 @@
 #    before training: an evaluate whose parameter has a trained name but
 #    another size, and a parameter named __metadata__; a test split
 #    smaller than one batch is an error too, and a forward-only run's
-#    --out the --data directory.
+#    --out the --data directory; every rank resumes from the checkpoint
+#    rank 0 finds.
 #
 # Every job runs under `timeout`, so a hang fails the test instead of
 # stalling the suite.
@@ -329,6 +330,21 @@ grep -F "tessel: --out $work/npydata is the --data directory; write the results 
   { tail -5 "$work/infer.out"; status=1; }
 diff -r "$work/npydata" "$work/npydata.orig" || status=1
 result "a forward-only run refuses --out the --data directory, which stays as it was" $status
+
+# Every rank resumes from the checkpoint rank 0 finds: here rank 1 is
+# pointed at an empty directory (standing in for a node whose view of the
+# checkpoint directory lags behind) and still resumes step 5 with rank 0,
+# instead of starting from step 0 and waiting in other collectives.
+status=0
+mkdir -p "$work/lagging"
+timeout 120 mpirun --oversubscribe --bind-to none \
+  -n 1 "$program" --data "$data" --steps 7 --no-evaluate --checkpoint-dir "$work/fifo" --resume : \
+  -n 1 "$program" --data "$data" --steps 7 --no-evaluate --checkpoint-dir "$work/lagging" --resume \
+  > "$work/agreed.out" 2>&1 || status=1
+grep -q "resumed from $work/fifo/step-00000005.safetensors after step 5" "$work/agreed.out" ||
+  { tail -5 "$work/agreed.out"; status=1; }
+grep -q "trained steps 6-7" "$work/agreed.out" || status=1
+result "every rank resumes from the checkpoint rank 0 finds" $status
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
