@@ -13,6 +13,7 @@
 
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
+#include "tools/support/ModelFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -76,6 +77,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // guarantees; parseSourceString on libFuzzer's bare, unterminated bytes
   // read one byte past their end.
   StringRef text(reinterpret_cast<const char *>(data), size);
+  // The tools refuse brackets nested past kMaxModelNesting before parsing
+  // (MLIR's recursive parser would overflow the stack); so does the harness.
+  if (tessel::tooDeeplyNested(text))
+    return 0;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz.mlir"), llvm::SMLoc());

@@ -22,7 +22,7 @@ add_llvm_executable(ModelFuzzerReplay
   PARTIAL_SOURCES_INTENDED)
 llvm_update_compile_flags(ModelFuzzerReplay)
 add_dependencies(ModelFuzzerReplay TesselDialectIncGen TesselPassesIncGen)
-target_link_libraries(ModelFuzzerReplay PRIVATE TesselPasses TesselDialect MLIR)
+target_link_libraries(ModelFuzzerReplay PRIVATE TesselToolSupport TesselPasses TesselDialect MLIR)
 
 foreach(fuzzer LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer)
   file(GLOB inputs CONFIGURE_DEPENDS ${TESSEL_FUZZ_DIR}/corpus/${fuzzer}/*)
