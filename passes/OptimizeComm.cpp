@@ -267,7 +267,7 @@ struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
     // The block that all the all_reduce's other uses keep.
     ShardSliceOp kept;
     for (Operation *user : source->getUsers()) {
-      if (llvm::is_contained(chain, user))
+      if (user == reduce || llvm::is_contained(chain, user))
         continue;
       auto slice = dyn_cast<ShardSliceOp>(user);
       if (!slice ||

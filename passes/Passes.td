@@ -436,10 +436,11 @@ def TesselOptimizeComm : Pass<"tessel-optimize-comm", "::mlir::ModuleOp"> {
     - a `shard_slice` of an element-wise op's result (every use of which
       keeps that block) becomes the op on the slices of its operands (not
       for padded blocks), so that the slice meets the collective above it;
-    - a `reduce sum` over d of element-wise ops of one `all_reduce sum`
-      (and constants), whose other uses keep its block along d, becomes an
-      `all_reduce sum` of the sum of that block (gradient clipping's norm
-      under ZeRO), so that every use of the all_reduce keeps the block.
+    - a `reduce sum` over d of one `all_reduce sum`, or of element-wise ops
+      of it (and constants), whose other uses keep its block along d,
+      becomes an `all_reduce sum` of the sum of that block (gradient
+      clipping's norm under ZeRO), so that every use of the all_reduce
+      keeps the block.
 
     Before:
 

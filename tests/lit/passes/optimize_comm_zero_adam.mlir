@@ -92,6 +92,32 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2, model:2]>} {
     return %m, %v : !tessel.tensor<[b:4, n:4], f32>, !tessel.tensor<[b:4, n:4], f32>
   }
 
+  // The sum of the all-reduced value itself (no element-wise op between):
+  // summed on the block too.
+  // CHECK-LABEL: func.func @sum_of_the_sum
+  // CHECK: %[[B:.*]] = tessel.reduce_scatter sum %{{.*}} along "b" over ["data"] : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:2, n:8], f32>
+  // CHECK: %[[S:.*]] = tessel.reduce sum %[[B]] : !tessel.tensor<[b:2, n:8], f32> -> !tessel.tensor<[n:8], f32>
+  // CHECK: tessel.all_reduce sum %[[S]] over ["data"] : !tessel.tensor<[n:8], f32>
+  // CHECK-NOT: tessel.shard_slice
+  // CHECK: return
+  func.func @sum_of_the_sum() -> (!tessel.tensor<[b:2, n:8], f32>, !tessel.tensor<[n:8], f32>) {
+    %i = tessel.iota "n" : !tessel.tensor<[b:4, n:8], f32>
+    %j = tessel.iota "b" : !tessel.tensor<[b:4, n:8], f32>
+    %ij = tessel.mul %i, %j : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %x = tessel.shard_slice %ij along "n" over ["model"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:4], f32>
+    %xx = tessel.all_gather %x along "n" over ["model"]
+        : !tessel.tensor<[b:4, n:4], f32> -> !tessel.tensor<[b:4, n:8], f32>
+    %partial = tessel.add %xx, %ij : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %g = tessel.all_reduce sum %partial over ["data"] : !tessel.tensor<[b:4, n:8], f32>
+    %rows = tessel.shard_slice %g along "b" over ["data"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:2, n:8], f32>
+    %sum = tessel.reduce sum %g : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[n:8], f32>
+    return %rows, %sum : !tessel.tensor<[b:2, n:8], f32>, !tessel.tensor<[n:8], f32>
+  }
+
   // Uses that keep different blocks (along n and along b) need the whole
   // sum: the all_reduce stays, and so does the sum of squares of the whole.
   // CHECK-LABEL: func.func @different_blocks_stay
