@@ -2,7 +2,7 @@
 """Does tessel explain's peak memory per rank match what the ranks hold?
 
     benchmarks/memory_model.py [--bin build/bin] [--steps 10] [--profile FILE]
-        [--only NAME,...] [-o RESULTS.json]
+        [--only NAME ...] [-o RESULTS.json]
 
 First it measures the driver's own memory, the constant the machine
 profile carries (`memory` in analysis/profiles/default.json): the peak
@@ -148,7 +148,9 @@ def main():
                         help="the profile whose memory section to measure "
                         "anew (default: analysis/profiles/default.json)")
     parser.add_argument("--steps", type=int, default=10)
-    parser.add_argument("--only", help="comma-separated names to run")
+    parser.add_argument("--only", action="append",
+                        help="run only the model of this name, as printed "
+                        "(repeatable)")
     parser.add_argument("-o", "--output", type=pathlib.Path)
     args = parser.parse_args()
     if not (FASHION_MNIST / "train-images-idx3-ubyte.gz").exists():
@@ -167,7 +169,7 @@ def main():
         print(f"driver: {memory['driver_bytes'] / MIB:.1f} MiB; Fashion-MNIST "
               f"adds {memory['image_load_bytes'] / MIB:.1f} MiB loading, "
               f"keeps {memory['image_resident_bytes'] / MIB:.1f} MiB")
-        only = set(args.only.split(",")) if args.only else None
+        only = set(args.only) if args.only else None
         for name, model, options, ranks in configurations(tmp):
             if only and name not in only:
                 continue
