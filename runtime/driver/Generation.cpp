@@ -4,6 +4,7 @@
 
 #include "driver/Agreement.h"
 #include "driver/Blocks.h"
+#include "driver/CarriedState.h"
 #include "driver/Checkpoint.h"
 #include "driver/HostCopies.h"
 #include "driver/MetricsFile.h"
@@ -142,11 +143,8 @@ std::optional<std::string> planDecode(const ProgramMetadata &metadata,
                            argument.global.str());
       plan.position = index;
     } else if (returned) {
-      if (returned->local.shape != argument.local.shape ||
-          returned->local.type != argument.local.type)
-        return fmt::format("decode returns '{}' as {} but takes it as {}",
-                           argument.name, returned->local.str(),
-                           argument.local.str());
+      if (auto error = checkCarriedState(argument, *returned))
+        return error;
       plan.carried[argument.name] = index;
       for (size_t d = 0; d < argument.global.dims.size(); ++d)
         if (argument.global.dims[d] == "key" &&

@@ -11,7 +11,8 @@
 // (the arguments with a role) from a checkpoint written under any layout,
 // feeds each prompt's bytes one position at a time, then the tokens it
 // picks from the logits (Sampling.h), carrying every argument that decode
-// also returns, by name, from call to call (zeros at first); the context
+// also returns, by name, from call to call (zeros at first; the same
+// global tensor under the same layout, CarriedState.h); the context
 // ends at the size of that state's `key` dimension. Rank 0 assembles the
 // logits and picks the tokens (each prompt drawing from its own generator,
 // seeded with --seed and its index), and every rank feeds the same ones, so

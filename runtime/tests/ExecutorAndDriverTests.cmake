@@ -154,6 +154,17 @@ target_link_libraries(tessel-runtime-sampling-tests PRIVATE
 gtest_discover_tests(tessel-runtime-sampling-tests
   TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
 
+# The state text generation carries between decode calls: the same global
+# tensor under the same layout (runtime/driver/CarriedState).
+add_executable(tessel-runtime-carried-state-tests CarriedStateTest.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/CarriedState.cpp)
+target_include_directories(tessel-runtime-carried-state-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-carried-state-tests PRIVATE
+  TesselRuntimeExecutor GTest::gtest GTest::gtest_main)
+gtest_discover_tests(tessel-runtime-carried-state-tests
+  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+
 # The safetensors format below tessel's checkpoints: PyTorch's files, every
 # dtype's conversions, headers that lie (runtime/safetensors).
 add_executable(tessel-runtime-safetensors-tests SafetensorsTest.cpp)
