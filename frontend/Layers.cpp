@@ -295,6 +295,11 @@ cachedAttention(const Tensor &q, const Tensor &k, const Tensor &v,
                 const KVCache &cache, const Tensor &position,
                 const std::string &key, const std::string &headDim) {
   const char *what = "cached attention";
+  // The position indexes the cache's key dimension (an integer iota).
+  if (!position.dims().empty() ||
+      (position.dtype() != DType::I32 && position.dtype() != DType::I64))
+    throw Error(fmt::format("{}: the position {} is not an i32 or i64 scalar",
+                            what, position.str()));
   Dim keys = pick(cache.k, {key}, what).front();
   Dims perPosition = withoutDims(cache.k.dims(), {key});
   auto fits = [&](const Tensor &fresh) {

@@ -326,6 +326,22 @@ TEST(Frontend, AnAttentionStepSharesTheWeightsAndChecksItsCache) {
                         "key", "head_dim");
       }).find("is not the cache"),
       std::string::npos);
+  // ... and that the position is an integer scalar, as the step does.
+  auto positionError = [&](const Dims &dims, DType type) {
+    return errorOf([&](Model &m, Tensor, Tensor) {
+      Tensor q = constant(m, 0, {batch, Dim("heads", 2), Dim("head_dim", 4)});
+      Tensor keys = constant(m, 0, cache);
+      cachedAttention(q, q, q, {keys, keys}, constant(m, 0, dims, type), "key",
+                      "head_dim");
+    });
+  };
+  EXPECT_NE(positionError({}, DType::F32)
+                .find("cached attention: the position [] f32 is not an i32 "
+                      "or i64 scalar"),
+            std::string::npos);
+  EXPECT_NE(positionError({batch}, DType::I32)
+                .find("cached attention: the position [batch:8] i32 is not"),
+            std::string::npos);
 }
 
 TEST(Frontend, TopKGivesValuesAndIndices) {
