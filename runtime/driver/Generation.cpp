@@ -5,6 +5,7 @@
 #include "driver/Agreement.h"
 #include "driver/Blocks.h"
 #include "driver/CarriedState.h"
+#include "driver/CommandLine.h"
 #include "driver/Checkpoint.h"
 #include "driver/HostCopies.h"
 #include "driver/MetricsFile.h"
@@ -12,7 +13,6 @@
 #include "executor/Buffers.h"
 #include "safetensors/CheckpointFile.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
@@ -22,9 +22,23 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 namespace tessel::driver {
+
+namespace {
+
+/// CLI11's range check lets NaN through (it compares false with 0), and a
+/// NaN temperature would pick the least likely token every time.
+const CLI::Validator kNotNaNTemperature(
+    [](std::string &input) {
+      double value = 0;
+      if (CLI::detail::lexical_cast(input, value) && std::isnan(value))
+        return std::string("NaN is not a temperature");
+      return std::string();
+    },
+    "NOT NAN");
+
+} // namespace
 
 std::optional<GenerationOptions>
 parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
@@ -52,7 +66,7 @@ parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
   app.add_option("--temperature", options.sampling.temperature,
                  "Sample from softmax(logits / T); 0 picks the most likely "
                  "token (greedy)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(kNotNaNTemperature & CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_option("--top-k", options.sampling.topK,
                  "Sample among the k most likely tokens only (0: all)")
@@ -66,16 +80,8 @@ parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
                  "decode_calls, seconds, tokens_per_s) to this file");
   app.add_flag("--quiet", options.quiet,
                "Print only the generated text, one line per prompt");
-  try {
-    app.parse(argc, argv);
-    // CLI11's range check lets NaN through (it compares false with 0).
-    if (std::isnan(options.sampling.temperature))
-      throw CLI::ValidationError("--temperature", "NaN is not a temperature");
-  } catch (const CLI::ParseError &error) {
-    std::ostringstream discard;
-    exitStatus = print ? app.exit(error) : app.exit(error, discard, discard);
+  if (!parseCommandLine(app, argc, argv, print, exitStatus))
     return std::nullopt;
-  }
   return options;
 }
 

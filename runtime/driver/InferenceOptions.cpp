@@ -2,11 +2,8 @@
 
 #include "driver/InferenceOptions.h"
 
+#include "driver/CommandLine.h"
 #include "driver/FashionMnist.h"
-
-#include <CLI/CLI.hpp>
-
-#include <sstream>
 
 namespace tessel::driver {
 
@@ -45,13 +42,8 @@ parseInferenceOptions(int argc, char **argv, bool print, int &exitStatus) {
                  "Run at most this many batches (0: all full batches)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &error) {
-    std::ostringstream discard;
-    exitStatus = print ? app.exit(error) : app.exit(error, discard, discard);
+  if (!parseCommandLine(app, argc, argv, print, exitStatus))
     return std::nullopt;
-  }
   return options;
 }
 

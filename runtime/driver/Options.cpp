@@ -2,29 +2,10 @@
 
 #include "driver/Options.h"
 
+#include "driver/CommandLine.h"
 #include "driver/FashionMnist.h"
 
-#include <CLI/CLI.hpp>
-
-#include <cmath>
-#include <sstream>
-
 namespace tessel::driver {
-
-namespace {
-
-/// Refuses NaN and infinities, which CLI11's range checks let through
-/// (NaN compares false with every bound).
-const CLI::Validator kFinite(
-    [](std::string &input) {
-      double value = 0;
-      if (!CLI::detail::lexical_cast(input, value) || !std::isfinite(value))
-        return "Value " + input + " is not a finite number";
-      return std::string();
-    },
-    "FINITE");
-
-} // namespace
 
 std::optional<Options> parseOptions(int argc, char **argv, bool print,
                                     int &exitStatus) {
@@ -110,13 +91,8 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
   app.add_flag("--resume", options.resume,
                "Start from the latest checkpoint in --checkpoint-dir, under "
                "any layout or rank count");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &error) {
-    std::ostringstream discard;
-    exitStatus = print ? app.exit(error) : app.exit(error, discard, discard);
+  if (!parseCommandLine(app, argc, argv, print, exitStatus))
     return std::nullopt;
-  }
   if (options.resume && options.checkpointDir.empty()) {
     if (print)
       std::fprintf(stderr, "tessel: --resume needs --checkpoint-dir\n");

@@ -1,0 +1,28 @@
+//===- CommandLine.h - What the programs' command lines share ---*- C++ -*-===//
+//
+// A compiled program has three command lines (training, forward-only runs
+// and text generation), all parsed with CLI11 on every rank; only rank 0
+// prints their help and errors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_COMMANDLINE_H
+#define TESSEL_RUNTIME_DRIVER_COMMANDLINE_H
+
+#include <CLI/CLI.hpp>
+
+namespace tessel::driver {
+
+/// Refuses NaN and infinities, which CLI11's range checks let through
+/// (NaN compares false with every bound).
+extern const CLI::Validator kFinite;
+
+/// Parses `argv` into `app`'s options. On --help or a mistake, sets
+/// `exitStatus` (0 for --help), prints the help or error when `print`, and
+/// returns false.
+bool parseCommandLine(CLI::App &app, int argc, char **argv, bool print,
+                      int &exitStatus);
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_COMMANDLINE_H
