@@ -89,6 +89,57 @@ ValueSpec parseValue(const json &value, const layout::Mesh &mesh,
   return spec;
 }
 
+PipelineSpec parsePipeline(const json &object,
+                           const ProgramMetadata &metadata) {
+  const std::string what = "\"pipeline\"";
+  if (!object.is_object())
+    throw OpError(fmt::format("{} is not an object", what));
+  PipelineSpec spec;
+  spec.axis = get<std::string>(object, "axis", what);
+  if (!metadata.mesh.axisIndex(spec.axis))
+    throw OpError(fmt::format("{}: the axis '{}' is not an axis of the mesh "
+                              "{}",
+                              what, spec.axis, describeMesh(metadata.mesh)));
+  spec.microbatches = get<int64_t>(object, "microbatches", what);
+  if (spec.microbatches < 1)
+    throw OpError(fmt::format("{}: \"microbatches\" is {}; it must be at "
+                              "least 1",
+                              what, spec.microbatches));
+  spec.schedule = get<std::string>(object, "schedule", what);
+  if (spec.schedule != "gpipe" && spec.schedule != "1f1b")
+    throw OpError(fmt::format("{}: the schedule '{}' is neither 'gpipe' nor "
+                              "'1f1b'",
+                              what, spec.schedule));
+  spec.remat = get<bool>(object, "remat", what);
+  spec.batchDim = get<std::string>(object, "batch_dim", what);
+  auto stages = object.find("stages");
+  if (stages == object.end() || !stages->is_array())
+    throw OpError(fmt::format("{} has no list \"stages\"", what));
+  int64_t count = metadata.mesh.axisSize(spec.axis);
+  if (static_cast<int64_t>(stages->size()) != count)
+    throw OpError(fmt::format("{} has {} stages, but the axis '{}' has size "
+                              "{}",
+                              what, stages->size(), spec.axis, count));
+  for (size_t s = 0; s < stages->size(); ++s) {
+    std::string stage = fmt::format("{}: stage {}", what, s);
+    const json &entry = (*stages)[s];
+    if (!entry.is_object())
+      throw OpError(fmt::format("{} is not an object", stage));
+    PipelineStageSpec functions{get<std::string>(entry, "init", stage),
+                                get<std::string>(entry, "forward", stage),
+                                get<std::string>(entry, "backward", stage),
+                                get<std::string>(entry, "apply", stage)};
+    for (const std::string *name : {&functions.init, &functions.forward,
+                                    &functions.backward, &functions.apply})
+      if (!metadata.findFunction(*name))
+        throw OpError(fmt::format("{}: the function '{}' is not among the "
+                                  "program's functions",
+                                  stage, *name));
+    spec.stages.push_back(std::move(functions));
+  }
+  return spec;
+}
+
 } // namespace
 
 std::optional<ProgramMetadata> parseMetadata(const char *text,
@@ -118,6 +169,8 @@ std::optional<ProgramMetadata> parseMetadata(const char *text,
             parseValue(result, metadata.mesh, what + ": result"));
       metadata.functions.push_back(std::move(spec));
     }
+    if (auto pipeline = root.find("pipeline"); pipeline != root.end())
+      metadata.pipeline = parsePipeline(*pipeline, metadata);
     return metadata;
   } catch (const OpError &failure) {
     error = fmt::format("the program's metadata: {}", failure.what());

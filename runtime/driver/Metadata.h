@@ -50,16 +50,44 @@ struct FunctionSpec {
   const ValueSpec *findArgument(const std::string &name) const;
 };
 
+/// The four functions of one pipeline stage (docs/pipeline.md).
+struct PipelineStageSpec {
+  std::string init;
+  std::string forward;
+  std::string backward;
+  std::string apply;
+};
+
+/// A pipelined program's "pipeline" object: the stages are the coordinates
+/// of `axis`, and every data argument of a stage function is one of the
+/// `microbatches` micro-batches of a step.
+struct PipelineSpec {
+  std::string axis;
+  int64_t microbatches = 1;
+  /// "gpipe" or "1f1b".
+  std::string schedule;
+  bool remat = false;
+  /// The dim of the data arguments that holds the examples.
+  std::string batchDim;
+  /// Stage s is stages[s]; as many as the axis is long.
+  std::vector<PipelineStageSpec> stages;
+};
+
 struct ProgramMetadata {
   layout::Mesh mesh;
   std::vector<FunctionSpec> functions;
+  /// Present for a pipelined program, which has stage functions instead of
+  /// init and train_step.
+  std::optional<PipelineSpec> pipeline;
 
   const FunctionSpec *findFunction(const std::string &name) const;
 };
 
 /// Parses and checks the metadata: a valid mesh, and for every value a
 /// layout that the mesh can apply to its global type and that gives its
-/// local type. Returns nothing and says why in `error` otherwise.
+/// local type; and for a pipelined program a stage per coordinate of an axis
+/// of the mesh, each with functions that the metadata lists. Returns
+/// nothing and says why in `error` otherwise.
 std::optional<ProgramMetadata> parseMetadata(const char *text,
                                              std::string &error);
 

@@ -172,3 +172,16 @@ target_link_libraries(tessel-runtime-safetensors-tests PRIVATE
   TesselSafetensors GTest::gtest GTest::gtest_main)
 gtest_discover_tests(tessel-runtime-safetensors-tests
   TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+
+# Pipelined training's schedules (GPipe, 1F1B: order, micro-batches held,
+# a simulated step's bubble) and the metadata's "pipeline" object.
+add_executable(tessel-runtime-pipeline-tests PipelineScheduleTest.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/PipelineSchedule.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/Metadata.cpp)
+target_include_directories(tessel-runtime-pipeline-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-pipeline-tests PRIVATE
+  TesselRuntimeExecutor nlohmann_json::nlohmann_json GTest::gtest
+  GTest::gtest_main)
+gtest_discover_tests(tessel-runtime-pipeline-tests
+  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
