@@ -3,12 +3,11 @@
 #include "analysis/CostReport.h"
 
 #include "dialect/MeshConversion.h"
+#include "layouts/CheckedArithmetic.h"
 #include "layouts/Sharding.h"
 
 #include "mlir/IR/AsmState.h"
 #include "llvm/ADT/TypeSwitch.h"
-
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -19,26 +18,13 @@ using ::tessel::analysis::TensorCost;
 
 namespace {
 
-// Counts saturate at 2^63 - 1 instead of wrapping: a model can be
-// representable (every tensor under 2^63 bytes, as the type verifier
-// checks) while its sums and FLOPs are not, and a wrapped count would be
-// reported as a small or negative number.
-constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
-
-int64_t mulSat(int64_t a, int64_t b) {
-  int64_t product;
-  return __builtin_mul_overflow(a, b, &product) ? kSaturated : product;
-}
-
-int64_t addSat(int64_t a, int64_t b) {
-  int64_t sum;
-  return __builtin_add_overflow(a, b, &sum) ? kSaturated : sum;
-}
-
-template <typename... Counts>
-int64_t mulSat(int64_t a, int64_t b, Counts... rest) {
-  return mulSat(mulSat(a, b), rest...);
-}
+// Counts saturate at 2^63 - 1 instead of wrapping (layouts/
+// CheckedArithmetic.h): a model can be representable (every tensor under
+// 2^63 bytes, as the type verifier checks) while its sums and FLOPs are
+// not, and a wrapped count would be reported as a small or negative number.
+using ::tessel::saturatingAdd;
+using ::tessel::saturatingMul;
+using ::tessel::saturatingSub;
 
 int64_t elementBytes(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
@@ -56,14 +42,14 @@ public:
   int64_t localElements(NamedTensorType type) const {
     int64_t count = 1;
     for (int64_t size : localShape(type))
-      count = mulSat(count, size);
+      count = saturatingMul(count, size);
     return count;
   }
 
   int64_t localBytes(Value value) const {
     auto type = dyn_cast<NamedTensorType>(value.getType());
-    return type ? mulSat(localElements(type),
-                         elementBytes(type.getElementType()))
+    return type ? saturatingMul(localElements(type),
+                                elementBytes(type.getElementType()))
                 : 0;
   }
 
@@ -115,9 +101,9 @@ int64_t CostModel::flops(Operation *op) const {
           }
         int64_t points = 1;
         for (const auto &entry : extent)
-          points = mulSat(points, entry.getValue());
-        return mulSat(2, points,
-                      std::max<int64_t>(1, einsum.getInputs().size() - 1));
+          points = saturatingMul(points, entry.getValue());
+        return saturatingMul(
+            2, points, std::max<int64_t>(1, einsum.getInputs().size() - 1));
       })
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
             ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp,
@@ -130,19 +116,20 @@ int64_t CostModel::flops(Operation *op) const {
       .Case([&](ReduceOp) { return operandElements(op, 0); })
       // max, subtract, exp, sum, divide (or log) per element.
       .Case<SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp>(
-          [&](Operation *) { return mulSat(5, operandElements(op, 0)); })
+          [&](Operation *) { return saturatingMul(5, operandElements(op, 0)); })
       // mean, centre, square, sum, scale per element, roughly.
-      .Case([&](LayerNormOp) { return mulSat(8, operandElements(op, 0)); })
+      .Case(
+          [&](LayerNormOp) { return saturatingMul(8, operandElements(op, 0)); })
       .Case([&](Conv2DOp conv) {
         NamedTensorType filter = conv.getFilter().getType();
         int64_t window = 1;
         for (Attribute kernel : conv.getKernel())
-          window = mulSat(
+          window = saturatingMul(
               window, *filter.getDimSize(cast<StringAttr>(kernel).getValue()));
         int64_t channelsPerGroup =
             localDimSize(conv.getInput().getType(), conv.getInputChannel()) /
             conv.getGroups();
-        return mulSat(2, resultElements(op), channelsPerGroup, window);
+        return saturatingMul(2, resultElements(op), channelsPerGroup, window);
       })
       // Each gradient of a convolution does the forward's multiply-adds.
       .Case<Conv2DBackwardInputOp, Conv2DBackwardFilterOp>([&](auto conv) {
@@ -151,20 +138,21 @@ int64_t CostModel::flops(Operation *op) const {
             isa<Conv2DBackwardInputOp>(op) ? op->getOperand(1).getType()
                                            : op->getResult(0).getType());
         for (Attribute kernel : conv.getKernel())
-          window = mulSat(window, *filterType.getDimSize(
-                                      cast<StringAttr>(kernel).getValue()));
+          window = saturatingMul(
+              window,
+              *filterType.getDimSize(cast<StringAttr>(kernel).getValue()));
         channels = localDimSize(filterType, conv.getInputChannel());
-        return mulSat(
+        return saturatingMul(
             2, operandElements(op, isa<Conv2DBackwardInputOp>(op) ? 0 : 1),
             channels, window);
       })
       .Case([&](PoolOp pool) {
-        return mulSat(resultElements(op), pool.getWindow()[0],
-                      pool.getWindow()[1]);
+        return saturatingMul(resultElements(op), pool.getWindow()[0],
+                             pool.getWindow()[1]);
       })
       .Case([&](PoolBackwardOp pool) {
-        return mulSat(operandElements(op, 1), pool.getWindow()[0],
-                      pool.getWindow()[1]);
+        return saturatingMul(operandElements(op, 1), pool.getWindow()[0],
+                             pool.getWindow()[1]);
       })
       .Default([](Operation *) { return 0; });
 }
@@ -184,20 +172,22 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
       .Case([&](AllReduceOp a) {
         int64_t g = groupSize(a.getAxes());
         return cost("all_reduce", a.getAxes(),
-                    mulSat(2, g - 1, inputBytes / g));
+                    saturatingMul(2, g - 1, inputBytes / g));
       })
       .Case([&](AllGatherOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("all_gather", a.getAxes(), mulSat(g - 1, inputBytes));
+        return cost("all_gather", a.getAxes(),
+                    saturatingMul(g - 1, inputBytes));
       })
       .Case([&](ReduceScatterOp a) {
         int64_t g = groupSize(a.getAxes());
         return cost("reduce_scatter", a.getAxes(),
-                    mulSat(g - 1, inputBytes / g));
+                    saturatingMul(g - 1, inputBytes / g));
       })
       .Case([&](AllToAllOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("all_to_all", a.getAxes(), mulSat(g - 1, inputBytes / g));
+        return cost("all_to_all", a.getAxes(),
+                    saturatingMul(g - 1, inputBytes / g));
       })
       .Case([&](HaloExchangeOp h) {
         NamedTensorType type = h.getInput().getType();
@@ -205,7 +195,8 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
             inputBytes / std::max<int64_t>(1, localDimSize(type, h.getDim()));
         ArrayAttr axes = ArrayAttr::get(op->getContext(), {h.getAxisAttr()});
         return cost("halo_exchange", axes,
-                    mulSat(addSat(h.getHalo()[0], h.getHalo()[1]), rowBytes));
+                    saturatingMul(saturatingAdd(h.getHalo()[0], h.getHalo()[1]),
+                                  rowBytes));
       })
       .Case([&](CollectivePermuteOp c) {
         return cost("collective_permute", c.getAxes(), inputBytes);
@@ -219,10 +210,10 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
 static void countWork(const CostModel &model, func::FuncOp func,
                       CostReport &report) {
   for (Operation &op : func.getBody().front().without_terminator()) {
-    report.flopsPerRank = addSat(report.flopsPerRank, model.flops(&op));
+    report.flopsPerRank = saturatingAdd(report.flopsPerRank, model.flops(&op));
     if (std::optional<CollectiveCost> collective = model.collective(&op)) {
       report.commBytesPerRank =
-          addSat(report.commBytesPerRank, collective->bytesPerRank);
+          saturatingAdd(report.commBytesPerRank, collective->bytesPerRank);
       report.collectives.push_back(*collective);
     }
   }
@@ -278,16 +269,16 @@ CostReport buildCostReport(func::FuncOp func) {
     if (role && role.getValue() == "parameter") {
       describe(argument, "parameter");
       report.parameterBytesPerRank =
-          addSat(report.parameterBytesPerRank, bytes);
+          saturatingAdd(report.parameterBytesPerRank, bytes);
     } else if (role && (role.getValue() == "optimizer_state" ||
                         role.getValue() == "buffer")) {
       describe(argument, "state");
-      report.stateBytesPerRank = addSat(report.stateBytesPerRank, bytes);
+      report.stateBytesPerRank = saturatingAdd(report.stateBytesPerRank, bytes);
     } else {
       describe(argument, "input");
-      report.inputBytesPerRank = addSat(report.inputBytesPerRank, bytes);
+      report.inputBytesPerRank = saturatingAdd(report.inputBytesPerRank, bytes);
     }
-    live = addSat(live, bytes);
+    live = saturatingAdd(live, bytes);
   }
   report.peakBytesPerRank = live;
   for (Operation &op : body.without_terminator()) {
@@ -299,14 +290,14 @@ CostReport buildCostReport(func::FuncOp func) {
       int64_t bytes = model.localBytes(result);
       int64_t &total = isParameter ? report.parameterBytesPerRank
                                    : report.activationBytesPerRank;
-      total = addSat(total, bytes);
-      live = addSat(live, bytes);
+      total = saturatingAdd(total, bytes);
+      live = saturatingAdd(live, bytes);
     }
     report.peakBytesPerRank = std::max(report.peakBytesPerRank, live);
     for (Value operand : op.getOperands())
       if (lastUse.lookup(operand) == &op &&
           !operand.getDefiningOp<ParameterOp>())
-        live -= model.localBytes(operand);
+        live = saturatingSub(live, model.localBytes(operand));
   }
   countWork(model, func, report);
   return report;
@@ -339,10 +330,10 @@ void addRuntimeMemory(CostReport &report, func::FuncOp lowered,
 int64_t memoryBytesPerRank(const CostReport &report) {
   if (!report.runtime)
     return report.peakBytesPerRank;
-  return addSat(
-      report.driverBytes,
-      std::max(report.dataLoadBytes,
-               addSat(report.dataResidentBytes, report.runtime->totalBytes())));
+  return saturatingAdd(report.driverBytes,
+                       std::max(report.dataLoadBytes,
+                                saturatingAdd(report.dataResidentBytes,
+                                              report.runtime->totalBytes())));
 }
 
 void addPartitionedCosts(CostReport &report, func::FuncOp partitioned) {

@@ -69,6 +69,24 @@ bool positive(const json &object, const char *key, const std::string &where,
   return true;
 }
 
+/// Reads `object[key]` as a count (ranks, threads, cores, work, bytes) of
+/// at least `least`: a number below 2^63, so that it converts to int64_t
+/// (1e300 did not: the conversion is undefined behaviour); a fraction is
+/// dropped, as before.
+bool count(const json &object, const char *key, const std::string &where,
+           int64_t least, int64_t &value, std::string &error) {
+  double read = 0;
+  if (!number(object, key, where, read, error))
+    return false;
+  if (!(read >= static_cast<double>(least)) || !(read < 0x1p63)) {
+    error = fmt::format("{}: '{}' must be a count from {} to 2^63 - 1, not {}",
+                        where, key, least, read);
+    return false;
+  }
+  value = static_cast<int64_t>(read);
+  return true;
+}
+
 std::string stringOr(const json &object, const char *key) {
   auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
@@ -212,10 +230,8 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
   profile.description = stringOr(*machine, "description");
   profile.cpu = stringOr(*machine, "cpu");
   profile.calibratedAt = stringOr(*machine, "calibrated_at");
-  double cores = 0;
-  if (!positive(*machine, "cores", source + ": machine", cores, error))
+  if (!count(*machine, "cores", source + ": machine", 1, profile.cores, error))
     return std::nullopt;
-  profile.cores = static_cast<int64_t>(cores);
 
   auto kernels = root.find("kernels");
   if (kernels == root.end() || !kernels->is_array() || kernels->empty()) {
@@ -230,12 +246,9 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       return std::nullopt;
     }
     KernelRates rates;
-    double ranks = 0, threads = 0;
-    if (!positive(entry, "ranks", where, ranks, error) ||
-        !number(entry, "threads", where, threads, error))
+    if (!count(entry, "ranks", where, 1, rates.ranks, error) ||
+        !count(entry, "threads", where, 0, rates.threads, error))
       return std::nullopt;
-    rates.ranks = static_cast<int64_t>(ranks);
-    rates.threads = static_cast<int64_t>(threads);
     auto classes = entry.find("classes");
     if (classes == entry.end() || !classes->is_object()) {
       error = where + ": 'classes' must be an object";
@@ -253,8 +266,9 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       for (size_t p = 0; p < points->size(); ++p) {
         const json &point = (*points)[p];
         std::string at = fmt::format("{}.{}[{}]", where, opClass, p);
-        double work = 0, seconds = 0;
-        if (!point.is_object() || !positive(point, "work", at, work, error) ||
+        int64_t work = 0;
+        double seconds = 0;
+        if (!point.is_object() || !count(point, "work", at, 1, work, error) ||
             !positive(point, "seconds", at, seconds, error)) {
           if (error.empty())
             error = at + ": not an object";
@@ -265,7 +279,7 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
                               seconds);
           return std::nullopt;
         }
-        list.push_back({static_cast<int64_t>(work), seconds});
+        list.push_back({work, seconds});
       }
       std::sort(list.begin(), list.end(),
                 [](const KernelPoint &a, const KernelPoint &b) {
@@ -294,9 +308,9 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       error = fmt::format("{}: unknown collective '{}'", where, fit.collective);
       return std::nullopt;
     }
-    double ranks = 0, group = 0, bandwidth = 0;
-    if (!positive(entry, "ranks", where, ranks, error) ||
-        !positive(entry, "group", where, group, error) ||
+    double bandwidth = 0;
+    if (!count(entry, "ranks", where, 1, fit.ranks, error) ||
+        !count(entry, "group", where, 1, fit.group, error) ||
         !number(entry, "alpha_seconds", where, fit.alphaSeconds, error) ||
         !positive(entry, "bandwidth_bytes_per_second", where, bandwidth, error))
       return std::nullopt;
@@ -306,21 +320,20 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
                       where, fit.alphaSeconds, bandwidth);
       return std::nullopt;
     }
-    fit.ranks = static_cast<int64_t>(ranks);
-    fit.group = static_cast<int64_t>(group);
     fit.bytesPerSecond = bandwidth;
     if (auto points = entry.find("points");
         points != entry.end() && points->is_array())
       for (const json &point : *points) {
-        double bytes = 0, seconds = 0;
+        int64_t bytes = 0;
+        double seconds = 0;
         if (!point.is_object() ||
-            !positive(point, "bytes_per_rank", where, bytes, error) ||
+            !count(point, "bytes_per_rank", where, 1, bytes, error) ||
             !positive(point, "seconds", where, seconds, error)) {
           if (error.empty())
             error = where + ": a point is not an object";
           return std::nullopt;
         }
-        fit.points.push_back({static_cast<int64_t>(bytes), seconds});
+        fit.points.push_back({bytes, seconds});
       }
     profile.collectives.push_back(std::move(fit));
   }

@@ -1,12 +1,11 @@
 //===- ReportFormat.cpp - a cost report as text and as JSON ---------------===//
 
 #include "analysis/CostReport.h"
+#include "layouts/CheckedArithmetic.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
-
-#include <limits>
 
 using ::tessel::analysis::CostReport;
 using ::tessel::analysis::TensorCost;
@@ -39,9 +38,7 @@ std::string layoutText(const TensorCost &tensor) {
 
 /// Whether a count reached the 2^63 - 1 at which CostReport's sums and
 /// products saturate instead of wrapping.
-bool saturated(int64_t count) {
-  return count == std::numeric_limits<int64_t>::max();
-}
+bool saturated(int64_t count) { return count == ::tessel::kSaturatedCount; }
 
 /// Spells a byte count with a binary unit.
 std::string bytesText(int64_t bytes) {

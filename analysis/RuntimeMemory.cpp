@@ -2,10 +2,11 @@
 
 #include "analysis/RuntimeMemory.h"
 
+#include "layouts/CheckedArithmetic.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -13,17 +14,12 @@ using namespace mlir::tessel;
 
 namespace {
 
-constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
-
-int64_t addSat(int64_t a, int64_t b) {
-  int64_t sum;
-  return __builtin_add_overflow(a, b, &sum) ? kSaturated : sum;
-}
-
-int64_t mulSat(int64_t a, int64_t b) {
-  int64_t product;
-  return __builtin_mul_overflow(a, b, &product) ? kSaturated : product;
-}
+// Counts saturate at 2^63 - 1 instead of wrapping (layouts/
+// CheckedArithmetic.h), as tessel explain's other counts do.
+using ::tessel::kSaturatedCount;
+using ::tessel::saturatingAdd;
+using ::tessel::saturatingMul;
+using ::tessel::saturatingSub;
 
 /// The alignment (and size granule) of runtime/executor/BufferCache.
 constexpr int64_t kBufferAlignment = 64;
@@ -32,14 +28,14 @@ constexpr int64_t kBufferAlignment = 64;
 class BufferLedger {
 public:
   void allocate(int64_t bytes) {
-    live = addSat(live, bytes);
+    live = saturatingAdd(live, bytes);
     livePeak = std::max(livePeak, live);
     Count &count = counts[bytes];
     count.now += 1;
     count.most = std::max(count.most, count.now);
   }
   void release(int64_t bytes) {
-    live -= bytes;
+    live = saturatingSub(live, bytes);
     counts[bytes].now -= 1;
   }
   int64_t peak() const { return livePeak; }
@@ -47,7 +43,7 @@ public:
   int64_t held() const {
     int64_t total = 0;
     for (const auto &[bytes, count] : counts)
-      total = addSat(total, mulSat(bytes, count.most));
+      total = saturatingAdd(total, saturatingMul(bytes, count.most));
     return total;
   }
 
@@ -76,15 +72,15 @@ bool isStateRole(StringAttr role) {
 namespace tessel::analysis {
 
 int64_t RuntimeMemory::totalBytes() const {
-  return addSat(addSat(heldBytes, constantBytes),
-                addSat(scratchBytes, stagingBytes));
+  return saturatingAdd(saturatingAdd(heldBytes, constantBytes),
+                       saturatingAdd(scratchBytes, stagingBytes));
 }
 
 int64_t runtimeBufferBytes(NamedTensorType type) {
-  int64_t bytes =
-      mulSat(std::max<int64_t>(1, type.getNumElements()), elementBytes(type));
-  if (bytes > kSaturated - kBufferAlignment)
-    return kSaturated;
+  int64_t bytes = saturatingMul(std::max<int64_t>(1, type.getNumElements()),
+                                elementBytes(type));
+  if (bytes > kSaturatedCount - kBufferAlignment)
+    return kSaturatedCount;
   return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
 
@@ -96,7 +92,8 @@ static int64_t kernelScratchBytes(Operation *op) {
   int64_t bytes = 0;
   for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
     if (auto type = dyn_cast<NamedTensorType>(value.getType()))
-      bytes = addSat(bytes, mulSat(type.getNumElements(), elementBytes(type)));
+      bytes = saturatingAdd(
+          bytes, saturatingMul(type.getNumElements(), elementBytes(type)));
   return bytes;
 }
 
@@ -132,8 +129,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
       if (int64_t bytes = bytesOf(result)) {
         ledger.allocate(bytes);
         if (auto constant = dyn_cast<ConstantOp>(op))
-          constants =
-              addSat(constants, mulSat(constant.getType().getNumElements(),
+          constants = saturatingAdd(
+              constants, saturatingMul(constant.getType().getNumElements(),
                                        elementBytes(constant.getType())));
       }
     for (Value dead : deadAfter.lookup(&op))
@@ -147,7 +144,7 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     if (isa<BlockArgument>(value) || !handedOut.insert(value).second)
       if (int64_t bytes = bytesOf(value))
         ledger.allocate(bytes);
-  memory.constantBytes = addSat(memory.constantBytes, constants);
+  memory.constantBytes = saturatingAdd(memory.constantBytes, constants);
 }
 
 RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
@@ -160,11 +157,11 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
     if (!type)
       continue;
     int64_t bytes = runtimeBufferBytes(type);
-    memory.argumentBytes = addSat(memory.argumentBytes, bytes);
+    memory.argumentBytes = saturatingAdd(memory.argumentBytes, bytes);
     bool isState = isStateRole(perRank.getArgAttrOfType<StringAttr>(
         argument.getArgNumber(), kRoleAttrName));
     if (!isState)
-      memory.stagingBytes = addSat(memory.stagingBytes, bytes);
+      memory.stagingBytes = saturatingAdd(memory.stagingBytes, bytes);
     // The state is init's results, alive already.
     if (!init || !isState)
       ledger.allocate(bytes);

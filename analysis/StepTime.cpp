@@ -3,6 +3,7 @@
 #include "analysis/StepTime.h"
 
 #include "dialect/MeshConversion.h"
+#include "layouts/CheckedArithmetic.h"
 #include "layouts/Sharding.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -11,6 +12,9 @@ using namespace mlir;
 using namespace mlir::tessel;
 
 namespace tessel::analysis {
+
+using ::tessel::saturatingAdd;
+using ::tessel::saturatingMul;
 
 std::string kernelClassOf(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::string>(op)
@@ -43,8 +47,8 @@ StepTime predictStepTime(func::FuncOp partitioned, const CostReport &report,
         if (auto type = dyn_cast<NamedTensorType>(result.getType())) {
           int64_t elements = 1;
           for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))
-            elements *= size;
-          work += elements;
+            elements = saturatingMul(elements, size);
+          work = saturatingAdd(work, elements);
         }
     double seconds = profile.kernelSeconds(opClass, work, report.numRanks);
     step.classSeconds[opClass] += seconds;
@@ -55,7 +59,7 @@ StepTime predictStepTime(func::FuncOp partitioned, const CostReport &report,
     for (const std::string &axis : collective.axes)
       for (size_t i = 0; i < report.meshAxes.size(); ++i)
         if (report.meshAxes[i] == axis)
-          group *= report.meshSizes[i];
+          group = saturatingMul(group, report.meshSizes[i]);
     step.commSeconds += profile.collectiveSeconds(
         collective.kind, group, collective.bytesPerRank, report.numRanks);
   }

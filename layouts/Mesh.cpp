@@ -2,6 +2,8 @@
 
 #include "layouts/Mesh.h"
 
+#include "layouts/CheckedArithmetic.h"
+
 #include <cassert>
 #include <unordered_set>
 
@@ -29,6 +31,21 @@ bool validateMesh(const std::vector<std::string> &names,
               std::to_string(sizes[i]) + "; sizes must be at least 1";
       return false;
     }
+  }
+  // Every size is at least 1, so the product only grows: it is checked
+  // against the limit at each step, before it could overflow.
+  int64_t ranks = 1;
+  for (int64_t size : sizes) {
+    std::optional<int64_t> product = checkedMul(ranks, size);
+    if (!product || *product > Mesh::kMaxRanks) {
+      std::string mesh;
+      for (size_t i = 0; i < names.size(); ++i)
+        mesh += (i ? ";" : "") + names[i] + ":" + std::to_string(sizes[i]);
+      error = "the mesh " + mesh + " has more than " +
+              std::to_string(Mesh::kMaxRanks) + " ranks";
+      return false;
+    }
+    ranks = *product;
   }
   return true;
 }

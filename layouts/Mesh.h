@@ -21,13 +21,20 @@
 namespace tessel::layout {
 
 /// Checks that a mesh description is well formed: as many names as sizes,
-/// every name non-empty and unique, every size at least 1. On failure returns
-/// false and fills `error` with a message naming the offending axis.
+/// every name non-empty and unique, every size at least 1, and at most
+/// Mesh::kMaxRanks ranks in all. On failure returns false and fills `error`
+/// with a message naming the offending axis (or the mesh).
 bool validateMesh(const std::vector<std::string> &names,
                   const std::vector<int64_t> &sizes, std::string &error);
 
 class Mesh {
 public:
+  /// The most ranks a mesh may have. Shapes, offsets and byte counts are
+  /// products of mesh sizes and tensor sizes in int64_t, so the mesh is
+  /// kept far below the point where its rank count or a rank's position
+  /// could overflow.
+  static constexpr int64_t kMaxRanks = int64_t(1) << 31;
+
   Mesh() = default;
   /// The description must be valid (see validateMesh); use `create` when it
   /// comes from untrusted input.

@@ -2,23 +2,22 @@
 
 #include "layouts/Reshape.h"
 
+#include "layouts/CheckedArithmetic.h"
+
 using namespace tessel::layout;
 
 std::optional<std::vector<ReshapeGroup>>
 tessel::layout::reshapeGroups(const std::vector<int64_t> &from,
                               const std::vector<int64_t> &to) {
-  int64_t fromCount = 1, toCount = 1;
-  for (int64_t size : from) {
-    if (size < 1)
-      return std::nullopt;
-    fromCount *= size;
-  }
-  for (int64_t size : to) {
-    if (size < 1)
-      return std::nullopt;
-    toCount *= size;
-  }
-  if (fromCount != toCount)
+  for (const std::vector<int64_t> *shape : {&from, &to})
+    for (int64_t size : *shape)
+      if (size < 1)
+        return std::nullopt;
+  // Counts past int64_t are no shape's (and would wrap into equal ones);
+  // with equal counts that fit, every partial product below fits too.
+  std::optional<int64_t> fromCount = checkedProduct(from);
+  std::optional<int64_t> toCount = checkedProduct(to);
+  if (!fromCount || !toCount || *fromCount != *toCount)
     return std::nullopt;
   // Take one dimension from each side, then more from the side whose
   // product is smaller until the products meet: the group closes at the

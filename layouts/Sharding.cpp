@@ -2,6 +2,8 @@
 
 #include "layouts/Sharding.h"
 
+#include "layouts/CheckedArithmetic.h"
+
 #include <algorithm>
 #include <map>
 
@@ -76,13 +78,13 @@ std::vector<int64_t> tessel::layout::shardOffset(const Mesh &mesh,
   return offset;
 }
 
-int64_t tessel::layout::bytesPerRank(const Mesh &mesh,
-                                     const TensorLayout &layout,
-                                     int64_t elementBytes) {
-  int64_t bytes = elementBytes;
-  for (int64_t size : localShape(mesh, layout))
-    bytes *= size;
-  return bytes;
+std::optional<int64_t> tessel::layout::bytesPerRank(const Mesh &mesh,
+                                                    const TensorLayout &layout,
+                                                    int64_t elementBytes) {
+  std::optional<int64_t> elements = checkedProduct(localShape(mesh, layout));
+  if (!elements)
+    return std::nullopt;
+  return checkedMul(*elements, elementBytes);
 }
 
 std::vector<int64_t> tessel::layout::replicaGroup(const Mesh &mesh,

@@ -60,9 +60,11 @@ std::vector<int64_t> localShape(const Mesh &mesh, const TensorLayout &layout);
 std::vector<int64_t> shardOffset(const Mesh &mesh, const TensorLayout &layout,
                                  int64_t rank);
 
-/// Returns the bytes of one rank's block.
-int64_t bytesPerRank(const Mesh &mesh, const TensorLayout &layout,
-                     int64_t elementBytes);
+/// Returns the bytes of one rank's block, or std::nullopt if they do not
+/// fit int64_t.
+std::optional<int64_t> bytesPerRank(const Mesh &mesh,
+                                    const TensorLayout &layout,
+                                    int64_t elementBytes);
 
 /// Returns the ranks that hold the same block as `rank` (those that differ
 /// only on the axes the tensor does not use), in group order.

@@ -106,6 +106,22 @@ TEST(MeshTest, ValidationNamesTheBadAxis) {
   EXPECT_FALSE(validateMesh({"x"}, {2, 2}, error));
 }
 
+// A mesh's rank count is a product of its sizes in int64_t: past 2^31
+// ranks (and long before the product could wrap, as 2^32 x 2^32 would, to
+// 0 ranks) the mesh is refused, naming it (issue 24, overflow).
+TEST(MeshTest, MeshesOfMoreThan2To31RanksAreRefused) {
+  std::string error;
+  EXPECT_TRUE(validateMesh({"a", "b"}, {65536, 32768}, error)) << error;
+  EXPECT_FALSE(validateMesh({"a", "b"}, {65536, 65536}, error));
+  EXPECT_EQ(error, "the mesh a:65536;b:65536 has more than 2147483648 ranks");
+  int64_t huge = int64_t(1) << 32;
+  EXPECT_FALSE(Mesh::create({"a", "b"}, {huge, huge}, error).has_value());
+  EXPECT_NE(error.find("has more than 2147483648 ranks"), std::string::npos)
+      << error;
+  EXPECT_FALSE(
+      Mesh::create({"a", "b", "c"}, {3, INT64_MAX / 2, 5}, error).has_value());
+}
+
 TEST(MeshTest, CreateRejectsInvalidInput) {
   std::string error;
   EXPECT_FALSE(Mesh::create({"x"}, {-1}, error).has_value());

@@ -51,6 +51,12 @@ TEST(ReshapeSplitsTest, GroupsNeedEqualCountsAndPositiveSizes) {
   EXPECT_FALSE(reshapeGroups({4, 4}, {15}));
   EXPECT_FALSE(reshapeGroups({0, 4}, {0}));
   EXPECT_FALSE(reshapeGroups({-2, 2}, {4}));
+  // Element counts past int64_t are refused, not compared after wrapping
+  // (2^64 wraps to 0 on both sides; the groups' walk then ran past the
+  // ends of the shapes).
+  int64_t big = int64_t(1) << 32;
+  EXPECT_FALSE(reshapeGroups({big, big}, {big * 2, big / 2}));
+  EXPECT_FALSE(splitSourceOfReshape({big, big}, {big * 2, big / 2}, 0, 2));
 }
 
 TEST(ReshapeSplitsTest, ACarriedOverDimensionKeepsItsSplitEvenWhenItPads) {

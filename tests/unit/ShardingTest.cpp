@@ -106,7 +106,7 @@ TEST(ShardingTest, BlocksTileTheTensorOncePerReplica) {
     for (const auto &[element, count] : holders)
       EXPECT_EQ(count, copies);
     // The blocks together hold each element once per copy.
-    EXPECT_EQ(mesh.numRanks() * bytesPerRank(mesh, layout, 1),
+    EXPECT_EQ(mesh.numRanks() * bytesPerRank(mesh, layout, 1).value(),
               elements * copies);
     // Replicas hold the same block.
     for (int64_t rank = 0; rank < mesh.numRanks(); ++rank)
@@ -135,6 +135,21 @@ TEST(ShardingTest, BytesPerRankCountTheLocalBlock) {
   EXPECT_EQ(bytesPerRank(mesh, matrix({"data", "model"}, {}), 8), 1 * 16 * 8);
   EXPECT_EQ(bytesPerRank(mesh, cube({"data"}, {}, {"model"}), 4),
             2 * 8 * 4 * 4);
+}
+
+// A block whose bytes pass int64_t is no count at all, not a wrapped one
+// (issue 24, overflow).
+TEST(ShardingTest, BytesPerRankPastInt64AreNone) {
+  Mesh mesh = mesh2x4();
+  int64_t big = int64_t(1) << 31;
+  TensorLayout huge = {{"a", "b"}, {big, big}, {{}, {}}};
+  EXPECT_EQ(bytesPerRank(mesh, huge, 1), big * big);
+  EXPECT_FALSE(bytesPerRank(mesh, huge, 4).has_value());
+  huge.shape = {big * 4, big * 2};
+  EXPECT_FALSE(bytesPerRank(mesh, huge, 1).has_value());
+  // Split over both axes, the same tensor's block fits.
+  huge.axes = {{"data"}, {"model"}};
+  EXPECT_EQ(bytesPerRank(mesh, huge, 1), big * big);
 }
 
 TEST(ShardingTest, IllegalLayoutsNameTheDimensionAndAxis) {

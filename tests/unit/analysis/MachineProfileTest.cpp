@@ -154,6 +154,17 @@ TEST(MachineProfile, MalformedProfilesAreClearErrors) {
             "p.json: collectives[0]: unknown collective 'all_reduction'");
   EXPECT_EQ(errorOf(edited("\"cores\": 2", "\"cores\": \"two\"")),
             "p.json: machine: 'cores' must be a number");
+  // Counts past int64_t were converted from double regardless (undefined
+  // behaviour; issue 24, overflow).
+  EXPECT_EQ(errorOf(edited("\"ranks\": 1", "\"ranks\": 1e300")),
+            "p.json: kernels[0]: 'ranks' must be a count from 1 to 2^63 - 1, "
+            "not 1e+300");
+  EXPECT_EQ(errorOf(edited("\"work\": 100", "\"work\": 1e19")),
+            "p.json: kernels[0].matmul[0]: 'work' must be a count from 1 to "
+            "2^63 - 1, not 1e+19");
+  EXPECT_EQ(errorOf(edited("\"threads\": 2", "\"threads\": -1")),
+            "p.json: kernels[0]: 'threads' must be a count from 0 to 2^63 - "
+            "1, not -1");
 }
 
 TEST(MachineProfile, TheDefaultProfileReads) {
