@@ -2,6 +2,8 @@
 
 #include "codegen/Descriptors.h"
 
+#include "passes/Pipelining.h"
+
 #include "dialect/MeshConversion.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -278,7 +280,31 @@ json::Object mlir::tessel::describeProgram(ModuleOp module) {
                      {"arguments", std::move(arguments)},
                      {"results", std::move(results)}});
   }
-  return json::Object{{"mesh", json::Object{{"axes", std::move(axes)},
-                                            {"sizes", std::move(sizes)}}},
-                      {"functions", std::move(functions)}};
+  json::Object program{{"mesh", json::Object{{"axes", std::move(axes)},
+                                               {"sizes", std::move(sizes)}}},
+                       {"functions", std::move(functions)}};
+  // A pipelined step: how the driver schedules its stages' functions
+  // (docs/pipeline.md).
+  if (auto pipeline = module->getAttrOfType<DictionaryAttr>(
+          TesselDialect::kPipelineAttrName)) {
+    json::Array stages;
+    int64_t numStages = cast<IntegerAttr>(pipeline.get("stages")).getInt();
+    for (int64_t stage = 0; stage < numStages; ++stage) {
+      json::Object functionsOfStage;
+      for (const char *kind : {"init", "forward", "backward", "apply"})
+        functionsOfStage[kind] = stageFunctionName(stage, kind);
+      stages.push_back(std::move(functionsOfStage));
+    }
+    program["pipeline"] = json::Object{
+        {"axis", cast<StringAttr>(pipeline.get("axis")).getValue().str()},
+        {"microbatches",
+         cast<IntegerAttr>(pipeline.get("microbatches")).getInt()},
+        {"schedule",
+         cast<StringAttr>(pipeline.get("schedule")).getValue().str()},
+        {"remat", cast<BoolAttr>(pipeline.get("remat")).getValue()},
+        {"batch_dim",
+         cast<StringAttr>(pipeline.get("batch_dim")).getValue().str()},
+        {"stages", std::move(stages)}};
+  }
+  return program;
 }

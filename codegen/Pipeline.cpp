@@ -3,6 +3,7 @@
 #include "codegen/Pipeline.h"
 
 #include "codegen/Passes.h"
+#include "layouts/LayoutFile.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -10,8 +11,47 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
-                                        const CompilePipelineOptions &options) {
+bool mlir::tessel::pipelinesTrainingStep(StringRef mode,
+                                         StringRef layoutFile) {
+  if (mode != "train" || layoutFile.empty())
+    return false;
+  // A file that does not parse is tessel-apply-layout's to report.
+  std::vector<::tessel::layout::Diagnostic> ignored;
+  std::optional<::tessel::layout::LayoutSpec> spec =
+      ::tessel::layout::parseLayoutFile(layoutFile.str(), ignored);
+  return spec && spec->pipeline;
+}
+
+/// A pipelined training step (docs/pipeline.md): the loss is cut into
+/// stages at its layer calls before they are inlined, each stage is
+/// differentiated on its own, and each stage's step is cut into forward
+/// and backward once the layout has given every value its type.
+static void buildPipelinedStep(OpPassManager &pm,
+                               const CompilePipelineOptions &options) {
+  TesselSplitStagesOptions stages;
+  stages.layoutFile = options.layoutFile;
+  pm.addPass(createTesselSplitStages(stages));
+  pm.addPass(createTesselInlineLayers());
+  if (options.decomposeEinsum)
+    pm.addPass(createTesselDecomposeEinsum());
+  TesselPipelineAutodiffOptions autodiff;
+  autodiff.optimizer = options.optimizer;
+  autodiff.precision = options.precision;
+  autodiff.weightDecay = options.weightDecay;
+  autodiff.clipNorm = options.clipNorm;
+  pm.addPass(createTesselPipelineAutodiff(autodiff));
+  TesselApplyLayoutOptions layout;
+  layout.layoutFile = options.layoutFile;
+  layout.padUneven = options.padUneven;
+  pm.addPass(createTesselApplyLayout(layout));
+  pm.addPass(createTesselSplitForwardBackward());
+  buildPartitionPipeline(pm, options.bucketBytes);
+}
+
+/// The training step (or forward-only functions) of an unpipelined model,
+/// laid out and partitioned.
+static void buildStep(OpPassManager &pm,
+                      const CompilePipelineOptions &options) {
   // Layers are functions: every call is inlined, with its scope, before
   // anything looks at the model.
   pm.addPass(createTesselInlineLayers());
@@ -46,6 +86,22 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
   } else {
     // The gradient builders make one constant per use.
     pm.addPass(createCSEPass());
+  }
+}
+
+void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
+                                        const CompilePipelineOptions &options) {
+  if (pipelinesTrainingStep(options.mode, options.layoutFile)) {
+    // Sizes first, while the layers are still calls: a resize changes every
+    // type of the module, the called layers' included.
+    if (!options.dimSizes.empty()) {
+      TesselResizeDimsOptions resize;
+      resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
+      pm.addPass(createTesselResizeDims(resize));
+    }
+    buildPipelinedStep(pm, options);
+  } else {
+    buildStep(pm, options);
   }
   // Last before lowering: the passes above match single element-wise ops
   // (optimize-comm's rewrites, explain's counts).

@@ -91,6 +91,12 @@ void buildCompilePipeline(OpPassManager &pm,
 /// both use it, so that explain counts the collectives compile emits.
 void buildPartitionPipeline(OpPassManager &pm, int64_t bucketBytes);
 
+/// Whether a program of `mode` (train, infer, none) with the layout file
+/// `layoutFile` is a pipelined training step (the file has a `pipeline:`
+/// section), which buildCompilePipeline builds from the model's layer calls
+/// (docs/pipeline.md): such a model must reach it with its calls.
+bool pipelinesTrainingStep(StringRef mode, StringRef layoutFile);
+
 /// Registers the pipeline as `tessel-compile`.
 void registerCompilePipeline();
 

@@ -62,6 +62,25 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
              << "'" << kScopeAttrName << "' must be a non-empty string";
     return success();
   }
+  // The marks of a pipelined step (docs/pipeline.md).
+  if (attr.getName() == kPipelineAttrName) {
+    if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << kPipelineAttrName
+                             << "' must be a dictionary on a module";
+    return success();
+  }
+  if (attr.getName() == kPipelineForwardAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << kPipelineForwardAttrName << "' must be a unit attribute";
+    return success();
+  }
+  if (attr.getName() == kPipelineOutputAttrName) {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << kPipelineOutputAttrName << "' must be an integer";
+    return success();
+  }
   return op->emitError() << "unknown tessel attribute '"
                          << attr.getName().getValue() << "'";
 }

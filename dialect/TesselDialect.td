@@ -42,6 +42,20 @@ def Tessel_Dialect : Dialect {
     /// parameters and named results it inlines from the call with
     /// "<scope>.".
     static constexpr ::llvm::StringLiteral kScopeAttrName = "tessel.scope";
+    /// The module attribute of a pipelined training step (a dictionary:
+    /// axis, microbatches, schedule, remat, batch_dim, stages), set by
+    /// tessel-split-stages and written into the program's metadata.
+    static constexpr ::llvm::StringLiteral kPipelineAttrName =
+        "tessel.pipeline";
+    /// Marks the ops of a stage's step that belong to its forward pass
+    /// (unit), between tessel-split-stages and
+    /// tessel-split-forward-backward.
+    static constexpr ::llvm::StringLiteral kPipelineForwardAttrName =
+        "tessel.pipeline_forward";
+    /// Marks the product of a stage's output k with its cotangent (an
+    /// integer k), by which tessel-split-forward-backward finds the outputs.
+    static constexpr ::llvm::StringLiteral kPipelineOutputAttrName =
+        "tessel.pipeline_output";
   }];
 }
 

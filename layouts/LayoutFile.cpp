@@ -107,6 +107,10 @@ private:
   /// Each of these returns false when the mesh could not be built.
   bool readMesh(const YAML::Node &node, LayoutSpec &spec);
   void readPadUneven(const YAML::Node &node, LayoutSpec &spec);
+  void readPipeline(const YAML::Node &node, LayoutSpec &spec);
+  /// Checks the pipeline axis against the mesh and the rules: a dimension
+  /// split over the stage axis would put one tensor on several stages.
+  void checkPipeline(const std::optional<Mesh> &mesh, const LayoutSpec &spec);
   bool readMeshString(std::string_view text, SourceLocation location,
                       LayoutSpec &spec);
   bool buildMesh(std::vector<std::string> names, std::vector<int64_t> sizes,
@@ -234,6 +238,140 @@ void LayoutReader::readPadUneven(const YAML::Node &node, LayoutSpec &spec) {
     spec.padUneven = text == "true";
   else
     error(at(node), "'pad_uneven' must be true or false");
+}
+
+void LayoutReader::readPipeline(const YAML::Node &node, LayoutSpec &spec) {
+  PipelineSpec pipeline;
+  pipeline.location = at(node);
+  if (!node.IsMap()) {
+    error(at(node), "'pipeline' must be a map, e.g. {axis: stage, "
+                    "microbatches: 4, schedule: 1f1b}");
+    return;
+  }
+  auto scalar = [&](const YAML::Node &value, const std::string &key,
+                    const char *expected) -> std::optional<std::string> {
+    if (value.IsScalar() && !value.Scalar().empty())
+      return value.Scalar();
+    error(at(value), "pipeline '" + key + "' must be " + expected);
+    return std::nullopt;
+  };
+  bool hasAxis = false;
+  forEachKey(
+      node, "'pipeline'",
+      [&](const YAML::Node &key, const std::string &name,
+          const YAML::Node &value) {
+        if (name == "axis") {
+          if (auto text = scalar(value, name, "a mesh axis name")) {
+            pipeline.axis = *text;
+            hasAxis = true;
+          }
+        } else if (name == "batch_dim") {
+          if (auto text = scalar(value, name, "a dimension name"))
+            pipeline.batchDim = *text;
+        } else if (name == "microbatches") {
+          std::optional<std::string> text =
+              scalar(value, name, "a positive integer");
+          std::optional<int64_t> count =
+              text ? parseSize(*text) : std::nullopt;
+          if (text && (!count || *count < 1 || *count > kMaxRanks))
+            error(at(value), "pipeline 'microbatches' is " + *text +
+                                 "; it must be an integer from 1 to " +
+                                 std::to_string(kMaxRanks));
+          else if (count)
+            pipeline.microbatches = *count;
+        } else if (name == "schedule") {
+          std::optional<std::string> text =
+              scalar(value, name, "gpipe or 1f1b");
+          if (text && *text == "gpipe")
+            pipeline.schedule = PipelineSpec::Schedule::GPipe;
+          else if (text && *text == "1f1b")
+            pipeline.schedule = PipelineSpec::Schedule::OneForwardOneBackward;
+          else if (text)
+            error(at(value), "unknown pipeline schedule '" + *text +
+                                 "' (expected gpipe or 1f1b)");
+        } else if (name == "remat") {
+          std::string text = value.IsScalar() ? value.Scalar() : "";
+          if (text == "true" || text == "false")
+            pipeline.remat = text == "true";
+          else
+            error(at(value), "pipeline 'remat' must be true or false");
+        } else if (name == "stages") {
+          if (!value.IsSequence()) {
+            error(at(value), "pipeline 'stages' must list, per stage, the "
+                             "scopes of its layers, e.g. [[block0, block1], "
+                             "[block2, block3]]");
+            return;
+          }
+          std::set<std::string> seen;
+          for (const YAML::Node &stage : value) {
+            std::vector<std::string> scopes;
+            if (stage.IsScalar()) {
+              scopes.push_back(stage.Scalar());
+            } else if (stage.IsSequence()) {
+              for (const YAML::Node &scope : stage)
+                if (scope.IsScalar())
+                  scopes.push_back(scope.Scalar());
+                else
+                  error(at(scope), "a pipeline stage lists layer scopes, "
+                                   "which are names");
+            } else {
+              error(at(stage), "a pipeline stage lists layer scopes, which "
+                               "are names");
+            }
+            if (scopes.empty())
+              error(at(stage), "pipeline stage " +
+                                   std::to_string(pipeline.stages.size()) +
+                                   " lists no layer");
+            for (const std::string &scope : scopes)
+              if (!seen.insert(scope).second)
+                error(at(stage), "layer '" + scope +
+                                     "' is listed in two pipeline stages");
+            pipeline.stages.push_back(std::move(scopes));
+          }
+        } else {
+          error(at(key), "unknown key '" + name +
+                             "' in 'pipeline' (expected axis, microbatches, "
+                             "schedule, remat, stages or batch_dim)");
+        }
+      });
+  if (!hasAxis)
+    error(at(node), "'pipeline' has no 'axis' (the mesh axis of the stages)");
+  spec.pipeline = std::move(pipeline);
+}
+
+void LayoutReader::checkPipeline(const std::optional<Mesh> &mesh,
+                                 const LayoutSpec &spec) {
+  if (!spec.pipeline || !mesh || spec.pipeline->axis.empty())
+    return;
+  const PipelineSpec &pipeline = *spec.pipeline;
+  std::optional<unsigned> axis = mesh->axisIndex(pipeline.axis);
+  if (!axis) {
+    error(pipeline.location, "the pipeline axis '" + pipeline.axis +
+                                 "' is not an axis of the mesh " +
+                                 formatMesh(*mesh));
+    return;
+  }
+  int64_t stages = mesh->axisSizes()[*axis];
+  if (!pipeline.stages.empty() &&
+      static_cast<int64_t>(pipeline.stages.size()) != stages)
+    error(pipeline.location,
+          "pipeline 'stages' lists " + std::to_string(pipeline.stages.size()) +
+              " stages, but the axis '" + pipeline.axis + "' has " +
+              std::to_string(stages));
+  auto checkNotOnAxis = [&](const std::vector<DimRule> &rules,
+                            const std::string &owner) {
+    for (const DimRule &rule : rules)
+      if (std::find(rule.axes.begin(), rule.axes.end(), pipeline.axis) !=
+          rule.axes.end())
+        error(rule.location, "dimension '" + rule.dim + "'" + owner +
+                                 " is split over the pipeline axis '" +
+                                 pipeline.axis +
+                                 "', whose ranks hold different layers, not "
+                                 "blocks of one tensor");
+  };
+  checkNotOnAxis(spec.rules, "");
+  for (const TensorOverride &override : spec.overrides)
+    checkNotOnAxis(override.rules, " of tensor '" + override.tensor + "'");
 }
 
 bool LayoutReader::readMesh(const YAML::Node &node, LayoutSpec &spec) {
@@ -414,10 +552,12 @@ std::optional<LayoutSpec> LayoutReader::readYaml(const YAML::Node &root) {
                  overridesNode.emplace(value);
                else if (name == "pad_uneven")
                  readPadUneven(value, spec);
+               else if (name == "pipeline")
+                 readPipeline(value, spec);
                else
                  error(at(key), "unknown key '" + name +
-                                    "' (expected mesh, layout, overrides or "
-                                    "pad_uneven)");
+                                    "' (expected mesh, layout, overrides, "
+                                    "pad_uneven or pipeline)");
              });
   // Without a usable mesh the rules are still read, so that their own
   // mistakes are reported in the same run.
@@ -433,6 +573,7 @@ std::optional<LayoutSpec> LayoutReader::readYaml(const YAML::Node &root) {
   checkRules(mesh, spec.rules, "");
   for (const TensorOverride &override : spec.overrides)
     checkRules(mesh, override.rules, " of tensor '" + override.tensor + "'");
+  checkPipeline(mesh, spec);
   if (errors)
     return std::nullopt;
   return spec;
@@ -525,6 +666,10 @@ withoutExceptions(const std::string &sourceName,
 }
 
 } // namespace
+
+const char *PipelineSpec::scheduleName() const {
+  return schedule == Schedule::GPipe ? "gpipe" : "1f1b";
+}
 
 std::string Diagnostic::str() const {
   std::string text = location.file;

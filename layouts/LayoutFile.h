@@ -63,6 +63,32 @@ struct TensorOverride {
   SourceLocation location;
 };
 
+/// How a pipelined training step runs (the `pipeline:` section, issue 20;
+/// docs/pipeline.md): the mesh axis whose ranks are the stages, the number
+/// of micro-batches a batch is cut into, the schedule, and which of the
+/// model's layer calls each stage runs.
+struct PipelineSpec {
+  enum class Schedule { GPipe, OneForwardOneBackward };
+
+  /// The mesh axis of the stages; its size is the number of stages.
+  std::string axis;
+  int64_t microbatches = 1;
+  Schedule schedule = Schedule::OneForwardOneBackward;
+  /// Recompute each stage's forward in its backward instead of keeping
+  /// its activations.
+  bool remat = false;
+  /// The dimension that micro-batches cut.
+  std::string batchDim = "batch";
+  /// Per stage, the scopes of the model's layer calls (`func.call` with
+  /// `tessel.scope`) that it starts with; empty: the repeated layers are
+  /// shared out evenly.
+  std::vector<std::vector<std::string>> stages;
+  SourceLocation location;
+
+  /// "gpipe" or "1f1b".
+  const char *scheduleName() const;
+};
+
 struct LayoutSpec {
   /// The file the layout came from, or "<command line>".
   std::string source;
@@ -75,6 +101,8 @@ struct LayoutSpec {
   /// every rank ceil(size / blocks) elements and pads the last blocks
   /// (docs/layouts.md); without it such a split is an error.
   bool padUneven = false;
+  /// The `pipeline:` section, if the layout pipelines the training step.
+  std::optional<PipelineSpec> pipeline;
 
   /// Returns the axes that split `dim` of the tensor named `tensor`: its
   /// override if it has one for `dim`, else the rule for `dim`, else none

@@ -164,6 +164,110 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TesselSplitStages : Pass<"tessel-split-stages", "::mlir::ModuleOp"> {
+  let summary = "cut a model's loss into pipeline stages and micro-batches";
+  let description = [{
+    The first of the three passes of a pipelined training step
+    (docs/pipeline.md); `tessel compile` runs it in place of
+    tessel-inline-layers' first place when the layout file has a
+    `pipeline:` section, then tessel-inline-layers,
+    tessel-pipeline-autodiff, the layout and tessel-split-forward-backward.
+
+    - The batch dimension (`batch_dim`, "batch") of every tensor becomes a
+      micro-batch: its size divided by `microbatches` (which must divide
+      it).
+    - Every op of the loss function gets a stage: a layer call
+      (`func.call` with `tessel.scope`) listed in the pipeline's `stages`
+      (the first call with that scope) starts its stage, and every other
+      op is in the stage of the last call that started one. Without
+      `stages`, the calls of the most repeated layer are shared out evenly
+      and start the stages. The stages must follow the function's order.
+    - A value made in one stage and read in a later one crosses every
+      stage between (passed on unchanged). Only float tensors may cross;
+      ops that read nothing (parameters, constants, iotas) are made again
+      in every stage that reads them, so a weight that two stages read (a
+      tied embedding) is one weight held by both.
+    - Stage s becomes `@stage{s}_loss(data it reads...,
+      stage{s}.input{k}..., stage{s+1}.input{k}.gradient...)`, which
+      returns, for the last stage, the loss, and for the others the sum of
+      every output times its cotangent, whose gradient is the stage's
+      vector-Jacobian product.
+    - The module gets `tessel.pipeline = {axis, microbatches, schedule,
+      remat, batch_dim, stages}`; the loss function and the module's other
+      public functions (an evaluation) are erased.
+  }];
+  let options = [
+    Option<"layoutFile", "layout-file", "std::string", /*default=*/"",
+           "the layout file with the `pipeline:` section">,
+    Option<"functionName", "function", "std::string", /*default=*/"\"forward\"",
+           "the function that returns the scalar loss">,
+  ];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def TesselPipelineAutodiff
+    : Pass<"tessel-pipeline-autodiff", "::mlir::ModuleOp"> {
+  let summary = "the step, init and optimizer update of every pipeline stage";
+  let description = [{
+    For every `@stage{s}_loss` of tessel-split-stages (layers inlined):
+    `@stage{s}_step`, the gradient function of the stage's loss (one
+    micro-batch's forward and backward; the ops of the forward are marked
+    `tessel.pipeline_forward` for tessel-split-forward-backward);
+    `@stage{s}_init() -> (parameters..., optimizer state...)`, named as
+    tessel-autodiff's @init names them; and `@stage{s}_apply(parameters...,
+    state..., <parameter>.gradient..., learning_rate) -> (parameters...,
+    state...)`, the optimizer's update from the gradients summed over the
+    micro-batches (divided by their number first). Buffers (running
+    statistics), mixed precision and clipping by the global norm are not
+    supported in a pipelined step yet and are errors.
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd, momentum, adam or adamw">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "momentum of the momentum optimizer">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9",
+           "Adam's first-moment decay">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999",
+           "Adam's second-moment decay">,
+    Option<"epsilon", "epsilon", "double", /*default=*/"1e-8",
+           "Adam's denominator term">,
+    Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
+           "L2 term (sgd, momentum, adam) or decoupled decay (adamw)">,
+    Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
+           "must be 0: clipping is not supported in a pipelined step yet">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
+           "must be f32: mixed precision is not supported in a pipelined "
+           "step yet">,
+  ];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def TesselSplitForwardBackward
+    : Pass<"tessel-split-forward-backward", "::mlir::ModuleOp"> {
+  let summary = "cut each pipeline stage's step into its forward and backward";
+  let description = [{
+    Runs after tessel-apply-layout on the steps of tessel-pipeline-autodiff.
+    Each `@stage{s}_step` becomes
+    `@stage{s}_forward(parameters..., data..., stage{s}.input{k}...) ->
+    (stage{s+1}.input{k}... or loss, stage{s}.residual{i}...)` and
+    `@stage{s}_backward(parameters..., data..., stage{s}.input{k}...,
+    stage{s+1}.input{k}.gradient..., stage{s}.residual{i}...) ->
+    (<parameter>.gradient..., stage{s}.input{k}.gradient...)`. The residuals
+    are the forward's values that the backward reads, with the layout they
+    had in the step; with the pipeline's `remat`, there are none and the
+    backward computes the forward again. Every tensor that leaves one of
+    these functions for another (an activation for the next stage, a
+    cotangent for the one before, a gradient for `@stage{s}_apply`) is
+    given the layout the receiving function takes it with; a value that
+    would have to be passed on in another layout is an error.
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TesselLiftParameters : Pass<"tessel-lift-parameters", "::mlir::ModuleOp"> {
   let summary = "make every function take its parameters as arguments "
                 "(forward-only programs)";

@@ -51,7 +51,7 @@ static DialectRegistry toolDialects() {
   return registry;
 }
 
-ModelFile::ModelFile(StringRef path)
+ModelFile::ModelFile(StringRef path, bool inlineLayers)
     : path(path.str()), ctx(toolDialects()), diagnostics(sourceMgr, &ctx) {
   // Errors point at the op by file:line:col; a dump of it adds only noise.
   ctx.printOpOnDiagnostic(false);
@@ -72,7 +72,7 @@ ModelFile::ModelFile(StringRef path)
   moduleRef = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   // Layers are functions: a model that calls them is read with its calls
   // inlined and scoped (tessel-inline-layers), as `tessel compile` reads it.
-  if (moduleRef && hasCalls(*moduleRef)) {
+  if (moduleRef && inlineLayers && hasCalls(*moduleRef)) {
     PassManager pm(&ctx);
     pm.addPass(createTesselInlineLayers());
     if (failed(pm.run(*moduleRef)))

@@ -35,10 +35,12 @@ void reportTooDeep(llvm::SourceMgr &sourceMgr, const char *where);
 /// through a source manager.
 class ModelFile {
 public:
-  /// Parses `path` and, when the model calls functions, inlines them
-  /// (tessel-inline-layers: layers as functions, with their scopes);
-  /// module() is null (and an error was printed) on failure.
-  explicit ModelFile(StringRef path);
+  /// Parses `path` and, when the model calls functions and
+  /// `inlineLayers` is set, inlines them (tessel-inline-layers: layers as
+  /// functions, with their scopes); module() is null (and an error was
+  /// printed) on failure. A pipelined compile keeps the calls, which mark
+  /// where stages may start.
+  explicit ModelFile(StringRef path, bool inlineLayers = true);
 
   ModuleOp module() { return moduleRef.get(); }
   MLIRContext &context() { return ctx; }

@@ -179,7 +179,9 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
       outputIsAnInput("tessel", output,
                       {{modelPath, "the model"}, {layoutPath, "the layout"}}))
     return 1;
-  ModelFile model(modelPath);
+  ModelFile model(modelPath,
+                  /*inlineLayers=*/!pipelinesTrainingStep(
+                      mode == Mode::Infer ? "infer" : "train", layoutPath));
   if (!model.module())
     return 1;
   ModuleOp module = model.module();

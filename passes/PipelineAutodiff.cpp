@@ -1,0 +1,301 @@
+//===- PipelineAutodiff.cpp - the training step of each pipeline stage ----===//
+//
+// Implements tessel-pipeline-autodiff: for every stage loss function that
+// tessel-split-stages made, the gradient function `stage{s}_step` (one
+// micro-batch's forward and backward, in one function until the layout is
+// known), `stage{s}_init` (the stage's parameters and optimizer state) and
+// `stage{s}_apply` (the optimizer's update from the gradients summed over
+// the micro-batches).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "passes/Differentiate.h"
+#include "passes/InlineLayers.h"
+#include "passes/Optimizers.h"
+#include "passes/Pipelining.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELPIPELINEAUTODIFF
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr StringLiteral kNonNegativeAttr = "tessel.nonnegative";
+
+/// One tensor of the optimizer's state.
+struct StateTensor {
+  std::string name;
+  NamedTensorType type;
+  bool nonNegative;
+};
+
+struct TesselPipelineAutodiffPass
+    : mlir::tessel::impl::TesselPipelineAutodiffBase<
+          TesselPipelineAutodiffPass> {
+  using TesselPipelineAutodiffBase::TesselPipelineAutodiffBase;
+
+  void runOnOperation() final;
+
+private:
+  LogicalResult differentiateStage(func::FuncOp loss, unsigned stage,
+                                   const OptimizerConfig &config,
+                                   int64_t microbatches);
+  void buildInit(func::FuncOp after, unsigned stage,
+                 ArrayRef<ParameterOp> parameters,
+                 ArrayRef<StateTensor> state);
+  void buildApply(func::FuncOp after, unsigned stage,
+                  ArrayRef<ParameterOp> parameters,
+                  ArrayRef<StateTensor> state, const OptimizerConfig &config,
+                  int64_t microbatches);
+};
+
+DictionaryAttr namedAttrs(OpBuilder &builder, StringRef name,
+                          StringRef role = {}, bool nonNegative = false) {
+  SmallVector<NamedAttribute> attrs = {builder.getNamedAttr(
+      TesselDialect::kNameAttrName, builder.getStringAttr(name))};
+  if (!role.empty())
+    attrs.push_back(
+        builder.getNamedAttr(kRoleAttrName, builder.getStringAttr(role)));
+  if (nonNegative)
+    attrs.push_back(
+        builder.getNamedAttr(kNonNegativeAttr, builder.getUnitAttr()));
+  return builder.getDictionaryAttr(attrs);
+}
+
+/// Marks every op of the stage's loss function that belongs to the forward
+/// pass: all but the sum of outputs times cotangents that stands in for the
+/// loss of a stage that is not the last. The marks survive differentiation
+/// (its forward part is a copy of these ops) and the layout, and tell
+/// tessel-split-forward-backward where the step divides.
+void markForwardOps(func::FuncOp loss) {
+  llvm::SmallPtrSet<Value, 8> cotangentDependent;
+  for (auto [index, argument] : llvm::enumerate(loss.getArguments()))
+    if (auto name = loss.getArgAttrOfType<StringAttr>(
+            index, TesselDialect::kNameAttrName);
+        name && name.getValue().ends_with(".gradient"))
+      cotangentDependent.insert(argument);
+  UnitAttr mark = UnitAttr::get(loss.getContext());
+  for (Operation &op : loss.getBody().front().without_terminator()) {
+    if (llvm::any_of(op.getOperands(), [&](Value operand) {
+          return cotangentDependent.contains(operand);
+        })) {
+      for (Value result : op.getResults())
+        cotangentDependent.insert(result);
+      continue;
+    }
+    op.setAttr(TesselDialect::kPipelineForwardAttrName, mark);
+  }
+}
+
+void TesselPipelineAutodiffPass::buildInit(func::FuncOp after, unsigned stage,
+                                           ArrayRef<ParameterOp> parameters,
+                                           ArrayRef<StateTensor> state) {
+  OpBuilder builder(after);
+  builder.setInsertionPointAfter(after);
+  Location loc = after.getLoc();
+  auto init =
+      func::FuncOp::create(builder, loc, stageFunctionName(stage, "init"),
+                           builder.getFunctionType({}, {}));
+  builder.setInsertionPointToEnd(init.addEntryBlock());
+  SmallVector<Value> results;
+  SmallVector<DictionaryAttr> names;
+  for (ParameterOp parameter : parameters) {
+    results.push_back(builder.clone(*parameter)->getResult(0));
+    names.push_back(namedAttrs(builder, parameter.getName()));
+  }
+  for (const StateTensor &tensor : state) {
+    auto zeros = ConstantOp::create(
+        builder, loc, tensor.type,
+        builder.getFloatAttr(tensor.type.getElementType(), 0.0));
+    zeros->setAttr(TesselDialect::kNameAttrName,
+                   builder.getStringAttr(tensor.name));
+    results.push_back(zeros);
+    names.push_back(namedAttrs(builder, tensor.name));
+  }
+  func::ReturnOp::create(builder, loc, results);
+  init.setFunctionType(
+      builder.getFunctionType({}, ValueRange(results).getTypes()));
+  init.setAllResultAttrs(names);
+}
+
+void TesselPipelineAutodiffPass::buildApply(
+    func::FuncOp after, unsigned stage, ArrayRef<ParameterOp> parameters,
+    ArrayRef<StateTensor> state, const OptimizerConfig &config,
+    int64_t microbatches) {
+  OpBuilder builder(after);
+  builder.setInsertionPointAfter(after);
+  Location loc = after.getLoc();
+  SmallVector<Type> types;
+  SmallVector<DictionaryAttr> attrs;
+  for (ParameterOp parameter : parameters) {
+    types.push_back(parameter.getType());
+    attrs.push_back(namedAttrs(builder, parameter.getName(), "parameter"));
+  }
+  for (const StateTensor &tensor : state) {
+    types.push_back(tensor.type);
+    attrs.push_back(namedAttrs(builder, tensor.name, "optimizer_state",
+                               tensor.nonNegative));
+  }
+  for (ParameterOp parameter : parameters) {
+    types.push_back(parameter.getType());
+    attrs.push_back(
+        namedAttrs(builder, (parameter.getName() + ".gradient").str()));
+  }
+  NamedTensorType scalar = NamedTensorType::get(
+      {}, {}, ParameterOp(parameters.front()).getType().getElementType());
+  types.push_back(scalar);
+  attrs.push_back(namedAttrs(builder, "learning_rate"));
+
+  auto apply =
+      func::FuncOp::create(builder, loc, stageFunctionName(stage, "apply"),
+                           builder.getFunctionType(types, {}));
+  apply.setAllArgAttrs(attrs);
+  Block *body = apply.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  TensorBuilder b(builder, loc);
+  unsigned numParameters = parameters.size();
+  unsigned perParameter = perParameterState(config.kind).size();
+  // The driver sums the micro-batches' gradients; the loss of the step is
+  // their mean.
+  Value inverseCount = b.scalar(1.0 / double(microbatches),
+                                scalar.getElementType());
+  SmallVector<ParameterSlot> slots;
+  for (unsigned i = 0; i < numParameters; ++i) {
+    ParameterSlot slot;
+    slot.parameter = body->getArgument(i);
+    Value sum = body->getArgument(numParameters + state.size() + i);
+    slot.gradient = microbatches == 1 ? sum : b.mul(sum, inverseCount);
+    for (unsigned s = 0; s < perParameter; ++s)
+      slot.state.push_back(
+          body->getArgument(numParameters + i * perParameter + s));
+    slots.push_back(std::move(slot));
+  }
+  Value stepCount = countsSteps(config.kind)
+                        ? body->getArgument(numParameters + state.size() - 1)
+                        : Value();
+  OptimizerUpdate update = buildOptimizerUpdate(
+      b, config, slots, body->getArguments().back(), stepCount);
+  SmallVector<Value> results(update.parameters);
+  for (const SmallVector<Value> &slotState : update.state)
+    llvm::append_range(results, slotState);
+  if (update.step)
+    results.push_back(update.step);
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (auto [index, value] : llvm::enumerate(results)) {
+    auto name = apply.getArgAttrOfType<StringAttr>(
+        index, TesselDialect::kNameAttrName);
+    // Named like the argument, so that a layout override of a parameter
+    // lays out its new value as it lays out the argument.
+    if (Operation *producer = value.getDefiningOp())
+      producer->setAttr(TesselDialect::kNameAttrName, name);
+    resultAttrs.push_back(namedAttrs(builder, name.getValue()));
+  }
+  func::ReturnOp::create(builder, loc, results);
+  apply.setFunctionType(
+      builder.getFunctionType(types, ValueRange(results).getTypes()));
+  apply.setAllResultAttrs(resultAttrs);
+}
+
+LogicalResult TesselPipelineAutodiffPass::differentiateStage(
+    func::FuncOp loss, unsigned stage, const OptimizerConfig &config,
+    int64_t microbatches) {
+  if (failed(mergeSharedParameters(loss)))
+    return failure();
+  SmallVector<ParameterOp> parameters = parametersOf(loss);
+  for (ParameterOp parameter : parameters)
+    if (parameter.getBuffer())
+      return parameter.emitError()
+             << "pipeline: buffer '" << parameter.getName()
+             << "' (running statistics) is not supported in a pipelined "
+                "step yet";
+  if (parameters.empty())
+    return loss.emitError() << "pipeline: stage " << stage
+                            << " has no parameters to train; give it layers";
+  markForwardOps(loss);
+  FailureOr<func::FuncOp> step =
+      createGradientFunction(loss, stageFunctionName(stage, "step"));
+  if (failed(step))
+    return failure();
+
+  SmallVector<StateTensor> state;
+  for (ParameterOp parameter : parameters)
+    for (StringRef suffix : perParameterState(config.kind))
+      state.push_back({(parameter.getName() + "." + suffix).str(),
+                       parameter.getType(), isNonNegativeState(suffix)});
+  if (countsSteps(config.kind))
+    state.push_back({"step",
+                     NamedTensorType::get(
+                         {}, {}, ParameterOp(parameters.front()).getType().getElementType()),
+                     true});
+  buildApply(*step, stage, parameters, state, config, microbatches);
+  buildInit(*step, stage, parameters, state);
+  loss.erase();
+  return success();
+}
+
+void TesselPipelineAutodiffPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  auto pipeline =
+      module->getAttrOfType<DictionaryAttr>(TesselDialect::kPipelineAttrName);
+  if (!pipeline) {
+    module.emitError() << "tessel-pipeline-autodiff: the module has no "
+                          "stages (run tessel-split-stages first)";
+    return signalPassFailure();
+  }
+  std::optional<OptimizerKind> kind = parseOptimizerKind(optimizer);
+  if (!kind) {
+    module.emitError() << "tessel-pipeline-autodiff: unknown optimizer '"
+                       << optimizer << "' (expected sgd, momentum, adam or "
+                                       "adamw)";
+    return signalPassFailure();
+  }
+  if (precision != "f32") {
+    module.emitError() << "pipeline: mixed precision (--precision "
+                       << precision
+                       << ") is not supported in a pipelined step yet";
+    return signalPassFailure();
+  }
+  // A global gradient norm would need every stage's gradients.
+  if (clipNorm > 0) {
+    module.emitError() << "pipeline: clipping by the global gradient norm "
+                          "(--clip-norm) is not supported in a pipelined "
+                          "step yet";
+    return signalPassFailure();
+  }
+  OptimizerConfig config;
+  config.kind = *kind;
+  config.momentum = momentum;
+  config.beta1 = beta1;
+  config.beta2 = beta2;
+  config.epsilon = epsilon;
+  config.weightDecay = weightDecay;
+  int64_t microbatches =
+      cast<IntegerAttr>(pipeline.get("microbatches")).getInt();
+  int64_t numStages = cast<IntegerAttr>(pipeline.get("stages")).getInt();
+  for (int64_t stage = 0; stage < numStages; ++stage) {
+    auto loss = module.lookupSymbol<func::FuncOp>(
+        stageFunctionName(stage, "loss"));
+    if (!loss) {
+      module.emitError() << "tessel-pipeline-autodiff: no @"
+                         << stageFunctionName(stage, "loss");
+      return signalPassFailure();
+    }
+    if (hasCalls(loss)) {
+      loss.emitError() << "run tessel-inline-layers before "
+                          "tessel-pipeline-autodiff";
+      return signalPassFailure();
+    }
+    if (failed(differentiateStage(loss, stage, config, microbatches)))
+      return signalPassFailure();
+  }
+}
+
+} // namespace

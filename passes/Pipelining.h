@@ -1,0 +1,42 @@
+//===- Pipelining.h - names shared by the pipeline passes -------*- C++ -*-===//
+//
+// A pipelined training step is built by three passes (docs/pipeline.md):
+// tessel-split-stages cuts the loss into one loss function per stage,
+// tessel-pipeline-autodiff differentiates each into a step and adds its
+// init and optimizer update, and tessel-split-forward-backward, after the
+// layout, cuts each step into the forward and backward that the driver's
+// schedule runs per micro-batch. The functions and the tensors that cross
+// between them are found by these names, which the runtime's driver knows
+// too (runtime/driver/Metadata.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PASSES_PIPELINING_H
+#define TESSEL_PASSES_PIPELINING_H
+
+#include <string>
+
+namespace mlir::tessel {
+
+/// `stage{stage}_{kind}`: kind is loss, step, init, forward, backward or
+/// apply.
+inline std::string stageFunctionName(unsigned stage, const char *kind) {
+  return "stage" + std::to_string(stage) + "_" + kind;
+}
+
+/// `stage{stage}.input{index}`: the activation `index` that stage `stage`
+/// receives from the stage before it; its cotangent is the same name with
+/// ".gradient".
+inline std::string boundaryName(unsigned stage, unsigned index) {
+  return "stage" + std::to_string(stage) + ".input" + std::to_string(index);
+}
+
+/// `stage{stage}.residual{index}`: a value of the forward that the backward
+/// of the same micro-batch reads.
+inline std::string residualName(unsigned stage, unsigned index) {
+  return "stage" + std::to_string(stage) + ".residual" + std::to_string(index);
+}
+
+} // namespace mlir::tessel
+
+#endif // TESSEL_PASSES_PIPELINING_H

@@ -1,0 +1,386 @@
+//===- SplitStages.cpp - a model's loss cut into pipeline stages ----------===//
+//
+// Implements tessel-split-stages: reads the layout file's `pipeline:`
+// section, cuts the loss function's batch into micro-batches, and cuts the
+// function itself, at its layer calls, into one loss function per stage
+// (docs/pipeline.md). Stage s's function takes the data it uses and the
+// activations that cross from stage s-1 and, unless it is the last, the
+// cotangents of the activations it hands to stage s+1; it returns a scalar
+// whose gradient is the stage's part of the model's gradient, so that
+// tessel-pipeline-autodiff can differentiate each stage as a loss.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "passes/Pipelining.h"
+
+#include "dialect/MeshConversion.h"
+#include "dialect/TensorBuilder.h"
+#include "layouts/LayoutFile.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::tessel {
+#define GEN_PASS_DEF_TESSELSPLITSTAGES
+#include "passes/Passes.h.inc"
+} // namespace mlir::tessel
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace layout = ::tessel::layout;
+
+namespace {
+
+/// An op that reads nothing (a parameter, a constant, an iota) is not an
+/// activation: every stage that uses it makes its own, so a weight used by
+/// two stages is one shared weight of both rather than data sent between
+/// them.
+bool isFree(Operation *op) {
+  return op->getNumOperands() == 0 && op->getNumRegions() == 0;
+}
+
+struct TesselSplitStagesPass
+    : mlir::tessel::impl::TesselSplitStagesBase<TesselSplitStagesPass> {
+  using TesselSplitStagesBase::TesselSplitStagesBase;
+
+  void runOnOperation() final;
+
+private:
+  std::optional<layout::PipelineSpec> readPipeline(int64_t &numStages);
+  LogicalResult cutIntoMicrobatches(func::FuncOp loss,
+                                    const layout::PipelineSpec &pipeline);
+  /// The stage of every op of the loss function's body, in order.
+  FailureOr<SmallVector<unsigned>>
+  assignStages(func::FuncOp loss, const layout::PipelineSpec &pipeline,
+               unsigned numStages);
+  func::FuncOp buildStage(func::FuncOp loss, unsigned stage,
+                          unsigned numStages, ArrayRef<Operation *> ops,
+                          ArrayRef<unsigned> stageOf,
+                          ArrayRef<SmallVector<Value>> crossing);
+};
+
+std::optional<layout::PipelineSpec>
+TesselSplitStagesPass::readPipeline(int64_t &numStages) {
+  ModuleOp module = getOperation();
+  std::vector<layout::Diagnostic> diagnostics;
+  std::optional<layout::LayoutSpec> spec =
+      layout::parseLayoutFile(layoutFile, diagnostics);
+  // Warnings are tessel-apply-layout's to report, once.
+  for (const layout::Diagnostic &diagnostic : diagnostics)
+    if (diagnostic.severity == layout::Diagnostic::Error)
+      module.emitError() << diagnostic.str();
+  if (!spec)
+    return std::nullopt;
+  if (!spec->pipeline) {
+    module.emitError() << "tessel-split-stages: the layout file '"
+                       << layoutFile << "' has no 'pipeline' section";
+    return std::nullopt;
+  }
+  numStages = spec->mesh.axisSize(spec->pipeline->axis);
+  return spec->pipeline;
+}
+
+LogicalResult
+TesselSplitStagesPass::cutIntoMicrobatches(func::FuncOp loss,
+                                           const layout::PipelineSpec &pipeline) {
+  std::optional<int64_t> batch;
+  for (Type type : loss.getArgumentTypes())
+    if (auto tensor = dyn_cast<NamedTensorType>(type))
+      if (std::optional<unsigned> index = tensor.getDimIndex(pipeline.batchDim))
+        batch = tensor.getShape()[*index];
+  if (!batch)
+    return loss.emitError()
+           << "pipeline: no argument of @" << loss.getSymName()
+           << " has the dimension '" << pipeline.batchDim
+           << "' that micro-batches cut (set the pipeline's 'batch_dim')";
+  if (*batch % pipeline.microbatches != 0)
+    return loss.emitError()
+           << "pipeline: a batch of " << *batch << " ('" << pipeline.batchDim
+           << "') cannot be cut into " << pipeline.microbatches
+           << " equal micro-batches";
+  if (pipeline.microbatches == 1)
+    return success();
+  // The micro-batch is the batch every function computes on; the driver
+  // feeds the step's batch as `microbatches` of them.
+  OpPassManager resize(ModuleOp::getOperationName());
+  TesselResizeDimsOptions sizes;
+  sizes.sizes.push_back(pipeline.batchDim + "=" +
+                        std::to_string(*batch / pipeline.microbatches));
+  resize.addPass(createTesselResizeDims(sizes));
+  return runPipeline(resize, getOperation());
+}
+
+FailureOr<SmallVector<unsigned>>
+TesselSplitStagesPass::assignStages(func::FuncOp loss,
+                                    const layout::PipelineSpec &pipeline,
+                                    unsigned numStages) {
+  Block &body = loss.getBody().front();
+  // The calls that start a stage: the first call with each listed scope or,
+  // without a list, the calls of the most repeated layer shared out evenly.
+  llvm::DenseMap<Operation *, unsigned> starts;
+  if (!pipeline.stages.empty()) {
+    llvm::StringMap<unsigned> stageOfScope;
+    for (auto [stage, scopes] : llvm::enumerate(pipeline.stages))
+      for (const std::string &scope : scopes)
+        stageOfScope[scope] = stage;
+    for (Operation &op : body.without_terminator()) {
+      auto scope = op.getAttrOfType<StringAttr>(TesselDialect::kScopeAttrName);
+      if (!scope || !isa<func::CallOp>(op))
+        continue;
+      auto found = stageOfScope.find(scope.getValue());
+      if (found == stageOfScope.end())
+        continue;
+      starts[&op] = found->second;
+      stageOfScope.erase(found);
+    }
+    for (const auto &missing : stageOfScope)
+      return loss.emitError()
+             << "pipeline stage " << missing.getValue() << " lists layer '"
+             << missing.getKey() << "', but @" << loss.getSymName()
+             << " has no call with that scope (tessel.scope)";
+  } else {
+    llvm::MapVector<StringRef, SmallVector<Operation *>> callsOf;
+    for (Operation &op : body.without_terminator())
+      if (auto call = dyn_cast<func::CallOp>(op))
+        if (call->hasAttr(TesselDialect::kScopeAttrName))
+          callsOf[call.getCallee()].push_back(call);
+    const SmallVector<Operation *> *repeated = nullptr;
+    StringRef layer;
+    for (auto &[callee, calls] : callsOf)
+      if (!repeated || calls.size() > repeated->size()) {
+        repeated = &calls;
+        layer = callee;
+      }
+    if (!repeated || repeated->size() < numStages)
+      return loss.emitError()
+             << "pipeline: @" << loss.getSymName() << " calls its most "
+             << "repeated layer" << (repeated ? " @" + layer.str() : "")
+             << " " << (repeated ? repeated->size() : 0)
+             << " times, fewer than the " << numStages
+             << " stages; list each stage's layers in the pipeline's "
+                "'stages'";
+    size_t count = repeated->size();
+    for (size_t i = 0; i < count; ++i) {
+      unsigned stage = i * numStages / count;
+      if (i == 0 || stage != (i - 1) * numStages / count)
+        starts[(*repeated)[i]] = stage;
+    }
+  }
+
+  SmallVector<unsigned> stageOf;
+  unsigned current = 0;
+  for (Operation &op : body.without_terminator()) {
+    auto start = starts.find(&op);
+    if (start != starts.end()) {
+      if (start->second < current)
+        return op.emitError()
+               << "pipeline: layer '"
+               << op.getAttrOfType<StringAttr>(TesselDialect::kScopeAttrName).getValue()
+               << "' of stage " << start->second
+               << " comes after a layer of stage " << current
+               << "; the stages must follow the order of @"
+               << loss.getSymName();
+      current = start->second;
+    }
+    stageOf.push_back(current);
+  }
+  return stageOf;
+}
+
+func::FuncOp TesselSplitStagesPass::buildStage(
+    func::FuncOp loss, unsigned stage, unsigned numStages,
+    ArrayRef<Operation *> ops, ArrayRef<unsigned> stageOf,
+    ArrayRef<SmallVector<Value>> crossing) {
+  MLIRContext *context = &getContext();
+  OpBuilder builder(context);
+  Location loc = loss.getLoc();
+  bool last = stage + 1 == numStages;
+  auto named = [&](const std::string &name) {
+    return builder.getDictionaryAttr({builder.getNamedAttr(
+        TesselDialect::kNameAttrName, builder.getStringAttr(name))});
+  };
+
+  // The data this stage reads, in the loss function's order.
+  llvm::SetVector<Value> dataUsed;
+  for (auto [op, opStage] : llvm::zip(ops, stageOf))
+    if (opStage == stage)
+      for (Value operand : op->getOperands())
+        if (isa<BlockArgument>(operand))
+          dataUsed.insert(operand);
+  if (last)
+    for (Value returned : loss.getBody().front().getTerminator()->getOperands())
+      if (isa<BlockArgument>(returned))
+        dataUsed.insert(returned);
+  SmallVector<Type> argumentTypes;
+  SmallVector<DictionaryAttr> argumentAttrs;
+  for (BlockArgument argument : loss.getArguments())
+    if (dataUsed.contains(argument)) {
+      argumentTypes.push_back(argument.getType());
+      argumentAttrs.push_back(loss.getArgAttrDict(argument.getArgNumber())
+                                  ? loss.getArgAttrDict(argument.getArgNumber())
+                                  : builder.getDictionaryAttr({}));
+    }
+  ArrayRef<Value> inputs = crossing[stage];
+  for (auto [k, input] : llvm::enumerate(inputs)) {
+    argumentTypes.push_back(input.getType());
+    argumentAttrs.push_back(named(boundaryName(stage, k)));
+  }
+  ArrayRef<Value> outputs = last ? ArrayRef<Value>() : crossing[stage + 1];
+  for (auto [k, output] : llvm::enumerate(outputs)) {
+    argumentTypes.push_back(output.getType());
+    argumentAttrs.push_back(named(boundaryName(stage + 1, k) + ".gradient"));
+  }
+
+  builder.setInsertionPointAfter(loss);
+  auto func = func::FuncOp::create(
+      builder, loc, stageFunctionName(stage, "loss"),
+      builder.getFunctionType(argumentTypes, {}));
+  func.setAllArgAttrs(argumentAttrs);
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+
+  IRMapping mapping;
+  unsigned next = 0;
+  for (BlockArgument argument : loss.getArguments())
+    if (dataUsed.contains(argument))
+      mapping.map(argument, body->getArgument(next++));
+  for (Value input : inputs)
+    mapping.map(input, body->getArgument(next++));
+  unsigned firstCotangent = next;
+  // What reads nothing is made where it is used.
+  auto cloneFreeOperands = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp();
+          producer && isFree(producer) && !mapping.contains(operand))
+        builder.clone(*producer, mapping);
+  };
+  for (auto [op, opStage] : llvm::zip(ops, stageOf)) {
+    if (opStage != stage || isFree(op))
+      continue;
+    cloneFreeOperands(op);
+    builder.clone(*op, mapping);
+  }
+
+  Value result;
+  if (last) {
+    Operation *terminator = loss.getBody().front().getTerminator();
+    cloneFreeOperands(terminator);
+    result = mapping.lookup(terminator->getOperand(0));
+  } else {
+    // sum(output * cotangent) over every output: its gradient with respect
+    // to the stage's inputs and parameters is the vector-Jacobian product
+    // with the cotangents stage+1 sends back.
+    TensorBuilder b(builder, loc);
+    for (auto [k, output] : llvm::enumerate(outputs)) {
+      // Made here, or received from stage-1 and passed on.
+      Value value = mapping.lookup(output);
+      Value product = b.mul(value, body->getArgument(firstCotangent + k));
+      product.getDefiningOp()->setAttr(
+          TesselDialect::kPipelineOutputAttrName,
+          builder.getI64IntegerAttr(static_cast<int64_t>(k)));
+      Value sum = b.reduce(
+          ReduceKind::Sum, product,
+          NamedTensorType::get({}, {}, tensorTypeOf(value).getElementType()));
+      result = result ? b.add(result, sum) : sum;
+    }
+  }
+  func::ReturnOp::create(builder, loc, result);
+  func.setFunctionType(
+      builder.getFunctionType(argumentTypes, TypeRange{result.getType()}));
+  return func;
+}
+
+void TesselSplitStagesPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  int64_t numStages = 0;
+  std::optional<layout::PipelineSpec> pipeline = readPipeline(numStages);
+  if (!pipeline)
+    return signalPassFailure();
+  auto loss = module.lookupSymbol<func::FuncOp>(functionName);
+  if (!loss || loss.isExternal()) {
+    module.emitError() << "tessel-split-stages: no function '" << functionName
+                       << "' to pipeline";
+    return signalPassFailure();
+  }
+  if (loss.getNumResults() != 1 || !loss.getBody().hasOneBlock()) {
+    loss.emitError() << "pipeline: @" << functionName
+                     << " must return one scalar loss from one block";
+    return signalPassFailure();
+  }
+  if (failed(cutIntoMicrobatches(loss, *pipeline)))
+    return signalPassFailure();
+  FailureOr<SmallVector<unsigned>> stageOf =
+      assignStages(loss, *pipeline, numStages);
+  if (failed(stageOf))
+    return signalPassFailure();
+
+  SmallVector<Operation *> ops;
+  for (Operation &op : loss.getBody().front().without_terminator())
+    ops.push_back(&op);
+  llvm::DenseMap<Operation *, unsigned> stageOfOp;
+  for (auto [op, stage] : llvm::zip(ops, *stageOf))
+    stageOfOp[op] = stage;
+  // crossing[b]: the values that stage b receives from stage b-1, in the
+  // order they are computed: made before b, used at b or later.
+  SmallVector<SmallVector<Value>> crossing(numStages + 1);
+  for (auto [op, stage] : llvm::zip(ops, *stageOf)) {
+    if (isFree(op))
+      continue;
+    for (Value result : op->getResults()) {
+      unsigned lastUse = stage;
+      for (Operation *user : result.getUsers())
+        lastUse = std::max(lastUse, isa<func::ReturnOp>(user)
+                                        ? unsigned(numStages - 1)
+                                        : stageOfOp.lookup(user));
+      if (lastUse == stage)
+        continue;
+      auto type = dyn_cast<NamedTensorType>(result.getType());
+      if (!type || !isa<FloatType>(type.getElementType())) {
+        op->emitError() << "pipeline: a value of type " << result.getType()
+                        << " crosses from stage " << stage << " to stage "
+                        << lastUse
+                        << "; only float activations can cross stages "
+                           "(compute it where it is used)";
+        return signalPassFailure();
+      }
+      for (unsigned b = stage + 1; b <= lastUse; ++b)
+        crossing[b].push_back(result);
+    }
+  }
+
+  SmallVector<func::FuncOp> stages;
+  for (unsigned stage = 0; stage < numStages; ++stage)
+    stages.push_back(buildStage(loss, stage, numStages, ops, *stageOf,
+                                crossing));
+
+  OpBuilder builder(&getContext());
+  module->setAttr(
+      TesselDialect::kPipelineAttrName,
+      builder.getDictionaryAttr({
+          builder.getNamedAttr("axis",
+                               builder.getStringAttr(pipeline->axis)),
+          builder.getNamedAttr("microbatches", builder.getI64IntegerAttr(
+                                                   pipeline->microbatches)),
+          builder.getNamedAttr(
+              "schedule", builder.getStringAttr(pipeline->scheduleName())),
+          builder.getNamedAttr("remat", builder.getBoolAttr(pipeline->remat)),
+          builder.getNamedAttr("batch_dim",
+                               builder.getStringAttr(pipeline->batchDim)),
+          builder.getNamedAttr("stages", builder.getI64IntegerAttr(numStages)),
+      }));
+  // A pipelined program is a training step: the stage functions replace the
+  // loss, and other entry points (an evaluation) are not part of it.
+  SmallVector<func::FuncOp> others;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !llvm::is_contained(stages, func))
+      others.push_back(func);
+  for (func::FuncOp func : others)
+    func.erase();
+}
+
+} // namespace
