@@ -1,7 +1,8 @@
 # What `cmake --install` puts under the prefix (docs/integration.md):
 #
 #   bin/      tessel, tessel-opt, tessel-eval, tessel-calibrate-probe
-#   include/  tessel/{dialect,passes,codegen,layouts,analysis,evaluator}/
+#   include/  tessel/{dialect,passes,codegen,layouts,analysis,evaluator,
+#             reference}/
 #             headers, their generated .h.inc and the ODS .td files, as the
 #             sources include them ("dialect/TesselDialect.h" with
 #             include/tessel on the path); tessel/frontend/ (the C++ front
@@ -20,8 +21,8 @@ set(TESSEL_INSTALL_CMAKE_DIR lib/cmake/Tessel)
 # The libraries a project builds against, each Tessel::<name>.
 set(TESSEL_EXPORTED_LIBRARIES
   TesselLayouts      # layout files, meshes, shardings (plain C++)
-  TesselRefKernels   # the reference kernels and their tensor (plain C++)
-  TesselNpy          # .npy files
+  TesselRefKernels   # the reference kernels and their tensor (reference/)
+  TesselNpy          # .npy files (reference/npy)
   TesselDialect      # the tessel dialect
   TesselPasses       # layout, autodiff, partitioning, ... passes
   TesselCodegen      # lowering to runtime calls, LLVM IR, objects, linking
@@ -63,7 +64,7 @@ if(TARGET tessel_runtime_cuda)
 endif()
 
 # Headers and ODS files, and what TableGen generated from them.
-foreach(dir dialect passes codegen layouts analysis evaluator)
+foreach(dir dialect passes codegen layouts analysis evaluator reference)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/
     DESTINATION include/tessel/${dir}
     FILES_MATCHING PATTERN "*.h" PATTERN "*.td"

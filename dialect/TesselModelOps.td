@@ -479,7 +479,7 @@ def Tessel_DropoutOp : Tessel_Op<"dropout", [Pure, Tessel_PartitionRuleTrait, Te
     `keep = unitUniform(dropoutStream(seed, step), index) >= rate`
 
     with `unitUniform` the parameters' counter-based generator
-    (evaluator/kernels/Initializers.h) and
+    (reference/Initializers.h) and
     `dropoutStream(seed, step) = mix64(seed) ^ mix64(step + 0x9E3779B97F4A7C15)`.
     So every layout draws the same mask, and no rank needs another's: in a
     partitioned program `block of` gives the global type with its layout,

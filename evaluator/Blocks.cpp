@@ -3,7 +3,7 @@
 #include "evaluator/Blocks.h"
 
 #include "dialect/MeshConversion.h"
-#include "evaluator/kernels/Shape.h"
+#include "reference/Shape.h"
 #include "layouts/Sharding.h"
 
 using namespace mlir;

@@ -5,8 +5,8 @@
 #include "dialect/IndexBounds.h"
 #include "dialect/MeshConversion.h"
 #include "evaluator/Blocks.h"
-#include "evaluator/kernels/Initializers.h"
-#include "evaluator/npy/NpyFile.h"
+#include "reference/Initializers.h"
+#include "reference/npy/NpyFile.h"
 
 using namespace mlir;
 using namespace mlir::tessel;

@@ -4,8 +4,8 @@
 
 #include "dialect/MeshConversion.h"
 #include "evaluator/Blocks.h"
-#include "evaluator/kernels/Dropout.h"
-#include "evaluator/kernels/Kernels.h"
+#include "reference/Dropout.h"
+#include "reference/Kernels.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 

@@ -13,7 +13,7 @@
 #define TESSEL_EVALUATOR_INTERPRETER_H
 
 #include "dialect/TesselDialect.h"
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 #include "layouts/Mesh.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

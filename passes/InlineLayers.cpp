@@ -11,7 +11,7 @@
 
 #include "passes/InlineLayers.h"
 
-#include "evaluator/kernels/Initializers.h"
+#include "reference/Initializers.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"

@@ -2,7 +2,7 @@
 
 #include "weights/Convert.h"
 
-#include "evaluator/kernels/Shape.h"
+#include "reference/Shape.h"
 #include "safetensors/CheckpointFile.h"
 #include "safetensors/Safetensors.h"
 

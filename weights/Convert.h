@@ -16,7 +16,7 @@
 #ifndef TESSEL_WEIGHTS_CONVERT_H
 #define TESSEL_WEIGHTS_CONVERT_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 #include "weights/WeightMap.h"
 
 #include <map>

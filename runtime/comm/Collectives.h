@@ -5,7 +5,7 @@
 // data with one MPI collective (point-to-point only for the neighbour
 // traffic of halo exchanges and permutations), packing chunks along a dim
 // that is not the outermost into contiguous buffers around it (Packing.h).
-// The meaning of each is the reference's, evaluator/kernels/Collectives.h.
+// The meaning of each is the reference's, reference/Collectives.h.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,7 +3,7 @@
 #include "driver/Batches.h"
 
 #include "layouts/Sharding.h"
-#include "evaluator/kernels/Initializers.h"
+#include "reference/Initializers.h"
 #include "executor/Buffers.h"
 
 #include <fmt/format.h>

@@ -10,7 +10,7 @@
 #ifndef TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H
 #define TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H
 
-#include "driver/NpyArray.h"
+#include "reference/npy/NpyArray.h"
 
 #include <cstdint>
 #include <map>
@@ -19,6 +19,10 @@
 #include <vector>
 
 namespace tessel::driver {
+
+/// The data of --data DIR are .npy files, read by the reference library's
+/// reader (tessel-eval reads its inputs with it too).
+using ref::NpyArray;
 
 struct Dataset {
   int64_t count = 0;

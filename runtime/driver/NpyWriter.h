@@ -12,7 +12,7 @@
 #ifndef TESSEL_RUNTIME_DRIVER_NPYWRITER_H
 #define TESSEL_RUNTIME_DRIVER_NPYWRITER_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <cstdint>
 #include <cstdio>

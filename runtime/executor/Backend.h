@@ -16,7 +16,7 @@
 
 #include "executor/Op.h"
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,7 @@
 #include "executor/Buffers.h"
 
 #include "base/Float16.h"
-#include "evaluator/kernels/Shape.h"
+#include "reference/Shape.h"
 #include "executor/Descriptor.h"
 
 #include <fmt/format.h>

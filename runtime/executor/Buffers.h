@@ -11,7 +11,7 @@
 #ifndef TESSEL_RUNTIME_EXECUTOR_BUFFERS_H
 #define TESSEL_RUNTIME_EXECUTOR_BUFFERS_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 #include "tessel/runtime/types.h"
 
 #include <cstddef>

@@ -12,7 +12,7 @@
 #ifndef TESSEL_RUNTIME_EXECUTOR_DESCRIPTOR_H
 #define TESSEL_RUNTIME_EXECUTOR_DESCRIPTOR_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <nlohmann/json.hpp>
 

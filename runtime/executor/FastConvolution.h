@@ -5,7 +5,7 @@
 
 #include "executor/Op.h"
 
-#include "evaluator/kernels/Convolution.h"
+#include "reference/Convolution.h"
 
 #include <optional>
 

@@ -12,7 +12,7 @@
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 
-#include "evaluator/kernels/Contraction.h"
+#include "reference/Contraction.h"
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 #include "executor/FastKernel.h"

@@ -24,7 +24,7 @@
 
 #include "executor/Op.h"
 
-#include "evaluator/kernels/Elementwise.h"
+#include "reference/Elementwise.h"
 
 #include <optional>
 

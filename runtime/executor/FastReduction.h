@@ -5,7 +5,7 @@
 
 #include "executor/Op.h"
 
-#include "evaluator/kernels/Reductions.h"
+#include "reference/Reductions.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 //===- ModelOps.cpp - Model-level ops on the reference kernels ------------===//
 //
 // Every model-level op of the dialect, run by the reference kernels of
-// evaluator/kernels, so that a compiled program computes what tessel-eval
+// reference/, so that a compiled program computes what tessel-eval
 // computes. The dispatch and the mapping of attributes to kernel parameters
 // mirror evaluator/Interpreter.cpp; the operands are converted to doubles
 // and the result is rounded once to its type.
@@ -33,8 +33,8 @@
 #include "executor/FusedElementwise.h"
 #include "executor/Op.h"
 
-#include "evaluator/kernels/Dropout.h"
-#include "evaluator/kernels/Kernels.h"
+#include "reference/Dropout.h"
+#include "reference/Kernels.h"
 
 #include <fmt/format.h>
 
@@ -572,7 +572,7 @@ Kernel buildTopK(const OpDescriptor &desc) {
 }
 
 /// Dropout: a plain loop drawing each element's mask from its global index
-/// (evaluator/kernels/Dropout.h), in double and rounded once as in the
+/// (reference/Dropout.h), in double and rounded once as in the
 /// reference; a block of a split tensor ("global_type") finds its offsets
 /// from the rank's place on the mesh.
 Kernel buildDropout(const OpDescriptor &desc) {

@@ -2,7 +2,7 @@
 //-*-//
 //
 // One element of each unary, binary and compare op, in double: the
-// definitions of ref::applyUnary and ref::applyBinary (evaluator/kernels/
+// definitions of ref::applyUnary and ref::applyBinary (reference/
 // Elementwise.cpp), written once for the CUDA kernels and compiled by host
 // code too, so that the tests check them against the reference without a
 // GPU.

@@ -16,7 +16,7 @@
 
 #include "executor/Buffers.h"
 
-#include "evaluator/kernels/Kernels.h"
+#include "reference/Kernels.h"
 
 #include <fmt/format.h>
 

@@ -13,7 +13,7 @@
 
 #include "gpu/Launch.h"
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <cstddef>
 #include <vector>

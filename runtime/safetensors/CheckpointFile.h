@@ -15,7 +15,7 @@
 #ifndef TESSEL_RUNTIME_SAFETENSORS_CHECKPOINTFILE_H
 #define TESSEL_RUNTIME_SAFETENSORS_CHECKPOINTFILE_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 #include "safetensors/Safetensors.h"
 
 #include <fstream>

@@ -4,7 +4,7 @@
 // as mpirun started, over every ordered list of that mesh's axes. Inputs are
 // filled with values that encode (rank, index); the expected result on this
 // rank is computed here element by element from the definition of the op
-// (the one in evaluator/kernels/Collectives.h) using layouts/Mesh.h for
+// (the one in reference/Collectives.h) using layouts/Mesh.h for
 // groups and positions, independently of how the runtime packs and moves
 // blocks.
 //

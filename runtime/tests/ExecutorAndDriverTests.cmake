@@ -121,26 +121,15 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
     TIMEOUT 300)
 endforeach()
 
-# The .npy reader of the driver's data loader, on files written byte by
-# byte (tessel_driver brings its own main(), so the reader is compiled in).
-add_executable(tessel-runtime-npy-tests NpyArrayTest.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyArray.cpp)
-target_include_directories(tessel-runtime-npy-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-target_link_libraries(tessel-runtime-npy-tests PRIVATE
-  fmt::fmt GTest::gtest GTest::gtest_main)
-gtest_discover_tests(tessel-runtime-npy-tests
-  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
-
 # The .npy writer of forward-only programs' predictions, read back by the
-# reader above.
+# reader of reference/npy (whose own tests are tests/unit/NpyTest.cpp).
 add_executable(tessel-runtime-npy-writer-tests NpyWriterTest.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyWriter.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyArray.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyWriter.cpp)
 target_include_directories(tessel-runtime-npy-writer-tests PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/..)
 target_link_libraries(tessel-runtime-npy-writer-tests PRIVATE
-  TesselRuntimeExecutor fmt::fmt GTest::gtest GTest::gtest_main)
+  TesselRuntimeExecutor ${TESSEL_RUNTIME_NPY} fmt::fmt GTest::gtest
+  GTest::gtest_main)
 gtest_discover_tests(tessel-runtime-npy-writer-tests
   TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
 

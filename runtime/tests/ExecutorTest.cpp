@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "evaluator/kernels/Dropout.h"
-#include "evaluator/kernels/Kernels.h"
+#include "reference/Dropout.h"
+#include "reference/Kernels.h"
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/Descriptor.h"

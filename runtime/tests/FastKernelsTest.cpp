@@ -4,13 +4,13 @@
 // Fast*.h builders), checks that the fast path was taken (or, for shapes it
 // must leave to the reference kernel, that it was not), runs it on
 // pseudo-random inputs and compares every element with the reference
-// kernel of evaluator/kernels, which defines the op. The shapes cover
+// kernel of reference/, which defines the op. The shapes cover
 // padding, strides, dilation, odd sizes, dims in unusual orders, several
 // pass-through dims, every kind of broadcasting and max-pooling ties.
 //
 //===----------------------------------------------------------------------===//
 
-#include "evaluator/kernels/Kernels.h"
+#include "reference/Kernels.h"
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/FastConvolution.h"

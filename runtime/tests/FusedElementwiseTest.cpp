@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "evaluator/kernels/Kernels.h"
+#include "reference/Kernels.h"
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/Descriptor.h"

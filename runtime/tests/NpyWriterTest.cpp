@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/NpyWriter.h"
-#include "driver/NpyArray.h"
+#include "reference/npy/NpyArray.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <vector>
 
-using tessel::driver::NpyArray;
+using tessel::ref::NpyArray;
 using tessel::driver::NpyWriter;
 namespace fs = std::filesystem;
 namespace ref = tessel::ref;

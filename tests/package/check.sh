@@ -29,7 +29,9 @@ status=0
 for file in bin/tessel bin/tessel-opt bin/tessel-eval \
     lib/libtessel_runtime.so lib/libTesselFrontend.so lib/tessel-link.rsp \
     lib/libTesselDialect.a lib/libTesselPasses.a lib/libTesselLayouts.a \
-    lib/libTesselRefKernels.a lib/libTesselEvaluator.a lib/libTesselCodegen.a \
+    lib/libTesselRefKernels.a lib/libTesselNpy.a lib/libTesselEvaluator.a \
+    lib/libTesselCodegen.a include/tessel/reference/Tensor.h \
+    include/tessel/reference/npy/NpyArray.h \
     include/tessel/dialect/TesselDialect.h include/tessel/dialect/TesselModelOps.h.inc \
     include/tessel/dialect/TesselModelOps.td include/tessel/passes/Passes.td \
     include/tessel/frontend/Model.h include/tessel/runtime/program.h \

@@ -1,6 +1,6 @@
 //===- CollectivesTest.cpp - Tests of the simulated mesh collectives ------===//
 
-#include "evaluator/kernels/Collectives.h"
+#include "reference/Collectives.h"
 #include "TensorTestUtils.h"
 
 using namespace tessel::ref;

@@ -1,6 +1,6 @@
 //===- ContractionTest.cpp - Tests of the einsum kernel -------------------===//
 
-#include "evaluator/kernels/Contraction.h"
+#include "reference/Contraction.h"
 #include "TensorTestUtils.h"
 
 #include <cmath>

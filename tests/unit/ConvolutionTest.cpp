@@ -1,6 +1,6 @@
 //===- ConvolutionTest.cpp - Tests of convolution and pooling -------------===//
 
-#include "evaluator/kernels/Convolution.h"
+#include "reference/Convolution.h"
 #include "TensorTestUtils.h"
 
 using namespace tessel::ref;

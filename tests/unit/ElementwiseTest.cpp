@@ -1,6 +1,6 @@
 //===- ElementwiseTest.cpp - Tests of the elementwise kernels -------------===//
 
-#include "evaluator/kernels/Elementwise.h"
+#include "reference/Elementwise.h"
 #include "TensorTestUtils.h"
 
 #include <cmath>

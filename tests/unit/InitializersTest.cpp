@@ -1,8 +1,8 @@
 //===- InitializersTest.cpp - Tests of deterministic initialization -------===//
 
-#include "evaluator/kernels/Initializers.h"
+#include "reference/Initializers.h"
 #include "TensorTestUtils.h"
-#include "evaluator/kernels/ParameterInit.h"
+#include "reference/ParameterInit.h"
 
 #include <cmath>
 

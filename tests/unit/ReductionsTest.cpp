@@ -1,6 +1,6 @@
 //===- ReductionsTest.cpp - Tests of reductions and normalizations --------===//
 
-#include "evaluator/kernels/Reductions.h"
+#include "reference/Reductions.h"
 #include "TensorTestUtils.h"
 
 using namespace tessel::ref;

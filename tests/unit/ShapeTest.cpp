@@ -1,6 +1,6 @@
 //===- ShapeTest.cpp - Tests of data-movement and indexing kernels --------===//
 
-#include "evaluator/kernels/Shape.h"
+#include "reference/Shape.h"
 #include "TensorTestUtils.h"
 
 using namespace tessel::ref;

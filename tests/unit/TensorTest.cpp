@@ -1,6 +1,6 @@
 //===- TensorTest.cpp - Tests of tensors, element types and rounding ------===//
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 #include "TensorTestUtils.h"
 
 #include <cmath>

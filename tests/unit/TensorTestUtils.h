@@ -4,7 +4,7 @@
 #ifndef TESSEL_TESTS_UNIT_TENSORTESTUTILS_H
 #define TESSEL_TESTS_UNIT_TENSORTESTUTILS_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <gtest/gtest.h>
 

@@ -23,7 +23,7 @@
 #include "dialect/TesselDialect.h"
 #include "evaluator/Blocks.h"
 #include "evaluator/Inputs.h"
-#include "evaluator/npy/NpyFile.h"
+#include "reference/npy/NpyFile.h"
 #include "safetensors/CheckpointFile.h"
 #include "tools/support/ModelFile.h"
 #include "tools/support/ToolVersion.h"

@@ -20,7 +20,7 @@
 
 #include "executor/Buffers.h"
 
-#include "evaluator/kernels/Kernels.h"
+#include "reference/Kernels.h"
 
 #include <nlohmann/json.hpp>
 

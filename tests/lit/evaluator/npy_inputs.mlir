@@ -17,7 +17,7 @@ func.func @make() -> !tessel.tensor<[k:4], f32> {
 // DOUBLE: result0: [k:4] f32 = 0 2 4 6
 // MISSING: error: no value for input 'x': pass --input x=FILE.npy or --random-inputs
 // UNKNOWN: error: function 'double' has no input named 'y'
-// ABSENT: error: input 'x': {{.*}}absent.npy: cannot open file
+// ABSENT: error: input 'x': {{.*}}absent.npy: No such file or directory
 func.func @double(%x: !tessel.tensor<[k:4], f32> {tessel.name = "x"})
     -> !tessel.tensor<[k:4], f32> {
   %y = tessel.add %x, %x

@@ -18,7 +18,7 @@
  * MPI sub-communicator, made on first use of an axis list and cached.
  *
  * The semantics of every operation are those of the reference evaluator
- * (evaluator/kernels/Collectives.h); the comments below restate them.
+ * (reference/Collectives.h); the comments below restate them.
  *
  * Conventions:
  *   - Every function returns a tessel_status_t; on failure

@@ -1,6 +1,6 @@
 //===- Elementwise.cpp - Reference elementwise kernels --------------------===//
 
-#include "evaluator/kernels/Elementwise.h"
+#include "reference/Elementwise.h"
 
 #include <cassert>
 #include <cmath>

@@ -1,6 +1,6 @@
 //===- ParameterInit.cpp - Initialized parameter tensors ------------------===//
 
-#include "evaluator/kernels/ParameterInit.h"
+#include "reference/ParameterInit.h"
 
 #include <cassert>
 

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_SHAPE_H
-#define TESSEL_EVALUATOR_KERNELS_SHAPE_H
+#ifndef TESSEL_REFERENCE_SHAPE_H
+#define TESSEL_REFERENCE_SHAPE_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <string>
 
@@ -69,4 +69,4 @@ Tensor iota(const TensorSpec &resultSpec, std::string_view dim);
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_SHAPE_H
+#endif // TESSEL_REFERENCE_SHAPE_H

@@ -1,7 +1,7 @@
 //===- Reductions.cpp - Reference reduction and normalization kernels -----===//
 
-#include "evaluator/kernels/Reductions.h"
-#include "evaluator/kernels/Shape.h"
+#include "reference/Reductions.h"
+#include "reference/Shape.h"
 
 #include <algorithm>
 #include <cassert>

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_CONVOLUTION_H
-#define TESSEL_EVALUATOR_KERNELS_CONVOLUTION_H
+#ifndef TESSEL_REFERENCE_CONVOLUTION_H
+#define TESSEL_REFERENCE_CONVOLUTION_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <array>
 
@@ -88,4 +88,4 @@ Tensor poolBackward(PoolKind kind, const Tensor &x,
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_CONVOLUTION_H
+#endif // TESSEL_REFERENCE_CONVOLUTION_H

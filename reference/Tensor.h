@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_TENSOR_H
-#define TESSEL_EVALUATOR_KERNELS_TENSOR_H
+#ifndef TESSEL_REFERENCE_TENSOR_H
+#define TESSEL_REFERENCE_TENSOR_H
 
 #include <cstdint>
 #include <initializer_list>
@@ -151,4 +151,4 @@ private:
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_TENSOR_H
+#endif // TESSEL_REFERENCE_TENSOR_H

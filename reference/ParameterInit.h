@@ -1,10 +1,10 @@
 //===- ParameterInit.h - Initialized parameter tensors ----------*- C++ -*-===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_PARAMETERINIT_H
-#define TESSEL_EVALUATOR_KERNELS_PARAMETERINIT_H
+#ifndef TESSEL_REFERENCE_PARAMETERINIT_H
+#define TESSEL_REFERENCE_PARAMETERINIT_H
 
-#include "evaluator/kernels/Initializers.h"
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Initializers.h"
+#include "reference/Tensor.h"
 #include "layouts/Sharding.h"
 
 namespace tessel::ref {
@@ -37,4 +37,4 @@ Tensor initializeParameterShard(const layout::Mesh &mesh,
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_PARAMETERINIT_H
+#endif // TESSEL_REFERENCE_PARAMETERINIT_H

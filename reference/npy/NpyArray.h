@@ -1,19 +1,20 @@
 //===- NpyArray.h - NumPy .npy arrays, memory-mapped -------------*- C++ -*-===//
 //
-// Users bring their own data as .npy files (numpy.save), one per data
-// argument of the model. The file is mapped, not read: a rank touches only
-// the pages of the examples in its block of each batch, so a data-parallel
-// job reads each example once, wherever it lands.
+// The one reader of the .npy format (numpy.save) in tessel: the driver reads
+// a model's data with it and tessel-eval its inputs (NpyFile.h). The file is
+// mapped, not read: a rank touches only the pages of the examples in its
+// block of each batch, so a data-parallel job reads each example once,
+// wherever it lands.
 //
 // Supported: format versions 1 to 3, C order, little-endian or
-// byte-sized elements of bool, uint8, int8, int16, int32, int64, float32
-// and float64. Debian has no C++ library for the format, hence this small
+// byte-sized elements of bool, uint8/16/32/64, int8/16/32/64 and
+// float16/32/64. Debian has no C++ library for the format, hence this small
 // reader.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_RUNTIME_DRIVER_NPYARRAY_H
-#define TESSEL_RUNTIME_DRIVER_NPYARRAY_H
+#ifndef TESSEL_REFERENCE_NPY_NPYARRAY_H
+#define TESSEL_REFERENCE_NPY_NPYARRAY_H
 
 #include <cstdint>
 #include <memory>
@@ -21,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace tessel::driver {
+namespace tessel::ref {
 
 class NpyArray {
 public:
@@ -32,7 +33,7 @@ public:
 
   const std::string &path() const { return filePath; }
   const std::vector<int64_t> &shape() const { return arrayShape; }
-  /// The numpy type string, e.g. "<f4".
+  /// The numpy type string, e.g. "<f4" ("=f4" is read as "<f4").
   const std::string &dtype() const { return typeString; }
   bool isInteger() const { return kind != 'f'; }
   int64_t numElements() const;
@@ -52,6 +53,6 @@ private:
   const unsigned char *data = nullptr;
 };
 
-} // namespace tessel::driver
+} // namespace tessel::ref
 
-#endif // TESSEL_RUNTIME_DRIVER_NPYARRAY_H
+#endif // TESSEL_REFERENCE_NPY_NPYARRAY_H

@@ -1,6 +1,6 @@
 //===- Contraction.cpp - Reference einsum kernel --------------------------===//
 
-#include "evaluator/kernels/Contraction.h"
+#include "reference/Contraction.h"
 
 #include <cassert>
 

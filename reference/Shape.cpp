@@ -1,6 +1,6 @@
 //===- Shape.cpp - Reference data-movement and indexing kernels -----------===//
 
-#include "evaluator/kernels/Shape.h"
+#include "reference/Shape.h"
 
 #include <cassert>
 

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_ELEMENTWISE_H
-#define TESSEL_EVALUATOR_KERNELS_ELEMENTWISE_H
+#ifndef TESSEL_REFERENCE_ELEMENTWISE_H
+#define TESSEL_REFERENCE_ELEMENTWISE_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 namespace tessel::ref {
 
@@ -64,4 +64,4 @@ Tensor select(const Tensor &cond, const Tensor &a, const Tensor &b,
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_ELEMENTWISE_H
+#endif // TESSEL_REFERENCE_ELEMENTWISE_H

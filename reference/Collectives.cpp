@@ -1,8 +1,8 @@
 //===- Collectives.cpp - Simulated mesh collectives -----------------------===//
 
-#include "evaluator/kernels/Collectives.h"
+#include "reference/Collectives.h"
 
-#include "evaluator/kernels/Shape.h"
+#include "reference/Shape.h"
 
 #include <algorithm>
 #include <cassert>

@@ -30,8 +30,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_INITIALIZERS_H
-#define TESSEL_EVALUATOR_KERNELS_INITIALIZERS_H
+#ifndef TESSEL_REFERENCE_INITIALIZERS_H
+#define TESSEL_REFERENCE_INITIALIZERS_H
 
 #include <cmath>
 #include <cstdint>
@@ -82,4 +82,4 @@ inline double initialValue(InitKind kind, double scale, uint64_t seed,
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_INITIALIZERS_H
+#endif // TESSEL_REFERENCE_INITIALIZERS_H

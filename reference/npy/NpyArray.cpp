@@ -1,16 +1,15 @@
 //===- NpyArray.cpp - NumPy .npy arrays, memory-mapped --------------------===//
 
-#include "driver/NpyArray.h"
+#include "reference/npy/NpyArray.h"
 
-#include <fmt/format.h>
-
+#include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace tessel::driver {
+namespace tessel::ref {
 
 struct NpyArray::Mapping {
   void *address = MAP_FAILED;
@@ -74,7 +73,7 @@ std::optional<std::vector<int64_t>> parseShape(const std::string &text) {
 std::optional<NpyArray> NpyArray::open(const std::string &path,
                                        std::string &error) {
   auto fail = [&](const std::string &what) {
-    error = fmt::format("{}: {}", path, what);
+    error = path + ": " + what;
     return std::nullopt;
   };
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -111,8 +110,8 @@ std::optional<NpyArray> NpyArray::open(const std::string &path,
                    (bytes[10] << 16) | (static_cast<size_t>(bytes[11]) << 24);
     headerStart = 12;
   } else {
-    return fail(fmt::format("format version {} is not supported (1 to 3 are)",
-                            major));
+    return fail("format version " + std::to_string(major) +
+                " is not supported (1 to 3 are)");
   }
   if (headerStart + headerLength > size)
     return fail("truncated header");
@@ -139,26 +138,27 @@ std::optional<NpyArray> NpyArray::open(const std::string &path,
     return fail("the header has no readable 'shape'");
   array.arrayShape = *shape;
 
-  const std::string &type = array.typeString;
+  // "=" is the machine's order, little-endian on every machine tessel
+  // runs on.
+  std::string &type = array.typeString;
+  if (type.size() == 3 && type[0] == '=')
+    type[0] = '<';
   bool byteSized = type.size() == 3 && (type[0] == '|' || type[0] == '<') &&
                    type[2] == '1';
   if (type.size() != 3 || (type[0] != '<' && !byteSized))
-    return fail(fmt::format("element type '{}' is not supported "
-                            "(little-endian or byte-sized only)",
-                            type));
+    return fail("element type '" + type +
+                "' is not supported (little-endian or byte-sized only)");
   array.kind = type[1];
   array.elementBytes = type[2] - '0';
-  bool known = (array.kind == 'f' &&
-                (array.elementBytes == 4 || array.elementBytes == 8)) ||
-               (array.kind == 'i' &&
-                (array.elementBytes == 1 || array.elementBytes == 2 ||
-                 array.elementBytes == 4 || array.elementBytes == 8)) ||
-               (array.kind == 'u' && array.elementBytes == 1) ||
+  bool anyWidth = array.elementBytes == 1 || array.elementBytes == 2 ||
+                  array.elementBytes == 4 || array.elementBytes == 8;
+  bool known = (array.kind == 'f' && array.elementBytes != 1 && anyWidth) ||
+               ((array.kind == 'i' || array.kind == 'u') && anyWidth) ||
                (array.kind == 'b' && array.elementBytes == 1);
   if (!known)
-    return fail(fmt::format("element type '{}' is not supported (bool, "
-                            "uint8, int8/16/32/64, float32/64 are)",
-                            type));
+    return fail("element type '" + type +
+                "' is not supported (bool, uint8/16/32/64, int8/16/32/64, "
+                "float16/32/64 are)");
 
   size_t dataStart = headerStart + headerLength;
   int64_t needed = array.elementBytes;
@@ -166,9 +166,9 @@ std::optional<NpyArray> NpyArray::open(const std::string &path,
     if (__builtin_mul_overflow(needed, extent, &needed))
       return fail("the header's shape is too large to exist");
   if (static_cast<int64_t>(size - dataStart) < needed)
-    return fail(fmt::format("truncated: the header promises {} bytes of data, "
-                            "the file holds {}",
-                            needed, size - dataStart));
+    return fail("truncated: the header promises " + std::to_string(needed) +
+                " bytes of data, the file holds " +
+                std::to_string(size - dataStart));
   array.data = bytes + dataStart;
   array.mapping = std::move(mapping);
   return array;
@@ -191,10 +191,27 @@ double NpyArray::at(int64_t flat) const {
   };
   switch (kind) {
   case 'f':
-    return elementBytes == 4 ? load(float()) : load(double());
-  case 'u':
+    switch (elementBytes) {
+    case 2:
+      return load(_Float16());
+    case 4:
+      return load(float());
+    default:
+      return load(double());
+    }
   case 'b':
     return load(uint8_t());
+  case 'u':
+    switch (elementBytes) {
+    case 1:
+      return load(uint8_t());
+    case 2:
+      return load(uint16_t());
+    case 4:
+      return load(uint32_t());
+    default:
+      return load(uint64_t());
+    }
   default:
     switch (elementBytes) {
     case 1:
@@ -209,4 +226,4 @@ double NpyArray::at(int64_t flat) const {
   }
 }
 
-} // namespace tessel::driver
+} // namespace tessel::ref

@@ -1,9 +1,9 @@
 //===- Contraction.h - Reference einsum kernel ------------------*- C++ -*-===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_CONTRACTION_H
-#define TESSEL_EVALUATOR_KERNELS_CONTRACTION_H
+#ifndef TESSEL_REFERENCE_CONTRACTION_H
+#define TESSEL_REFERENCE_CONTRACTION_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 namespace tessel::ref {
 
@@ -16,4 +16,4 @@ Tensor einsum(const std::vector<Tensor> &inputs, const TensorSpec &resultSpec);
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_CONTRACTION_H
+#endif // TESSEL_REFERENCE_CONTRACTION_H

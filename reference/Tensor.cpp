@@ -1,6 +1,6 @@
 //===- Tensor.cpp - Named-dimension tensors for the reference kernels -----===//
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <algorithm>
 #include <cassert>

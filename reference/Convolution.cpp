@@ -1,6 +1,6 @@
 //===- Convolution.cpp - Reference convolution and pooling kernels --------===//
 
-#include "evaluator/kernels/Convolution.h"
+#include "reference/Convolution.h"
 
 #include <cassert>
 #include <cmath>

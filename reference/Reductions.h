@@ -1,10 +1,10 @@
 //===- Reductions.h - Reference reduction and normalization kernels -*- C++
 //-*-===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_REDUCTIONS_H
-#define TESSEL_EVALUATOR_KERNELS_REDUCTIONS_H
+#ifndef TESSEL_REFERENCE_REDUCTIONS_H
+#define TESSEL_REFERENCE_REDUCTIONS_H
 
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Tensor.h"
 
 #include <cmath>
 #include <string>
@@ -75,4 +75,4 @@ Tensor layerNorm(const Tensor &x, const std::vector<std::string> &dims,
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_REDUCTIONS_H
+#endif // TESSEL_REFERENCE_REDUCTIONS_H

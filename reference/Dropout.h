@@ -14,11 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_DROPOUT_H
-#define TESSEL_EVALUATOR_KERNELS_DROPOUT_H
+#ifndef TESSEL_REFERENCE_DROPOUT_H
+#define TESSEL_REFERENCE_DROPOUT_H
 
-#include "evaluator/kernels/Initializers.h"
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Initializers.h"
+#include "reference/Tensor.h"
 
 #include <cassert>
 #include <cstdint>
@@ -92,4 +92,4 @@ inline Tensor dropout(const Tensor &x, double rate, uint64_t seed,
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_DROPOUT_H
+#endif // TESSEL_REFERENCE_DROPOUT_H

@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_EVALUATOR_KERNELS_COLLECTIVES_H
-#define TESSEL_EVALUATOR_KERNELS_COLLECTIVES_H
+#ifndef TESSEL_REFERENCE_COLLECTIVES_H
+#define TESSEL_REFERENCE_COLLECTIVES_H
 
-#include "evaluator/kernels/Reductions.h"
-#include "evaluator/kernels/Tensor.h"
+#include "reference/Reductions.h"
+#include "reference/Tensor.h"
 #include "layouts/Mesh.h"
 
 #include <utility>
@@ -71,4 +71,4 @@ PerRank shardSlice(const PerRank &perRank, const layout::Mesh &mesh,
 
 } // namespace tessel::ref
 
-#endif // TESSEL_EVALUATOR_KERNELS_COLLECTIVES_H
+#endif // TESSEL_REFERENCE_COLLECTIVES_H
