@@ -58,7 +58,8 @@ private:
   FailureOr<SmallVector<unsigned>>
   assignStages(func::FuncOp loss, const layout::PipelineSpec &pipeline,
                unsigned numStages);
-  func::FuncOp buildStage(func::FuncOp loss, unsigned stage,
+  /// Builds stage `stage`'s loss function after `after`.
+  func::FuncOp buildStage(func::FuncOp loss, Operation *after, unsigned stage,
                           unsigned numStages, ArrayRef<Operation *> ops,
                           ArrayRef<unsigned> stageOf,
                           ArrayRef<SmallVector<Value>> crossing);
@@ -193,7 +194,7 @@ TesselSplitStagesPass::assignStages(func::FuncOp loss,
 }
 
 func::FuncOp TesselSplitStagesPass::buildStage(
-    func::FuncOp loss, unsigned stage, unsigned numStages,
+    func::FuncOp loss, Operation *after, unsigned stage, unsigned numStages,
     ArrayRef<Operation *> ops, ArrayRef<unsigned> stageOf,
     ArrayRef<SmallVector<Value>> crossing) {
   MLIRContext *context = &getContext();
@@ -236,7 +237,7 @@ func::FuncOp TesselSplitStagesPass::buildStage(
     argumentAttrs.push_back(named(boundaryName(stage + 1, k) + ".gradient"));
   }
 
-  builder.setInsertionPointAfter(loss);
+  builder.setInsertionPointAfter(after);
   auto func = func::FuncOp::create(
       builder, loc, stageFunctionName(stage, "loss"),
       builder.getFunctionType(argumentTypes, {}));
@@ -355,8 +356,9 @@ void TesselSplitStagesPass::runOnOperation() {
 
   SmallVector<func::FuncOp> stages;
   for (unsigned stage = 0; stage < numStages; ++stage)
-    stages.push_back(buildStage(loss, stage, numStages, ops, *stageOf,
-                                crossing));
+    stages.push_back(buildStage(
+        loss, stages.empty() ? loss.getOperation() : stages.back(), stage,
+        numStages, ops, *stageOf, crossing));
 
   OpBuilder builder(&getContext());
   module->setAttr(

@@ -115,6 +115,40 @@ TEST(LayoutFileTest, PadUnevenIsReadAndAllowsSplitsThatDoNotDivide) {
             std::string::npos);
 }
 
+TEST(LayoutFileTest, PipelineSectionIsRead) {
+  LayoutSpec spec = parseValid(
+      "pipeline",
+      "mesh: {data: 2, stage: 3}\n"
+      "layout: {batch: data}\n"
+      "pipeline:\n"
+      "  axis: stage\n"
+      "  microbatches: 8\n"
+      "  schedule: gpipe\n"
+      "  remat: true\n"
+      "  batch_dim: examples\n"
+      "  stages: [[block0], block1, [block2, block3]]\n");
+  ASSERT_TRUE(spec.pipeline);
+  EXPECT_EQ(spec.pipeline->axis, "stage");
+  EXPECT_EQ(spec.pipeline->microbatches, 8);
+  EXPECT_STREQ(spec.pipeline->scheduleName(), "gpipe");
+  EXPECT_TRUE(spec.pipeline->remat);
+  EXPECT_EQ(spec.pipeline->batchDim, "examples");
+  std::vector<std::vector<std::string>> stages = {
+      {"block0"}, {"block1"}, {"block2", "block3"}};
+  EXPECT_EQ(spec.pipeline->stages, stages);
+
+  LayoutSpec defaults =
+      parseValid("pipeline_defaults",
+                 "mesh: {stage: 2}\npipeline: {axis: stage}\n");
+  ASSERT_TRUE(defaults.pipeline);
+  EXPECT_EQ(defaults.pipeline->microbatches, 1);
+  EXPECT_STREQ(defaults.pipeline->scheduleName(), "1f1b");
+  EXPECT_FALSE(defaults.pipeline->remat);
+  EXPECT_EQ(defaults.pipeline->batchDim, "batch");
+  EXPECT_TRUE(defaults.pipeline->stages.empty());
+  EXPECT_FALSE(parseValid("no_pipeline", "mesh: {data: 2}\n").pipeline);
+}
+
 TEST(LayoutFileTest, StringSyntaxAllowsWhitespaceAndEmptySegments) {
   LayoutSpec spec = parseValidStrings(" data : 2 ;; model:4 ; ",
                                       " batch : data , model ; ;hidden:;");
@@ -294,8 +328,42 @@ const BadFile kBadFiles[] = {
      {"1:1: error: a layout file must be a map with 'mesh' and 'layout'"}},
     {"unknown_key",
      "mesh: {data: 2}\nlayuot: {batch: data}\n",
-     {"2:1: error: unknown key 'layuot' (expected mesh, layout, overrides "
-      "or pad_uneven)"}},
+     {"2:1: error: unknown key 'layuot' (expected mesh, layout, overrides, "
+      "pad_uneven or pipeline)"}},
+    // The pipeline section.
+    {"pipeline_not_a_map",
+     "mesh: {stage: 2}\npipeline: stage\n",
+     {"2:11: error: 'pipeline' must be a map, e.g. {axis: stage, "
+      "microbatches: 4, schedule: 1f1b}"}},
+    {"pipeline_no_axis",
+     "mesh: {stage: 2}\npipeline: {microbatches: 2}\n",
+     {"2:11: error: 'pipeline' has no 'axis' (the mesh axis of the stages)"}},
+    {"pipeline_unknown_axis",
+     "mesh: {data: 2}\npipeline: {axis: stage}\n",
+     {"2:11: error: the pipeline axis 'stage' is not an axis of the mesh "
+      "data:2"}},
+    {"pipeline_bad_values",
+     "mesh: {stage: 2}\npipeline: {axis: stage, microbatches: 0, schedule: "
+     "zigzag, remat: yes, colour: red}\n",
+     {"2:39: error: pipeline 'microbatches' is 0; it must be an integer "
+      "from 1 to 2147483648",
+      "2:52: error: unknown pipeline schedule 'zigzag' (expected gpipe or "
+      "1f1b)",
+      "2:67: error: pipeline 'remat' must be true or false",
+      "2:72: error: unknown key 'colour' in 'pipeline' (expected axis, "
+      "microbatches, schedule, remat, stages or batch_dim)"}},
+    {"pipeline_stage_count",
+     "mesh: {stage: 2}\npipeline: {axis: stage, stages: [[a], [b], [c]]}\n",
+     {"2:11: error: pipeline 'stages' lists 3 stages, but the axis 'stage' "
+      "has 2"}},
+    {"pipeline_layer_twice",
+     "mesh: {stage: 2}\npipeline: {axis: stage, stages: [[a, b], [b]]}\n",
+     {"2:42: error: layer 'b' is listed in two pipeline stages"}},
+    {"pipeline_axis_splits_a_dim",
+     "mesh: {stage: 2}\nlayout: {batch: stage}\npipeline: {axis: stage}\n",
+     {"2:10: error: dimension 'batch' is split over the pipeline axis "
+      "'stage', whose ranks hold different layers, not blocks of one "
+      "tensor"}},
     {"two_documents",
      "mesh: {data: 2}\n---\nmesh: {data: 4}\n",
      {"3:1: error: a layout file holds one YAML document, not 2"}},
@@ -350,7 +418,8 @@ const BadFile kBadFiles[] = {
     {"several",
      "mesh: {data: 2}\nlayout: {batch: pipe}\nextra: 1\n"
      "overrides: {w: {k: [data, data]}}\n",
-     {"3:1: error: unknown key 'extra' (expected mesh, layout, overrides or pad_uneven)",
+     {"3:1: error: unknown key 'extra' (expected mesh, layout, overrides, "
+      "pad_uneven or pipeline)",
       "2:10: error: dimension 'batch' is split over 'pipe', which is not an "
       "axis of the mesh data:2",
       "4:17: error: dimension 'k' of tensor 'w' uses mesh axis 'data' "

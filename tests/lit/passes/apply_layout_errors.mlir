@@ -50,7 +50,7 @@ func.func @model(%x: !tessel.tensor<[batch:8, heads:4], f32> {tessel.name = "ima
 // YAML: malformed.yaml:{{[0-9]+}}:{{[0-9]+}}: error: malformed YAML:
 
 // RUN: not tessel-opt %s --tessel-apply-layout=layout-file=%S/Inputs/unknown_key.yaml 2>&1 | FileCheck %s --check-prefix=KEY
-// KEY: unknown_key.yaml:2:1: error: unknown key 'layuot' (expected mesh, layout, overrides or pad_uneven)
+// KEY: unknown_key.yaml:2:1: error: unknown key 'layuot' (expected mesh, layout, overrides, pad_uneven or pipeline)
 
 // RUN: not tessel-opt %s --tessel-apply-layout=layout-file=%S/Inputs/absent.yaml 2>&1 | FileCheck %s --check-prefix=ABSENT
 // ABSENT: error: {{.*}}absent.yaml: cannot open layout file
