@@ -19,10 +19,18 @@ measures, under the hybrid layout (examples/transformer/hybrid.yaml):
 
 The pass list is `tessel compile`'s (codegen/Pipeline.cpp) with its default
 SGD step.
+
+With --jax-python (the benchmark environment's interpreter,
+benchmarks/peers/venv.sh), the deepest model is also compiled by JAX: the
+same Transformer's SGD step under the same hybrid layout on 4 host devices
+(NamedSharding, GSPMD), jit + lower + XLA compile timed by
+benchmarks/peers/jax_peer.py --compile-only, best of --repeat runs; the
+row's `jax` holds it.
 """
 
 import argparse
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -92,15 +100,35 @@ def measure(bin_dir, layers, tmp, repeat):
     return row
 
 
+def jax_compile(python, layers, repeat):
+    """JAX's compile time of the same step, best of `repeat` fresh processes
+    (no compilation cache)."""
+    runs = []
+    for _ in range(repeat):
+        # Absolute, not resolved: it runs in peers/, and the environment's
+        # python is a link to the interpreter it was made from.
+        done = subprocess.run([os.path.abspath(python), str(REPO / "benchmarks/peers/jax_peer.py"), "--compile-only",
+                               "--layers", str(layers)], capture_output=True, text=True,
+                              cwd=REPO / "benchmarks/peers")
+        if done.returncode != 0:
+            sys.exit(f"failed: JAX's compile of {layers} layers\n{done.stderr}")
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return min(runs, key=lambda r: r["compile_wall_s"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", default=str(REPO / "build" / "bin"))
     parser.add_argument("--layers", type=int, nargs="+", default=[12, 48, 96])
     parser.add_argument("--repeat", type=int, default=2, help="compiles per stage, best kept")
+    parser.add_argument("--jax-python", help="compile the deepest model with JAX too, with this interpreter")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for layers in args.layers:
-            print(json.dumps(measure(pathlib.Path(args.bin), layers, pathlib.Path(tmp), args.repeat)), flush=True)
+            row = measure(pathlib.Path(args.bin), layers, pathlib.Path(tmp), args.repeat)
+            if args.jax_python and layers == max(args.layers):
+                row["jax"] = jax_compile(args.jax_python, layers, args.repeat)
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

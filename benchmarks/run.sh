@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every benchmark and prints the table; writes it to
 # benchmarks/results/latest.json (docs/benchmarks.md says what each row
-# means). Not part of CI: it takes about five minutes on 2 cores and its
-# figures depend on the machine and on whatever else runs on it.
+# means). Not part of CI: it takes about fifteen minutes on 2 cores and its
+# figures depend on the machine and on whatever else runs on it. The peers
+# PyTorch 2.x and JAX come from PyPI into a virtual environment of their
+# own, made on the first run (benchmarks/peers/venv.sh, several GB).
 #
 #   benchmarks/run.sh                 # everything, build dir $TESSEL_BUILD_DIR or build
 #   benchmarks/run.sh --quick         # fewer steps, sizes and depths (a smoke test)
@@ -17,10 +19,11 @@ BUILD_DIR=${TESSEL_BUILD_DIR:-build}
 BIN=$BUILD_DIR/bin
 
 # What the benchmarks need beyond the build (scripts/setup.sh installs that):
-# the PyTorch peers (Debian's torch with OpenBLAS, run by /usr/bin/python3),
-# PyYAML for reading layout files, GNU time for peak memory, upstream
-# mlir-opt for the side-by-side partitioning row.
-PACKAGES=(python3-torch libopenblas0-pthread python3-yaml time mlir-22-tools)
+# the Debian PyTorch peer (torch 1.13 with OpenBLAS, run by /usr/bin/python3),
+# venv and Python's headers for the peers' own environment (torch.compile's
+# kernels include them), PyYAML for reading layout files, GNU time for peak
+# memory, upstream mlir-opt for the side-by-side partitioning row.
+PACKAGES=(python3-torch libopenblas0-pthread python3-venv python3-dev python3-yaml time mlir-22-tools)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -44,6 +47,12 @@ if ! { TESSEL_BUILD_DIR=$BUILD_DIR scripts/setup.sh &&
   exit 1
 fi
 
+# PyTorch 2.x, JAX and optax (benchmarks/peers/requirements.txt).
+VENV=$BUILD_DIR/bench-venv
+if has throughput || has compile; then
+  benchmarks/peers/venv.sh "$VENV"
+fi
+
 export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 PY=/usr/bin/python3
 quick() { [ "$QUICK" = 1 ] && echo "$1" || echo "$2"; }
@@ -58,14 +67,15 @@ RESULT=benchmarks/results/$(quick quick.json latest.json)
 mkdir -p "$OUT"
 
 if has throughput; then
-  echo "== training throughput against PyTorch" >&2
+  echo "== training throughput against PyTorch 2 (eager, torch.compile), JAX and Debian's PyTorch" >&2
   "$BIN/tessel-bench-gemm" --size 2048 --repetitions 10 >"$OUT/gemm.jsonl"
-  $PY benchmarks/throughput.py --bin "$BIN" $(quick --quick "") | tee "$OUT/throughput.jsonl" >&2
+  $PY benchmarks/throughput.py --bin "$BIN" --venv "$VENV" $(quick --quick "") |
+    tee "$OUT/throughput.jsonl" | cut -c1-200 >&2
 fi
 
 if has compile; then
   echo "== compile time against depth" >&2
-  $PY benchmarks/compile_time.py --bin "$BIN" --layers $(quick "12 24" "12 48 96") |
+  $PY benchmarks/compile_time.py --bin "$BIN" --layers $(quick "12 24" "12 48 96") --jax-python "$VENV/bin/python" |
     tee "$OUT/compile.jsonl" | cut -c1-160 >&2
   $PY benchmarks/megatron_chain.py --bin "$BIN" --layers 96 --repeat 5 | tee "$OUT/chain.jsonl" >&2
 fi

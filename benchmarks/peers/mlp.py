@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """PyTorch peer of benchmarks/models/mlp_1024.mlir: a 784-1024-1024-10
 perceptron on Fashion-MNIST, batch 256, SGD, timed per step like tessel's
 driver (the batch is cut from the data set inside the timed step, and the
@@ -6,9 +6,14 @@ loss is read back every step).
 
     benchmarks/peers/mlp.py --ranks 1 --threads 2
     benchmarks/peers/mlp.py --ranks 2 --threads 1   # DDP over gloo
+    build/bench-venv/bin/python benchmarks/peers/mlp.py --compile   # torch.compile
 
 With --ranks 2 each process trains on half of the global batch, as tessel's
 data layout does, and the gradients are averaged by DistributedDataParallel.
+The weights start as tessel's do (normal with the model file's scales,
+biases zero), so that the first step's loss is tessel's up to the draw.
+It runs under any PyTorch: Debian's 1.13 (/usr/bin/python3) and PyTorch 2.x
+in the benchmark's virtual environment, which alone has --compile.
 """
 
 import argparse
@@ -21,38 +26,58 @@ import torch.nn.functional as F
 import common
 
 
+def build_model(hidden):
+    model = nn.Sequential(
+        nn.Linear(784, hidden),
+        nn.ReLU(),
+        nn.Linear(hidden, hidden),
+        nn.ReLU(),
+        nn.Linear(hidden, 10),
+    )
+    # benchmarks/models/mlp_1024.mlir's initial weights.
+    for layer, scale in zip(model[::2], (0.05, 0.03, 0.03)):
+        nn.init.normal_(layer.weight, std=scale)
+        nn.init.zeros_(layer.bias)
+    return model
+
+
 def train(rank, args):
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     if args.ranks > 1:
         common.init_distributed(args.ranks, rank)
     images, labels = common.fashion_mnist(args.data)
-    model = nn.Sequential(
-        nn.Linear(784, args.hidden),
-        nn.ReLU(),
-        nn.Linear(args.hidden, args.hidden),
-        nn.ReLU(),
-        nn.Linear(args.hidden, 10),
-    )
+    model = build_model(args.hidden)
     if args.ranks > 1:
         model = nn.parallel.DistributedDataParallel(model)
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr)
+
+    def loss_of(x, y):
+        return F.cross_entropy(model(x), y)
+
+    update = optimizer.step
+    if args.compile:
+        loss_of = common.compile_with_inductor(loss_of)
+        update = torch.compile(optimizer.step)
     local = args.batch // args.ranks
-    order = torch.randperm(images.shape[0], generator=torch.Generator().manual_seed(1))
+    order = common.shuffled(images.shape[0])
     last = [0.0]
 
     def step(i):
         start = (i * args.batch + rank * local) % (images.shape[0] - local)
         chosen = order[start : start + local]
-        loss = F.cross_entropy(model(images[chosen]), labels[chosen])
+        loss = loss_of(torch.from_numpy(images[chosen]), torch.from_numpy(labels[chosen]))
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
-        optimizer.step()
+        update()
         last[0] = loss.item()
+        return last[0]
 
-    seconds = common.time_steps(step, args.steps, args.warmup)
+    seconds, first = common.time_steps(step, args.steps, args.warmup)
     if rank == 0:
-        common.report("mlp_1024", args.ranks, args.threads, args.batch, seconds, last[0])
+        peer = "pytorch-compile" if args.compile else "pytorch"
+        common.report(peer, torch.__version__, "mlp_1024", args.ranks, args.threads, args.batch, seconds,
+                      first, last[0])
     if args.ranks > 1:
         torch.distributed.destroy_process_group()
 
@@ -66,8 +91,11 @@ def main():
     parser.add_argument("--batch", type=int, default=256, help="global batch")
     parser.add_argument("--hidden", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=0.1, help="the driver's default")
+    parser.add_argument("--compile", action="store_true", help="torch.compile the loss and the update")
     parser.add_argument("--data", default=common.FASHION_MNIST)
     args = parser.parse_args()
+    if args.compile and not hasattr(torch, "compile"):
+        parser.error(f"--compile needs PyTorch 2 (this is {torch.__version__})")
     if args.ranks == 1:
         train(0, args)
     else:

@@ -1,17 +1,25 @@
-#!/usr/bin/python3
-"""PyTorch peer of examples/transformer/transformer.mlir: the same decoder
-(one pre-LN block, batch 4, seq 16, byte vocabulary 256, d_model 64, 4 heads
-of 16, d_ff 256 with GELU, untied unembedding) trained with AdamW (weight
+#!/usr/bin/env python3
+"""PyTorch peer of the Transformer that examples/transformer/generate.py
+writes: the same decoder (pre-LN blocks of causal multi-head attention
+without biases and a GELU MLP with biases, learned positions, a final layer
+norm, untied unembedding, byte vocabulary 256) trained with AdamW (weight
 decay 0.01) on the byte corpus tessel's driver reads by default, timed per
-step like the driver.
+step like the driver. The defaults are examples/transformer/transformer.mlir
+(one block, batch 4, seq 16, d_model 64, 4 heads, d_ff 256); the benchmark's
+realistic one:
 
-    benchmarks/peers/transformer.py --ranks 1 --threads 2
-    benchmarks/peers/transformer.py --ranks 2 --threads 1   # DDP over gloo
+    benchmarks/peers/transformer.py --layers 4 --d-model 256 --heads 8 --d-ff 1024 --seq 128 --batch 8
+    ... --ranks 2 --threads 1   # DDP over gloo
+    build/bench-venv/bin/python benchmarks/peers/transformer.py --compile ...   # torch.compile
+
+The weights start as tessel's do (normal with scale 0.02, biases and layer
+norm shifts zero, scales one), so the first loss is near ln(256) on both.
 """
 
 import argparse
 import math
 
+import numpy as np
 import torch
 import torch.multiprocessing as mp
 import torch.nn as nn
@@ -62,9 +70,18 @@ class Decoder(nn.Module):
         for name, p in self.named_parameters():
             if p.dim() > 1:
                 nn.init.normal_(p, std=0.02)
+            elif name.endswith("bias"):
+                nn.init.zeros_(p)
 
     def forward(self, tokens):
         return self.unembed(self.lnf(self.blocks(self.tok(tokens) + self.pos)))
+
+
+def model_name(args):
+    """transformer for the example's sizes; the sizes otherwise."""
+    if (args.layers, args.d_model, args.heads, args.d_ff, args.seq, args.batch) == (1, 64, 4, 256, 16, 4):
+        return "transformer"
+    return f"transformer_l{args.layers}_d{args.d_model}_h{args.heads}_f{args.d_ff}_s{args.seq}_b{args.batch}"
 
 
 def train(rank, args):
@@ -78,25 +95,35 @@ def train(rank, args):
     if args.ranks > 1:
         model = nn.parallel.DistributedDataParallel(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+
+    def loss_of(tokens, targets):
+        logits = model(tokens)
+        return F.cross_entropy(logits.reshape(-1, args.vocab), targets.reshape(-1))
+
+    update = optimizer.step
+    if args.compile:
+        loss_of = common.compile_with_inductor(loss_of)
+        update = torch.compile(optimizer.step)
     local = args.batch // args.ranks
-    offsets = torch.arange(args.seq + 1)
-    order = torch.randperm(windows, generator=torch.Generator().manual_seed(1))
+    offsets = np.arange(args.seq + 1)
+    order = common.shuffled(windows)
     last = [0.0]
 
     def step(i):
         start = (i * args.batch + rank * local) % (windows - local)
-        rows = text[order[start : start + local, None] + offsets]
-        tokens, targets = rows[:, :-1], rows[:, 1:]
-        logits = model(tokens)
-        loss = F.cross_entropy(logits.reshape(-1, args.vocab), targets.reshape(-1))
+        rows = torch.from_numpy(text[order[start : start + local, None] + offsets])
+        loss = loss_of(rows[:, :-1], rows[:, 1:])
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
-        optimizer.step()
+        update()
         last[0] = loss.item()
+        return last[0]
 
-    seconds = common.time_steps(step, args.steps, args.warmup)
+    seconds, first = common.time_steps(step, args.steps, args.warmup)
     if rank == 0:
-        common.report("transformer", args.ranks, args.threads, args.batch, seconds, last[0])
+        peer = "pytorch-compile" if args.compile else "pytorch"
+        common.report(peer, torch.__version__, model_name(args), args.ranks, args.threads, args.batch, seconds,
+                      first, last[0])
     if args.ranks > 1:
         torch.distributed.destroy_process_group()
 
@@ -115,8 +142,11 @@ def main():
     parser.add_argument("--heads", type=int, default=4)
     parser.add_argument("--d-ff", type=int, default=256)
     parser.add_argument("--lr", type=float, default=0.003)
+    parser.add_argument("--compile", action="store_true", help="torch.compile the loss and the update")
     parser.add_argument("--data", default=common.TEXT_CORPUS)
     args = parser.parse_args()
+    if args.compile and not hasattr(torch, "compile"):
+        parser.error(f"--compile needs PyTorch 2 (this is {torch.__version__})")
     if args.ranks == 1:
         train(0, args)
     else:
