@@ -18,6 +18,7 @@ extern llvm::cl::SubCommand searchCommand;
 extern llvm::cl::SubCommand importWeightsCommand;
 extern llvm::cl::SubCommand exportWeightsCommand;
 extern llvm::cl::SubCommand exportShardCommand;
+extern llvm::cl::SubCommand importShardCommand;
 
 /// tessel explain: what a layout costs, per rank.
 int runExplain();
@@ -38,6 +39,9 @@ int runExportWeights();
 /// tessel export-shard: a laid-out function as upstream MLIR (linalg on
 /// tensors with shard annotations).
 int runExportShard();
+/// tessel import-shard: an upstream program with shard annotations as a
+/// tessel model and a layout file.
+int runImportShard();
 
 } // namespace mlir::tessel
 

@@ -85,6 +85,10 @@ public:
 private:
   /// `tensor<4x8xf32>`.
   std::string tensorType(NamedTensorType type) const;
+  /// The attributes of an argument (or a parameter become one) that
+  /// `tessel import-shard` reads back: its name, or the parameter's name and
+  /// initializer, and its dimension names.
+  static std::string boundaryAttributes(func::FuncOp func, Value value);
   /// `[[0], [], [1]]`: the grid axes that split each dimension.
   std::string splitAxes(NamedTensorType type) const;
   /// A fresh SSA name.
@@ -133,6 +137,31 @@ std::string Exporter::tensorType(NamedTensorType type) const {
   llvm::raw_string_ostream stream(element);
   type.getElementType().print(stream);
   return text + element + ">";
+}
+
+std::string Exporter::boundaryAttributes(func::FuncOp func, Value value) {
+  auto type = cast<NamedTensorType>(value.getType());
+  std::string text = "{";
+  if (auto parameter = value.getDefiningOp<ParameterOp>()) {
+    text += llvm::formatv(
+                "tessel.parameter = {{name = \"{0}\", init = "
+                "\"{1}\", scale = {2:e} : f64, seed = {3} : i64{4}}",
+                parameter.getName(), stringifyInitKind(parameter.getInit()),
+                parameter.getScale().convertToDouble(), parameter.getSeed(),
+                parameter.getBuffer() ? ", buffer" : "")
+                .str();
+  } else {
+    auto argument = cast<BlockArgument>(value);
+    auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                  TesselDialect::kNameAttrName);
+    std::string spelled =
+        name ? name.str() : "arg" + std::to_string(argument.getArgNumber());
+    text += "tessel.name = \"" + spelled + "\"";
+  }
+  text += ", tessel.dims = [";
+  for (auto [index, dim] : llvm::enumerate(type.getDimNames()))
+    text += (index ? ", \"" : "\"") + dim.getValue().str() + "\"";
+  return text + "]}";
 }
 
 std::string Exporter::splitAxes(NamedTensorType type) const {
@@ -497,7 +526,12 @@ LogicalResult Exporter::exportFunction(func::FuncOp func) {
   os << "shard.grid @grid(shape = ";
   for (size_t i = 0; i < mesh.getAxisSizes().size(); ++i)
     os << (i ? "x" : "") << mesh.getAxisSizes()[i];
-  os << ")\n";
+  // The axes' names ride along for `tessel import-shard`; upstream keeps
+  // attributes of dialects it does not know.
+  os << ") {tessel.axes = [";
+  for (auto [index, name] : llvm::enumerate(mesh.getAxisNames()))
+    os << (index ? ", " : "") << "\"" << name.getValue() << "\"";
+  os << "]}\n";
   // The grid's axes are numbered; their names, in the mesh's order:
   os << "// grid axes:";
   for (auto [index, name] : llvm::enumerate(mesh.getAxisNames()))
@@ -506,7 +540,8 @@ LogicalResult Exporter::exportFunction(func::FuncOp func) {
   for (auto [index, value] : llvm::enumerate(boundary)) {
     std::string name = llvm::formatv("%arg{0}", index).str();
     os << (index ? ", " : "") << name << ": "
-       << tensorType(cast<NamedTensorType>(value.getType()));
+       << tensorType(cast<NamedTensorType>(value.getType())) << " "
+       << boundaryAttributes(func, value);
     names[value] = name;
   }
   os << ") -> (";

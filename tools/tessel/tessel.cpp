@@ -15,6 +15,8 @@
 //   tessel export-weights CHECKPOINT --map MAP.yaml -o FILE.safetensors
 //   tessel export-shard MODEL.mlir (--layout FILE | --mesh S --rules S)
 //                  [--function NAME] -o UPSTREAM.mlir
+//   tessel import-shard UPSTREAM.mlir -o MODEL.mlir --layout-out LAYOUT.yaml
+//                  [--function NAME]
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,8 +75,10 @@ int main(int argc, char **argv) {
     return mlir::tessel::runExportWeights();
   if (mlir::tessel::exportShardCommand)
     return mlir::tessel::runExportShard();
+  if (mlir::tessel::importShardCommand)
+    return mlir::tessel::runImportShard();
   llvm::errs() << "tessel: expected a command: compile, run, explain, "
-                  "calibrate, search, import-weights, export-weights or "
-                  "export-shard (see tessel --help)\n";
+                  "calibrate, search, import-weights, export-weights, "
+                  "export-shard or import-shard (see tessel --help)\n";
   return 1;
 }
