@@ -256,6 +256,16 @@ const Group *MpiComm::cachedGroup(int32_t numAxes,
   return nullptr;
 }
 
+int MpiComm::groupTag(const std::vector<std::string> &axes) const {
+  // The axes' mesh indices as digits of base numAxes + 1: one number per
+  // ordered list of distinct axes.
+  int64_t tag = 0;
+  for (const std::string &axis : axes)
+    tag = tag * (meshValue.numAxes() + 1) + *meshValue.axisIndex(axis) + 1;
+  // MPI promises tags up to 32767 at least.
+  return static_cast<int>(tag % 32768);
+}
+
 tessel_status_t MpiComm::group(const std::vector<std::string> &axes,
                                const char *op, const Group *&out) {
   TESSEL_RETURN_IF_ERROR(checkAxes(axes, op));
@@ -268,15 +278,25 @@ tessel_status_t MpiComm::group(const std::vector<std::string> &axes,
   group.axes = axes;
   group.size = meshValue.groupSize(axes);
   group.position = meshValue.positionInGroup(rankValue, axes);
-  // Ranks of one group share a colour, its smallest rank; the key orders
-  // them by position, so the sub-communicator's rank is the position.
+  // Made by the group's members alone (MPI_Comm_create_group), not by
+  // every rank at once: the ranks of a pipelined program run different
+  // functions, and each reaches its first collective over a group when its
+  // own stage does. The members are listed by position, so the
+  // sub-communicator's rank is the position; the tag tells apart the
+  // groups a rank makes (a pair of ranks may share several).
   std::vector<int64_t> members = meshValue.groupOf(rankValue, axes);
-  int colour =
-      static_cast<int>(*std::min_element(members.begin(), members.end()));
+  std::vector<int> ranks(members.begin(), members.end());
+  MPI_Group worldGroup = MPI_GROUP_NULL, members_ = MPI_GROUP_NULL;
   TESSEL_RETURN_IF_ERROR(
-      checkMpi(MPI_Comm_split(worldComm, colour,
-                              static_cast<int>(group.position), &group.comm),
-               "MPI_Comm_split", op));
+      checkMpi(MPI_Comm_group(worldComm, &worldGroup), "MPI_Comm_group", op));
+  int included = MPI_Group_incl(worldGroup, static_cast<int>(ranks.size()),
+                                ranks.data(), &members_);
+  MPI_Group_free(&worldGroup);
+  TESSEL_RETURN_IF_ERROR(checkMpi(included, "MPI_Group_incl", op));
+  int created =
+      MPI_Comm_create_group(worldComm, members_, groupTag(axes), &group.comm);
+  MPI_Group_free(&members_);
+  TESSEL_RETURN_IF_ERROR(checkMpi(created, "MPI_Comm_create_group", op));
   // Cache it before anything else can fail, so that destroy() frees it.
   Group &cached = groups.emplace(axes, std::move(group)).first->second;
   TESSEL_RETURN_IF_ERROR(

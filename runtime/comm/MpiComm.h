@@ -60,8 +60,10 @@ public:
                             const char *op) const;
 
   /// This rank's group over `axes` (checked by checkAxes). The first call
-  /// for a list of axes splits the world communicator, which is collective
-  /// over every rank of the mesh; later calls return the cached group.
+  /// for a list of axes makes the group's communicator, which is
+  /// collective over the group's members (not over every rank of the mesh:
+  /// a pipeline's stages reach their collectives at different times);
+  /// later calls return the cached group.
   tessel_status_t group(const std::vector<std::string> &axes, const char *op,
                         const Group *&out);
 
@@ -75,6 +77,9 @@ public:
   std::string meshString() const;
 
 private:
+  /// The tag under which the members of the group over `axes` make it.
+  int groupTag(const std::vector<std::string> &axes) const;
+
   MpiComm(layout::Mesh mesh, int64_t rank, MPI_Comm world)
       : meshValue(std::move(mesh)), rankValue(rank), worldComm(world) {}
 

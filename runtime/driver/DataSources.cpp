@@ -22,6 +22,17 @@ const ValueSpec *argumentOf(const ProgramMetadata &metadata,
   return nullptr;
 }
 
+/// The `tokens` of a training step: train_step's, or in a pipelined program
+/// (which has none) those of the first stage whose forward takes them.
+const ValueSpec *trainingTokens(const ProgramMetadata &metadata) {
+  if (metadata.pipeline)
+    for (const PipelineStageSpec &stage : metadata.pipeline->stages)
+      if (const ValueSpec *tokens =
+              argumentOf(metadata, stage.forward.c_str(), "tokens"))
+        return tokens;
+  return argumentOf(metadata, "train_step", "tokens");
+}
+
 /// The bytes per window of a `tokens` argument.
 int64_t windowOf(const ValueSpec &tokens) {
   return tokens.global.numElements() / batchSizeOf(tokens);
@@ -85,7 +96,7 @@ std::optional<RunData> loadRunData(const Options &options,
                                    const ProgramMetadata &metadata,
                                    std::string &error) {
   bool evaluates = metadata.findFunction("evaluate") != nullptr;
-  if (const ValueSpec *tokens = argumentOf(metadata, "train_step", "tokens");
+  if (const ValueSpec *tokens = trainingTokens(metadata);
       tokens && !holdsNpyFiles(options.dataDir))
     return loadText(options, *tokens,
                     argumentOf(metadata, "evaluate", "tokens"), evaluates,

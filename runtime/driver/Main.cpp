@@ -4,8 +4,9 @@
 // tessel_program_metadata and tessel_program_functions (its functions, such
 // as init and train_step, in the metadata's order); linking it with this
 // library gives the executable that mpirun starts, one process per rank of
-// the program's mesh. It trains (Trainer.h) a program that has a train_step
-// and runs any other (tessel compile --mode infer) on data (Inference.h).
+// the program's mesh. It trains (Trainer.h) a program that has a train_step,
+// pipelined (PipelineTrainer.h) one that has pipeline stages, and runs any
+// other (tessel compile --mode infer) on data (Inference.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "driver/Inference.h"
 #include "driver/Metadata.h"
 #include "driver/Options.h"
+#include "driver/PipelineTrainer.h"
 #include "driver/Threads.h"
 #include "driver/Trainer.h"
 #include "executor/Context.h"
@@ -51,9 +53,11 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
   if (anyRankFailed(rank, metadata ? std::nullopt
                                    : std::optional<std::string>(error)))
     return 1;
-  // A training program has a train_step; a forward-only one (tessel compile
-  // --mode infer) has not, and takes the command line of inference.
-  bool training = metadata->findFunction("train_step") != nullptr;
+  // A training program has a train_step, or stage functions when it is
+  // pipelined; a forward-only one (tessel compile --mode infer) has
+  // neither, and takes the command line of inference.
+  bool pipelined = metadata->pipeline.has_value();
+  bool training = pipelined || metadata->findFunction("train_step") != nullptr;
   // `PROGRAM generate ...` continues prompts with a language model's decode
   // function (Generation.h), in a program of either kind.
   bool generating = argc > 1 && std::strcmp(argv[1], "generate") == 0;
@@ -102,6 +106,11 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
   if (generating)
     status = generate(*generationOptions, *metadata,
                       functionNamed(*metadata, "decode"), context.get(), rank);
+  else if (pipelined)
+    status = trainPipelined(
+        *options, *metadata,
+        [&](const std::string &name) { return functionNamed(*metadata, name); },
+        context.get(), rank);
   else if (training)
     status = train(*options,
                    {&*metadata, functionNamed(*metadata, "init"),

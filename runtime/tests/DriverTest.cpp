@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -21,6 +22,7 @@
 #include <regex>
 #include <string>
 #include <sys/wait.h>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -515,6 +517,72 @@ TEST(Driver, NonFiniteDataAreAnError) {
                             ": element 3923 is nan; the data must be finite"),
             std::string::npos)
       << job.output;
+}
+
+} // namespace
+
+// Pipelined training (runtime/driver/PipelineTrainer), on the classifier
+// hand-compiled as two stages (LinearPipeline.cpp).
+namespace {
+
+TEST(Driver, PipelinedTrainingHasTheUnpipelinedLosses) {
+  REQUIRE_DATA();
+  fs::path dir = scratch("pipeline");
+  std::string arguments = "--steps 20 --log-every 5 --seed 7 --metrics ";
+  Job reference =
+      runJob(1, TESSEL_LINEAR_NP1, arguments + (dir / "one.jsonl").string());
+  ASSERT_EQ(reference.status, 0) << reference.output;
+  std::map<int64_t, double> expected = lossesOf(dir / "one.jsonl");
+  ASSERT_EQ(expected.size(), 20u);
+  // 4 micro-batches of 16 on stage:2 under both schedules, and 2 of 32
+  // on data:2 x stage:2: the same 64 examples per step, the same update.
+  struct Run {
+    const char *program;
+    int ranks;
+    const char *says;
+  };
+  for (Run run :
+       {Run{TESSEL_LINEAR_PIPELINE_1F1B, 2,
+            "pipeline: 2 stages over 'stage', 4 micro-batches of 16 "
+            "(1f1b)"},
+        Run{TESSEL_LINEAR_PIPELINE_GPIPE, 2, "4 micro-batches of 16 (gpipe)"},
+        Run{TESSEL_LINEAR_PIPELINE_DATA, 4, "2 micro-batches of 32 (1f1b)"}}) {
+    fs::path metrics = dir / (std::to_string(run.ranks) + "-ranks.jsonl");
+    fs::remove(metrics);
+    Job job = runJob(run.ranks, run.program, arguments + metrics.string());
+    ASSERT_EQ(job.status, 0) << job.output;
+    std::cout << job.output;
+    EXPECT_NE(job.output.find(run.says), std::string::npos) << job.output;
+    EXPECT_EQ(progressOf(job.output), progressOf(reference.output));
+    std::map<int64_t, double> losses = lossesOf(metrics);
+    ASSERT_EQ(losses.size(), 20u) << run.program;
+    for (auto [step, loss] : expected)
+      EXPECT_NEAR(losses[step], loss, 1e-5 * std::abs(loss))
+          << run.program << ", step " << step;
+    EXPECT_LT(losses[20], losses[1]);
+  }
+}
+
+TEST(Driver, PipelinedTrainingRefusesWhatItCannotDoYet) {
+  fs::path dir = scratch("pipeline-options");
+  for (auto [option, message] :
+       {std::pair<std::string, std::string>{
+            "--checkpoint-dir " + (dir / "checkpoints").string(),
+            "checkpoints (--checkpoint-dir, --checkpoint-every, --resume) "
+            "are not supported for a pipelined program yet"},
+        {"--eval-every 5", "evaluation (--eval-every, --eval-data, "
+                           "--eval-batches) is not supported"},
+        {"--batch 32", "--batch 32: this program was compiled for a batch of "
+                       "64 (4 micro-batches of 16)"}}) {
+    Job job =
+        runJob(2, TESSEL_LINEAR_PIPELINE_1F1B,
+               "--steps 2 --data " + std::string(kDataDir) + " " + option);
+    EXPECT_NE(job.status, 0) << option << "\n" << job.output;
+    EXPECT_NE(job.output.find(message), std::string::npos) << option << "\n"
+                                                           << job.output;
+    EXPECT_EQ(job.output.find("step 1/2"), std::string::npos) << job.output;
+  }
+  EXPECT_FALSE(fs::exists(dir / "checkpoints"));
 }
 
 } // namespace

@@ -59,6 +59,31 @@ foreach(ranks 1 2)
     tessel_driver)
 endforeach()
 
+# The classifier above, hand-compiled as a two-stage pipeline
+# (LinearPipeline.cpp) for a mesh data:D x stage:2, M micro-batches of the
+# same global batch of 64 and a schedule; the driver tests train each
+# against the unpipelined program's losses.
+foreach(config "1;4;1f1b" "1;4;gpipe" "2;2;1f1b")
+  list(GET config 0 data)
+  list(GET config 1 microbatches)
+  list(GET config 2 schedule)
+  set(target tessel-runtime-linear-pipeline-d${data}-m${microbatches}-${schedule})
+  math(EXPR micro "64 / ${microbatches}")
+  math(EXPR local_micro "${micro} / ${data}")
+  # 1/micro and 1/microbatches, exact in binary for these powers of two.
+  math(EXPR inverse_micro "1000000 / ${micro}")
+  math(EXPR inverse_microbatches "1000000 / ${microbatches}")
+  add_executable(${target} LinearPipeline.cpp)
+  target_compile_definitions(${target} PRIVATE
+    TESSEL_TEST_DATA=${data} TESSEL_TEST_MICROBATCHES=${microbatches}
+    TESSEL_TEST_MICRO=${micro} TESSEL_TEST_LOCAL_MICRO=${local_micro}
+    TESSEL_TEST_SCHEDULE="${schedule}"
+    TESSEL_TEST_INVERSE_MICRO=${inverse_micro}e-6
+    TESSEL_TEST_INVERSE_MICROBATCHES=${inverse_microbatches}e-6)
+  target_link_libraries(${target} PRIVATE tessel_driver)
+  list(APPEND TESSEL_LINEAR_PIPELINES ${target})
+endforeach()
+
 find_package(nlohmann_json 3 REQUIRED)
 
 # Checkpoints damaged or read as another program: each an error naming the
@@ -87,9 +112,13 @@ target_compile_definitions(tessel-runtime-driver-tests PRIVATE
   TESSEL_MPIEXEC="${MPIEXEC_EXECUTABLE}"
   TESSEL_LINEAR_NP1="$<TARGET_FILE:tessel-runtime-linear-np1>"
   TESSEL_LINEAR_NP2="$<TARGET_FILE:tessel-runtime-linear-np2>"
+  TESSEL_LINEAR_PIPELINE_1F1B="$<TARGET_FILE:tessel-runtime-linear-pipeline-d1-m4-1f1b>"
+  TESSEL_LINEAR_PIPELINE_GPIPE="$<TARGET_FILE:tessel-runtime-linear-pipeline-d1-m4-gpipe>"
+  TESSEL_LINEAR_PIPELINE_DATA="$<TARGET_FILE:tessel-runtime-linear-pipeline-d2-m2-1f1b>"
   TESSEL_TEST_SCRATCH="${CMAKE_CURRENT_BINARY_DIR}/driver-scratch")
 add_dependencies(tessel-runtime-driver-tests
-  tessel-runtime-linear-np1 tessel-runtime-linear-np2)
+  tessel-runtime-linear-np1 tessel-runtime-linear-np2
+  ${TESSEL_LINEAR_PIPELINES})
 foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClearError
              Loss:TrainingLowersTheLoss Profile:ProfilePrintsTheTimeOfEachKindOfOp
              Ranks:OneAndTwoRanksPrintTheSameLosses
@@ -103,7 +132,9 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk
              EmptyData:EmptyOrOverflowingDataIsAClearError
              WideIntegers:IntegersTheModelCannotHoldAreAnError
-             NanData:NonFiniteDataAreAnError)
+             NanData:NonFiniteDataAreAnError
+             Pipeline:PipelinedTrainingHasTheUnpipelinedLosses
+             PipelineOptions:PipelinedTrainingRefusesWhatItCannotDoYet)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)
   list(GET parts 1 gtest)

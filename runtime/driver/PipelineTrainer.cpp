@@ -1,0 +1,847 @@
+//===- PipelineTrainer.cpp - The training loop of a pipelined program -----===//
+
+#include "driver/PipelineTrainer.h"
+
+#include "driver/Agreement.h"
+#include "driver/Batches.h"
+#include "driver/DataSources.h"
+#include "driver/PipelineSchedule.h"
+#include "driver/Schedule.h"
+#include "driver/TrainingData.h"
+#include "driver/TrainingReport.h"
+#include "driver/Watchdog.h"
+#include "executor/Backend.h"
+#include "executor/Buffers.h"
+#include "executor/Execute.h"
+
+#include <fmt/format.h>
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace tessel::driver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Kind = PipelineAction::Kind;
+
+bool startsWith(const std::string &text, const std::string &prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool endsWith(const std::string &text, const std::string &suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+constexpr const char *kGradient = ".gradient";
+
+/// `stage{s}.input`: the prefix of the activations stage s receives.
+std::string inputPrefix(int64_t stage) {
+  return fmt::format("stage{}.input", stage);
+}
+
+/// The activations stage s receives (s >= 1), in the order its forward
+/// takes them: the contents of the message from stage s-1.
+std::vector<const ValueSpec *> boundaryInputs(const FunctionSpec &forward,
+                                              int64_t stage) {
+  std::vector<const ValueSpec *> inputs;
+  for (const ValueSpec &argument : forward.arguments)
+    if (startsWith(argument.name, inputPrefix(stage)) &&
+        !endsWith(argument.name, kGradient))
+      inputs.push_back(&argument);
+  return inputs;
+}
+
+/// The cotangents of stage s+1's activations that stage s's backward
+/// takes, in its order: the contents of the message from stage s+1.
+std::vector<const ValueSpec *> cotangentInputs(const FunctionSpec &backward,
+                                               int64_t stage) {
+  std::vector<const ValueSpec *> inputs;
+  for (const ValueSpec &argument : backward.arguments)
+    if (startsWith(argument.name, inputPrefix(stage + 1)) &&
+        endsWith(argument.name, kGradient))
+      inputs.push_back(&argument);
+  return inputs;
+}
+
+const ValueSpec *resultNamed(const FunctionSpec &function,
+                             const std::string &name) {
+  for (const ValueSpec &result : function.results)
+    if (result.name == name)
+      return &result;
+  return nullptr;
+}
+
+/// Buffers of tessel_rt_alloc by name, freed with the map.
+class Buffers {
+public:
+  explicit Buffers(tessel_context_t *context) : context(context) {}
+  Buffers(Buffers &&other) noexcept
+      : context(other.context), buffers(std::move(other.buffers)) {
+    other.buffers.clear();
+  }
+  Buffers(const Buffers &) = delete;
+  Buffers &operator=(const Buffers &) = delete;
+  ~Buffers() { clear(); }
+
+  void clear() {
+    for (auto &[name, buffer] : buffers)
+      tessel_rt_free(context, buffer);
+    buffers.clear();
+  }
+  /// Takes `buffer` as `name`, freeing the one it replaces.
+  void put(const std::string &name, void *buffer) {
+    void *&slot = buffers[name];
+    tessel_rt_free(context, slot);
+    slot = buffer;
+  }
+  void *find(const std::string &name) const {
+    auto it = buffers.find(name);
+    return it == buffers.end() ? nullptr : it->second;
+  }
+  void erase(const std::string &name) {
+    auto it = buffers.find(name);
+    if (it == buffers.end())
+      return;
+    tessel_rt_free(context, it->second);
+    buffers.erase(it);
+  }
+
+private:
+  tessel_context_t *context;
+  std::map<std::string, void *> buffers;
+};
+
+/// What one rank runs: its stage's functions, checked against each other
+/// and against the neighbouring stages' (the messages' contents).
+struct StagePlan {
+  int64_t stage = 0;
+  int64_t stages = 1;
+  const FunctionSpec *init = nullptr;
+  const FunctionSpec *forward = nullptr;
+  const FunctionSpec *backward = nullptr;
+  const FunctionSpec *apply = nullptr;
+  tessel_function_t initFunction = nullptr;
+  tessel_function_t forwardFunction = nullptr;
+  tessel_function_t backwardFunction = nullptr;
+  tessel_function_t applyFunction = nullptr;
+  /// The data arguments of forward and backward by name.
+  std::map<std::string, DataFeed> feeds;
+  /// The examples of one micro-batch, and of a step.
+  int64_t microbatchSize = 0;
+  int64_t batchSize = 0;
+  /// The messages: activations from the stage before and to the stage
+  /// after, cotangents from the stage after and to the stage before (each
+  /// list in the receiver's argument order).
+  std::vector<const ValueSpec *> inputsFromBefore, outputsToAfter;
+  std::vector<const ValueSpec *> cotangentsFromAfter, cotangentsToBefore;
+  /// The last stage's `loss` result.
+  int lossResult = -1;
+  /// The gradients apply takes, `<parameter>.gradient`.
+  std::set<std::string> gradients;
+};
+
+std::optional<std::string> checkSameBlock(const ValueSpec &sent,
+                                          const ValueSpec &received,
+                                          const std::string &sender,
+                                          const std::string &receiver) {
+  if (sent.local.shape != received.local.shape ||
+      sent.local.type != received.local.type ||
+      sent.global.shape != received.global.shape || sent.axes != received.axes)
+    return fmt::format("{} returns '{}' as {} (on this rank {}), but {} takes "
+                       "it as {} (on this rank {}) under another layout",
+                       sender, sent.name, sent.global.str(), sent.local.str(),
+                       receiver, received.global.str(), received.local.str());
+  return std::nullopt;
+}
+
+std::optional<std::string>
+planStage(const ProgramMetadata &metadata, const Dataset &dataset,
+          int64_t stage,
+          const std::function<tessel_function_t(const std::string &)> &function,
+          StagePlan &plan) {
+  const PipelineSpec &pipeline = *metadata.pipeline;
+  plan.stage = stage;
+  plan.stages = static_cast<int64_t>(pipeline.stages.size());
+  const PipelineStageSpec &names = pipeline.stages[stage];
+  plan.init = metadata.findFunction(names.init);
+  plan.forward = metadata.findFunction(names.forward);
+  plan.backward = metadata.findFunction(names.backward);
+  plan.apply = metadata.findFunction(names.apply);
+  plan.initFunction = function(names.init);
+  plan.forwardFunction = function(names.forward);
+  plan.backwardFunction = function(names.backward);
+  plan.applyFunction = function(names.apply);
+  if (!plan.initFunction || !plan.forwardFunction || !plan.backwardFunction ||
+      !plan.applyFunction)
+    return fmt::format("stage {}'s functions are not all compiled into the "
+                       "program",
+                       stage);
+  if (!plan.init->arguments.empty())
+    return fmt::format("{} takes arguments; it must take none",
+                       plan.init->name);
+  auto isState = [&](const ValueSpec &argument) {
+    const ValueSpec *state = resultNamed(*plan.init, argument.name);
+    return state && state->local.shape == argument.local.shape &&
+           state->local.type == argument.local.type;
+  };
+  bool first = stage == 0, last = stage + 1 == plan.stages;
+  if (!first)
+    plan.inputsFromBefore = boundaryInputs(*plan.forward, stage);
+  if (!last) {
+    const FunctionSpec *next =
+        metadata.findFunction(pipeline.stages[stage + 1].forward);
+    plan.outputsToAfter = boundaryInputs(*next, stage + 1);
+    plan.cotangentsFromAfter = cotangentInputs(*plan.backward, stage);
+    const FunctionSpec *nextBackward =
+        metadata.findFunction(pipeline.stages[stage + 1].backward);
+    for (const ValueSpec *cotangent : plan.cotangentsFromAfter) {
+      const ValueSpec *sent = resultNamed(*nextBackward, cotangent->name);
+      if (!sent)
+        return fmt::format("{} takes '{}', which {} does not return",
+                           plan.backward->name, cotangent->name,
+                           nextBackward->name);
+      if (auto error = checkSameBlock(*sent, *cotangent, nextBackward->name,
+                                      plan.backward->name))
+        return error;
+    }
+    for (const ValueSpec *output : plan.outputsToAfter) {
+      const ValueSpec *sent = resultNamed(*plan.forward, output->name);
+      if (!sent)
+        return fmt::format("{} takes '{}', which {} does not return",
+                           next->name, output->name, plan.forward->name);
+      if (auto error =
+              checkSameBlock(*sent, *output, plan.forward->name, next->name))
+        return error;
+    }
+  }
+  if (!first) {
+    const FunctionSpec *before =
+        metadata.findFunction(pipeline.stages[stage - 1].backward);
+    plan.cotangentsToBefore = cotangentInputs(*before, stage - 1);
+    for (const ValueSpec *cotangent : plan.cotangentsToBefore)
+      if (!resultNamed(*plan.backward, cotangent->name))
+        return fmt::format("{} takes '{}', which {} does not return",
+                           before->name, cotangent->name, plan.backward->name);
+  }
+  // The data: each argument that is no state and no other stage's tensor.
+  auto isBoundary = [&](const std::string &name) {
+    return startsWith(name, inputPrefix(stage)) ||
+           startsWith(name, inputPrefix(stage + 1)) ||
+           startsWith(name, fmt::format("stage{}.residual", stage));
+  };
+  for (const FunctionSpec *spec : {plan.forward, plan.backward}) {
+    for (const ValueSpec &argument : spec->arguments) {
+      std::optional<DataFeed> feed;
+      bool notData = isState(argument) || isBoundary(argument.name);
+      if (auto error =
+              planDataArgument(spec->name, argument, dataset, notData, feed))
+        return error;
+      if (notData)
+        continue;
+      if (!feed || feed->source == DataSource::LearningRate)
+        return fmt::format("{}'s argument '{}' ({}) is neither data ('images', "
+                           "'labels', 'tokens', 'targets', a .npy array), "
+                           "'dropout_step', a result of {} of the same local "
+                           "type, nor a tensor of a neighbouring stage",
+                           spec->name, argument.name, argument.local.str(),
+                           plan.init->name);
+      if (feed->batchSize > 0 && feed->source != DataSource::DropoutStep) {
+        if (plan.microbatchSize && plan.microbatchSize != feed->batchSize)
+          return fmt::format("{}'s data arguments have different batch sizes "
+                             "('{}' has {}, an earlier one {})",
+                             spec->name, argument.name, feed->batchSize,
+                             plan.microbatchSize);
+        plan.microbatchSize = feed->batchSize;
+      }
+      plan.feeds[argument.name] = *feed;
+    }
+  }
+  // Every argument of the backward must be found at its call.
+  for (const ValueSpec &argument : plan.backward->arguments) {
+    const std::string &name = argument.name;
+    if (isState(argument) || plan.feeds.count(name) ||
+        resultNamed(*plan.forward, name))
+      continue;
+    bool received = false;
+    for (const auto *list : {&plan.inputsFromBefore, &plan.cotangentsFromAfter})
+      for (const ValueSpec *value : *list)
+        received = received || value->name == name;
+    if (!received)
+      return fmt::format("{}'s argument '{}' is neither state, data, an input "
+                         "of {}, a result of it, nor a cotangent from the "
+                         "next stage",
+                         plan.backward->name, name, plan.forward->name);
+  }
+  if (last) {
+    for (size_t i = 0; i < plan.forward->results.size(); ++i)
+      if (plan.forward->results[i].name == "loss")
+        plan.lossResult = static_cast<int>(i);
+    if (plan.lossResult < 0)
+      return fmt::format("{} (the last stage) has no result named 'loss'",
+                         plan.forward->name);
+    if (plan.forward->results[plan.lossResult].local.numElements() != 1)
+      return fmt::format("{}'s 'loss' is not a scalar", plan.forward->name);
+  }
+  for (const ValueSpec &argument : plan.apply->arguments) {
+    if (isState(argument))
+      continue;
+    if (argument.name == "learning_rate") {
+      if (argument.global.numElements() != 1 ||
+          !ref::isFloatType(argument.global.type))
+        return fmt::format("{}'s 'learning_rate' is {}; it must be a float "
+                           "scalar",
+                           plan.apply->name, argument.global.str());
+      continue;
+    }
+    const ValueSpec *gradient = resultNamed(*plan.backward, argument.name);
+    if (!endsWith(argument.name, kGradient) || !gradient)
+      return fmt::format("{}'s argument '{}' is neither state, "
+                         "'learning_rate', nor a gradient that {} returns",
+                         plan.apply->name, argument.name, plan.backward->name);
+    if (gradient->local.shape != argument.local.shape ||
+        gradient->local.type != argument.local.type)
+      return fmt::format("{} returns '{}' as {} but {} takes it as {}",
+                         plan.backward->name, argument.name,
+                         gradient->local.str(), plan.apply->name,
+                         argument.local.str());
+    plan.gradients.insert(argument.name);
+  }
+  for (const ValueSpec &result : plan.apply->results)
+    if (!resultNamed(*plan.init, result.name))
+      return fmt::format("{} returns '{}', which {} does not", plan.apply->name,
+                         result.name, plan.init->name);
+  if (plan.microbatchSize == 0)
+    return fmt::format("{} has no data argument: 'images' (with 'labels'), "
+                       "'tokens' (with 'targets') or a .npy array",
+                       plan.forward->name);
+  plan.batchSize = plan.microbatchSize * metadata.pipeline->microbatches;
+  return std::nullopt;
+}
+
+/// One message of the step between neighbouring stages: the bytes of its
+/// tensors one after the other, in host memory until it has gone.
+struct Message {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::vector<unsigned char> bytes;
+};
+
+/// The messages with the neighbouring stages, on a communicator of their
+/// own; a message's tag is its micro-batch and its direction.
+class StageLinks {
+public:
+  enum Direction { Activations = 0, Cotangents = 1 };
+
+  StageLinks(tessel_context_t *context, int64_t before, int64_t after)
+      : context(context), before(before), after(after) {
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  }
+  ~StageLinks() {
+    waitForSends();
+    for (auto &[key, message] : receives)
+      if (message->request != MPI_REQUEST_NULL) {
+        MPI_Cancel(&message->request);
+        MPI_Wait(&message->request, MPI_STATUS_IGNORE);
+      }
+    MPI_Comm_free(&comm);
+  }
+  StageLinks(const StageLinks &) = delete;
+  StageLinks &operator=(const StageLinks &) = delete;
+
+  static int tag(Direction direction, int64_t microbatch) {
+    return static_cast<int>(2 * microbatch + direction);
+  }
+
+  /// Starts receiving micro-batch `microbatch`'s message in `direction`
+  /// (from the stage before for activations, after for cotangents), unless
+  /// that has started.
+  void expect(Direction direction, int64_t microbatch,
+              const std::vector<const ValueSpec *> &tensors) {
+    auto key = std::make_pair(direction, microbatch);
+    if (receives.count(key))
+      return;
+    auto message = std::make_unique<Message>();
+    message->bytes.resize(static_cast<size_t>(bytesOf(tensors)));
+    MPI_Irecv(message->bytes.data(), static_cast<int>(message->bytes.size()),
+              MPI_BYTE,
+              static_cast<int>(direction == Activations ? before : after),
+              tag(direction, microbatch), comm, &message->request);
+    receives[key] = std::move(message);
+  }
+
+  /// Waits for the message and puts its tensors in buffers of their own.
+  void receive(Direction direction, int64_t microbatch,
+               const std::vector<const ValueSpec *> &tensors, Buffers &into) {
+    expect(direction, microbatch, tensors);
+    auto it = receives.find({direction, microbatch});
+    MPI_Wait(&it->second->request, MPI_STATUS_IGNORE);
+    size_t offset = 0;
+    for (const ValueSpec *tensor : tensors) {
+      auto bytes = static_cast<size_t>(tensor->local.numBytes());
+      void *buffer = tessel_rt_alloc(context, tensor->local.numBytes());
+      runtime::activeBackend().copyToBuffer(
+          *context, buffer, it->second->bytes.data() + offset, bytes);
+      into.put(tensor->name, buffer);
+      offset += bytes;
+    }
+    receives.erase(it);
+  }
+
+  /// Sends the tensors (by name from `from`) without waiting for them to
+  /// arrive.
+  void send(Direction direction, int64_t microbatch,
+            const std::vector<const ValueSpec *> &tensors,
+            const Buffers &from) {
+    auto message = std::make_unique<Message>();
+    message->bytes.resize(static_cast<size_t>(bytesOf(tensors)));
+    size_t offset = 0;
+    for (const ValueSpec *tensor : tensors) {
+      auto bytes = static_cast<size_t>(tensor->local.numBytes());
+      runtime::activeBackend().copyFromBuffer(*context,
+                                              message->bytes.data() + offset,
+                                              from.find(tensor->name), bytes);
+      offset += bytes;
+    }
+    MPI_Isend(message->bytes.data(), static_cast<int>(message->bytes.size()),
+              MPI_BYTE,
+              static_cast<int>(direction == Activations ? after : before),
+              tag(direction, microbatch), comm, &message->request);
+    sends.push_back(std::move(message));
+  }
+
+  /// Waits until every message sent has gone (the end of a step).
+  void waitForSends() {
+    for (auto &message : sends)
+      MPI_Wait(&message->request, MPI_STATUS_IGNORE);
+    sends.clear();
+  }
+
+  static int64_t bytesOf(const std::vector<const ValueSpec *> &tensors) {
+    int64_t bytes = 0;
+    for (const ValueSpec *tensor : tensors)
+      bytes += tensor->local.numBytes();
+    return bytes;
+  }
+
+private:
+  tessel_context_t *context;
+  int64_t before, after;
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::map<std::pair<Direction, int64_t>, std::unique_ptr<Message>> receives;
+  std::vector<std::unique_ptr<Message>> sends;
+};
+
+/// The sums of the gradients over a step's micro-batches, added by the
+/// executor's tessel.add (on the backend that holds them).
+class GradientSums {
+public:
+  explicit GradientSums(tessel_context_t *context)
+      : context(context), sums(context) {}
+
+  /// Adds `buffer` (which it takes) to the sum of `gradient`.
+  void add(const ValueSpec &gradient, void *buffer) {
+    void *sum = sums.find(gradient.name);
+    if (!sum) {
+      sums.put(gradient.name, buffer);
+      return;
+    }
+    Adder &adder = adders[gradient.name];
+    if (adder.descriptor.empty()) {
+      nlohmann::json type = {
+          {"dims", gradient.local.dims},
+          {"shape", gradient.local.shape},
+          {"type", ref::elementTypeName(gradient.local.type)}};
+      adder.descriptor =
+          nlohmann::json{
+              {"op", "tessel.add"},
+              {"loc", fmt::format("the sum of '{}' over the micro-batches",
+                                  gradient.name)},
+              {"operands", {type, type}},
+              {"result", type},
+              {"attrs", nlohmann::json::object()}}
+              .dump();
+    }
+    void *result = tessel_rt_alloc(context, gradient.local.numBytes());
+    void *operands[] = {sum, buffer};
+    tessel_rt_execute(context, &adder.site, adder.descriptor.c_str(), operands,
+                      2, result);
+    tessel_rt_free(context, buffer);
+    sums.put(gradient.name, result);
+  }
+
+  void *find(const std::string &name) const { return sums.find(name); }
+  void clear() { sums.clear(); }
+
+private:
+  struct Adder {
+    std::string descriptor;
+    void *site = nullptr;
+  };
+  tessel_context_t *context;
+  Buffers sums;
+  std::map<std::string, Adder> adders;
+};
+
+/// The parameters that several stages hold (a tied embedding): the sums of
+/// their gradients are summed over those stages' ranks (with the same
+/// coordinates on the other axes) before apply, so every copy takes the
+/// same update.
+class SharedGradients {
+public:
+  SharedGradients(const ProgramMetadata &metadata, int64_t rank,
+                  int64_t otherCoordinates, const StagePlan &plan) {
+    const PipelineSpec &pipeline = *metadata.pipeline;
+    // Which stages apply each gradient; the same on every rank.
+    std::map<std::string, std::vector<int>> holders;
+    for (size_t s = 0; s < pipeline.stages.size(); ++s)
+      for (const ValueSpec &argument :
+           metadata.findFunction(pipeline.stages[s].apply)->arguments)
+        if (endsWith(argument.name, kGradient))
+          holders[argument.name].push_back(static_cast<int>(s));
+    std::map<std::vector<int>, MPI_Comm> groups;
+    for (const auto &[name, stages] : holders) {
+      if (stages.size() < 2)
+        continue;
+      auto [it, added] = groups.try_emplace(stages, MPI_COMM_NULL);
+      if (added) {
+        bool member =
+            std::find(stages.begin(), stages.end(), plan.stage) != stages.end();
+        MPI_Comm_split(MPI_COMM_WORLD,
+                       member ? static_cast<int>(otherCoordinates)
+                              : MPI_UNDEFINED,
+                       static_cast<int>(rank), &it->second);
+      }
+      if (it->second != MPI_COMM_NULL)
+        shared.push_back({name, it->second});
+    }
+    for (auto &[stages, comm] : groups)
+      if (comm != MPI_COMM_NULL)
+        comms.push_back(comm);
+  }
+  ~SharedGradients() {
+    for (MPI_Comm &comm : comms)
+      MPI_Comm_free(&comm);
+  }
+  SharedGradients(const SharedGradients &) = delete;
+  SharedGradients &operator=(const SharedGradients &) = delete;
+
+  /// Sums this rank's shared gradients over their holders, in place.
+  void sum(tessel_context_t *context, const FunctionSpec &apply,
+           const GradientSums &sums) {
+    for (const auto &[name, comm] : shared) {
+      const ValueSpec *spec = apply.findArgument(name);
+      void *buffer = sums.find(name);
+      int64_t count = spec->local.numElements();
+      std::vector<unsigned char> bytes(
+          static_cast<size_t>(spec->local.numBytes()));
+      runtime::activeBackend().copyFromBuffer(*context, bytes.data(), buffer,
+                                              bytes.size());
+      // In double, so that any element type sums the same on every holder.
+      std::vector<double> values(static_cast<size_t>(count));
+      for (int64_t i = 0; i < count; ++i)
+        values[i] = runtime::loadElement(spec->local.type, bytes.data(), i);
+      MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(count),
+                    MPI_DOUBLE, MPI_SUM, comm);
+      for (int64_t i = 0; i < count; ++i)
+        runtime::storeElement(spec->local.type, bytes.data(), i, values[i]);
+      runtime::activeBackend().copyToBuffer(*context, buffer, bytes.data(),
+                                            bytes.size());
+    }
+  }
+
+private:
+  std::vector<std::pair<std::string, MPI_Comm>> shared;
+  std::vector<MPI_Comm> comms;
+};
+
+/// The options a pipelined program cannot honour yet, refused rather than
+/// ignored.
+std::optional<std::string> unsupportedOption(const Options &options) {
+  if (!options.checkpointDir.empty() || options.checkpointEvery > 0 ||
+      options.resume)
+    return std::string("checkpoints (--checkpoint-dir, --checkpoint-every, "
+                       "--resume) are not supported for a pipelined program "
+                       "yet");
+  if (options.evalEvery > 0 || !options.evalData.empty() ||
+      options.evalBatches > 0)
+    return std::string("evaluation (--eval-every, --eval-data, "
+                       "--eval-batches) is not supported for a pipelined "
+                       "program yet: it has no evaluate function");
+  return std::nullopt;
+}
+
+/// Calls `function` with its arguments found by name by `lookup` (each
+/// must be found: the plan checked it) and returns its results.
+std::vector<void *>
+call(tessel_context_t *context, tessel_function_t compiled,
+     const FunctionSpec &spec,
+     const std::function<void *(const ValueSpec &)> &lookup) {
+  std::vector<void *> arguments;
+  arguments.reserve(spec.arguments.size());
+  for (const ValueSpec &argument : spec.arguments)
+    arguments.push_back(lookup(argument));
+  std::vector<void *> results(spec.results.size(), nullptr);
+  compiled(context, arguments.data(), results.data());
+  return results;
+}
+
+} // namespace
+
+int trainPipelined(
+    const Options &options, const ProgramMetadata &metadata,
+    const std::function<tessel_function_t(const std::string &)> &function,
+    tessel_context_t *context, int64_t rank) {
+  const layout::Mesh &mesh = metadata.mesh;
+  const PipelineSpec &pipeline = *metadata.pipeline;
+  std::string error;
+  if (anyRankFailed(rank, unsupportedOption(options)))
+    return 1;
+  std::optional<RunData> data = loadRunData(options, metadata, error);
+  if (anyRankFailed(rank,
+                    data ? std::nullopt : std::optional<std::string>(error)))
+    return 1;
+  const Dataset &dataset = data->training;
+
+  // The rank's stage is its coordinate on the pipeline axis; its
+  // neighbours have the same coordinates on the other axes.
+  unsigned axis = *mesh.axisIndex(pipeline.axis);
+  std::vector<int64_t> coordinates = mesh.coordinatesOf(rank);
+  int64_t stage = coordinates[axis];
+  auto rankOfStage = [&](int64_t s) {
+    std::vector<int64_t> at = coordinates;
+    at[axis] = s;
+    return mesh.rankAt(at);
+  };
+  StagePlan plan;
+  if (anyRankFailed(rank, planStage(metadata, dataset, stage, function, plan)))
+    return 1;
+  if (options.batch && options.batch != plan.batchSize) {
+    if (rank == 0)
+      fmt::print(stderr,
+                 "error: --batch {}: this program was compiled for a batch "
+                 "of {} ({} micro-batches of {}); compile the model with "
+                 "`tessel compile --batch {}` (or `tessel run --batch {}`)\n",
+                 options.batch, plan.batchSize, pipeline.microbatches,
+                 plan.microbatchSize, options.batch, options.batch);
+    return 1;
+  }
+  // A message's tag is 2 * micro-batch + direction.
+  int *tagBound = nullptr, found = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tagBound, &found);
+  if (anyRankFailed(rank, found && 2 * pipeline.microbatches - 1 > *tagBound
+                              ? std::optional<std::string>(fmt::format(
+                                    "{} micro-batches are more than MPI's tags "
+                                    "(up to {}) can number",
+                                    pipeline.microbatches, *tagBound))
+                              : std::nullopt))
+    return 1;
+
+  bool first = stage == 0, last = stage + 1 == plan.stages;
+  StageLinks links(context, first ? -1 : rankOfStage(stage - 1),
+                   last ? -1 : rankOfStage(stage + 1));
+  // The ranks of one pipeline (one per stage), for the step's loss, which
+  // the last stage knows.
+  MPI_Comm pipelineComm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, static_cast<int>(rankOfStage(0)),
+                 static_cast<int>(stage), &pipelineComm);
+  SharedGradients shared(metadata, rank, rankOfStage(0), plan);
+
+  Buffers state(context);
+  {
+    std::vector<void *> results(plan.init->results.size(), nullptr);
+    plan.initFunction(context, nullptr, results.data());
+    for (size_t i = 0; i < results.size(); ++i)
+      state.put(plan.init->results[i].name, results[i]);
+  }
+  auto stateOf = [&](const ValueSpec &argument) -> void * {
+    return state.find(argument.name);
+  };
+
+  PipelineScheduleKind scheduleKind = *parsePipelineSchedule(pipeline.schedule);
+  std::vector<PipelineAction> actions =
+      pipelineActions(scheduleKind, plan.stages, pipeline.microbatches, stage);
+  if (rank == 0)
+    fmt::print("pipeline: {} stages over '{}', {} micro-batches of {} "
+               "({}{})\n",
+               plan.stages, pipeline.axis, pipeline.microbatches,
+               plan.microbatchSize, pipeline.schedule,
+               pipeline.remat ? ", recomputing the forward" : "");
+
+  TrainingReport report(options, mesh, rank, plan.batchSize, 0);
+  if (!report.openMetrics(/*append=*/false))
+    return 1;
+  BatchMaker batches(dataset, options.seed);
+  std::map<std::string, std::vector<unsigned char>> staging;
+  GradientSums sums(context);
+  StepWatchdog watchdog(options.stepTimeout, static_cast<int>(rank));
+  if (options.profile)
+    runtime::enableOpProfiling();
+  int status = 0;
+  for (int64_t s = 0; s < options.steps; ++s) {
+    watchdog.stepStarted(s + 1);
+    Clock::time_point stepStart = Clock::now();
+    double lr = learningRate(options.schedule, options.learningRate,
+                             options.warmupSteps, s, options.steps);
+    // The unpipelined step's examples, cut into consecutive micro-batches.
+    std::vector<int64_t> examples = batches.examplesOfStep(s, plan.batchSize);
+    // What each micro-batch's backward needs from its forward: the data,
+    // the activations received and the residuals, freed after it.
+    std::map<int64_t, Buffers> held;
+    double lossSum = 0;
+    auto dataOf = [&](const ValueSpec &argument, int64_t j) -> void * {
+      Buffers &mine = held.try_emplace(j, context).first->second;
+      if (void *buffer = mine.find(argument.name))
+        return buffer;
+      void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
+      std::vector<int64_t> microbatch(
+          examples.begin() + j * plan.microbatchSize,
+          examples.begin() + (j + 1) * plan.microbatchSize);
+      fillDataArgument(batches, plan.feeds.at(argument.name), argument,
+                       microbatch, mesh, rank, s, lr, context, buffer,
+                       staging[argument.name]);
+      mine.put(argument.name, buffer);
+      return buffer;
+    };
+    // Receives start one action ahead, so a message can arrive while the
+    // action before it runs.
+    auto expectFor = [&](size_t index) {
+      if (index >= actions.size())
+        return;
+      const PipelineAction &action = actions[index];
+      if (action.kind == Kind::Forward && !first)
+        links.expect(StageLinks::Activations, action.microbatch,
+                     plan.inputsFromBefore);
+      if (action.kind == Kind::Backward && !last)
+        links.expect(StageLinks::Cotangents, action.microbatch,
+                     plan.cotangentsFromAfter);
+    };
+    expectFor(0);
+    for (size_t a = 0; a < actions.size(); ++a) {
+      expectFor(a + 1);
+      int64_t j = actions[a].microbatch;
+      Buffers &mine = held.try_emplace(j, context).first->second;
+      if (actions[a].kind == Kind::Forward) {
+        if (!first)
+          links.receive(StageLinks::Activations, j, plan.inputsFromBefore,
+                        mine);
+        std::vector<void *> results =
+            call(context, plan.forwardFunction, *plan.forward,
+                 [&](const ValueSpec &argument) -> void * {
+                   if (void *buffer = stateOf(argument))
+                     return buffer;
+                   if (void *buffer = mine.find(argument.name))
+                     return buffer;
+                   return dataOf(argument, j);
+                 });
+        // The results stay with the micro-batch until its backward (the
+        // residuals); the outputs go to the next stage, the loss into the
+        // step's.
+        for (size_t i = 0; i < results.size(); ++i) {
+          if (static_cast<int>(i) == plan.lossResult) {
+            lossSum += runtime::readScalar(
+                *context, plan.forward->results[i].local.type, results[i]);
+            tessel_rt_free(context, results[i]);
+          } else {
+            mine.put(plan.forward->results[i].name, results[i]);
+          }
+        }
+        if (!last)
+          links.send(StageLinks::Activations, j, plan.outputsToAfter, mine);
+        for (const ValueSpec &result : plan.forward->results)
+          if (!plan.backward->findArgument(result.name))
+            mine.erase(result.name);
+      } else {
+        Buffers cotangents(context);
+        if (!last)
+          links.receive(StageLinks::Cotangents, j, plan.cotangentsFromAfter,
+                        cotangents);
+        std::vector<void *> results =
+            call(context, plan.backwardFunction, *plan.backward,
+                 [&](const ValueSpec &argument) -> void * {
+                   if (void *buffer = stateOf(argument))
+                     return buffer;
+                   if (void *buffer = mine.find(argument.name))
+                     return buffer;
+                   if (void *buffer = cotangents.find(argument.name))
+                     return buffer;
+                   return dataOf(argument, j);
+                 });
+        held.erase(j);
+        Buffers toBefore(context);
+        for (size_t i = 0; i < results.size(); ++i) {
+          const ValueSpec &result = plan.backward->results[i];
+          if (plan.gradients.count(result.name))
+            sums.add(result, results[i]);
+          else
+            toBefore.put(result.name, results[i]);
+        }
+        if (!first)
+          links.send(StageLinks::Cotangents, j, plan.cotangentsToBefore,
+                     toBefore);
+      }
+    }
+    links.waitForSends();
+    // The step's loss, the mean of the last stage's micro-batch losses,
+    // made known to the whole pipeline; the NaN policy then takes the
+    // same branch on every rank.
+    double loss = lossSum / static_cast<double>(pipeline.microbatches);
+    MPI_Bcast(&loss, 1, MPI_DOUBLE, static_cast<int>(plan.stages - 1),
+              pipelineComm);
+    bool finite = std::isfinite(loss);
+    if (finite) {
+      shared.sum(context, *plan.apply, sums);
+      std::vector<void *> learningRate;
+      std::vector<void *> results = call(
+          context, plan.applyFunction, *plan.apply,
+          [&](const ValueSpec &argument) -> void * {
+            if (void *buffer = stateOf(argument))
+              return buffer;
+            if (argument.name == "learning_rate") {
+              void *buffer =
+                  tessel_rt_alloc(context, argument.local.numBytes());
+              runtime::writeScalar(*context, argument.local.type, buffer, lr);
+              learningRate.push_back(buffer);
+              return buffer;
+            }
+            return sums.find(argument.name);
+          });
+      for (void *buffer : learningRate)
+        tessel_rt_free(context, buffer);
+      for (size_t i = 0; i < results.size(); ++i)
+        state.put(plan.apply->results[i].name, results[i]);
+    }
+    sums.clear();
+    if (!finite &&
+        report.stopsAtNonFinite(s, fmt::format("the loss is {}", loss))) {
+      status = 1;
+      break;
+    }
+    Clock::time_point stepEnd = Clock::now();
+    watchdog.stepFinished();
+    report.stepFinished(
+        s, loss, lr, std::chrono::duration<double>(stepEnd - stepStart).count(),
+        finite);
+    if (report.isProgressStep(s)) {
+      if (!report.metricsWritten()) {
+        status = 1;
+        break;
+      }
+      report.printProgress(s, loss, "");
+    }
+  }
+  if (status == 0)
+    report.printSummary();
+  MPI_Comm_free(&pipelineComm);
+  if (status == 0 && !report.close())
+    status = 1;
+  return status;
+}
+
+} // namespace tessel::driver
