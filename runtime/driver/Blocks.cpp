@@ -86,4 +86,21 @@ void placeBlock(const void *block, const std::vector<int64_t> &blockShape,
              });
 }
 
+std::vector<BlockRun> blockRuns(const std::vector<int64_t> &globalShape,
+                                const std::vector<int64_t> &offsets,
+                                const std::vector<int64_t> &blockShape,
+                                size_t elementBytes) {
+  std::vector<BlockRun> runs;
+  forEachRun(globalShape, offsets, blockShape, elementBytes,
+             [&](size_t globalAt, size_t blockAt, size_t bytes) {
+               if (!runs.empty() &&
+                   runs.back().globalAt + runs.back().bytes == globalAt &&
+                   runs.back().blockAt + runs.back().bytes == blockAt)
+                 runs.back().bytes += bytes;
+               else
+                 runs.push_back({globalAt, blockAt, bytes});
+             });
+  return runs;
+}
+
 } // namespace tessel::driver

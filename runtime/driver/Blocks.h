@@ -30,6 +30,22 @@ void placeBlock(const void *block, const std::vector<int64_t> &blockShape,
                 const std::vector<int64_t> &globalShape, size_t elementBytes,
                 void *global);
 
+/// A contiguous run of a block inside its global tensor: `bytes` bytes at
+/// byte `globalAt` of the global tensor and `blockAt` of the block.
+struct BlockRun {
+  uint64_t globalAt;
+  uint64_t blockAt;
+  uint64_t bytes;
+};
+
+/// The runs of the block of shape `blockShape` at `offsets` that lie inside
+/// the global tensor (a padded block's padding has none), in increasing
+/// order of globalAt, runs that continue each other in both joined.
+std::vector<BlockRun> blockRuns(const std::vector<int64_t> &globalShape,
+                                const std::vector<int64_t> &offsets,
+                                const std::vector<int64_t> &blockShape,
+                                size_t elementBytes);
+
 } // namespace tessel::driver
 
 #endif // TESSEL_RUNTIME_DRIVER_BLOCKS_H

@@ -5,8 +5,10 @@
 // form, in the safetensors format (safetensors/CheckpointFile.h, shared with
 // the tools that import and export weights). Because tensors are global, a
 // checkpoint written under one layout or rank count resumes under any
-// other: rank 0 writes the blocks gathered to it, and each rank takes its
-// block on reading.
+// other. It is written in parallel as a sharded checkpoint: each tensor has
+// one owner rank, which assembles it from the ranks holding its distinct
+// blocks and writes it into its own shard file (tensors are spread over the
+// ranks by size); on reading, each rank reads only the bytes of its blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,14 +33,15 @@ struct StateTensor {
 };
 
 /// Collective over MPI_COMM_WORLD: gathers a tensor's blocks to rank 0 and
-/// assembles the global tensor there in `global` (replicas overwrite each
-/// other with the same bytes; other ranks leave it alone). `tensor.local`
-/// is host memory. False with the reason in `error` when a block is larger
-/// than one MPI message.
+/// assembles the global tensor there in `global` (one copy of each distinct
+/// block travels; other ranks leave `global` alone). `tensor.local` is host
+/// memory. Blocks of any size travel (in pieces of at most 1 GiB, as MPI
+/// counts are ints); returns true.
 bool gatherGlobal(const StateTensor &tensor, const layout::Mesh &mesh,
                   int64_t rank, std::vector<unsigned char> &global,
                   std::string &error);
 
+using safetensors::checkpointDirectory;
 using safetensors::checkpointPath;
 using safetensors::latestCheckpoint;
 using safetensors::resolveCheckpoint;
@@ -59,23 +62,36 @@ std::optional<std::string> agreedCheckpoint(const std::string &path,
 std::optional<std::string> agreedLatestCheckpoint(const std::string &dir,
                                                   int64_t rank);
 
-/// Collective over MPI_COMM_WORLD: gathers every tensor's blocks to rank 0,
-/// which writes them to a temporary file in `dir`, fsyncs it and renames it
-/// into place, so a crash while writing leaves the previous checkpoint
-/// whole. Returns false on every rank when writing failed, with the reason
-/// in `error` on rank 0.
+/// The rank that assembles and writes each of `tensors` into its shard:
+/// the largest tensors first, each to the rank with the fewest bytes so far
+/// (the lowest of them on a tie). The same on every rank.
+std::vector<int64_t> checkpointOwners(const std::vector<StateTensor> &tensors,
+                                      int64_t ranks);
+
+/// Collective over MPI_COMM_WORLD: writes the sharded checkpoint after
+/// `step` steps into `dir` (rank 0's `dir`, on every rank: they must share
+/// its file system). Each tensor's owner (checkpointOwners) assembles it
+/// from the ranks that hold its distinct blocks and writes its tensors to
+/// its shard in a temporary directory; rank 0 then writes the index and
+/// renames the directory into place (safetensors/CheckpointDirectory.h), so
+/// a crash while writing leaves the previous checkpoints whole. A tensor
+/// named '__metadata__' or two of one name are refused before anything is
+/// written. Returns false on every rank when writing failed, with the
+/// reason (of the lowest rank that failed) in `error` on every rank.
 bool writeCheckpoint(const std::string &dir, int64_t step,
                      const std::vector<StateTensor> &tensors,
                      const layout::Mesh &mesh, int64_t rank,
                      std::string &error);
 
-/// Reads `path` into each tensor's local block (buffers of its local type)
-/// and its step count into `step`. A tensor missing from the file or the
-/// program, with another dtype, shape or dims, with data beyond the file's
-/// end (a truncated file) or data that fail their CRC-32, and a header that
-/// is not what tessel writes, are errors naming the file and the tensor;
-/// nothing in the file is trusted before it is checked. Every rank reads the
-/// file itself.
+/// Reads `path` (a sharded checkpoint's directory or index, or a single
+/// file) into each tensor's local block (buffers of its local type) and its
+/// step count into `step`. A tensor missing from the file or the program,
+/// with another dtype, shape or dims, with data beyond the file's end (a
+/// truncated file) or data that fail their CRC-32, a missing shard, an
+/// index that names a tensor twice, and a header that is not what tessel
+/// writes, are errors naming the file and the tensor; nothing in the file
+/// is trusted before it is checked. Every rank reads the bytes of its own
+/// blocks (readBlocks).
 bool readCheckpoint(const std::string &path,
                     const std::vector<StateTensor> &tensors,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
@@ -98,7 +114,8 @@ bool readCheckpoint(safetensors::CheckpointFile &file,
 /// Reads each tensor's block from a checkpoint already opened, as
 /// readCheckpoint does, but lets the file hold tensors that are not among
 /// `tensors`: a forward-only or decode function reads the parameters it
-/// takes out of a training checkpoint that also holds optimizer state.
+/// takes out of a training checkpoint that also holds optimizer state. Only
+/// the CRC chunks holding the block are read (CheckpointFile::readRuns).
 bool readBlocks(safetensors::CheckpointFile &file,
                 const std::vector<StateTensor> &tensors,
                 const layout::Mesh &mesh, int64_t rank, std::string &error);

@@ -1,14 +1,20 @@
-//===- CheckpointFile.h - tessel's checkpoints as files ----------*- C++
-//-*-===//
+//===- CheckpointFile.h - tessel's checkpoints as files ---------*- C++ -*-===//
 //
-// A tessel checkpoint is a safetensors file of global tensors (whole, not
-// one rank's block) whose __metadata__ holds "format": "tessel", the step
-// count, each tensor's dim names ("dims.NAME": "pixels,hidden") and the
-// CRC-32 of its bytes ("crc32.NAME"). Because the tensors are global, a
+// A tessel checkpoint holds global tensors (whole, not one rank's block) in
+// the safetensors format, either as one file (step-N.safetensors) or, as
+// training writes them, as a directory in Hugging Face's sharded format
+// (step-N/ holding model.safetensors.index.json and the shard files
+// model-0000K-of-0000M.safetensors, ShardIndex.h). Each file's __metadata__
+// holds "format": "tessel", the step count, each tensor's dim names
+// ("dims.NAME": "pixels,hidden"), the CRC-32 of its bytes ("crc32.NAME")
+// and, for tensors over one chunk, the CRC-32 of each 1 MiB chunk
+// ("crc32_chunks.NAME"), so that a reader taking only part of a tensor
+// checks only the chunks it reads. Because the tensors are global, a
 // checkpoint resumes under any layout and rank count. The driver's
-// checkpoints (driver/Checkpoint.h, which gathers and scatters the blocks
-// over MPI) and `tessel import-weights` / `export-weights` both write and
-// read them through this file. Every message starts "checkpoint PATH: ".
+// checkpoints (driver/Checkpoint.h, which moves the blocks over MPI) and
+// `tessel import-weights` / `export-weights` / `tessel-eval --checkpoint`
+// read them through this file. Every message starts "checkpoint PATH: ",
+// PATH being the file at fault (the shard, or the index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +23,10 @@
 
 #include "reference/Tensor.h"
 #include "safetensors/Safetensors.h"
+#include "safetensors/ShardIndex.h"
 
-#include <fstream>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,39 +51,79 @@ struct CheckpointTensor {
   const void *data;
 };
 
-/// The file a checkpoint after `step` steps has in `dir`.
+/// The single file a checkpoint after `step` steps has in `dir`.
 std::string checkpointPath(const std::string &dir, int64_t step);
+/// The directory a sharded checkpoint after `step` steps has in `dir`.
+std::string checkpointDirectory(const std::string &dir, int64_t step);
 
-/// The checkpoint of the most steps in `dir`, if any.
+/// Whether `path` is a sharded checkpoint's directory: it holds an index
+/// that is a regular file (a FIFO is not read).
+bool isShardedCheckpoint(const std::string &path);
+
+/// The checkpoint of the most steps in `dir`, if any: a regular file
+/// step-N.safetensors or a directory step-N holding an index (a directory
+/// being written, .step-N.tmp, has neither name). A directory wins over a
+/// file of the same step.
 std::optional<std::string> latestCheckpoint(const std::string &dir);
 
-/// The checkpoint file that `path` (a file or directory a user gives) names:
-/// the file itself, or the latest checkpoint of a directory. Nullopt with
-/// the reason, starting with `path`, in `error` when there is none; a path
-/// the system refuses (too long, not searchable) is such a reason.
+/// The checkpoint that `path` (a file or directory a user gives) names:
+/// the file itself, a sharded checkpoint's directory, or the latest
+/// checkpoint of a directory of them. Nullopt with the reason, starting
+/// with `path`, in `error` when there is none; a path the system refuses
+/// (too long, not searchable) is such a reason.
 std::optional<std::string> resolveCheckpoint(const std::string &path,
                                              std::string &error);
 
-/// Writes the checkpoint after `step` steps into `dir` (created if need
-/// be), atomically (safetensors::write). False with the reason in `error`.
+/// The __metadata__ of a checkpoint file holding `tensors` after `step`
+/// steps: format, step, each tensor's dims and CRC-32s.
+std::map<std::string, std::string>
+checkpointMetadata(int64_t step, const std::vector<CheckpointTensor> &tensors);
+
+/// Writes `tensors` to the file `path` with checkpointMetadata, atomically
+/// (safetensors::write). False with the reason in `error`.
+bool writeCheckpointTensors(const std::string &path, int64_t step,
+                            const std::vector<CheckpointTensor> &tensors,
+                            std::string &error);
+
+/// Writes the single-file checkpoint after `step` steps into `dir` (created
+/// if need be), atomically. False with the reason in `error`.
 bool writeCheckpointFile(const std::string &dir, int64_t step,
                          const std::vector<CheckpointTensor> &tensors,
                          std::string &error);
 
-/// A checkpoint opened for reading.
+/// A run of bytes of a tensor to read: `bytes` bytes from byte `tensorAt`
+/// of the tensor's data to byte `outAt` of the reader's buffer.
+struct ByteRun {
+  uint64_t tensorAt;
+  uint64_t bytes;
+  uint64_t outAt;
+};
+
+/// A checkpoint opened for reading: one file, or a sharded checkpoint whose
+/// shards are opened (and their headers checked) when a tensor of theirs
+/// is first read.
 class CheckpointFile {
 public:
-  /// Opens `path`: a regular safetensors file (a FIFO or device is refused
-  /// before it is opened) whose __metadata__ has a step count.
+  CheckpointFile();
+  ~CheckpointFile();
+
+  /// Opens `path`: a regular safetensors file whose __metadata__ has a step
+  /// count, or a sharded checkpoint (its directory or its index), whose
+  /// index must name a step and shard files that exist and are regular
+  /// files (a FIFO or device is refused before it is opened).
   bool open(const std::string &path, std::string &error);
-  /// The same from a stream of `fileSize` bytes that `path` names.
+  /// The same for a single file read from a stream of `fileSize` bytes
+  /// that `path` names.
   bool open(std::istream &file, uint64_t fileSize, const std::string &path,
             std::string &error);
 
+  /// The file, or the sharded checkpoint's directory.
   const std::string &filePath() const { return path; }
+  /// Every file the checkpoint is made of (the index and the shards).
+  std::vector<std::string> files() const;
   int64_t step() const { return stepCount; }
-  const std::vector<std::string> &names() const { return reader.names(); }
-  bool has(const std::string &name) const { return reader.has(name); }
+  const std::vector<std::string> &names() const { return tensorNames; }
+  bool has(const std::string &name) const;
 
   /// Reads tensor `name`, which must have `expected`'s dtype, shape and
   /// (when the file records them) dims, into `bytes`, checking its extent
@@ -86,15 +134,34 @@ public:
   /// metadata, which must have them) and bytes.
   bool read(const std::string &name, ref::TensorSpec &spec,
             std::vector<unsigned char> &bytes, std::string &error);
+  /// Reads the `runs` (sorted by tensorAt, not overlapping, within the
+  /// tensor) of tensor `name`, checked as read() checks it, into `out`.
+  /// Only the CRC chunks the runs touch are read and checked (the whole
+  /// tensor when the file has only its whole CRC, as files written before
+  /// the chunks were added).
+  bool readRuns(const std::string &name, const ref::TensorSpec &expected,
+                const std::vector<ByteRun> &runs, void *out,
+                std::string &error);
 
 private:
+  struct Shard;
   bool fail(const std::string &why, std::string &error) const;
-  bool readChecked(const TensorEntry &entry, std::vector<unsigned char> &bytes,
+  bool openSharded(const std::string &directory, const std::string &index,
                    std::string &error);
+  /// The opened shard holding `name`, or null with the reason in `error`.
+  Shard *shardOf(const std::string &name, std::string &error);
+  bool openShard(Shard &shard, std::string &error);
+  /// The entry of `name`, checked against `expected` (dtype, shape, dims).
+  bool checkedEntry(const std::string &name, const ref::TensorSpec &expected,
+                    Shard *&shard, TensorEntry &entry, std::string &error);
+  bool readChecked(Shard &shard, const TensorEntry &entry,
+                   std::vector<unsigned char> &bytes, std::string &error);
 
   std::string path;
-  std::unique_ptr<std::ifstream> owned;
-  Reader reader;
+  std::string indexPath;
+  std::vector<std::unique_ptr<Shard>> shards;
+  std::map<std::string, size_t> shardOfTensor;
+  std::vector<std::string> tensorNames;
   int64_t stepCount = 0;
 };
 

@@ -2,6 +2,8 @@
 
 #include "safetensors/Safetensors.h"
 
+#include "safetensors/StrictJson.h"
+
 #include <nlohmann/json.hpp>
 
 #include "base/Float16.h"
@@ -209,9 +211,19 @@ bool Reader::open(std::istream &input, uint64_t fileSize, std::string &why) {
     return false;
   }
   json &header = parsed->value;
-  header = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  RepeatedKey repeated;
+  header = parseNotingRepeats(text, repeated);
   if (header.is_discarded() || !header.is_object()) {
     why = "its header is not a JSON object";
+    return false;
+  }
+  // nlohmann keeps the last of a repeated key: one of two tensors of a
+  // name would be read without a word.
+  if (!repeated.key.empty()) {
+    why = repeated.parent.empty()
+              ? fmt::format("its header names tensor '{}' twice", repeated.key)
+              : fmt::format("its header gives key '{}' twice in '{}'",
+                            repeated.key, repeated.parent);
     return false;
   }
   dataStart = 8 + length;
@@ -356,6 +368,20 @@ bool Reader::read(const TensorEntry &entry, std::vector<unsigned char> &bytes,
   return true;
 }
 
+bool Reader::readRange(const TensorEntry &entry, uint64_t offset,
+                       uint64_t bytes, void *out, std::string &why) {
+  file->clear();
+  file->seekg(
+      static_cast<std::streamoff>(dataStart + entry.dataOffsets[0] + offset));
+  if (!file->read(static_cast<char *>(out),
+                  static_cast<std::streamsize>(bytes))) {
+    why = fmt::format("cannot read bytes {} to {} of tensor '{}'", offset,
+                      offset + bytes, entry.name);
+    return false;
+  }
+  return true;
+}
+
 bool write(const std::string &path, const std::vector<TensorData> &tensors,
            const std::map<std::string, std::string> &metadata,
            std::string &error) {
@@ -390,6 +416,15 @@ bool write(const std::string &path, const std::vector<TensorData> &tensors,
   for (int i = 0; i < 8; ++i)
     lengthBytes[i] = static_cast<unsigned char>(length >> (8 * i));
 
+  std::vector<FilePiece> pieces = {{lengthBytes, 8},
+                                   {text.data(), text.size()}};
+  for (const TensorData &tensor : tensors)
+    pieces.push_back({tensor.data, tensor.bytes});
+  return writeAtomically(path, pieces, error);
+}
+
+bool writeAtomically(const std::string &path,
+                     const std::vector<FilePiece> &pieces, std::string &error) {
   fs::path target(path);
   std::string temporary =
       (target.parent_path() / ("." + target.filename().string() + ".tmp"))
@@ -400,10 +435,9 @@ bool write(const std::string &path, const std::vector<TensorData> &tensors,
         fmt::format("cannot create {}: {}", temporary, std::strerror(errno));
     return false;
   }
-  bool ok =
-      writeAll(fd, lengthBytes, 8) && writeAll(fd, text.data(), text.size());
-  for (const TensorData &tensor : tensors)
-    ok = ok && writeAll(fd, tensor.data, tensor.bytes);
+  bool ok = true;
+  for (const FilePiece &piece : pieces)
+    ok = ok && writeAll(fd, piece.data, piece.bytes);
   ok = ok && ::fsync(fd) == 0;
   int savedErrno = errno;
   ok = ::close(fd) == 0 && ok;

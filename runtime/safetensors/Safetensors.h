@@ -86,6 +86,10 @@ public:
   /// Reads the bytes of an entry that passed checkExtent.
   bool read(const TensorEntry &entry, std::vector<unsigned char> &bytes,
             std::string &why);
+  /// Reads `bytes` bytes from `offset` bytes into the data of an entry that
+  /// passed checkExtent (the range must lie within it) to `out`.
+  bool readRange(const TensorEntry &entry, uint64_t offset, uint64_t bytes,
+                 void *out, std::string &why);
 
 private:
   /// Checks that no two tensors' data_offsets share a byte.
@@ -117,6 +121,18 @@ struct TensorData {
 bool write(const std::string &path, const std::vector<TensorData> &tensors,
            const std::map<std::string, std::string> &metadata,
            std::string &error);
+
+/// A piece of a file to write: `bytes` bytes at `data`.
+struct FilePiece {
+  const void *data;
+  size_t bytes;
+};
+
+/// Writes the pieces, one after the other, to `path` as write() does: a
+/// temporary file beside it (".NAME.tmp"), fsync'd and renamed over `path`,
+/// the directory fsync'd. False with the reason in `error`.
+bool writeAtomically(const std::string &path,
+                     const std::vector<FilePiece> &pieces, std::string &error);
 
 } // namespace tessel::safetensors
 

@@ -1,17 +1,22 @@
 //===- CheckpointTest.cpp - Damaged and foreign checkpoints ---------------===//
 //
-// Writes a checkpoint with the driver's writer, then damages it the ways a
-// crash, a full disk or a hand edit would (truncation, a header whose names,
-// dtypes, shapes, dims or byte ranges disagree with the program, flipped
-// data bytes, a header that is not JSON) or reads it as another program.
-// Each must be an error that names the file and the tensor, never a crash
-// or a silently wrong tensor; a failed write must leave the checkpoint
-// before it as it was. Runs under mpirun on one rank (the writer gathers
-// over MPI_COMM_WORLD).
+// Writes a checkpoint with the driver's writer (a sharded checkpoint of one
+// shard on one rank), then damages it the ways a crash, a full disk or a
+// hand edit would (truncation, a header whose names, dtypes, shapes, dims or
+// byte ranges disagree with the program, flipped data bytes, a header that
+// is not JSON, a missing shard, an index naming a tensor twice) or reads it
+// as another program. Each must be an error that names the file and the
+// tensor, never a crash or a silently wrong tensor; a failed write must
+// leave the checkpoint before it as it was. Single-file checkpoints (written
+// before checkpoints were sharded, and by `tessel import-weights`) must
+// still read. Runs under mpirun on one rank (the writer moves blocks over
+// MPI_COMM_WORLD); reads of other ranks' blocks need no MPI.
 //
 //===----------------------------------------------------------------------===//
 
 #include "driver/Checkpoint.h"
+#include "driver/Blocks.h"
+#include "safetensors/CheckpointDirectory.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -55,10 +60,27 @@ protected:
     return {{&weightSpec, weights.data()}, {&stepSpec, &stepCount}};
   }
 
-  /// Writes the state as the checkpoint after `step` steps; returns its path.
+  /// Writes the state as the checkpoint after `step` steps; returns the
+  /// path of its one shard file.
   std::string write(int64_t step) {
     std::string error;
     EXPECT_TRUE(writeCheckpoint(dir.string(), step, state(), mesh, 0, error))
+        << error;
+    return (fs::path(checkpointDirectory(dir.string(), step)) /
+            safetensors::shardFileName(1, 1))
+        .string();
+  }
+
+  /// Writes the state as a single-file checkpoint, as tessel wrote them
+  /// before they were sharded; returns its path.
+  std::string writeSingleFile(int64_t step) {
+    std::vector<safetensors::CheckpointTensor> tensors;
+    for (const StateTensor &tensor : state())
+      tensors.push_back(
+          {tensor.spec->name, tensor.spec->global.spec(), tensor.local});
+    std::string error;
+    EXPECT_TRUE(
+        safetensors::writeCheckpointFile(dir.string(), step, tensors, error))
         << error;
     return checkpointPath(dir.string(), step);
   }
@@ -85,6 +107,20 @@ protected:
   int64_t stepCount = 7;
   fs::path dir;
 };
+
+/// The sharded checkpoint a shard file belongs to: its directory.
+std::string checkpointOf(const std::string &shard) {
+  return fs::path(shard).parent_path().string();
+}
+
+std::string indexIn(const std::string &checkpoint) {
+  return (fs::path(checkpoint) / safetensors::kIndexFileName).string();
+}
+
+/// The index of the sharded checkpoint a shard file belongs to.
+std::string indexOf(const std::string &shard) {
+  return indexIn(checkpointOf(shard));
+}
 
 std::string contents(const std::string &path) {
   std::ifstream file(path, std::ios::binary);
@@ -131,8 +167,9 @@ TEST_F(CheckpointTest, WhatIsWrittenReadsBack) {
   std::vector<float> w(weights.size());
   int64_t s = 0, step = 0;
   std::string error;
-  ASSERT_TRUE(readCheckpoint(path, {{&weightSpec, w.data()}, {&stepSpec, &s}},
-                             mesh, 0, step, error))
+  ASSERT_TRUE(readCheckpoint(checkpointOf(path),
+                             {{&weightSpec, w.data()}, {&stepSpec, &s}}, mesh,
+                             0, step, error))
       << error;
   EXPECT_EQ(step, 5);
   EXPECT_EQ(w, weights);
@@ -143,7 +180,7 @@ TEST_F(CheckpointTest, TruncatedDataNamesTheTensor) {
   std::string path = write(1);
   std::string bytes = contents(path);
   overwrite(path, bytes.substr(0, bytes.size() - 3));
-  EXPECT_ERROR(read(path), path,
+  EXPECT_ERROR(read(checkpointOf(path)), path,
                "tensor 'step' ends at byte 56 of the data, but the file holds "
                "53 bytes of data (truncated?)");
 }
@@ -151,11 +188,12 @@ TEST_F(CheckpointTest, TruncatedDataNamesTheTensor) {
 TEST_F(CheckpointTest, TruncatedHeaderIsAnError) {
   std::string path = write(1);
   overwrite(path, contents(path).substr(0, 40));
-  EXPECT_ERROR(read(path), path, "runs past the end of its 40 bytes");
+  EXPECT_ERROR(read(checkpointOf(path)), path,
+               "runs past the end of its 40 bytes");
   overwrite(path, "abc");
-  EXPECT_ERROR(read(path), path, "it has 3 bytes, too few");
+  EXPECT_ERROR(read(checkpointOf(path)), path, "it has 3 bytes, too few");
   overwrite(path, "");
-  EXPECT_ERROR(read(path), path, "it has 0 bytes, too few");
+  EXPECT_ERROR(read(checkpointOf(path)), path, "it has 0 bytes, too few");
 }
 
 TEST_F(CheckpointTest, MissingFileIsAnError) {
@@ -179,53 +217,57 @@ TEST_F(CheckpointTest, HeaderThatIsNotJsonIsAnError) {
   bytes[8] = '[';
   bytes[9] = '}';
   overwrite(path, bytes);
-  EXPECT_ERROR(read(path), path, "its header is not a JSON object");
+  EXPECT_ERROR(read(checkpointOf(path)), path,
+               "its header is not a JSON object");
 }
 
 TEST_F(CheckpointTest, DtypeThatDisagreesNamesTheTensor) {
   std::string path = write(1);
   editHeader(path, [](json &header) { header["w"]["dtype"] = "F16"; });
-  EXPECT_ERROR(read(path), path,
+  EXPECT_ERROR(read(checkpointOf(path)), path,
                "tensor 'w' is F16, but the program has it as F32");
   editHeader(path, [](json &header) { header["w"]["dtype"] = 32; });
-  EXPECT_ERROR(read(path), path, "tensor 'w' is of no dtype");
+  EXPECT_ERROR(read(checkpointOf(path)), path, "tensor 'w' is of no dtype");
 }
 
 TEST_F(CheckpointTest, ShapeOrDimsThatDisagreeNameTheTensor) {
   std::string path = write(1);
   editHeader(path, [](json &header) { header["w"]["shape"] = {3, 4}; });
-  EXPECT_ERROR(read(path), path,
+  EXPECT_ERROR(read(checkpointOf(path)), path,
                "tensor 'w' has shape [3, 4], but the program has it as "
                "[pixels:4, classes:3] f32");
   editHeader(path, [](json &header) {
     header["w"]["shape"] = {4, 3};
     header["__metadata__"]["dims.w"] = "classes,pixels";
   });
-  EXPECT_ERROR(read(path), path, "tensor 'w' has dims [classes,pixels]");
+  EXPECT_ERROR(read(checkpointOf(path)), path,
+               "tensor 'w' has dims [classes,pixels]");
   editHeader(path, [](json &header) { header["w"]["shape"] = {4.5, 3}; });
-  EXPECT_ERROR(read(path), path, "tensor 'w' has no valid shape");
+  EXPECT_ERROR(read(checkpointOf(path)), path, "tensor 'w' has no valid shape");
 }
 
 TEST_F(CheckpointTest, SizesThatDisagreeNameTheTensor) {
   std::string path = write(1);
   editHeader(path, [](json &header) { header["w"]["data_offsets"] = {0, 40}; });
-  EXPECT_ERROR(read(path), path,
+  EXPECT_ERROR(read(checkpointOf(path)), path,
                "tensor 'w' has data_offsets [0, 40] that do not hold its 48 "
                "bytes");
   // A range that runs backwards must not wrap around to the right length.
   editHeader(path, [](json &header) {
     header["w"]["data_offsets"] = {uint64_t(1) << 63, (uint64_t(1) << 63) + 48};
   });
-  EXPECT_ERROR(read(path), path,
+  EXPECT_ERROR(read(checkpointOf(path)), path,
                "tensor 'w' has no valid shape or data_offsets");
   editHeader(path, [](json &header) {
     header["w"]["data_offsets"] = {-48, 0};
   });
-  EXPECT_ERROR(read(path), path, "tensor 'w' has data_offsets [-48, 0]");
+  EXPECT_ERROR(read(checkpointOf(path)), path,
+               "tensor 'w' has data_offsets [-48, 0]");
   editHeader(path, [](json &header) {
     header["w"]["data_offsets"] = {1000, 1048};
   });
-  EXPECT_ERROR(read(path), path, "tensor 'w' ends at byte 1048 of the data");
+  EXPECT_ERROR(read(checkpointOf(path)), path,
+               "tensor 'w' ends at byte 1048 of the data");
 }
 
 TEST_F(CheckpointTest, DamagedDataFailTheChecksum) {
@@ -233,12 +275,12 @@ TEST_F(CheckpointTest, DamagedDataFailTheChecksum) {
   std::string bytes = contents(path);
   bytes[bytes.size() - 20] ^= 0x10;
   overwrite(path, bytes);
-  EXPECT_ERROR(read(path), path,
+  EXPECT_ERROR(read(checkpointOf(path)), path,
                "tensor 'w' fails its CRC-32 check: its data are damaged");
 }
 
 TEST_F(CheckpointTest, MetadataThatIsNotTesselsIsAnError) {
-  std::string path = write(1);
+  std::string path = writeSingleFile(1);
   editHeader(path, [](json &header) { header["__metadata__"]["step"] = 3; });
   EXPECT_ERROR(read(path), path, "its __metadata__ has no step number");
   editHeader(path, [](json &header) { header["__metadata__"]["step"] = "-1"; });
@@ -251,20 +293,47 @@ TEST_F(CheckpointTest, MetadataThatIsNotTesselsIsAnError) {
   });
   EXPECT_ERROR(read(path), path,
                "tensor 'w' is not described by a JSON object");
+  // The same in a shard, and a shard of another step than its index's.
+  std::string shard = write(2);
+  editHeader(shard, [](json &header) { header["w"] = 5; });
+  EXPECT_ERROR(read(checkpointOf(shard)), shard,
+               "tensor 'w' is not described by a JSON object");
+  shard = write(2);
+  editHeader(shard, [](json &header) { header["__metadata__"]["step"] = "7"; });
+  EXPECT_ERROR(read(checkpointOf(shard)), shard,
+               "its step '7' is not the step 2 of " + indexOf(shard) +
+                   " (a shard of another checkpoint?)");
 }
 
 TEST_F(CheckpointTest, RenamedTensorIsAnError) {
   std::string path = write(1);
+  std::string index = indexOf(path);
   editHeader(path, [](json &header) {
     header["w2"] = header["w"];
     header.erase("w");
   });
-  EXPECT_ERROR(read(path), path,
+  // The shard and its index disagree: the index's 'w' is not in the shard.
+  EXPECT_ERROR(read(checkpointOf(path)), path,
+               "it holds tensor 'w2', which " + index + " does not name");
+  // Renamed in both: a tensor the program does not have.
+  json renamed = json::parse(contents(index));
+  renamed["weight_map"]["w2"] = renamed["weight_map"]["w"];
+  renamed["weight_map"].erase("w");
+  overwrite(index, renamed.dump());
+  EXPECT_ERROR(read(checkpointOf(path)), checkpointOf(path),
+               "it has tensor 'w2', which the program does not have");
+  // The single-file form.
+  std::string single = writeSingleFile(1);
+  editHeader(single, [](json &header) {
+    header["w2"] = header["w"];
+    header.erase("w");
+  });
+  EXPECT_ERROR(read(single), single,
                "it has tensor 'w2', which the program does not have");
 }
 
 TEST_F(CheckpointTest, CheckpointOfAnotherModelIsAnError) {
-  std::string path = write(1);
+  std::string path = checkpointOf(write(1));
   // Another model: the same step counter, but a parameter 'v' instead of
   // 'w'.
   ValueSpec other = replicated("v", {"pixels"}, {4}, ref::ElementType::F32);
@@ -282,21 +351,41 @@ TEST_F(CheckpointTest, CheckpointOfAnotherModelIsAnError) {
 }
 
 TEST_F(CheckpointTest, FailedWriteLeavesTheLastCheckpoint) {
-  std::string good = write(2);
-  std::string before = contents(good);
-  // A directory where the writer's temporary file would go makes the write
-  // fail (permissions would not stop root).
-  fs::create_directories(dir / ".step-00000004.safetensors.tmp");
+  std::string good = checkpointOf(write(2));
+  std::string before = contents(indexIn(good));
+  // Something that is not a checkpoint where the new one would go makes
+  // the write fail after its shards were written (permissions would not
+  // stop root); it stays, and so does the checkpoint before.
+  std::string inTheWay = checkpointDirectory(dir.string(), 4);
+  overwrite(inTheWay, "notes");
   std::string error;
   weights[0] = 42;
   EXPECT_FALSE(writeCheckpoint(dir.string(), 4, state(), mesh, 0, error));
-  EXPECT_NE(error.find("cannot create"), std::string::npos) << error;
-  EXPECT_NE(error.find(".step-00000004.safetensors.tmp"), std::string::npos)
+  EXPECT_NE(error.find("cannot write " + inTheWay +
+                       ": something that is not a checkpoint is in the way"),
+            std::string::npos)
       << error;
-  EXPECT_FALSE(fs::exists(checkpointPath(dir.string(), 4)));
-  EXPECT_EQ(contents(good), before);
+  EXPECT_EQ(contents(inTheWay), "notes");
+  EXPECT_FALSE(
+      fs::exists(safetensors::temporaryCheckpointDirectory(dir.string(), 4)));
+  EXPECT_EQ(contents(indexIn(good)), before);
   EXPECT_EQ(latestCheckpoint(dir.string()), good);
   EXPECT_EQ(read(good), "");
+  // A directory that cannot be made: the error names it.
+  error.clear();
+  EXPECT_FALSE(writeCheckpoint((fs::path(inTheWay) / "sub").string(), 5,
+                               state(), mesh, 0, error));
+  EXPECT_NE(error.find("cannot create " + inTheWay), std::string::npos)
+      << error;
+  // A checkpoint of the same step is replaced whole.
+  fs::remove(inTheWay);
+  write(4);
+  weights[0] = 43;
+  std::string again = checkpointOf(write(4));
+  std::vector<float> w(weights.size());
+  int64_t s = 0;
+  EXPECT_EQ(read(again, {{&weightSpec, w.data()}, {&stepSpec, &s}}), "");
+  EXPECT_EQ(w[0], 43);
 }
 
 } // namespace
@@ -312,7 +401,7 @@ TEST_F(CheckpointTest, OverlappingTensorsAreAnError) {
     header["w"]["data_offsets"] = {0, 48};
     header["step"]["data_offsets"] = {40, 48};
   });
-  EXPECT_ERROR(read(path), path,
+  EXPECT_ERROR(read(checkpointOf(path)), path,
                "tensors 'w' (bytes 0 to 48) and 'step' (bytes 40 to 48) "
                "overlap in its data");
 }
@@ -337,30 +426,50 @@ TEST_F(CheckpointTest, ReservedOrRepeatedNamesAreNotWritten) {
       error));
   EXPECT_NE(error.find("two tensors are named 'w'"), std::string::npos)
       << error;
-  EXPECT_FALSE(fs::exists(checkpointPath(dir.string(), 3)));
+  EXPECT_FALSE(fs::exists(checkpointDirectory(dir.string(), 3)));
+  EXPECT_FALSE(
+      fs::exists(safetensors::temporaryCheckpointDirectory(dir.string(), 3)));
 }
 
 // A FIFO (or another special file) named like a newer checkpoint is not a
 // checkpoint: --resume takes the newest regular file instead of waiting on
 // the FIFO forever.
 TEST_F(CheckpointTest, SpecialFilesAreNotCheckpoints) {
-  std::string good = write(2);
+  std::string good = checkpointOf(write(2));
   ASSERT_EQ(::mkfifo(checkpointPath(dir.string(), 9).c_str(), 0600), 0);
   fs::create_directories(checkpointPath(dir.string(), 8));
+  // Directories named like newer checkpoints without an index, or whose
+  // index is a FIFO, are not checkpoints either.
+  ASSERT_EQ(::mkfifo(checkpointDirectory(dir.string(), 10).c_str(), 0600), 0);
+  fs::create_directories(checkpointDirectory(dir.string(), 11));
+  fs::create_directories(checkpointDirectory(dir.string(), 12));
+  std::string fifoIndex = (fs::path(checkpointDirectory(dir.string(), 12)) /
+                           safetensors::kIndexFileName)
+                              .string();
+  ASSERT_EQ(::mkfifo(fifoIndex.c_str(), 0600), 0);
   EXPECT_EQ(latestCheckpoint(dir.string()), good);
+  EXPECT_ERROR(read(checkpointDirectory(dir.string(), 12)), fifoIndex,
+               "cannot read it: it is not a regular file");
+  // A single file of a step and a sharded one of a later step: the later.
+  std::string single = writeSingleFile(1);
+  EXPECT_EQ(latestCheckpoint(dir.string()), good);
+  writeSingleFile(3);
+  EXPECT_EQ(latestCheckpoint(dir.string()), checkpointPath(dir.string(), 3));
+  EXPECT_EQ(read(single), "");
 }
 
 // What a forward-only program or `generate` reads: the weights it takes out
 // of a training checkpoint holding more (the step count here).
 TEST_F(CheckpointTest, ReadBlocksTakesTheTensorsAsked) {
-  std::string path = write(4);
-  safetensors::CheckpointFile file;
-  std::string error;
-  ASSERT_TRUE(file.open(path, error)) << error;
-  std::vector<float> w(weights.size());
-  ASSERT_TRUE(readBlocks(file, {{&weightSpec, w.data()}}, mesh, 0, error))
-      << error;
-  EXPECT_EQ(w, weights);
+  for (std::string path : {checkpointOf(write(4)), writeSingleFile(4)}) {
+    safetensors::CheckpointFile file;
+    std::string error;
+    ASSERT_TRUE(file.open(path, error)) << error;
+    std::vector<float> w(weights.size());
+    ASSERT_TRUE(readBlocks(file, {{&weightSpec, w.data()}}, mesh, 0, error))
+        << error;
+    EXPECT_EQ(w, weights);
+  }
 }
 
 TEST_F(CheckpointTest, ResolveCheckpointNamesWhatIsWrong) {
@@ -368,9 +477,11 @@ TEST_F(CheckpointTest, ResolveCheckpointNamesWhatIsWrong) {
   EXPECT_FALSE(resolveCheckpoint(dir.string(), error));
   EXPECT_NE(error.find("the directory holds no checkpoint"), std::string::npos)
       << error;
-  std::string older = write(3), newer = write(12);
+  std::string older = checkpointOf(write(3)), newer = checkpointOf(write(12));
   EXPECT_EQ(resolveCheckpoint(dir.string(), error), newer);
   EXPECT_EQ(resolveCheckpoint(older, error), older);
+  std::string index = indexIn(older);
+  EXPECT_EQ(resolveCheckpoint(index, error), index);
   error.clear();
   EXPECT_FALSE(resolveCheckpoint((dir / "none").string(), error));
   EXPECT_NE(error.find("no such file or directory"), std::string::npos)
@@ -381,6 +492,164 @@ TEST_F(CheckpointTest, ResolveCheckpointNamesWhatIsWrong) {
   error.clear();
   EXPECT_FALSE(resolveCheckpoint(tooLong, error));
   EXPECT_NE(error.find("File name too long"), std::string::npos) << error;
+}
+
+} // namespace
+
+namespace {
+
+// A shard that is gone makes the whole checkpoint unreadable on every rank,
+// whichever rank would have read it: the error names the shard and a tensor
+// it held.
+TEST_F(CheckpointTest, MissingShardNamesTheFileAndTensor) {
+  std::string shard = write(1);
+  fs::remove(shard);
+  EXPECT_ERROR(read(checkpointOf(shard)), indexOf(shard),
+               "its shard " + shard +
+                   ", which holds tensor 'step', is missing");
+  // A shard replaced by a FIFO would block its reader.
+  ASSERT_EQ(::mkfifo(shard.c_str(), 0600), 0);
+  EXPECT_ERROR(read(checkpointOf(shard)), indexOf(shard),
+               "which holds tensor 'step', is not a regular file");
+}
+
+// JSON lets a key repeat and nlohmann keeps the last value: an index (or a
+// shard's header) naming a tensor twice would read one of the two silently.
+TEST_F(CheckpointTest, IndexThatNamesATensorTwiceIsAnError) {
+  std::string shard = write(1);
+  std::string index = indexOf(shard);
+  std::string file = safetensors::shardFileName(1, 1);
+  overwrite(index, "{\"metadata\": {\"step\": \"1\"}, \"weight_map\": "
+                   "{\"w\": \"" +
+                       file + "\", \"step\": \"" + file + "\", \"w\": \"" +
+                       file + "\"}}");
+  EXPECT_ERROR(read(checkpointOf(shard)), index,
+               "its weight_map names tensor 'w' twice");
+  overwrite(index, "{\"weight_map\": {\"w\": \"../" + file + "\"}}");
+  EXPECT_ERROR(read(checkpointOf(shard)), index,
+               "gives tensor 'w' the file '../" + file +
+                   "', which is not a file of the index's directory");
+  overwrite(index, "{\"weight_map\": {\"w\": \"" + file + "\"}}");
+  EXPECT_ERROR(read(checkpointOf(shard)), index,
+               "its metadata has no step number");
+  overwrite(index, "[1, 2]");
+  EXPECT_ERROR(read(checkpointOf(shard)), index, "it is not a JSON object");
+  overwrite(index, "{\"metadata\": {}}");
+  EXPECT_ERROR(read(checkpointOf(shard)), index, "it has no \"weight_map\"");
+
+  // The shard's own header naming 'w' twice (the first entry's range
+  // would otherwise be dropped without a word).
+  std::string bytes = contents(write(2));
+  auto [header, data] = split(bytes);
+  std::string text = header.dump();
+  std::string entry = "\"w\":" + header["w"].dump();
+  text.insert(1, entry + ",");
+  std::string twice(8, '\0');
+  for (int i = 0; i < 8; ++i)
+    twice[i] = static_cast<char>(uint64_t(text.size()) >> (8 * i));
+  shard = (fs::path(checkpointDirectory(dir.string(), 2)) /
+           safetensors::shardFileName(1, 1))
+              .string();
+  overwrite(shard, twice + text + data);
+  EXPECT_ERROR(read(checkpointOf(shard)), shard,
+               "its header names tensor 'w' twice");
+}
+
+/// The global tensor of `spec` whose element i is i (as f32).
+std::vector<float> counting(const ValueSpec &spec) {
+  std::vector<float> values(static_cast<size_t>(spec.global.numElements()));
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<float>(i);
+  return values;
+}
+
+ValueSpec split(const layout::Mesh &mesh, const std::string &name,
+                std::vector<std::string> dims, std::vector<int64_t> shape,
+                std::vector<layout::AxisList> axes) {
+  layout::TensorLayout tensorLayout{dims, shape, axes};
+  TensorType global{dims, shape, ref::ElementType::F32};
+  TensorType local{dims, layout::localShape(mesh, tensorLayout),
+                   ref::ElementType::F32};
+  return {name, global, local, axes};
+}
+
+// Two shards of a 4-rank job, read by each rank of it (and of a 2-rank
+// one): the blocks are those of the whole tensors, and a rank reads and
+// checks only the CRC chunks of its own block, so a damaged byte in rank
+// 3's rows is an error for rank 3 (naming the chunk), not for the others.
+TEST_F(CheckpointTest, EachRankReadsItsBlocksOfTheShards) {
+  layout::Mesh four{{"data"}, {4}};
+  // 4 MiB split by rows (a 1 MiB block each, one CRC chunk), and a tensor
+  // split by columns that does not divide (padded blocks).
+  ValueSpec rows = split(four, "rows", {"r", "c"}, {4, 262144}, {{"data"}, {}});
+  ValueSpec cols = split(four, "cols", {"r", "c"}, {300, 1001}, {{}, {"data"}});
+  std::vector<float> rowValues = counting(rows), colValues = counting(cols);
+  std::string error;
+  ASSERT_TRUE(safetensors::startCheckpointDirectory(dir.string(), 6, error))
+      << error;
+  std::string temporary =
+      safetensors::temporaryCheckpointDirectory(dir.string(), 6);
+  std::string first = safetensors::shardFileName(1, 2),
+              second = safetensors::shardFileName(2, 2);
+  ASSERT_TRUE(safetensors::writeCheckpointTensors(
+      (fs::path(temporary) / first).string(), 6,
+      {{"rows", rows.global.spec(), rowValues.data()}}, error))
+      << error;
+  ASSERT_TRUE(safetensors::writeCheckpointTensors(
+      (fs::path(temporary) / second).string(), 6,
+      {{"cols", cols.global.spec(), colValues.data()}}, error))
+      << error;
+  ASSERT_TRUE(safetensors::publishCheckpointDirectory(
+      dir.string(), 6, {{"rows", first}, {"cols", second}},
+      4 * (rowValues.size() + colValues.size()), error))
+      << error;
+  std::string path = checkpointDirectory(dir.string(), 6);
+
+  auto readAs = [&](const layout::Mesh &mesh, const ValueSpec &spec,
+                    int64_t rank, std::vector<float> &block) {
+    block.assign(static_cast<size_t>(spec.local.numElements()), -1);
+    safetensors::CheckpointFile file;
+    std::string why;
+    bool ok = file.open(path, why) &&
+              readBlocks(file, {{&spec, block.data()}}, mesh, rank, why);
+    return ok ? std::string() : why;
+  };
+  for (const layout::Mesh &mesh : {four, layout::Mesh{{"data"}, {2}}}) {
+    ValueSpec rowSpec =
+        split(mesh, "rows", {"r", "c"}, {4, 262144}, {{"data"}, {}});
+    ValueSpec colSpec =
+        split(mesh, "cols", {"r", "c"}, {300, 1001}, {{}, {"data"}});
+    for (int64_t rank = 0; rank < mesh.numRanks(); ++rank) {
+      for (auto [spec, values] :
+           {std::pair{&rowSpec, &rowValues}, std::pair{&colSpec, &colValues}}) {
+        std::vector<float> block,
+            expected(static_cast<size_t>(spec->local.numElements()));
+        ASSERT_EQ(readAs(mesh, *spec, rank, block), "");
+        extractBlock(values->data(), spec->global.shape,
+                     layout::shardOffset(mesh, spec->tensorLayout(), rank),
+                     spec->local.shape, 4, expected.data());
+        EXPECT_EQ(block, expected) << spec->name << " on rank " << rank;
+      }
+    }
+  }
+  // A flipped byte in the last row (rank 3's block, the tensor's fourth
+  // chunk).
+  std::string shard = (fs::path(path) / first).string();
+  std::string bytes = contents(shard);
+  bytes[bytes.size() - 100] ^= 0x01;
+  overwrite(shard, bytes);
+  std::vector<float> block;
+  for (int64_t rank = 0; rank < 3; ++rank)
+    EXPECT_EQ(readAs(four, rows, rank, block), "") << "rank " << rank;
+  EXPECT_ERROR(readAs(four, rows, 3, block), shard,
+               "tensor 'rows' fails its CRC-32 check (bytes 3145728 to "
+               "4194304): its data are damaged");
+  // Reading the whole tensor (tessel-eval, export-weights) checks all of it.
+  safetensors::CheckpointFile file;
+  std::vector<unsigned char> whole;
+  ASSERT_TRUE(file.open(path, error)) << error;
+  EXPECT_FALSE(file.read("rows", rows.global.spec(), whole, error));
+  EXPECT_ERROR(error, shard, "tensor 'rows' fails its CRC-32 check");
 }
 
 } // namespace
