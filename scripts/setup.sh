@@ -15,6 +15,8 @@ PACKAGES=(
   python3-pytest pybind11-dev
   # Matplotlib, for tessel plot (python/tessel/plot.py) and examples/papers' plots.
   python3-matplotlib
+  # NumPy, for the pipeline sweep's arrays (tests/differential/pipeline_sweep.py).
+  python3-numpy
   # PyTorch, for the test that imports its weights (tests/python).
   python3-torch
   dataset-fashion-mnist
