@@ -1,6 +1,12 @@
 //===- ReportFormat.cpp - a cost report as text and as JSON ---------------===//
+//
+// The reports of tessel explain: a function's CostReport, and a pipelined
+// step's PipelineCost.
+//
+//===----------------------------------------------------------------------===//
 
 #include "analysis/CostReport.h"
+#include "analysis/PipelineCost.h"
 #include "layouts/CheckedArithmetic.h"
 
 #include <fmt/format.h>
@@ -8,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 using ::tessel::analysis::CostReport;
+using ::tessel::analysis::PipelineCost;
 using ::tessel::analysis::TensorCost;
 
 namespace {
@@ -174,5 +181,187 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
         {"data_load_bytes", report.dataLoadBytes},
         {"data_resident_bytes", report.dataResidentBytes},
         {"driver_bytes", report.driverBytes}};
+  return json.dump(2) + "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// A pipelined step's cost (PipelineCost.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string secondsText(double seconds) {
+  if (seconds >= 1)
+    return fmt::format("{:.3f} s", seconds);
+  if (seconds >= 1e-3)
+    return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.1f} us", seconds * 1e6);
+}
+
+std::string countText(int64_t count) {
+  return saturated(count) ? std::string("2^63 - 1 or more")
+                          : std::to_string(count);
+}
+
+} // namespace
+
+std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
+  using ::tessel::analysis::StageCost;
+  int64_t p = static_cast<int64_t>(cost.stages.size());
+  int64_t m = cost.microbatches;
+  std::vector<std::string> axes;
+  for (size_t i = 0; i < cost.meshAxes.size(); ++i)
+    axes.push_back(fmt::format("{}:{}", cost.meshAxes[i], cost.meshSizes[i]));
+  std::string out = fmt::format(
+      "pipelined training step on mesh [{}] ({} ranks): {} stages over "
+      "'{}', {} micro-batches, schedule {}{}\n"
+      "per rank of each stage; \"/ mb\": per micro-batch, else per step\n\n",
+      fmt::join(axes, ", "), cost.numRanks, p, cost.axis, m, cost.schedule,
+      cost.remat ? ", remat" : "");
+  for (const StageCost &stage : cost.stages) {
+    out += fmt::format("stage {}: {}", stage.stage,
+                       stage.layers.empty()
+                           ? std::string("(no layer calls)")
+                           : fmt::format("{}", fmt::join(stage.layers, ", ")));
+    if (!stage.sharedParameters.empty())
+      out += fmt::format("; held by other stages too: {}",
+                         fmt::join(stage.sharedParameters, ", "));
+    out += "\n";
+  }
+
+  // One row per figure, one column per stage.
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+  auto row = [&](std::string label, auto cell) {
+    std::vector<std::string> cells;
+    for (const StageCost &stage : cost.stages)
+      cells.push_back(cell(stage));
+    rows.emplace_back(std::move(label), std::move(cells));
+  };
+  row("parameters", [](const StageCost &s) {
+    return fmt::format("{} ({} elements)", s.parameterTensors,
+                       countText(s.parameterElements));
+  });
+  row("  bytes",
+      [](const StageCost &s) { return bytesText(s.parameterBytes); });
+  row("opt. state", [](const StageCost &s) { return bytesText(s.stateBytes); });
+  row("gradient sums",
+      [](const StageCost &s) { return bytesText(s.gradientSumBytes); });
+  row("FLOPs forward / mb",
+      [](const StageCost &s) { return countText(s.forwardFlops); });
+  row("FLOPs backward / mb",
+      [](const StageCost &s) { return countText(s.backwardFlops); });
+  row("FLOPs apply",
+      [](const StageCost &s) { return countText(s.applyFlops); });
+  row("residuals / mb",
+      [](const StageCost &s) { return bytesText(s.residualBytes); });
+  row("kept / mb", [](const StageCost &s) { return bytesText(s.keptBytes); });
+  row("micro-batches held",
+      [](const StageCost &s) { return std::to_string(s.microbatchesHeld); });
+  row("activations held",
+      [](const StageCost &s) { return bytesText(s.heldBytes); });
+  row("sent forward",
+      [](const StageCost &s) { return bytesText(s.sentForwardBytes); });
+  row("sent back",
+      [](const StageCost &s) { return bytesText(s.sentBackBytes); });
+  row("working forward",
+      [](const StageCost &s) { return bytesText(s.forwardWorkingBytes); });
+  row("working backward",
+      [](const StageCost &s) { return bytesText(s.backwardWorkingBytes); });
+  row("working apply",
+      [](const StageCost &s) { return bytesText(s.applyWorkingBytes); });
+  row("peak memory", [](const StageCost &s) { return bytesText(s.peakBytes); });
+  row("time forward / mb",
+      [](const StageCost &s) { return secondsText(s.forwardSeconds); });
+  row("time backward / mb",
+      [](const StageCost &s) { return secondsText(s.backwardSeconds); });
+  row("time apply",
+      [](const StageCost &s) { return secondsText(s.applySeconds); });
+  row("send forward / mb",
+      [](const StageCost &s) { return secondsText(s.sendForwardSeconds); });
+  row("send back / mb",
+      [](const StageCost &s) { return secondsText(s.sendBackSeconds); });
+
+  size_t labelWidth = 0, cellWidth = 8;
+  for (const auto &[label, cells] : rows) {
+    labelWidth = std::max(labelWidth, label.size());
+    for (const std::string &cell : cells)
+      cellWidth = std::max(cellWidth, cell.size());
+  }
+  out += fmt::format("\n{:<{}}", "", labelWidth);
+  for (const StageCost &stage : cost.stages)
+    out += fmt::format("  {:>{}}", fmt::format("stage {}", stage.stage),
+                       cellWidth);
+  out += "\n";
+  for (const auto &[label, cells] : rows) {
+    out += fmt::format("{:<{}}", label, labelWidth);
+    for (const std::string &cell : cells)
+      out += fmt::format("  {:>{}}", cell, cellWidth);
+    out += "\n";
+  }
+
+  const StageCost &slowest = cost.stages[cost.slowestStage];
+  out += fmt::format(
+      "\nbubble       (p - 1) / (m + p - 1) = {} / {} = {:.3f}\n"
+      "step time    {}\n"
+      "             = {} x {} (stage {}) + {} x ({} + {}) + {} = {}\n"
+      "driver       {} per rank besides the peak memory above\n",
+      p - 1, m + p - 1, cost.bubbleFraction, stepTimeFormula(), m + p - 1,
+      secondsText(slowest.forwardSeconds + slowest.backwardSeconds),
+      cost.slowestStage, p - 1, secondsText(cost.sendForwardSeconds),
+      secondsText(cost.sendBackSeconds), secondsText(cost.applySeconds),
+      secondsText(cost.stepSeconds), bytesText(cost.driverBytes));
+  return out;
+}
+
+std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
+  nlohmann::ordered_json json;
+  json["pipeline"] = {{"axis", cost.axis},
+                      {"stages", cost.stages.size()},
+                      {"microbatches", cost.microbatches},
+                      {"schedule", cost.schedule},
+                      {"remat", cost.remat}};
+  nlohmann::ordered_json mesh = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < cost.meshAxes.size(); ++i)
+    mesh[cost.meshAxes[i]] = cost.meshSizes[i];
+  json["mesh"] = mesh;
+  json["ranks"] = cost.numRanks;
+  json["stages"] = nlohmann::ordered_json::array();
+  for (const auto &stage : cost.stages)
+    json["stages"].push_back({
+        {"stage", stage.stage},
+        {"layers", stage.layers},
+        {"parameter_tensors", stage.parameterTensors},
+        {"parameter_elements", stage.parameterElements},
+        {"parameter_bytes_per_rank", stage.parameterBytes},
+        {"shared_parameters", stage.sharedParameters},
+        {"optimizer_state_bytes_per_rank", stage.stateBytes},
+        {"gradient_sum_bytes_per_rank", stage.gradientSumBytes},
+        {"forward_flops_per_microbatch", stage.forwardFlops},
+        {"backward_flops_per_microbatch", stage.backwardFlops},
+        {"apply_flops", stage.applyFlops},
+        {"residual_bytes_per_microbatch", stage.residualBytes},
+        {"kept_bytes_per_microbatch", stage.keptBytes},
+        {"microbatches_held", stage.microbatchesHeld},
+        {"held_bytes", stage.heldBytes},
+        {"sent_forward_bytes_per_step", stage.sentForwardBytes},
+        {"sent_back_bytes_per_step", stage.sentBackBytes},
+        {"forward_working_bytes", stage.forwardWorkingBytes},
+        {"backward_working_bytes", stage.backwardWorkingBytes},
+        {"apply_working_bytes", stage.applyWorkingBytes},
+        {"peak_bytes_per_rank", stage.peakBytes},
+        {"forward_seconds_per_microbatch", stage.forwardSeconds},
+        {"backward_seconds_per_microbatch", stage.backwardSeconds},
+        {"apply_seconds", stage.applySeconds},
+        {"send_forward_seconds_per_microbatch", stage.sendForwardSeconds},
+        {"send_back_seconds_per_microbatch", stage.sendBackSeconds},
+    });
+  json["bubble_fraction"] = cost.bubbleFraction;
+  json["step"] = {{"formula", stepTimeFormula()},
+                  {"slowest_stage", cost.slowestStage},
+                  {"send_forward_seconds", cost.sendForwardSeconds},
+                  {"send_back_seconds", cost.sendBackSeconds},
+                  {"apply_seconds", cost.applySeconds},
+                  {"seconds", cost.stepSeconds}};
+  json["driver_bytes"] = cost.driverBytes;
   return json.dump(2) + "\n";
 }

@@ -7,7 +7,10 @@
 // --optimizer, --precision, --weight-decay and --clip-norm) and explains
 // @train_step: the gradients' all_reduces and the optimizer state included.
 // Its peak memory per rank is what the compiled step holds (RuntimeMemory.h)
-// plus the driver's own, from the machine profile (--profile).
+// plus the driver's own, from the machine profile (--profile). With a
+// layout that pipelines the step (a `pipeline:` section), --train builds
+// the stage functions as compile does and reports each stage's memory,
+// work and messages, the bubble and the step time (PipelineCost.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,7 @@
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
 #include "tools/support/OutputFile.h"
+#include "tools/tessel/ExplainPipeline.h"
 #include "tools/tessel/LayoutPicture.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -138,9 +142,36 @@ int mlir::tessel::runExplain() {
       return 1;
     }
   }
-  mlir::tessel::ModelFile model(modelPath);
+  // A pipelined step is cut into stages at the model's layer calls.
+  bool pipelined =
+      mlir::tessel::pipelinesTrainingStep(train ? "train" : "none", layoutPath);
+  mlir::tessel::ModelFile model(modelPath, /*inlineLayers=*/!pipelined);
   if (!model.module())
     return 1;
+  if (pipelined) {
+    if (!functionName.empty() || !picturePath.empty()) {
+      llvm::errs() << "tessel explain: a pipelined layout explains the "
+                      "stages of its training step; --function and --picture "
+                      "explain one function (drop the layout's 'pipeline:' "
+                      "section for them)\n";
+      return 1;
+    }
+    mlir::tessel::PipelineExplainOptions options;
+    options.optimizer = optimizer;
+    options.precision = precision;
+    options.weightDecay = weightDecay;
+    options.clipNorm = clipNorm;
+    options.layoutPath = layoutPath;
+    options.padUneven = padUneven;
+    options.bucketBytes = bucketBytes;
+    options.dimSizes.assign(dimSizes.begin(), dimSizes.end());
+    if (batchSize > 0)
+      options.dimSizes.push_back("batch=" + std::to_string(batchSize));
+    options.json = format == Format::Json;
+    return mlir::tessel::explainPipeline(
+        model, options,
+        profile ? *profile : ::tessel::analysis::defaultMachineProfile());
+  }
   ModuleOp module = model.module();
   MLIRContext &context = model.context();
 

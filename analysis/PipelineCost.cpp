@@ -1,0 +1,336 @@
+//===- PipelineCost.cpp - what a pipelined training step costs ------------===//
+
+#include "analysis/PipelineCost.h"
+
+#include "analysis/CostReport.h"
+#include "analysis/RuntimeMemory.h"
+#include "analysis/StepTime.h"
+#include "dialect/MeshConversion.h"
+#include "layouts/CheckedArithmetic.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace tessel::analysis {
+namespace {
+
+using ::tessel::saturatingAdd;
+using ::tessel::saturatingMul;
+using ::tessel::saturatingSub;
+
+std::string stageFunction(int64_t stage, StringRef kind) {
+  return ("stage" + std::to_string(stage) + "_" + kind).str();
+}
+
+/// `stage{s}.input`: the prefix of what stage s receives from stage s-1.
+std::string inputPrefix(int64_t stage) {
+  return "stage" + std::to_string(stage) + ".input";
+}
+
+std::string residualPrefix(int64_t stage) {
+  return "stage" + std::to_string(stage) + ".residual";
+}
+
+/// The bytes of a value of `type` on a rank: `type` is a per-rank type of a
+/// partitioned function.
+int64_t localBytes(Type type) {
+  auto tensor = dyn_cast<NamedTensorType>(type);
+  if (!tensor)
+    return 0;
+  Type element = tensor.getElementType();
+  int64_t elementBytes =
+      element.isInteger(1) ? 1 : (element.getIntOrFloatBitWidth() + 7) / 8;
+  return saturatingMul(tensor.getNumElements(), elementBytes);
+}
+
+int64_t bufferBytes(Type type) {
+  auto tensor = dyn_cast<NamedTensorType>(type);
+  return tensor ? runtimeBufferBytes(tensor) : 0;
+}
+
+StringRef argumentName(func::FuncOp func, unsigned index) {
+  auto name =
+      func.getArgAttrOfType<StringAttr>(index, TesselDialect::kNameAttrName);
+  return name ? name.getValue() : StringRef();
+}
+
+StringRef argumentRole(func::FuncOp func, unsigned index) {
+  auto role = func.getArgAttrOfType<StringAttr>(index, kRoleAttrName);
+  return role ? role.getValue() : StringRef();
+}
+
+StringRef resultName(func::FuncOp func, unsigned index) {
+  auto name =
+      func.getResultAttrOfType<StringAttr>(index, TesselDialect::kNameAttrName);
+  return name ? name.getValue() : StringRef();
+}
+
+/// The elements of the whole tensor of argument `index`: its
+/// tessel.global_type after partitioning.
+int64_t globalElements(func::FuncOp func, unsigned index) {
+  Type type = func.getArgumentTypes()[index];
+  if (auto global =
+          func.getArgAttrOfType<TypeAttr>(index, "tessel.global_type"))
+    type = global.getValue();
+  auto tensor = dyn_cast<NamedTensorType>(type);
+  return tensor ? tensor.getNumElements() : 0;
+}
+
+/// The FLOPs on a rank and the predicted seconds of a partitioned
+/// function, as tessel explain counts a function.
+std::pair<int64_t, double> workOf(func::FuncOp partitioned,
+                                  const MachineProfile &profile) {
+  CostReport report = buildCostReport(partitioned);
+  addPartitionedCosts(report, partitioned);
+  return {report.flopsPerRank,
+          predictStepTime(partitioned, report, profile).totalSeconds()};
+}
+
+/// The seconds of sending `types` (one message each) to a neighbour: a
+/// point-to-point message timed as the profile's collective permute over
+/// two ranks.
+double sendSeconds(ArrayRef<Type> types, const MachineProfile &profile,
+                   int64_t ranks) {
+  double seconds = 0;
+  for (Type type : types)
+    seconds += profile.collectiveSeconds("collective_permute", 2,
+                                         localBytes(type), ranks);
+  return seconds;
+}
+
+/// What the runtime allocates running `fused` beyond `counted`: the
+/// buffer bytes of its arguments and results that the stage's cost counts
+/// elsewhere (parameters, state, sums, kept micro-batches).
+int64_t workingBytes(func::FuncOp fused,
+                     llvm::function_ref<bool(unsigned)> countedArgument,
+                     llvm::function_ref<bool(unsigned)> countedResult) {
+  int64_t total = runtimeMemory(fused).totalBytes();
+  for (unsigned i = 0; i < fused.getNumArguments(); ++i)
+    if (countedArgument(i))
+      total = saturatingSub(total, bufferBytes(fused.getArgumentTypes()[i]));
+  for (unsigned i = 0; i < fused.getNumResults(); ++i)
+    if (countedResult(i))
+      total = saturatingSub(total, bufferBytes(fused.getResultTypes()[i]));
+  return std::max<int64_t>(0, total);
+}
+
+} // namespace
+
+std::vector<std::vector<std::string>> layersOfStages(ModuleOp split) {
+  std::vector<std::vector<std::string>> layers;
+  for (int64_t stage = 0;; ++stage) {
+    auto loss = split.lookupSymbol<func::FuncOp>(stageFunction(stage, "loss"));
+    if (!loss)
+      break;
+    std::vector<std::string> &scopes = layers.emplace_back();
+    loss.walk([&](func::CallOp call) {
+      if (auto scope =
+              call->getAttrOfType<StringAttr>(TesselDialect::kScopeAttrName))
+        scopes.push_back(scope.str());
+    });
+  }
+  return layers;
+}
+
+const char *stepTimeFormula() {
+  return "(m + p - 1) x max_s(F_s + B_s) + (p - 1) x (t_fwd + t_back) + "
+         "max_s A_s";
+}
+
+std::optional<PipelineCost>
+buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
+                  const std::vector<std::vector<std::string>> &layers,
+                  const MachineProfile &profile, std::string &error) {
+  auto spec = partitioned->getAttrOfType<DictionaryAttr>(
+      TesselDialect::kPipelineAttrName);
+  if (!spec) {
+    error = "the module is not a pipelined training step (no tessel.pipeline)";
+    return std::nullopt;
+  }
+  PipelineCost cost;
+  cost.axis = cast<StringAttr>(spec.get("axis")).str();
+  cost.schedule = cast<StringAttr>(spec.get("schedule")).str();
+  cost.remat = cast<BoolAttr>(spec.get("remat")).getValue();
+  cost.microbatches = cast<IntegerAttr>(spec.get("microbatches")).getInt();
+  int64_t numStages = cast<IntegerAttr>(spec.get("stages")).getInt();
+  layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(partitioned));
+  cost.meshAxes = mesh.axisNames();
+  cost.meshSizes = mesh.axisSizes();
+  cost.numRanks = mesh.numRanks();
+  const MachineProfile &measured =
+      profile.hasMemory ? profile : defaultMachineProfile();
+  cost.driverBytes = measured.driverBytes;
+  int64_t m = cost.microbatches, p = numStages;
+
+  // Which stages hold each parameter.
+  llvm::StringMap<int64_t> holders;
+  for (int64_t s = 0; s < p; ++s)
+    if (auto apply =
+            partitioned.lookupSymbol<func::FuncOp>(stageFunction(s, "apply")))
+      for (unsigned i = 0; i < apply.getNumArguments(); ++i)
+        if (argumentRole(apply, i) == "parameter")
+          ++holders[argumentName(apply, i)];
+
+  for (int64_t s = 0; s < p; ++s) {
+    auto lookup = [&](ModuleOp module, StringRef kind) {
+      return module.lookupSymbol<func::FuncOp>(stageFunction(s, kind));
+    };
+    func::FuncOp forward = lookup(partitioned, "forward"),
+                 backward = lookup(partitioned, "backward"),
+                 apply = lookup(partitioned, "apply"),
+                 fusedForward = lookup(fused, "forward"),
+                 fusedBackward = lookup(fused, "backward"),
+                 fusedApply = lookup(fused, "apply");
+    if (!forward || !backward || !apply || !fusedForward || !fusedBackward ||
+        !fusedApply) {
+      error = "stage " + std::to_string(s) +
+              " lacks its forward, backward or apply function";
+      return std::nullopt;
+    }
+    StageCost stage;
+    stage.stage = s;
+    if (static_cast<size_t>(s) < layers.size())
+      stage.layers = layers[s];
+
+    // What the stage keeps for the step: parameters, state, gradient sums.
+    for (unsigned i = 0; i < apply.getNumArguments(); ++i) {
+      StringRef name = argumentName(apply, i), role = argumentRole(apply, i);
+      int64_t bytes = localBytes(apply.getArgumentTypes()[i]);
+      if (role == "parameter") {
+        ++stage.parameterTensors;
+        stage.parameterElements =
+            saturatingAdd(stage.parameterElements, globalElements(apply, i));
+        stage.parameterBytes = saturatingAdd(stage.parameterBytes, bytes);
+        if (holders.lookup(name) > 1)
+          stage.sharedParameters.push_back(name.str());
+      } else if (role == "optimizer_state") {
+        stage.stateBytes = saturatingAdd(stage.stateBytes, bytes);
+      } else if (name.ends_with(".gradient")) {
+        stage.gradientSumBytes = saturatingAdd(stage.gradientSumBytes, bytes);
+      }
+    }
+
+    // What a micro-batch keeps from forward to backward: as the driver
+    // holds it, every data argument and activation received, and the
+    // residuals, by name.
+    std::string input = inputPrefix(s), output = inputPrefix(s + 1),
+                residual = residualPrefix(s);
+    llvm::StringSet<> kept;
+    auto keep = [&](StringRef name, Type type) {
+      if (kept.insert(name).second)
+        stage.keptBytes = saturatingAdd(stage.keptBytes, localBytes(type));
+    };
+    auto keptArgument = [&](func::FuncOp func, unsigned i) {
+      StringRef name = argumentName(func, i);
+      return argumentRole(func, i) != "parameter" &&
+             !name.starts_with(output); // a cotangent from stage s+1
+    };
+    for (unsigned i = 0; i < forward.getNumArguments(); ++i)
+      if (keptArgument(forward, i))
+        keep(argumentName(forward, i), forward.getArgumentTypes()[i]);
+    for (unsigned i = 0; i < backward.getNumArguments(); ++i) {
+      StringRef name = argumentName(backward, i);
+      if (!keptArgument(backward, i))
+        continue;
+      keep(name, backward.getArgumentTypes()[i]);
+      if (name.starts_with(residual))
+        stage.residualBytes = saturatingAdd(
+            stage.residualBytes, localBytes(backward.getArgumentTypes()[i]));
+    }
+    stage.microbatchesHeld =
+        cost.schedule == "gpipe" ? m : std::min<int64_t>(m, p - s);
+    stage.heldBytes = saturatingMul(stage.microbatchesHeld, stage.keptBytes);
+
+    // Sent per micro-batch: the activations for stage s+1, the gradients
+    // of those received for stage s-1.
+    SmallVector<Type> forwardMessages, backMessages;
+    for (unsigned i = 0; i < forward.getNumResults(); ++i)
+      if (resultName(forward, i).starts_with(output))
+        forwardMessages.push_back(forward.getResultTypes()[i]);
+    for (unsigned i = 0; i < backward.getNumResults(); ++i)
+      if (resultName(backward, i).starts_with(input))
+        backMessages.push_back(backward.getResultTypes()[i]);
+    for (Type type : forwardMessages)
+      stage.sentForwardBytes = saturatingAdd(
+          stage.sentForwardBytes, saturatingMul(m, localBytes(type)));
+    for (Type type : backMessages)
+      stage.sentBackBytes = saturatingAdd(stage.sentBackBytes,
+                                          saturatingMul(m, localBytes(type)));
+    stage.sendForwardSeconds =
+        sendSeconds(forwardMessages, profile, cost.numRanks);
+    stage.sendBackSeconds = sendSeconds(backMessages, profile, cost.numRanks);
+
+    std::tie(stage.forwardFlops, stage.forwardSeconds) =
+        workOf(forward, profile);
+    std::tie(stage.backwardFlops, stage.backwardSeconds) =
+        workOf(backward, profile);
+    std::tie(stage.applyFlops, stage.applySeconds) = workOf(apply, profile);
+
+    // Working memory: what each function allocates beyond the parameters
+    // and the kept micro-batches (its own arguments) and, for the forward,
+    // the residuals it makes for the backward.
+    stage.forwardWorkingBytes = workingBytes(
+        fusedForward,
+        [&](unsigned i) {
+          return argumentRole(fusedForward, i) == "parameter" ||
+                 keptArgument(fusedForward, i);
+        },
+        [&](unsigned i) {
+          return resultName(fusedForward, i).starts_with(residual);
+        });
+    stage.backwardWorkingBytes = workingBytes(
+        fusedBackward,
+        [&](unsigned i) {
+          return argumentRole(fusedBackward, i) == "parameter" ||
+                 keptArgument(fusedBackward, i);
+        },
+        [](unsigned) { return false; });
+    // Apply's arguments are the parameters, state and sums.
+    stage.applyWorkingBytes = workingBytes(
+        fusedApply,
+        [&](unsigned i) {
+          return argumentName(fusedApply, i) != "learning_rate";
+        },
+        [](unsigned) { return false; });
+    int64_t duringMicrobatches =
+        saturatingAdd(stage.heldBytes, std::max(stage.forwardWorkingBytes,
+                                                stage.backwardWorkingBytes));
+    stage.peakBytes = saturatingAdd(
+        saturatingAdd(stage.parameterBytes, stage.stateBytes),
+        saturatingAdd(stage.gradientSumBytes,
+                      std::max(duringMicrobatches, stage.applyWorkingBytes)));
+    cost.stages.push_back(std::move(stage));
+  }
+
+  cost.bubbleFraction = double(p - 1) / double(m + p - 1);
+  double slowest = -1;
+  for (const StageCost &stage : cost.stages) {
+    double perMicrobatch = stage.forwardSeconds + stage.backwardSeconds;
+    if (perMicrobatch > slowest) {
+      slowest = perMicrobatch;
+      cost.slowestStage = stage.stage;
+    }
+    cost.sendForwardSeconds =
+        std::max(cost.sendForwardSeconds, stage.sendForwardSeconds);
+    cost.sendBackSeconds =
+        std::max(cost.sendBackSeconds, stage.sendBackSeconds);
+    cost.applySeconds = std::max(cost.applySeconds, stage.applySeconds);
+  }
+  // Every stage runs m forwards and m backwards and waits p - 1 slots
+  // while the pipeline fills and drains; the messages of the steady state
+  // travel while stages compute (non-blocking), those of the first
+  // micro-batch's way forward and the last one's way back do not.
+  cost.stepSeconds =
+      double(m + p - 1) * slowest +
+      double(p - 1) * (cost.sendForwardSeconds + cost.sendBackSeconds) +
+      cost.applySeconds;
+  return cost;
+}
+
+} // namespace tessel::analysis
