@@ -22,11 +22,14 @@
 //   - Arguments with `tessel.parameter = {name, init, scale, seed}` become
 //     tessel.parameter ops; the others stay arguments (named by their
 //     `tessel.name`, or argN).
-//   - Each value's sharding is its producer's annotation (`shard.shard`
-//     without annotate_for_users), else its first user's. A dimension's
-//     rule is the split most of its annotated tensors have; tensors that
-//     differ get overrides (ops are named t0, t1, ... for them). The grid's
-//     axes are named by its `tessel.axes` or axis0, axis1, ...
+//   - A value's sharding is its first annotation (`shard.shard`, for its
+//     producer or its users alike); an annotation with another split is
+//     where upstream reshards, and becomes a copy of the value (a
+//     tessel.cast to its own type) with that split, read by what reads the
+//     annotation. A dimension's rule is the split most of its annotated
+//     tensors have; tensors that differ get overrides (ops are named t0,
+//     t1, ... for them). The grid's axes are named by its `tessel.axes` or
+//     axis0, axis1, ...
 //
 // Anything else (another op, a sharding with halos or offsets, a dimension
 // that would need two names in one tensor) is an error at the upstream op.
@@ -217,11 +220,7 @@ private:
   llvm::DenseSet<Value> empties;
 
   /// Each tessel value's sharding, in the order first annotated.
-  struct Annotation {
-    Split split;
-    bool byProducer;
-  };
-  llvm::MapVector<Value, Annotation> annotations;
+  llvm::MapVector<Value, Split> annotations;
   unsigned generatedNames = 0;
 };
 
@@ -619,16 +618,26 @@ LogicalResult Importer::recordSharding(shard::ShardOp op) {
   Split split;
   for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes())
     split.push_back(SmallVector<int16_t>(axes.asArrayRef()));
+  // [[0], []] and [[0]] are one split.
+  while (!split.empty() && split.back().empty())
+    split.pop_back();
   if (empties.contains(op.getSrc()))
     return success();
   FailureOr<Value> value = lookup(op.getSrc(), op);
   if (failed(value))
     return failure();
-  values[op.getResult()] = *value;
-  bool byProducer = !op.getAnnotateForUsers();
-  auto [it, inserted] = annotations.insert({*value, {split, byProducer}});
-  if (!inserted && byProducer && !it->second.byProducer)
-    it->second = {split, byProducer};
+  auto [it, inserted] = annotations.insert({*value, split});
+  if (inserted || it->second == split) {
+    values[op.getResult()] = *value;
+    return success();
+  }
+  // Annotated again with another split: upstream reshards here, so the
+  // result is a copy of the value (a cast to its own type) that the layout
+  // splits the other way, and what reads the result reads the copy.
+  Value copy =
+      CastOp::create(builder, locationOf(op), value->getType(), *value);
+  annotations.insert({copy, split});
+  values[op.getResult()] = copy;
   return success();
 }
 
@@ -1245,13 +1254,13 @@ ImportedLayout Importer::deriveLayout() {
   std::vector<std::string> dimOrder;
   std::map<std::string, std::vector<std::pair<ImportedLayout::Axes, int>>>
       votes;
-  for (auto &[value, annotation] : annotations) {
+  for (auto &[value, split] : annotations) {
     auto type = cast<NamedTensorType>(value.getType());
     for (auto [dim, name] : llvm::enumerate(type.getDimNames())) {
       auto &counts = votes[name.str()];
       if (counts.empty())
         dimOrder.push_back(name.str());
-      ImportedLayout::Axes axes = axesOf(annotation.split, dim);
+      ImportedLayout::Axes axes = axesOf(split, dim);
       auto it = llvm::find_if(counts, [&](auto &c) { return c.first == axes; });
       if (it == counts.end())
         counts.push_back({axes, 1});
@@ -1269,11 +1278,11 @@ ImportedLayout Importer::deriveLayout() {
     if (!best->first.empty())
       layout.rules.push_back({dim, best->first});
   }
-  for (auto &[value, annotation] : annotations) {
+  for (auto &[value, split] : annotations) {
     auto type = cast<NamedTensorType>(value.getType());
     std::vector<std::pair<std::string, ImportedLayout::Axes>> differing;
     for (auto [dim, name] : llvm::enumerate(type.getDimNames())) {
-      ImportedLayout::Axes axes = axesOf(annotation.split, dim);
+      ImportedLayout::Axes axes = axesOf(split, dim);
       if (axes != rule[name.str()])
         differing.push_back({name.str(), axes});
     }
