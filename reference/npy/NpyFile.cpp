@@ -4,6 +4,7 @@
 
 #include "reference/npy/NpyArray.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -69,48 +70,51 @@ bool tessel::ref::readNpyAs(const std::string &path, const TensorSpec &spec,
   return true;
 }
 
-bool tessel::ref::writeNpy(const std::string &path, const Tensor &tensor,
-                           std::string &error) {
-  const char *descr = "<f4";
-  size_t size = 4;
-  switch (tensor.spec.type) {
+const char *tessel::ref::npyTypeString(ElementType type) {
+  switch (type) {
   case ElementType::F64:
-    descr = "<f8", size = 8;
-    break;
+    return "<f8";
   case ElementType::F16:
-    descr = "<f2", size = 2;
-    break;
+    return "<f2";
   case ElementType::I32:
-    descr = "<i4", size = 4;
-    break;
+    return "<i4";
   case ElementType::I64:
-    descr = "<i8", size = 8;
-    break;
+    return "<i8";
   case ElementType::I1:
-    descr = "|b1", size = 1;
-    break;
+    return "|b1";
   case ElementType::F32:
   case ElementType::BF16:
     break;
   }
-  std::string header =
-      std::string("{'descr': '") + descr +
-      "', 'fortran_order': False, 'shape': " + shapeText(tensor.spec.shape) +
-      ", }";
-  // Pad so that the data starts on a 64-byte boundary, as NumPy does.
-  size_t unpadded = kMagicSize + 2 + 2 + header.size() + 1;
-  header.append((64 - unpadded % 64) % 64, ' ');
-  header.push_back('\n');
+  return "<f4";
+}
+
+std::string tessel::ref::npyHeader(const std::string &typeString,
+                                   const std::vector<int64_t> &shape,
+                                   size_t minBytes) {
+  std::string text = std::string(kMagic, kMagicSize) + '\x01' + '\x00' +
+                     "  " + "{'descr': '" + typeString +
+                     "', 'fortran_order': False, 'shape': " +
+                     shapeText(shape) + ", }";
+  size_t length = std::max((text.size() + 1 + 63) / 64 * 64, minBytes);
+  text.append(length - 1 - text.size(), ' ');
+  text += '\n';
+  size_t dictBytes = length - kMagicSize - 4;
+  text[kMagicSize + 2] = static_cast<char>(dictBytes & 0xff);
+  text[kMagicSize + 3] = static_cast<char>(dictBytes >> 8);
+  return text;
+}
+
+bool tessel::ref::writeNpy(const std::string &path, const Tensor &tensor,
+                           std::string &error) {
+  const char *typeString = npyTypeString(tensor.spec.type);
+  size_t size = static_cast<size_t>(typeString[2] - '0');
+  std::string header = npyHeader(typeString, tensor.spec.shape);
   std::ofstream out(path, std::ios::binary);
   if (!out) {
     error = path + ": cannot create file";
     return false;
   }
-  out.write(kMagic, kMagicSize);
-  out.put(1);
-  out.put(0);
-  uint16_t length = static_cast<uint16_t>(header.size());
-  out.write(reinterpret_cast<const char *>(&length), 2);
   out.write(header.data(), header.size());
   for (double value : tensor.data) {
     char bytes[8];

@@ -12,7 +12,9 @@
 
 #include "reference/Tensor.h"
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace tessel::ref {
 
@@ -22,10 +24,21 @@ namespace tessel::ref {
 bool readNpyAs(const std::string &path, const TensorSpec &spec, Tensor &tensor,
                std::string &error);
 
-/// Writes `tensor` to `path` with the nearest NumPy type (bf16 is written as
-/// float32, which NumPy lacks).
+/// Writes `tensor` to `path` with npyTypeString's type.
 bool writeNpy(const std::string &path, const Tensor &tensor,
               std::string &error);
+
+/// The NumPy type string that `type` is written as: the nearest NumPy type
+/// (bf16, which NumPy lacks, as float32 "<f4"; i1 as bool "|b1").
+const char *npyTypeString(ElementType type);
+
+/// The header of a version 1.0 .npy file for an array of `typeString` and
+/// `shape` (magic string, version, length and dict), padded with spaces and
+/// a newline as NumPy pads it so that the data start at a multiple of 64
+/// bytes, and to at least `minBytes`: a writer that learns the shape only at
+/// the end reserves the room first and rewrites the header in place.
+std::string npyHeader(const std::string &typeString,
+                      const std::vector<int64_t> &shape, size_t minBytes = 0);
 
 } // namespace tessel::ref
 

@@ -3,6 +3,7 @@
 #include "driver/NpyWriter.h"
 
 #include "executor/Buffers.h"
+#include "reference/npy/NpyFile.h"
 
 #include <fmt/format.h>
 
@@ -15,30 +16,6 @@ namespace tessel::driver {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-/// numpy's type string of what is written for `type`.
-const char *descrOf(ref::ElementType type) {
-  switch (type) {
-  case ref::ElementType::F32:
-  case ref::ElementType::BF16:
-    return "<f4";
-  case ref::ElementType::F16:
-    return "<f2";
-  case ref::ElementType::F64:
-    return "<f8";
-  case ref::ElementType::I1:
-    return "|b1";
-  case ref::ElementType::I32:
-    return "<i4";
-  case ref::ElementType::I64:
-    return "<i8";
-  }
-  return "?";
-}
-
-} // namespace
-
 NpyWriter::~NpyWriter() {
   // Not closed: an error ended the run, and the file before it stays.
   if (file) {
@@ -47,29 +24,12 @@ NpyWriter::~NpyWriter() {
   }
 }
 
-// Format 1.0: the magic string, the version, a 16-bit header length and a
-// Python dict literal padded with spaces and a newline so that the data
-// start at a multiple of 64 bytes.
+// The header is NumPy's (reference/npy/NpyFile.h), padded to the room
+// that open() reserved.
 std::string NpyWriter::header(int64_t rows) const {
-  std::string shape = fmt::format("{},", rows);
-  for (int64_t size : rowShape)
-    shape += fmt::format(" {},", size);
-  if (!rowShape.empty())
-    shape.pop_back(); // (N,) for one dim, (N, a, b) for more
-  std::string dict =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}",
-                  descrOf(type), shape);
-  std::string text = std::string("\x93NUMPY\x01\x00", 8) + "  " + dict;
-  // Room for the largest row count, so the final header fits the space
-  // the first one took.
-  size_t length =
-      headerBytes ? headerBytes : (text.size() + 20 + 1 + 63) / 64 * 64;
-  text.append(length - 1 - text.size(), ' ');
-  text += '\n';
-  uint16_t dictBytes = static_cast<uint16_t>(length - 10);
-  text[8] = static_cast<char>(dictBytes & 0xff);
-  text[9] = static_cast<char>(dictBytes >> 8);
-  return text;
+  std::vector<int64_t> shape = {rows};
+  shape.insert(shape.end(), rowShape.begin(), rowShape.end());
+  return ref::npyHeader(ref::npyTypeString(type), shape, headerBytes);
 }
 
 bool NpyWriter::open(const std::string &path, ref::ElementType elementType,
@@ -82,7 +42,10 @@ bool NpyWriter::open(const std::string &path, ref::ElementType elementType,
   type = elementType;
   rowShape = std::move(shape);
   rowCount = 0;
+  // Room for the largest row count, so that the final header fits the
+  // space the first one took.
   headerBytes = 0;
+  headerBytes = header(std::numeric_limits<int64_t>::max()).size();
   file = std::fopen(temporaryPath.c_str(), "wb");
   if (!file) {
     error = fmt::format("cannot create {}: {}", path, std::strerror(errno));
