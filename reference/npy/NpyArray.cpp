@@ -143,8 +143,8 @@ std::optional<NpyArray> NpyArray::open(const std::string &path,
   std::string &type = array.typeString;
   if (type.size() == 3 && type[0] == '=')
     type[0] = '<';
-  bool byteSized = type.size() == 3 && (type[0] == '|' || type[0] == '<') &&
-                   type[2] == '1';
+  bool byteSized =
+      type.size() == 3 && (type[0] == '|' || type[0] == '<') && type[2] == '1';
   if (type.size() != 3 || (type[0] != '<' && !byteSized))
     return fail("element type '" + type +
                 "' is not supported (little-endian or byte-sized only)");

@@ -1,4 +1,4 @@
-//===- NpyArray.h - NumPy .npy arrays, memory-mapped -------------*- C++ -*-===//
+//===- NpyArray.h - NumPy .npy arrays, memory-mapped ------------*- C++ -*-===//
 //
 // The one reader of the .npy format (numpy.save) in tessel: the driver reads
 // a model's data with it and tessel-eval its inputs (NpyFile.h). The file is

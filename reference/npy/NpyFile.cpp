@@ -92,10 +92,10 @@ const char *tessel::ref::npyTypeString(ElementType type) {
 std::string tessel::ref::npyHeader(const std::string &typeString,
                                    const std::vector<int64_t> &shape,
                                    size_t minBytes) {
-  std::string text = std::string(kMagic, kMagicSize) + '\x01' + '\x00' +
-                     "  " + "{'descr': '" + typeString +
-                     "', 'fortran_order': False, 'shape': " +
-                     shapeText(shape) + ", }";
+  std::string text = std::string(kMagic, kMagicSize) + '\x01' + '\x00' + "  " +
+                     "{'descr': '" + typeString +
+                     "', 'fortran_order': False, 'shape': " + shapeText(shape) +
+                     ", }";
   size_t length = std::max((text.size() + 1 + 63) / 64 * 64, minBytes);
   text.append(length - 1 - text.size(), ' ');
   text += '\n';

@@ -1,4 +1,4 @@
-//===- NpyFile.h - NumPy .npy arrays as reference tensors --------*- C++ -*-===//
+//===- NpyFile.h - NumPy .npy arrays as reference tensors -------*- C++ -*-===//
 //
 // Whole .npy files as tensors, which is how tessel-eval takes inputs and
 // gives outputs; the reading is NpyArray's. An .npy array has a shape but no

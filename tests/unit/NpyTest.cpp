@@ -68,10 +68,10 @@ protected:
 };
 
 TEST_F(NpyTest, ReadsFloatsInRowMajorOrder) {
-  std::string path = write(
-      "f4.npy", npyBytes("{'descr': '<f4', 'fortran_order': False, "
-                         "'shape': (2, 3), }",
-                         raw<float>({0.5f, 1, 2, 3, 4, -5.25f})));
+  std::string path =
+      write("f4.npy", npyBytes("{'descr': '<f4', 'fortran_order': False, "
+                               "'shape': (2, 3), }",
+                               raw<float>({0.5f, 1, 2, 3, 4, -5.25f})));
   std::string error;
   std::optional<NpyArray> array = NpyArray::open(path, error);
   ASSERT_TRUE(array) << error;
@@ -179,7 +179,8 @@ TEST_F(NpyTest, BadFilesAreErrorsThatNameTheFile) {
        npyBytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
                 raw<float>({1, 2})),
        "element type '<c8' is not supported"},
-      {"noshape.npy", npyBytes("{'descr': '<f4', 'fortran_order': False, }", ""),
+      {"noshape.npy",
+       npyBytes("{'descr': '<f4', 'fortran_order': False, }", ""),
        "no readable 'shape'"},
       {"huge.npy",
        npyBytes("{'descr': '<f8', 'fortran_order': False, "
@@ -204,10 +205,10 @@ TEST_F(NpyTest, BadFilesAreErrorsThatNameTheFile) {
 }
 
 TEST_F(NpyTest, ReadsATensorOfTheShapeItIsGivenOnly) {
-  std::string path = write(
-      "tensor.npy", npyBytes("{'descr': '<f8', 'fortran_order': False, "
-                             "'shape': (2, 2), }",
-                             raw<double>({1, 0.1, -3, 4})));
+  std::string path =
+      write("tensor.npy", npyBytes("{'descr': '<f8', 'fortran_order': False, "
+                                   "'shape': (2, 2), }",
+                                   raw<double>({1, 0.1, -3, 4})));
   std::string error;
   Tensor tensor;
   ASSERT_TRUE(tessel::ref::readNpyAs(
@@ -215,8 +216,8 @@ TEST_F(NpyTest, ReadsATensorOfTheShapeItIsGivenOnly) {
       << error;
   EXPECT_EQ(tensor.spec.dims, (std::vector<std::string>{"k", "m"}));
   // Rounded to the spec's f32.
-  EXPECT_EQ(tensor.data, (std::vector<double>{1, static_cast<float>(0.1), -3,
-                                              4}));
+  EXPECT_EQ(tensor.data,
+            (std::vector<double>{1, static_cast<float>(0.1), -3, 4}));
   EXPECT_FALSE(tessel::ref::readNpyAs(
       path, TensorSpec{{"k"}, {4}, ElementType::F32}, tensor, error));
   EXPECT_EQ(error, path + ": array has shape (2, 2) but the input is [k:4]");
@@ -226,23 +227,23 @@ TEST_F(NpyTest, AnIntegerInputTakesWholeNumbersInItsRangeOnly) {
   TensorSpec labels{{"batch"}, {3}, ElementType::I32};
   std::string error;
   Tensor tensor;
-  std::string whole = write(
-      "whole.npy", npyBytes("{'descr': '<f4', 'fortran_order': False, "
-                            "'shape': (3,), }",
-                            raw<float>({0, 7, -2})));
+  std::string whole =
+      write("whole.npy", npyBytes("{'descr': '<f4', 'fortran_order': False, "
+                                  "'shape': (3,), }",
+                                  raw<float>({0, 7, -2})));
   ASSERT_TRUE(tessel::ref::readNpyAs(whole, labels, tensor, error)) << error;
   EXPECT_EQ(tensor.data, (std::vector<double>{0, 7, -2}));
-  std::string fraction = write(
-      "fraction.npy", npyBytes("{'descr': '<f4', 'fortran_order': False, "
-                               "'shape': (3,), }",
-                               raw<float>({0, 1, 2.5f})));
+  std::string fraction =
+      write("fraction.npy", npyBytes("{'descr': '<f4', 'fortran_order': False, "
+                                     "'shape': (3,), }",
+                                     raw<float>({0, 1, 2.5f})));
   EXPECT_FALSE(tessel::ref::readNpyAs(fraction, labels, tensor, error));
   EXPECT_EQ(error,
             fraction + ": element 2 is 2.5, which the i32 input cannot hold");
-  std::string wide = write(
-      "wide.npy", npyBytes("{'descr': '<i8', 'fortran_order': False, "
-                           "'shape': (3,), }",
-                           raw<int64_t>({0, 1, (1LL << 32) + 3})));
+  std::string wide =
+      write("wide.npy", npyBytes("{'descr': '<i8', 'fortran_order': False, "
+                                 "'shape': (3,), }",
+                                 raw<int64_t>({0, 1, (1LL << 32) + 3})));
   EXPECT_FALSE(tessel::ref::readNpyAs(wide, labels, tensor, error));
   EXPECT_EQ(error, wide + ": element 2 is 4294967299, which the i32 input "
                           "cannot hold");
