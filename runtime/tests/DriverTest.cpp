@@ -191,10 +191,16 @@ TEST(Driver, CheckpointFromTwoRanksResumesOnOne) {
   Job first =
       runJob(2, TESSEL_LINEAR_NP2, "--steps 4 --checkpoint-every 2 " + common);
   ASSERT_EQ(first.status, 0) << first.output;
-  EXPECT_TRUE(fs::exists(checkpoints / "step-00000002.safetensors"));
-  EXPECT_TRUE(fs::exists(checkpoints / "step-00000004.safetensors"));
+  // Sharded checkpoints: the two ranks each wrote a shard (w on rank 0; b
+  // and the step count on rank 1), and no temporary directory is left.
+  for (const char *step : {"step-00000002", "step-00000004"})
+    for (const char *file :
+         {"model.safetensors.index.json", "model-00001-of-00002.safetensors",
+          "model-00002-of-00002.safetensors"})
+      EXPECT_TRUE(fs::is_regular_file(checkpoints / step / file))
+          << step << "/" << file;
   for (const fs::directory_entry &entry : fs::directory_iterator(checkpoints))
-    EXPECT_EQ(entry.path().extension(), ".safetensors")
+    EXPECT_EQ(entry.path().filename().string().rfind("step-", 0), 0u)
         << "left behind: " << entry.path();
 
   Job resumed = runJob(1, TESSEL_LINEAR_NP1,
@@ -202,11 +208,10 @@ TEST(Driver, CheckpointFromTwoRanksResumesOnOne) {
                            (dir / "resumed.jsonl").string() + " " + common);
   ASSERT_EQ(resumed.status, 0) << resumed.output;
   std::cout << resumed.output;
-  EXPECT_NE(
-      resumed.output.find("resumed from " +
-                          (checkpoints / "step-00000004.safetensors").string() +
-                          " after step 4"),
-      std::string::npos)
+  EXPECT_NE(resumed.output.find("resumed from " +
+                                (checkpoints / "step-00000004").string() +
+                                " after step 4"),
+            std::string::npos)
       << resumed.output;
 
   Job straight = runJob(1, TESSEL_LINEAR_NP1,

@@ -81,8 +81,10 @@ import array, json, math, struct, sys
 work = sys.argv[1]
 
 def table_of(run):
-    path = f"{work}/{run}.ckpt/step-00000020.safetensors"
-    blob = open(path, "rb").read()
+    # A sharded checkpoint: the index names the shard holding the table.
+    checkpoint = f"{work}/{run}.ckpt/step-00000020"
+    index = json.load(open(f"{checkpoint}/model.safetensors.index.json"))
+    blob = open(f"{checkpoint}/{index['weight_map']['table']}", "rb").read()
     size = struct.unpack("<Q", blob[:8])[0]
     header = json.loads(blob[8:8 + size])
     start, end = header["table"]["data_offsets"]

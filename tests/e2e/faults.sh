@@ -138,7 +138,7 @@ result "rank 1 killed: the job ends within ${BOUND}s naming rank 1" $status
 
 # 2. Resume from the last checkpoint the killed job wrote.
 status=0
-last=$(ls "$work/ckpt" | grep -E '^step-[0-9]+\.safetensors$' | sort | tail -1)
+last=$(ls "$work/ckpt" | grep -E '^step-[0-9]+$' | sort | tail -1)
 timeout -k 10 300 "${mpi[@]}" "$program" "${run_opts[@]}" --checkpoint-dir "$work/ckpt" \
   --resume --metrics "$work/resumed.jsonl" > "$work/resumed.out" 2>&1 || status=1
 grep "resumed from .*$last" "$work/resumed.out" || status=1
@@ -193,7 +193,7 @@ PY
     grep -q "resumed from .*/$expected_resume after" "$work/segment$attempt.out" ||
       { echo "job $attempt did not resume from $expected_resume"; status=1; }
   fi
-  newest=$(ls "$work/ckpt" | grep -E '^step-[0-9]+\.safetensors$' | sort | tail -1)
+  newest=$(ls "$work/ckpt" | grep -E '^step-[0-9]+$' | sort | tail -1)
   temporary=$(ls -a "$work/ckpt" | grep '\.tmp$' || true)
   if [ -n "$temporary" ]; then
     inside_writes=$((inside_writes + 1))
@@ -243,17 +243,19 @@ else
 fi
 result "rank 1 stopped: the watchdog ends the job within ${BOUND}s naming the step" $status
 
-# 5. A FIFO among the checkpoints: --resume takes the newest regular file.
+# 5. A FIFO among the checkpoints: --resume takes the newest whole one.
 status=0
 mkdir -p "$work/fifo"
 timeout 120 "${mpi[@]}" "$program" --data "$data" --steps 3 --no-evaluate \
   --checkpoint-dir "$work/fifo" > "$work/fifo.out" 2>&1 || status=1
-mkfifo "$work/fifo/step-00000099.safetensors"
+mkfifo "$work/fifo/step-00000099.safetensors" "$work/fifo/step-00000098"
+# A sharded checkpoint whose index is a FIFO is not one either.
+mkdir "$work/fifo/step-00000097" && mkfifo "$work/fifo/step-00000097/model.safetensors.index.json"
 timeout 60 "${mpi[@]}" "$program" --data "$data" --steps 5 --no-evaluate \
   --checkpoint-dir "$work/fifo" --resume >> "$work/fifo.out" 2>&1 || status=1
-grep -q "resumed from $work/fifo/step-00000003.safetensors after step 3" "$work/fifo.out" ||
+grep -q "resumed from $work/fifo/step-00000003 after step 3" "$work/fifo.out" ||
   { tail -5 "$work/fifo.out"; status=1; }
-result "a FIFO named like a newer checkpoint: --resume takes the newest regular one" $status
+result "FIFOs named like newer checkpoints: --resume takes the newest whole one" $status
 
 # An evaluate whose 'b2' is the trained 'b1' (and the other way round):
 # same names, other sizes.
@@ -323,7 +325,7 @@ save("labels.npy", "<i4", "(64,)", b"".join(struct.pack("<i", i % 10) for i in r
 PY
 cp -r "$work/npydata" "$work/npydata.orig"
 job_status=0
-timeout 120 mpirun -n 1 "$work/infer.spmd" --checkpoint "$work/fifo/step-00000003.safetensors" \
+timeout 120 mpirun -n 1 "$work/infer.spmd" --checkpoint "$work/fifo/step-00000003" \
   --function predict --data "$work/npydata" --out "$work/npydata" > "$work/infer.out" 2>&1 || job_status=$?
 [ "$job_status" -eq 1 ] || status=1
 grep -F "tessel: --out $work/npydata is the --data directory; write the results elsewhere" "$work/infer.out" ||
@@ -341,8 +343,11 @@ timeout 120 mpirun --oversubscribe --bind-to none \
   -n 1 "$program" --data "$data" --steps 7 --no-evaluate --checkpoint-dir "$work/fifo" --resume : \
   -n 1 "$program" --data "$data" --steps 7 --no-evaluate --checkpoint-dir "$work/lagging" --resume \
   > "$work/agreed.out" 2>&1 || status=1
-grep -q "resumed from $work/fifo/step-00000005.safetensors after step 5" "$work/agreed.out" ||
+grep -q "resumed from $work/fifo/step-00000005 after step 5" "$work/agreed.out" ||
   { tail -5 "$work/agreed.out"; status=1; }
+# Both ranks wrote their shards into rank 0's directory.
+[ -f "$work/fifo/step-00000007/model-00002-of-00002.safetensors" ] || status=1
+[ -z "$(ls -A "$work/lagging")" ] || status=1
 grep -q "trained steps 6-7" "$work/agreed.out" || status=1
 result "every rank resumes from the checkpoint rank 0 finds" $status
 

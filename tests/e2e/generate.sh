@@ -166,22 +166,35 @@ expect_error "cannot write metrics to /dev/full" --checkpoint-dir "$work/ckpt" -
 expect_error "--temperature: NaN is not a temperature" --checkpoint-dir "$work/ckpt" --prompt a \
   --temperature nan || status=1
 # Weights that are all NaN (their checksums made again): the logits pick no
-# token, which is an error, not text.
+# token, which is an error, not text. The sharded checkpoint's tensors are
+# written as one single-file checkpoint (which tessel reads too).
 mkdir "$work/nan"
 python3 - "$work/ckpt" "$work/nan" <<'PY' || status=1
 import glob, json, os, struct, sys, zlib
-source = sorted(glob.glob(os.path.join(sys.argv[1], "step-*.safetensors")))[-1]
-raw = open(source, "rb").read()
-length = int.from_bytes(raw[:8], "little")
-header, data = json.loads(raw[8:8 + length]), bytearray(raw[8 + length:])
-for name, entry in header.items():
-    if name != "__metadata__" and entry["dtype"] == "F32":
+source = sorted(glob.glob(os.path.join(sys.argv[1], "step-*[0-9]")))[-1]
+index = json.load(open(os.path.join(source, "model.safetensors.index.json")))
+tensors, metadata = {}, {"format": "tessel", "step": index["metadata"]["step"]}
+for shard in sorted(set(index["weight_map"].values())):
+    raw = open(os.path.join(source, shard), "rb").read()
+    length = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8:8 + length])
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
         begin, end = entry["data_offsets"]
-        data[begin:end] = struct.pack("<f", float("nan")) * ((end - begin) // 4)
-        header["__metadata__"]["crc32." + name] = "%08x" % zlib.crc32(data[begin:end])
+        data = raw[8 + length + begin:8 + length + end]
+        if entry["dtype"] == "F32":
+            data = struct.pack("<f", float("nan")) * ((end - begin) // 4)
+        tensors[name] = (entry["dtype"], entry["shape"], data)
+        metadata["dims." + name] = header["__metadata__"]["dims." + name]
+        metadata["crc32." + name] = "%08x" % zlib.crc32(data)
+header, offset = {"__metadata__": metadata}, 0
+for name, (dtype, shape, data) in tensors.items():
+    header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + len(data)]}
+    offset += len(data)
 text = json.dumps(header).encode()
-open(os.path.join(sys.argv[2], os.path.basename(source)), "wb").write(
-    len(text).to_bytes(8, "little") + text + bytes(data))
+open(os.path.join(sys.argv[2], os.path.basename(source) + ".safetensors"), "wb").write(
+    len(text).to_bytes(8, "little") + text + b"".join(t[2] for t in tensors.values()))
 PY
 expect_error "decode's logits for prompt 1 at position 0 hold a NaN or +inf" \
   --checkpoint-dir "$work/nan" --prompt a || status=1

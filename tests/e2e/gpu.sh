@@ -84,7 +84,7 @@ train)
     check "$name on the GPU: the CPU runtime's losses over $steps steps" \
       python3 "$here/compare_losses.py" "$work/$name.cpu.jsonl" "$work/$name.gpu.jsonl" 1e-3
     # A checkpoint is global tensors: the CPU runtime resumes the GPU's.
-    rm -f "$work/$name.ckpt/step-00000040.safetensors"
+    rm -rf "$work/$name.ckpt/step-00000040"
     "$work/$name.cpu" --steps $steps --checkpoint-dir "$work/$name.ckpt" --resume \
       --metrics "$work/$name.resumed.jsonl" "${opts[@]}" > /dev/null
     check "$name: a GPU checkpoint resumes on the CPU" \

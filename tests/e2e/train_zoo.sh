@@ -97,7 +97,7 @@ if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ub
   resumed=$(grep -o 'test accuracy [^;]*' "$work/resnet.resumed.out" || true)
   echo "trained: $trained; resumed under spatial.yaml: $resumed"
   [ -n "$trained" ] && [ "$trained" = "$resumed" ] || status=1
-  grep -q "running_mean" "$work/resnet.ck"/step-*.safetensors || status=1
+  grep -q "running_mean" "$work/resnet.ck"/step-*/model.safetensors.index.json || status=1
   result "resnet: the checkpoint's running statistics give the same evaluation after resuming" \
     $status
 else

@@ -227,9 +227,16 @@ int mlir::tessel::runExportWeights() {
   if (!resolved)
     return fail(error);
   std::string path = *resolved;
-  if (llvm::sys::fs::equivalent(outputFile, path) ||
-      llvm::sys::fs::equivalent(outputFile, exportMapPath))
-    return fail("-o " + outputFile + " is an input; give another file");
+  // A sharded checkpoint is an index and shard files: none is an output.
+  std::vector<std::string> inputs = {path, exportMapPath};
+  safetensors::CheckpointFile opened;
+  if (opened.open(path, error)) {
+    std::vector<std::string> files = opened.files();
+    inputs.insert(inputs.end(), files.begin(), files.end());
+  }
+  for (const std::string &input : inputs)
+    if (llvm::sys::fs::equivalent(outputFile, input))
+      return fail("-o " + outputFile + " is an input; give another file");
   std::optional<weights::WeightMap> map =
       weights::readWeightMap(exportMapPath, error);
   if (!map)
