@@ -318,10 +318,20 @@ planStage(const ProgramMetadata &metadata, const Dataset &dataset,
     if (!resultNamed(*plan.init, result.name))
       return fmt::format("{} returns '{}', which {} does not", plan.apply->name,
                          result.name, plan.init->name);
+  // A middle stage may take no data; the first stage's tell the size.
+  for (const PipelineStageSpec &other : pipeline.stages) {
+    if (plan.microbatchSize)
+      break;
+    for (const ValueSpec &argument :
+         metadata.findFunction(other.forward)->arguments)
+      if (argument.name == "images" || argument.name == "tokens" ||
+          dataset.arrays.count(argument.name))
+        plan.microbatchSize = batchSizeOf(argument);
+  }
   if (plan.microbatchSize == 0)
-    return fmt::format("{} has no data argument: 'images' (with 'labels'), "
-                       "'tokens' (with 'targets') or a .npy array",
-                       plan.forward->name);
+    return std::string("no stage's forward has a data argument: 'images' "
+                       "(with 'labels'), 'tokens' (with 'targets') or a .npy "
+                       "array");
   plan.batchSize = plan.microbatchSize * metadata.pipeline->microbatches;
   return std::nullopt;
 }
