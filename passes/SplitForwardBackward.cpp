@@ -19,6 +19,7 @@
 #include "passes/Pipelining.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -31,6 +32,23 @@ using namespace mlir;
 using namespace mlir::tessel;
 
 namespace {
+
+/// Leaves the mark only on the ops of the forward pass: an op marked by
+/// tessel-pipeline-autodiff that reads nothing of the backward. (A
+/// gradient builder may copy its op's attributes, the mark included, onto
+/// the gradient op: pool_backward takes pool's.)
+void confineForwardMarks(func::FuncOp step) {
+  llvm::DenseSet<Value> backward;
+  for (Operation &op : step.getBody().front().without_terminator()) {
+    bool readsBackward = llvm::any_of(op.getOperands(), [&](Value operand) {
+      return backward.contains(operand);
+    });
+    if (readsBackward)
+      op.removeAttr(TesselDialect::kPipelineForwardAttrName);
+    if (!op.hasAttr(TesselDialect::kPipelineForwardAttrName))
+      backward.insert(op.result_begin(), op.result_end());
+  }
+}
 
 bool isForward(Operation *op) {
   return op->hasAttr(TesselDialect::kPipelineForwardAttrName);
@@ -95,6 +113,7 @@ LogicalResult TesselSplitForwardBackwardPass::splitStage(func::FuncOp step,
                                                          unsigned stage,
                                                          bool last,
                                                          bool remat) {
+  confineForwardMarks(step);
   OpBuilder builder(step);
   Block &body = step.getBody().front();
   Operation *terminator = body.getTerminator();

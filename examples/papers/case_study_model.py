@@ -61,19 +61,14 @@ def body(args, lines):
     p(f'  %hf = tessel.einsum %p2, %wf : ({tensor(pool2)}, {tensor(flat_w)}) '
       f'-> {tensor([("batch", b), (names[0], w)])}')
     p(f'  %h0 = tessel.relu %hf : {tensor([("batch", b), (names[0], w)])}')
-    scale = (2.0 / w) ** 0.5
+    # Each layer is a call of a layer function (scope fc<i>: weights
+    # fc<i>.w and fc<i>.b), so that a pipeline layout can place whole
+    # layers on ranks (docs/pipeline.md).
     for layer in range(args.layers):
         src, dst = names[layer % 2], names[(layer + 1) % 2]
-        weight = [(src, w), (dst, w)]
-        bias = [(dst, w)]
-        out = [("batch", b), (dst, w)]
-        p(f'  %w{layer} = tessel.parameter "fc{layer}_w" normal scale {scale:.6f} '
-          f'seed {10 + layer} : {tensor(weight)}')
-        p(f'  %b{layer} = tessel.parameter "fc{layer}_b" zeros scale 1.0 seed 0 : {tensor(bias)}')
-        p(f'  %m{layer} = tessel.einsum %h{layer}, %w{layer} : '
-          f'({tensor([("batch", b), (src, w)])}, {tensor(weight)}) -> {tensor(out)}')
-        p(f'  %a{layer} = tessel.add %m{layer}, %b{layer} : {tensor(out)}, {tensor(bias)} -> {tensor(out)}')
-        p(f'  %h{layer + 1} = tessel.relu %a{layer} : {tensor(out)}')
+        p(f'  %h{layer + 1} = func.call @dense_{src[-1]}{dst[-1]}(%h{layer}) '
+          f'{{tessel.scope = "fc{layer}"}} : ({tensor([("batch", b), (src, w)])}) '
+          f'-> {tensor([("batch", b), (dst, w)])}')
     last = names[args.layers % 2]
     out_w = [(last, w), ("classes", 10)]
     logits = [("batch", b), ("classes", 10)]
@@ -86,6 +81,29 @@ def body(args, lines):
       f': {tensor(logits)}, {tensor([("batch", b)], "i32")} -> {tensor([("batch", b)])}')
     p(f'  %loss = tessel.reduce mean %losses : {tensor([("batch", b)])} -> {tensor([])}')
     return tensor(logits)
+
+
+def layer_functions(args):
+    """The two fully connected layers, hid_a -> hid_b and hid_b -> hid_a."""
+    b, w = args.batch, args.width
+    scale = (2.0 / w) ** 0.5
+    lines = []
+    for src, dst in (("hid_a", "hid_b"), ("hid_b", "hid_a")):
+        weight = [(src, w), (dst, w)]
+        bias = [(dst, w)]
+        inp = [("batch", b), (src, w)]
+        out = [("batch", b), (dst, w)]
+        lines += [
+            f"func.func private @dense_{src[-1]}{dst[-1]}(%h: {tensor(inp)}) -> {tensor(out)} {{",
+            f'  %w = tessel.parameter "w" normal scale {scale:.6f} seed 10 : {tensor(weight)}',
+            f'  %b = tessel.parameter "b" zeros scale 1.0 seed 0 : {tensor(bias)}',
+            f"  %m = tessel.einsum %h, %w : ({tensor(inp)}, {tensor(weight)}) -> {tensor(out)}",
+            f"  %a = tessel.add %m, %b : {tensor(out)}, {tensor(bias)} -> {tensor(out)}",
+            f"  %r = tessel.relu %a : {tensor(out)}",
+            f"  return %r : {tensor(out)}",
+            "}",
+            ""]
+    return lines
 
 
 def main():
@@ -103,6 +121,7 @@ def main():
     out = [f"// The case study's classifier with {args.layers} fully connected layers of "
            f"width {args.width}, batch {b}.",
            "// Written by examples/papers/case_study_model.py; do not edit.",
+           *layer_functions(args),
            f"func.func @forward({signature}) -> {scalar} {{"]
     body(args, out)
     out.append(f"  return %loss : {scalar}")

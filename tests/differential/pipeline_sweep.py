@@ -65,6 +65,14 @@ CASE_LIST = [
      "mesh: {stage: 2, model: 2}\nlayout: {heads: model}\n"
      "overrides: {tok_emb.table: {vocab: model}, logits: {vocab: model}}\n"
      "pipeline: {axis: stage, microbatches: 2}\n"),
+    # Convolutions and pooling in the first stage (examples/papers' case
+    # study, 4 layers of width 16), over 2 and 3 stages.
+    ("case_study_stage2", "case_study.mlir", "optimizer=momentum",
+     "mesh: {stage: 2}\npipeline: {axis: stage, microbatches: 2}\n"),
+    ("case_study_data2_stage3", "case_study.mlir", "optimizer=sgd",
+     "mesh: {data: 2, stage: 3}\nlayout: {batch: data}\n"
+     "pipeline: {axis: stage, microbatches: 2, schedule: gpipe,\n"
+     "           stages: [[fc0], [fc1], [fc3]]}\n"),
     # 3-D: data x stage x model.
     ("data2_stage2_model2", GPT4, "optimizer=sgd",
      "mesh: {data: 2, stage: 2, model: 2}\n"
