@@ -106,7 +106,8 @@ void TesselAutodiffPass::buildInit(ModuleOp module,
 // The gradient function has arguments (parameters..., data...) and results
 // (loss, parameter gradients..., data gradients...). The step gets the
 // state after the parameters and the learning rate last, and returns the
-// updated parameters and state, then the loss.
+// updated parameters and state, then the loss and the gradients' global
+// norm.
 LogicalResult
 TesselAutodiffPass::buildTrainStep(func::FuncOp step,
                                    ArrayRef<ParameterOp> parameters,
@@ -215,6 +216,11 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step,
     if (Operation *producer = value.getDefiningOp())
       producer->setAttr(kNameAttr, step.getArgAttr(index, kNameAttr));
   results.push_back(oldReturn.getOperand(0));
+  // The gradients' global norm, last: the driver stops (or skips) a step
+  // whose norm is not finite, before its update reaches the parameters.
+  update.gradientNorm.getDefiningOp()->setAttr(
+      kNameAttr, builder.getStringAttr("gradient_norm"));
+  results.push_back(update.gradientNorm);
   func::ReturnOp::create(builder, loc, results);
   oldReturn.erase();
 
@@ -224,6 +230,8 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step,
         {builder.getNamedAttr(kNameAttr, step.getArgAttr(i, kNameAttr))}));
   resultAttrs.push_back(builder.getDictionaryAttr(
       {builder.getNamedAttr(kNameAttr, builder.getStringAttr("loss"))}));
+  resultAttrs.push_back(builder.getDictionaryAttr({builder.getNamedAttr(
+      kNameAttr, builder.getStringAttr("gradient_norm"))}));
   step.setFunctionType(builder.getFunctionType(step.getArgumentTypes(),
                                                ValueRange(results).getTypes()));
   step.setAllResultAttrs(resultAttrs);

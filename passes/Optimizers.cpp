@@ -37,22 +37,49 @@ bool mlir::tessel::isNonNegativeState(StringRef suffix) {
 
 namespace {
 
-/// Scales every gradient by min(1, clipNorm / ||g||), where ||g|| is the L2
-/// norm of all gradients together.
-void clipByGlobalNorm(TensorBuilder &b, double clipNorm,
-                      SmallVectorImpl<Value> &gradients) {
-  Value sumOfSquares;
+/// The sum of the squares of all gradients together. A gradient narrower
+/// than f32 is widened before it is squared (an f16 square overflows past
+/// 256), and the sum is in f32, or f64 if a gradient is f64, so parameters
+/// of different precisions add up.
+Value sumOfSquares(TensorBuilder &b, ArrayRef<Value> gradients) {
+  Type sumType = b.builder.getF32Type();
+  for (Value gradient : gradients)
+    if (tensorTypeOf(gradient).getElementType().isF64())
+      sumType = b.builder.getF64Type();
+  // Every gradient's sum first, then their total: a split gradient's sum is
+  // all-reduced after partitioning, and with all the sums computed before
+  // the first addition those all_reduces can run at one point of the
+  // program, where tessel-bucket-all-reduces makes them one call.
+  SmallVector<Value> sums;
   for (Value gradient : gradients) {
     NamedTensorType type = tensorTypeOf(gradient);
-    Value squares =
-        b.reduce(ReduceKind::Sum, b.mul(gradient, gradient),
-                 NamedTensorType::get({}, {}, type.getElementType()));
-    sumOfSquares = sumOfSquares ? b.add(sumOfSquares, squares) : squares;
+    if (type.getElementType() != sumType)
+      gradient = CastOp::create(b.builder, b.loc, type.withElementType(sumType),
+                                gradient);
+    sums.push_back(b.reduce(ReduceKind::Sum, b.mul(gradient, gradient),
+                            NamedTensorType::get({}, {}, sumType)));
   }
-  Value limit = b.scalarLike(clipNorm, sumOfSquares);
-  Value scale = b.div(limit, b.max(b.sqrt(sumOfSquares), limit));
-  for (Value &gradient : gradients)
-    gradient = b.mul(gradient, scale);
+  Value total = sums.front();
+  for (Value sum : ArrayRef<Value>(sums).drop_front())
+    total = b.add(total, sum);
+  return total;
+}
+
+/// Scales every gradient by min(1, clipNorm / norm), where norm is the L2
+/// norm of all gradients together.
+void clipByGlobalNorm(TensorBuilder &b, double clipNorm, Value norm,
+                      SmallVectorImpl<Value> &gradients) {
+  Value limit = b.scalarLike(clipNorm, norm);
+  Value scale = b.div(limit, b.max(norm, limit));
+  for (Value &gradient : gradients) {
+    Type elementType = tensorTypeOf(gradient).getElementType();
+    Value gradientScale = scale;
+    if (tensorTypeOf(scale).getElementType() != elementType)
+      gradientScale = CastOp::create(
+          b.builder, b.loc, tensorTypeOf(scale).withElementType(elementType),
+          scale);
+    gradient = b.mul(gradient, gradientScale);
+  }
 }
 
 } // namespace
@@ -63,10 +90,16 @@ OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
   SmallVector<Value> gradients;
   for (const ParameterSlot &slot : slots)
     gradients.push_back(slot.gradient);
-  if (config.clipNorm > 0 && !gradients.empty())
-    clipByGlobalNorm(b, config.clipNorm, gradients);
-
   OptimizerUpdate update;
+  // The global norm is one scalar (a sum of squares, all-reduced where the
+  // gradients are split) that the step returns, so that the driver can
+  // stop or skip a step whose gradients are not finite before they reach
+  // the parameters; clipping scales by the same norm.
+  if (!gradients.empty())
+    update.gradientNorm = b.sqrt(sumOfSquares(b, gradients));
+  if (config.clipNorm > 0 && !gradients.empty())
+    clipByGlobalNorm(b, config.clipNorm, update.gradientNorm, gradients);
+
   // Adam's bias corrections 1 - beta^t depend on the step only. They are
   // computed in f64, as PyTorch computes them on the host, and rounded once
   // to the parameters' precision: from f32(0.999) = 0.99900001287, 1 - beta2

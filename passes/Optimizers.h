@@ -4,7 +4,8 @@
 // element-wise ops on each parameter, its gradient and its state, so a
 // parameter split over a mesh axis has its gradient and its optimizer state
 // split the same way, and the update needs no communication of its own
-// (clipping by global norm adds one scalar sum).
+// (the global norm of the gradients, which the step returns and clipping
+// uses, adds one scalar sum).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,12 +57,15 @@ struct ParameterSlot {
   SmallVector<Value> state;
 };
 
-/// What an update yields: for every slot its new value and new state, and
-/// the new step count (null when the optimizer counts none).
+/// What an update yields: for every slot its new value and new state, the
+/// new step count (null when the optimizer counts none), and the L2 norm of
+/// all gradients together before clipping (a scalar in f32, or f64 if a
+/// gradient is f64; null when there are no slots).
 struct OptimizerUpdate {
   SmallVector<Value> parameters;
   SmallVector<SmallVector<Value>> state;
   Value step;
+  Value gradientNorm;
 };
 
 /// Builds the update of every parameter with learning rate

@@ -85,8 +85,11 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
     - `@init() -> (parameters..., state...)`: every `tessel.parameter` with
       its initializer, and the optimizer's state at zero;
     - `@train_step(parameters..., state..., data..., learning_rate)
-      -> (parameters..., state..., loss)`: the loss, its gradient with
-      respect to every parameter, and the optimizer's update.
+      -> (parameters..., state..., loss, gradient_norm)`: the loss, its
+      gradient with respect to every parameter, the optimizer's update, and
+      the L2 norm of all gradients together before clipping (summed in f32,
+      or f64 if a gradient is f64), by which a driver stops or skips a step
+      whose gradients are not finite.
 
     Each op's gradient comes from its DifferentiableOpInterface and is
     written with model-level ops, so the training step is laid out and
@@ -134,8 +137,10 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
     }
     func.func @train_step(%w: ... {tessel.name = "w"}, %x: ...,
                           %lr: !tessel.tensor<[], f32> {tessel.name = "learning_rate"})
-        -> (... {tessel.name = "w"}, !tessel.tensor<[], f32> {tessel.name = "loss"}) {
-      // forward, then d loss / d w = einsum(dy, x), then w - lr * dw
+        -> (... {tessel.name = "w"}, !tessel.tensor<[], f32> {tessel.name = "loss"},
+            !tessel.tensor<[], f32> {tessel.name = "gradient_norm"}) {
+      // forward, then d loss / d w = einsum(dy, x), then w - lr * dw,
+      // and sqrt(sum(dw * dw))
     }
     ```
   }];

@@ -12,6 +12,7 @@
 #include "driver/PeakMemory.h"
 #include "driver/Profile.h"
 #include "driver/Schedule.h"
+#include "driver/TrainingData.h"
 #include "driver/Watchdog.h"
 #include "executor/Backend.h"
 #include "executor/Buffers.h"
@@ -37,28 +38,19 @@ double secondsBetween(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
-/// Where each argument of train_step comes from.
-enum class Source {
-  Images,
-  Labels,
-  Tokens,
-  Targets,
-  Array,
-  LearningRate,
-  DropoutStep,
-  State
-};
-
 /// The checks that make a program one the driver can train, and what it
 /// learns from them.
 struct StepPlan {
   const FunctionSpec *init = nullptr;
   const FunctionSpec *step = nullptr;
-  std::vector<Source> sources;
-  /// For each argument fed from a .npy array, the array; null otherwise.
-  std::vector<const NpyArray *> arrays;
+  /// What feeds each argument of train_step (TrainingData.h); nothing for
+  /// the state carried between steps.
+  std::vector<std::optional<DataFeed>> feeds;
   int64_t batchSize = 0;
   int lossResult = -1;
+  /// The gradients' global norm (tessel-autodiff's `gradient_norm`); -1
+  /// for a step that returns none.
+  int gradientNormResult = -1;
 };
 
 /// Whether init returns `argument` (same name and local type), which makes
@@ -114,82 +106,34 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
                          result.name);
   }
   for (const ValueSpec &argument : plan.step->arguments) {
-    const std::string &name = argument.name;
-    auto array = dataset.arrays.find(name);
-    plan.arrays.push_back(array == dataset.arrays.end() ? nullptr
-                                                        : &array->second);
-    if (plan.arrays.back()) {
-      if (std::optional<std::string> error =
-              checkArrayFits(*plan.arrays.back(), argument))
-        return error;
-      if (plan.batchSize && plan.batchSize != batchSizeOf(argument))
-        return fmt::format("train_step's data arguments have different "
-                           "batch sizes ('{}' has {}, an earlier one {})",
-                           name, batchSizeOf(argument), plan.batchSize);
-      plan.sources.push_back(Source::Array);
-      plan.batchSize = batchSizeOf(argument);
-    } else if (!dataset.arrays.empty() && name != "learning_rate" &&
-               name != "dropout_step" && !producedByInit(plan, argument)) {
-      return fmt::format("train_step's argument '{}' ({}) has no {}.npy in "
-                         "the data directory",
-                         name, argument.global.str(), name);
-    } else if (name == "images") {
-      int64_t pixels = argument.global.numElements() / batchSizeOf(argument);
-      if (!ref::isFloatType(argument.global.type) ||
-          pixels != dataset.pixelsPerImage)
-        return fmt::format("train_step's 'images' is {}; the data are {} "
-                           "pixels per image, as floats",
-                           argument.global.str(), dataset.pixelsPerImage);
-      plan.sources.push_back(Source::Images);
-      plan.batchSize = batchSizeOf(argument);
-    } else if (name == "tokens" || name == "targets") {
-      if (ref::isFloatType(argument.global.type) ||
-          argument.global.type == ref::ElementType::I1 ||
-          argument.global.rank() != 2)
-        return fmt::format("train_step's '{}' is {}; it must be [batch, seq] "
-                           "of i32 or i64 byte values",
-                           name, argument.global.str());
-      plan.sources.push_back(name == "tokens" ? Source::Tokens
-                                              : Source::Targets);
-      plan.batchSize = batchSizeOf(argument);
-    } else if (name == "labels") {
-      if (ref::isFloatType(argument.global.type) ||
-          argument.global.type == ref::ElementType::I1)
-        return fmt::format("train_step's 'labels' is {}; it must be i32 or i64",
-                           argument.global.str());
-      plan.sources.push_back(Source::Labels);
-    } else if (name == "learning_rate") {
-      if (argument.global.numElements() != 1 ||
-          !ref::isFloatType(argument.global.type))
-        return fmt::format("train_step's 'learning_rate' is {}; it must be a "
-                           "float scalar",
-                           argument.global.str());
-      plan.sources.push_back(Source::LearningRate);
-    } else if (name == "dropout_step") {
-      // The number of the step (from 0), which tessel.dropout mixes into
-      // its mask so that every step drops different elements.
-      if (argument.global.numElements() != 1 ||
-          (argument.global.type != ref::ElementType::I32 &&
-           argument.global.type != ref::ElementType::I64))
-        return fmt::format("train_step's 'dropout_step' is {}; it must be an "
-                           "i32 or i64 scalar",
-                           argument.global.str());
-      plan.sources.push_back(Source::DropoutStep);
-    } else {
-      if (!producedByInit(plan, argument))
-        return fmt::format("train_step's argument '{}' ({}) is neither data "
-                           "('images', 'labels'), 'learning_rate', "
-                           "'dropout_step', nor a "
-                           "result of init of the same local type",
-                           name, argument.local.str());
-      plan.sources.push_back(Source::State);
-    }
+    std::optional<DataFeed> feed;
+    bool state = producedByInit(plan, argument);
+    if (std::optional<std::string> error =
+            planDataArgument("train_step", argument, dataset, state, feed))
+      return error;
+    if (!feed && !state)
+      return fmt::format("train_step's argument '{}' ({}) is neither data "
+                         "('images', 'labels'), 'learning_rate', "
+                         "'dropout_step', nor a "
+                         "result of init of the same local type",
+                         argument.name, argument.local.str());
+    if (feed && feed->source == DataSource::Array && plan.batchSize &&
+        plan.batchSize != feed->batchSize)
+      return fmt::format("train_step's data arguments have different "
+                         "batch sizes ('{}' has {}, an earlier one {})",
+                         argument.name, feed->batchSize, plan.batchSize);
+    if (feed && (feed->source == DataSource::Array ||
+                 feed->source == DataSource::Images ||
+                 feed->source == DataSource::Tokens ||
+                 feed->source == DataSource::Targets))
+      plan.batchSize = feed->batchSize;
+    plan.feeds.push_back(feed);
   }
   // A step's results replace the arguments of the same name, so they must
   // be the same blocks (a layout that splits a parameter but not its new
   // value would feed the next step the wrong block).
   for (size_t i = 0; i < plan.step->arguments.size(); ++i) {
-    if (plan.sources[i] != Source::State)
+    if (plan.feeds[i])
       continue;
     const ValueSpec &argument = plan.step->arguments[i];
     for (const ValueSpec &result : plan.step->results)
@@ -215,6 +159,12 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
     return std::string("train_step has no result named 'loss'");
   if (plan.step->results[plan.lossResult].local.numElements() != 1)
     return std::string("train_step's 'loss' is not a scalar");
+  for (size_t i = 0; i < plan.step->results.size(); ++i)
+    if (plan.step->results[i].name == "gradient_norm")
+      plan.gradientNormResult = static_cast<int>(i);
+  if (plan.gradientNormResult >= 0 &&
+      plan.step->results[plan.gradientNormResult].local.numElements() != 1)
+    return std::string("train_step's 'gradient_norm' is not a scalar");
   return std::nullopt;
 }
 
@@ -457,39 +407,15 @@ int train(const Options &options, const Program &program,
     std::vector<void *> arguments, data;
     for (size_t i = 0; i < step.arguments.size(); ++i) {
       const ValueSpec &argument = step.arguments[i];
-      void *buffer = nullptr;
-      if (plan.sources[i] == Source::State) {
+      if (!plan.feeds[i]) {
         arguments.push_back(state[argument.name]);
         continue;
       }
-      buffer = tessel_rt_alloc(context, argument.local.numBytes());
+      void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
       data.push_back(buffer);
       arguments.push_back(buffer);
-      if (plan.sources[i] == Source::LearningRate) {
-        runtime::writeScalar(*context, argument.local.type, buffer, lr);
-        continue;
-      }
-      if (plan.sources[i] == Source::DropoutStep) {
-        runtime::writeScalar(*context, argument.local.type, buffer,
-                             static_cast<double>(s));
-        continue;
-      }
-      // The batch is made in host memory and then copied into the buffer,
-      // which a device backend keeps in device memory.
-      std::vector<unsigned char> &host = staging[i];
-      host.resize(static_cast<size_t>(argument.local.numBytes()));
-      if (plan.sources[i] == Source::Images)
-        batches.fillImages(argument, examples, mesh, rank, host.data());
-      else if (plan.sources[i] == Source::Labels)
-        batches.fillLabels(argument, examples, mesh, rank, host.data());
-      else if (plan.sources[i] == Source::Array)
-        batches.fillArray(argument, examples, mesh, rank, host.data(),
-                          *plan.arrays[i]);
-      else
-        batches.fillTokens(argument, examples, mesh, rank, host.data(),
-                           plan.sources[i] == Source::Targets ? 1 : 0);
-      runtime::activeBackend().copyToBuffer(*context, buffer, host.data(),
-                                            host.size());
+      fillDataArgument(batches, *plan.feeds[i], argument, examples, mesh, rank,
+                       s, lr, context, buffer, staging[i]);
     }
     std::vector<void *> results(step.results.size(), nullptr);
     program.trainStep(context, arguments.data(), results.data());
@@ -498,12 +424,27 @@ int train(const Options &options, const Program &program,
     double loss =
         runtime::readScalar(*context, step.results[plan.lossResult].local.type,
                             results[plan.lossResult]);
-    // The NaN policy: a step whose loss is not finite (NaN data, a learning
-    // rate too large) stops training, or with --skip-nonfinite is dropped
-    // and the state of the step before kept, as mixed-precision trainers
-    // skip a step whose gradients overflowed. The loss is reduced over the
-    // ranks, so all of them see it non-finite and take the same branch.
-    bool finite = std::isfinite(loss);
+    std::optional<double> gradientNorm;
+    if (plan.gradientNormResult >= 0)
+      gradientNorm = runtime::readScalar(
+          *context, step.results[plan.gradientNormResult].local.type,
+          results[plan.gradientNormResult]);
+    // The NaN policy: a step whose loss or gradient norm is not finite (NaN
+    // data, a learning rate too large, gradients that overflowed) stops
+    // training, or with --skip-nonfinite is dropped and the state of the
+    // step before kept, as mixed-precision trainers skip a step whose
+    // gradients overflowed. The loss and the norm are reduced over the
+    // ranks, so all of them see the same values and take the same branch.
+    bool finite =
+        std::isfinite(loss) && (!gradientNorm || std::isfinite(*gradientNorm));
+    // NaN without the sign fmt gives it ("-nan"), which means nothing here.
+    auto spell = [](double value) {
+      return std::isnan(value) ? std::string("nan") : fmt::format("{}", value);
+    };
+    std::string nonFinite =
+        !std::isfinite(loss)
+            ? "the loss is " + spell(loss)
+            : "the gradient norm is " + spell(gradientNorm.value_or(0));
     if (finite) {
       tessel_rt_free(context, state.absorb(step, results, plan.lossResult));
     } else {
@@ -512,16 +453,16 @@ int train(const Options &options, const Program &program,
       if (!options.skipNonFinite) {
         if (rank == 0)
           fmt::print(stderr,
-                     "tessel: step {}: the loss is {}; stopping (the weights "
-                     "are those after step {}; --skip-nonfinite skips such "
-                     "steps instead)\n",
-                     s + 1, loss, s);
+                     "tessel: step {}: {}; stopping (the weights are those "
+                     "after step {}; --skip-nonfinite skips such steps "
+                     "instead)\n",
+                     s + 1, nonFinite, s);
         return 1;
       }
       ++skippedSteps;
       if (rank == 0)
-        fmt::print(stderr, "tessel: step {}: the loss is {}; step skipped\n",
-                   s + 1, loss);
+        fmt::print(stderr, "tessel: step {}: {}; step skipped\n", s + 1,
+                   nonFinite);
     }
     Clock::time_point stepEnd = Clock::now();
     watchdog.stepFinished();
@@ -537,6 +478,8 @@ int train(const Options &options, const Program &program,
                              {"samples_per_s", plan.batchSize / stepSeconds},
                              {"step_ms", stepSeconds * 1e3},
                              {"lr", lr}};
+      if (gradientNorm)
+        line["gradient_norm"] = *gradientNorm;
       if (!finite)
         line["skipped"] = true;
       record(line);

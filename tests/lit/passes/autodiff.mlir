@@ -13,7 +13,7 @@
 // SGD-SAME: %[[B:.*]]: !tessel.tensor<[], f32> {tessel.name = "b", tessel.role = "parameter"},
 // SGD-SAME: %[[X:.*]]: !tessel.tensor<[batch:4, k:3], f32> {tessel.name = "x"},
 // SGD-SAME: %[[LR:.*]]: !tessel.tensor<[], f32> {tessel.name = "learning_rate"})
-// SGD-SAME: -> (!tessel.tensor<[k:3], f32> {tessel.name = "w"}, !tessel.tensor<[], f32> {tessel.name = "b"}, !tessel.tensor<[], f32> {tessel.name = "loss"})
+// SGD-SAME: -> (!tessel.tensor<[k:3], f32> {tessel.name = "w"}, !tessel.tensor<[], f32> {tessel.name = "b"}, !tessel.tensor<[], f32> {tessel.name = "loss"}, !tessel.tensor<[], f32> {tessel.name = "gradient_norm"})
 // SGD-NOT: tessel.parameter
 // SGD: %[[XW:.*]] = tessel.einsum %[[X]], %[[W]]
 // SGD: %[[Y:.*]] = tessel.add %[[XW]], %[[B]]
@@ -28,11 +28,19 @@
 // ... the bias sums it over the batch, the weight contracts it with x.
 // SGD: %[[DB:.*]] = tessel.reduce sum %[[DY]] : !tessel.tensor<[batch:4], f32> -> !tessel.tensor<[], f32>
 // SGD: %[[DW:.*]] = tessel.einsum %[[DY]], %[[X]] : {{.*}} -> !tessel.tensor<[k:3], f32>
+// The step returns the gradients' global norm, their squares' sums added
+// after all of them are taken (so that split ones all-reduce together).
+// SGD: %[[DW2:.*]] = tessel.mul %[[DW]], %[[DW]]
+// SGD: %[[SW:.*]] = tessel.reduce sum %[[DW2]]
+// SGD: %[[DB2:.*]] = tessel.mul %[[DB]], %[[DB]]
+// SGD: %[[SB:.*]] = tessel.reduce sum %[[DB2]]
+// SGD: %[[SS:.*]] = tessel.add %[[SW]], %[[SB]]
+// SGD: %[[NORM:.*]] = tessel.sqrt %[[SS]] {tessel.name = "gradient_norm"}
 // SGD: %[[STEPW:.*]] = tessel.mul %[[DW]], %[[LR]]
 // SGD: %[[NEWW:.*]] = tessel.sub %[[W]], %[[STEPW]]
 // SGD: %[[STEPB:.*]] = tessel.mul %[[DB]], %[[LR]]
 // SGD: %[[NEWB:.*]] = tessel.sub %[[B]], %[[STEPB]]
-// SGD: return %[[NEWW]], %[[NEWB]], %[[LOSS]]
+// SGD: return %[[NEWW]], %[[NEWB]], %[[LOSS]], %[[NORM]]
 
 // SGD-LABEL: func.func @init()
 // SGD-SAME: -> (!tessel.tensor<[k:3], f32> {tessel.name = "w"}, !tessel.tensor<[], f32> {tessel.name = "b"})
@@ -53,14 +61,14 @@
 // MOMENTUM-LABEL: func.func @init()
 // MOMENTUM: tessel.constant 0.000000e+00 : f32 {tessel.name = "w.momentum"} -> !tessel.tensor<[k:3], f32>
 
-// Clipping sums the squares of every gradient into one global norm.
+// Clipping scales by the global norm the step returns.
 // ADAMW-LABEL: func.func @train_step(
 // ADAMW-SAME: {tessel.name = "w.adam_m", tessel.role = "optimizer_state"}
 // ADAMW-SAME: {tessel.name = "w.adam_v", tessel.nonnegative, tessel.role = "optimizer_state"}
 // ADAMW-SAME: {tessel.name = "b.adam_m", tessel.role = "optimizer_state"}
 // ADAMW-SAME: {tessel.name = "b.adam_v", tessel.nonnegative, tessel.role = "optimizer_state"}
 // ADAMW-SAME: {tessel.name = "step", tessel.nonnegative, tessel.role = "optimizer_state"}
-// ADAMW-SAME: {tessel.name = "step"}, !tessel.tensor<[], f32> {tessel.name = "loss"})
+// ADAMW-SAME: {tessel.name = "step"}, !tessel.tensor<[], f32> {tessel.name = "loss"}, !tessel.tensor<[], f32> {tessel.name = "gradient_norm"})
 // ADAMW: %[[NORM2:.*]] = tessel.add
 // ADAMW: %[[NORM:.*]] = tessel.sqrt %[[NORM2]]
 // ADAMW: tessel.max %[[NORM]],

@@ -24,7 +24,7 @@
 // CHECK-SAME: {tessel.name = "bn.gamma.adam_v", tessel.nonnegative, tessel.role = "optimizer_state"}
 // CHECK-NOT: running_mean.adam
 // CHECK-SAME: {tessel.name = "step", tessel.nonnegative, tessel.role = "optimizer_state"}
-// CHECK-SAME: -> (!tessel.tensor<[c:3], f32> {tessel.name = "bn.gamma"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.running_mean"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.frozen"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.gamma.adam_m"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.gamma.adam_v"}, !tessel.tensor<[], f32> {tessel.name = "step"}, !tessel.tensor<[], f32> {tessel.name = "loss"})
+// CHECK-SAME: -> (!tessel.tensor<[c:3], f32> {tessel.name = "bn.gamma"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.running_mean"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.frozen"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.gamma.adam_m"}, !tessel.tensor<[c:3], f32> {tessel.name = "bn.gamma.adam_v"}, !tessel.tensor<[], f32> {tessel.name = "step"}, !tessel.tensor<[], f32> {tessel.name = "loss"}, !tessel.tensor<[], f32> {tessel.name = "gradient_norm"})
 // CHECK-NOT: update_buffer
 // CHECK: %[[KEPT:.*]] = tessel.mul %[[MEAN]], %{{.*}}
 // CHECK: %[[NEW:.*]] = tessel.add %[[KEPT]], %{{.*}} {tessel.name = "bn.running_mean"}

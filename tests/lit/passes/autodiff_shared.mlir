@@ -11,7 +11,7 @@
 // CHECK-SAME: %[[E:[^:]*]]: !tessel.tensor<[d:3], f32> {tessel.name = "tied", tessel.role = "parameter"},
 // CHECK-SAME: %[[X:[^:]*]]: !tessel.tensor<[d:3], f32> {tessel.name = "x"},
 // CHECK-SAME: %[[LR:[^:]*]]: !tessel.tensor<[], f32> {tessel.name = "learning_rate"})
-// CHECK-SAME: -> (!tessel.tensor<[d:3], f32> {tessel.name = "tied"}, !tessel.tensor<[], f32> {tessel.name = "loss"})
+// CHECK-SAME: -> (!tessel.tensor<[d:3], f32> {tessel.name = "tied"}, !tessel.tensor<[], f32> {tessel.name = "loss"}, !tessel.tensor<[], f32> {tessel.name = "gradient_norm"})
 // CHECK-NOT: tessel.parameter
 // CHECK: %[[A:.*]] = tessel.mul %[[X]], %[[E]]
 // CHECK: %[[B:.*]] = tessel.mul %[[A]], %[[E]]

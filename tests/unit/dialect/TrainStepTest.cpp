@@ -159,6 +159,16 @@ protected:
     return *results;
   }
 
+  /// The L2 norm of all gradients together.
+  static double globalNorm(const Parameters &grad) {
+    double squares = 0;
+    for (const std::vector<double> &values :
+         {flat(grad.w1), grad.b1, flat(grad.w2), grad.b2})
+      for (double g : values)
+        squares += g * g;
+    return std::sqrt(squares);
+  }
+
   static std::vector<double> flat(const Matrix &m) {
     std::vector<double> values;
     for (const auto &row : m)
@@ -187,9 +197,10 @@ TEST_F(TrainStepTest, SgdStepMatchesTheStepWorkedByHand) {
   TesselAutodiffOptions options;
   Parameters p, grad;
   std::vector<PerRank> results = step(options, p);
-  ASSERT_EQ(results.size(), 5u); // w1, b1, w2, b2, loss
+  ASSERT_EQ(results.size(), 6u); // w1, b1, w2, b2, loss, gradient_norm
   double loss = lossAndGradients(p, images, labels, grad);
   EXPECT_NEAR(results[4][0].data[0], loss, 1e-12);
+  EXPECT_NEAR(results[5][0].data[0], globalNorm(grad), 1e-12);
   auto updated = [&](const std::vector<double> &value,
                      const std::vector<double> &gradient) {
     std::vector<double> result;
@@ -203,6 +214,26 @@ TEST_F(TrainStepTest, SgdStepMatchesTheStepWorkedByHand) {
   expectNear(results[3][0], updated(p.b2, grad.b2));
 }
 
+// Clipping scales every gradient by clip / norm when the global norm is
+// larger; the step returns the norm before clipping, which the driver checks
+// for NaN and infinity.
+TEST_F(TrainStepTest, ClippedStepScalesByTheNormItReturns) {
+  Parameters p, grad;
+  TesselAutodiffOptions plain;
+  step(plain, p);
+  lossAndGradients(p, images, labels, grad);
+  double norm = globalNorm(grad);
+  TesselAutodiffOptions options;
+  options.clipNorm = norm / 4;
+  std::vector<PerRank> results = step(options, p);
+  ASSERT_EQ(results.size(), 6u);
+  EXPECT_NEAR(results[5][0].data[0], norm, 1e-12);
+  std::vector<double> clipped;
+  for (size_t i = 0; i < p.b2.size(); ++i)
+    clipped.push_back(p.b2[i] - learningRate * grad.b2[i] / 4);
+  expectNear(results[3][0], clipped);
+}
+
 // On the first step from zero state, Adam's bias-corrected moments are g and
 // g^2, so each element moves by lr * g / (|g| + epsilon).
 TEST_F(TrainStepTest, FirstAdamStepMovesEachWeightByTheLearningRate) {
@@ -210,8 +241,8 @@ TEST_F(TrainStepTest, FirstAdamStepMovesEachWeightByTheLearningRate) {
   options.optimizer = "adam";
   Parameters p, grad;
   std::vector<PerRank> results = step(options, p);
-  // w1, b1, w2, b2, (m, v) per parameter, step, loss.
-  ASSERT_EQ(results.size(), 4u + 8u + 2u);
+  // w1, b1, w2, b2, (m, v) per parameter, step, loss, gradient_norm.
+  ASSERT_EQ(results.size(), 4u + 8u + 3u);
   lossAndGradients(p, images, labels, grad);
   auto updated = [&](const std::vector<double> &value,
                      const std::vector<double> &gradient) {
