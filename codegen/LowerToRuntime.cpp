@@ -1,9 +1,12 @@
 //===- LowerToRuntime.cpp - per-rank functions to runtime calls -----------===//
 //
 // Implements tessel-lower-to-runtime. Every tessel op becomes one call of
-// tessel_rt_execute with a descriptor of the op; this pass decides the
-// buffers: one per op result, allocated before the op and freed after the
-// op that uses it last.
+// tessel_rt_execute with a descriptor of the op, or a collective two calls,
+// tessel_rt_start where the op is and tessel_rt_wait before its first
+// user, so that the ops in between run while its data moves; this pass
+// decides the buffers: one per op result, allocated before the op and
+// freed after the op that uses it last (a started collective's operand
+// after its wait).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,12 +43,19 @@ int64_t bufferBytes(Type type) {
          elementBytes(tensor.getElementType());
 }
 
+/// Whether the op is started and waited for in two calls: the collectives
+/// the runtime has a non-blocking form of (program.h, tessel_rt_start).
+bool isStartedCollective(Operation &op) {
+  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp>(op);
+}
+
 /// Builds the LLVM dialect side of the module: the runtime's declarations,
 /// read-only strings and one compiled function per tessel function.
 class RuntimeLowering {
 public:
-  explicit RuntimeLowering(ModuleOp module)
-      : module(module), builder(module.getContext()),
+  RuntimeLowering(ModuleOp module, bool overlapCommunication)
+      : overlapCommunication(overlapCommunication), module(module),
+        builder(module.getContext()),
         ptrType(LLVM::LLVMPointerType::get(module.getContext())),
         i64Type(builder.getI64Type()), i32Type(builder.getI32Type()) {}
 
@@ -72,10 +82,11 @@ private:
   LogicalResult lower(func::FuncOp func);
   void addFunctionTable(ArrayRef<func::FuncOp> functions);
 
+  bool overlapCommunication;
   ModuleOp module;
   OpBuilder builder;
   Type ptrType, i64Type, i32Type;
-  LLVM::LLVMFuncOp allocFn, freeFn, executeFn;
+  LLVM::LLVMFuncOp allocFn, freeFn, executeFn, startFn, waitFn;
   unsigned numGlobals = 0;
 };
 
@@ -94,6 +105,13 @@ void RuntimeLowering::declareRuntime() {
       builder, loc, "tessel_rt_execute",
       LLVM::LLVMFunctionType::get(
           voidType, {ptrType, ptrType, ptrType, ptrType, i32Type, ptrType}));
+  startFn = LLVM::LLVMFuncOp::create(
+      builder, loc, "tessel_rt_start",
+      LLVM::LLVMFunctionType::get(
+          voidType, {ptrType, ptrType, ptrType, ptrType, i32Type, ptrType}));
+  waitFn = LLVM::LLVMFuncOp::create(
+      builder, loc, "tessel_rt_wait",
+      LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType}));
 }
 
 LLVM::GlobalOp RuntimeLowering::addString(StringRef name, StringRef value,
@@ -189,16 +207,52 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
     if (failed(checkFusedTypes(fused)))
       return failure();
 
+  // Each started collective is waited for right before its first user
+  // (the terminator when only returned): the ops in between overlap it.
+  llvm::DenseMap<Operation *, Operation *> waitBefore;
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> waitsBefore;
+  if (overlapCommunication)
+    for (Operation &op : body.without_terminator()) {
+      if (!isStartedCollective(op))
+        continue;
+      Operation *first = body.getTerminator();
+      for (Operation *user : op.getResult(0).getUsers())
+        if (user->isBeforeInBlock(first))
+          first = user;
+      waitBefore[&op] = first;
+      waitsBefore[first].push_back(&op);
+    }
+
   // The op after which each value is dead; the terminator keeps results.
+  // A started collective uses its operand until its wait, so the operand
+  // lives at least until the collective's first user (or, when that is the
+  // terminator, until the waits there: deadAtReturn).
   llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
+  SmallVector<Value> deadAtReturn;
   auto noteLastUse = [&](Value value) {
     Operation *last = nullptr;
-    for (Operation *user : value.getUsers())
-      if (!last || last->isBeforeInBlock(user))
-        last = user;
-    if (last && isa<func::ReturnOp>(last))
+    bool returned = false, waitedAtReturn = false;
+    for (Operation *user : value.getUsers()) {
+      returned |= isa<func::ReturnOp>(user);
+      Operation *use = waitBefore.lookup(user);
+      if (!use)
+        use = user;
+      else if (isa<func::ReturnOp>(use)) {
+        waitedAtReturn = true;
+        continue;
+      }
+      if (!last || last->isBeforeInBlock(use))
+        last = use;
+    }
+    if (returned)
       return;
-    deadAfter[last ? last : value.getDefiningOp()].push_back(value);
+    // A started collective's result is written until its wait.
+    if (!last && waitBefore.count(value.getDefiningOp()))
+      waitedAtReturn = true;
+    if (waitedAtReturn)
+      deadAtReturn.push_back(value);
+    else
+      deadAfter[last ? last : value.getDefiningOp()].push_back(value);
   };
   for (Operation &op : body.without_terminator())
     noteLastUse(op.getResult(0));
@@ -224,6 +278,18 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
       constantI64(1, loc));
 
   llvm::DenseMap<Value, Value> buffers;
+  // The call site slot of each started collective, which its wait names.
+  llvm::DenseMap<Operation *, LLVM::GlobalOp> startSites;
+  auto emitWaitsBefore = [&](Operation *user) {
+    for (Operation *collective : waitsBefore.lookup(user)) {
+      Location waitLoc = collective->getLoc();
+      LLVM::CallOp::create(
+          builder, waitLoc, waitFn,
+          ValueRange{context,
+                     LLVM::AddressOfOp::create(builder, waitLoc,
+                                               startSites.lookup(collective))});
+    }
+  };
   for (BlockArgument argument : body.getArguments())
     buffers[argument] =
         LLVM::LoadOp::create(builder, loc, ptrType,
@@ -244,6 +310,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
       LLVM::BrOp::create(builder, opLoc, ValueRange{}, next);
       builder.setInsertionPointToStart(next);
     }
+    emitWaitsBefore(&op);
     std::string descriptor;
     llvm::raw_string_ostream os(descriptor);
     os << llvm::json::Value(describeOp(&op));
@@ -266,8 +333,11 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
     Value count = LLVM::ConstantOp::create(
         builder, opLoc, i32Type,
         builder.getI32IntegerAttr(op.getNumOperands()));
+    bool started = waitBefore.count(&op) != 0;
+    if (started)
+      startSites[&op] = slot;
     LLVM::CallOp::create(
-        builder, opLoc, executeFn,
+        builder, opLoc, started ? startFn : executeFn,
         ValueRange{context, LLVM::AddressOfOp::create(builder, opLoc, slot),
                    LLVM::AddressOfOp::create(builder, opLoc, text),
                    operandArray, count, result});
@@ -280,6 +350,11 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   // The caller owns every result buffer, so an argument or a value returned
   // twice is handed out as a copy.
   auto ret = cast<func::ReturnOp>(body.getTerminator());
+  emitWaitsBefore(ret);
+  for (Value dead : deadAtReturn)
+    if (!isa<BlockArgument>(dead))
+      LLVM::CallOp::create(builder, ret.getLoc(), freeFn,
+                           ValueRange{context, buffers.lookup(dead)});
   llvm::DenseSet<Value> handedOut;
   for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
     Value buffer = buffers.lookup(value);
@@ -324,8 +399,9 @@ LogicalResult RuntimeLowering::run() {
 
 struct TesselLowerToRuntimePass
     : mlir::tessel::impl::TesselLowerToRuntimeBase<TesselLowerToRuntimePass> {
+  using TesselLowerToRuntimeBase::TesselLowerToRuntimeBase;
   void runOnOperation() final {
-    if (failed(RuntimeLowering(getOperation()).run()))
+    if (failed(RuntimeLowering(getOperation(), overlapCommunication).run()))
       signalPassFailure();
   }
 };

@@ -107,8 +107,14 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
   // (optimize-comm's rewrites, explain's counts).
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
-  if (options.lower)
-    pm.addPass(createTesselLowerToRuntime());
+  // The order the lowering's starts and waits of collectives will follow.
+  if (options.overlapCommunication)
+    pm.addNestedPass<func::FuncOp>(createTesselScheduleCollectives());
+  if (options.lower) {
+    TesselLowerToRuntimeOptions lowering;
+    lowering.overlapCommunication = options.overlapCommunication;
+    pm.addPass(createTesselLowerToRuntime(lowering));
+  }
 }
 
 void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,

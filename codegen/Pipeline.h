@@ -70,6 +70,13 @@ struct CompilePipelineOptions
       llvm::cl::desc("compute chains of element-wise ops as one op "
                      "(tessel-fuse-elementwise)"),
       llvm::cl::init(true)};
+  Option<bool> overlapCommunication{
+      *this, "overlap-communication",
+      llvm::cl::desc("order ops so that collectives start early and are "
+                     "waited for late (tessel-schedule-collectives), and "
+                     "start each where it is and wait for it before its "
+                     "first user (tessel-lower-to-runtime)"),
+      llvm::cl::init(true)};
   Option<bool> lower{*this, "lower",
                      llvm::cl::desc("lower to runtime calls (LLVM dialect)"),
                      llvm::cl::init(true)};

@@ -22,6 +22,10 @@ struct tessel_comm_t {
   std::unique_ptr<MpiComm> impl;
 };
 
+struct tessel_comm_request_t {
+  std::unique_ptr<PendingCollective> pending;
+};
+
 namespace {
 
 /// Runs `body`, turning exceptions into statuses.
@@ -217,6 +221,102 @@ tessel_status_t tessel_comm_reduce_scatter(
     const Group *group = nullptr;
     TESSEL_RETURN_IF_ERROR(groupOf(comm, num_axes, axes, op, group));
     return reduceScatter(*group, reduction, dim, in, out);
+  });
+}
+
+/// Hands a started collective to the caller as a request.
+static tessel_status_t handOut(std::unique_ptr<PendingCollective> pending,
+                               tessel_comm_request_t **out_request) {
+  auto request = std::make_unique<tessel_comm_request_t>();
+  request->pending = std::move(pending);
+  *out_request = request.release();
+  return TESSEL_STATUS_OK;
+}
+
+static tessel_status_t checkRequestOut(tessel_comm_request_t **out_request,
+                                       const char *op) {
+  if (!out_request)
+    return failf(TESSEL_STATUS_INVALID_ARGUMENT, "{}: out_request is NULL", op);
+  *out_request = nullptr;
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t tessel_comm_all_reduce_start(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
+    tessel_reduction_t reduction, const tessel_tensor_t *input,
+    const tessel_tensor_t *output, tessel_comm_request_t **out_request) {
+  const char *op = "tessel_comm_all_reduce_start";
+  return guarded(op, [&] {
+    TESSEL_RETURN_IF_ERROR(checkRequestOut(out_request, op));
+    TensorView in, out;
+    TESSEL_RETURN_IF_ERROR(views(input, output, op, in, out));
+    const Group *group = nullptr;
+    TESSEL_RETURN_IF_ERROR(groupOf(comm, num_axes, axes, op, group));
+    std::unique_ptr<PendingCollective> pending;
+    TESSEL_RETURN_IF_ERROR(startAllReduce(*group, reduction, in, out, pending));
+    return handOut(std::move(pending), out_request);
+  });
+}
+
+tessel_status_t tessel_comm_all_gather_start(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes, int32_t dim,
+    const tessel_tensor_t *input, const tessel_tensor_t *output,
+    tessel_comm_request_t **out_request) {
+  const char *op = "tessel_comm_all_gather_start";
+  return guarded(op, [&] {
+    TESSEL_RETURN_IF_ERROR(checkRequestOut(out_request, op));
+    TensorView in, out;
+    TESSEL_RETURN_IF_ERROR(views(input, output, op, in, out));
+    const Group *group = nullptr;
+    TESSEL_RETURN_IF_ERROR(groupOf(comm, num_axes, axes, op, group));
+    std::unique_ptr<PendingCollective> pending;
+    TESSEL_RETURN_IF_ERROR(startAllGather(*group, dim, in, out, pending));
+    return handOut(std::move(pending), out_request);
+  });
+}
+
+tessel_status_t tessel_comm_reduce_scatter_start(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
+    tessel_reduction_t reduction, int32_t dim, const tessel_tensor_t *input,
+    const tessel_tensor_t *output, tessel_comm_request_t **out_request) {
+  const char *op = "tessel_comm_reduce_scatter_start";
+  return guarded(op, [&] {
+    TESSEL_RETURN_IF_ERROR(checkRequestOut(out_request, op));
+    TensorView in, out;
+    TESSEL_RETURN_IF_ERROR(views(input, output, op, in, out));
+    const Group *group = nullptr;
+    TESSEL_RETURN_IF_ERROR(groupOf(comm, num_axes, axes, op, group));
+    std::unique_ptr<PendingCollective> pending;
+    TESSEL_RETURN_IF_ERROR(
+        startReduceScatter(*group, reduction, dim, in, out, pending));
+    return handOut(std::move(pending), out_request);
+  });
+}
+
+tessel_status_t tessel_comm_test(tessel_comm_request_t *request,
+                                 int32_t *out_done) {
+  const char *op = "tessel_comm_test";
+  return guarded(op, [&] {
+    if (!request || !request->pending || !out_done)
+      return failf(TESSEL_STATUS_INVALID_ARGUMENT, "{}: {} is NULL", op,
+                   out_done ? "the request" : "out_done");
+    bool done = false;
+    TESSEL_RETURN_IF_ERROR(request->pending->test(done));
+    *out_done = done ? 1 : 0;
+    return TESSEL_STATUS_OK;
+  });
+}
+
+tessel_status_t tessel_comm_wait(tessel_comm_request_t *request) {
+  const char *op = "tessel_comm_wait";
+  return guarded(op, [&] {
+    if (!request || !request->pending) {
+      delete request;
+      return failf(TESSEL_STATUS_INVALID_ARGUMENT, "{}: the request is NULL",
+                   op);
+    }
+    std::unique_ptr<tessel_comm_request_t> owned(request);
+    return owned->pending->wait();
   });
 }
 

@@ -216,6 +216,202 @@ tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
   return TESSEL_STATUS_OK;
 }
 
+PendingCollective::~PendingCollective() {
+  if (request != MPI_REQUEST_NULL)
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
+tessel_status_t PendingCollective::test(bool &done) {
+  done = finished;
+  if (finished)
+    return TESSEL_STATUS_OK;
+  int complete = 1;
+  if (request != MPI_REQUEST_NULL)
+    TESSEL_RETURN_IF_ERROR(checkMpi(
+        MPI_Test(&request, &complete, MPI_STATUS_IGNORE), "MPI_Test", op));
+  if (complete) {
+    if (finish)
+      finish();
+    finished = done = true;
+  }
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t PendingCollective::wait() {
+  if (finished)
+    return TESSEL_STATUS_OK;
+  if (request != MPI_REQUEST_NULL)
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait", op));
+  if (finish)
+    finish();
+  finished = true;
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t startAllReduce(const Group &group, tessel_reduction_t reduction,
+                               const TensorView &input,
+                               const TensorView &output,
+                               std::unique_ptr<PendingCollective> &out) {
+  const char *op = "tessel_comm_all_reduce";
+  TESSEL_RETURN_IF_ERROR(
+      checkOutput(input, output, input.shape, op, /*allowInPlace=*/true));
+  MPI_Op mpiReduction = MPI_OP_NULL;
+  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
+  int64_t numElements = input.numElements();
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(numElements, op, count));
+  auto pending = std::make_unique<PendingCollective>(op);
+  if (numElements == 0) {
+    out = std::move(pending);
+    return TESSEL_STATUS_OK;
+  }
+  bool mean = reduction == TESSEL_REDUCTION_MEAN;
+  int64_t groupSize = group.size;
+
+  if (isHalfFloat(input.type)) {
+    // As allReduce: reduced in f32 (scratch), rounded once when finished.
+    pending->scratch.resize(numElements * sizeof(float));
+    auto *wide = reinterpret_cast<float *>(pending->scratch.data());
+    widenHalfToFloat(input.data, numElements, input.type, wide);
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Iallreduce(MPI_IN_PLACE, wide, count, MPI_FLOAT,
+                                mpiReduction, group.comm, &pending->request),
+                 "MPI_Iallreduce", op));
+    tessel_element_type_t type = input.type;
+    void *target = output.data;
+    pending->finish = [=] {
+      if (mean)
+        divideSums(wide, numElements, TESSEL_ELEMENT_TYPE_F32, groupSize);
+      narrowFloatToHalf(wide, numElements, type, target);
+    };
+    out = std::move(pending);
+    return TESSEL_STATUS_OK;
+  }
+
+  const void *send = output.data == input.data ? MPI_IN_PLACE : input.data;
+  TESSEL_RETURN_IF_ERROR(
+      checkMpi(MPI_Iallreduce(send, output.data, count, mpiDatatype(input.type),
+                              mpiReduction, group.comm, &pending->request),
+               "MPI_Iallreduce", op));
+  if (mean) {
+    tessel_element_type_t type = input.type;
+    void *target = output.data;
+    pending->finish = [=] { divideSums(target, numElements, type, groupSize); };
+  }
+  out = std::move(pending);
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t startAllGather(const Group &group, int32_t dim,
+                               const TensorView &input,
+                               const TensorView &output,
+                               std::unique_ptr<PendingCollective> &out) {
+  const char *op = "tessel_comm_all_gather";
+  TESSEL_RETURN_IF_ERROR(checkDim(input, dim, op, "dim"));
+  Shape gathered = input.shape;
+  gathered[dim] *= group.size;
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, gathered, op));
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(input.numElements(), op, count));
+  auto pending = std::make_unique<PendingCollective>(op);
+  if (count == 0) {
+    out = std::move(pending);
+    return TESSEL_STATUS_OK;
+  }
+  DimView chunk = viewAround(input.shape, dim);
+  MPI_Datatype type = mpiDatatype(input.type);
+  void *receive = output.data;
+  if (chunk.outer != 1) {
+    // Received member after member, joined along `dim` when finished.
+    pending->scratch.resize(input.numBytes() * group.size);
+    receive = pending->scratch.data();
+    const char *received = pending->scratch.data();
+    int64_t groupSize = group.size;
+    size_t elementBytes = input.elementBytes();
+    void *target = output.data;
+    pending->finish = [=] {
+      unpackChunks(received, chunk, groupSize, target, elementBytes);
+    };
+  }
+  TESSEL_RETURN_IF_ERROR(
+      checkMpi(MPI_Iallgather(input.data, count, type, receive, count, type,
+                              group.comm, &pending->request),
+               "MPI_Iallgather", op));
+  out = std::move(pending);
+  return TESSEL_STATUS_OK;
+}
+
+tessel_status_t startReduceScatter(const Group &group,
+                                   tessel_reduction_t reduction, int32_t dim,
+                                   const TensorView &input,
+                                   const TensorView &output,
+                                   std::unique_ptr<PendingCollective> &out) {
+  const char *op = "tessel_comm_reduce_scatter";
+  Shape scattered;
+  TESSEL_RETURN_IF_ERROR(chunkShapeOf(input, dim, group, op, "dim", scattered));
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
+  MPI_Op mpiReduction = MPI_OP_NULL;
+  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
+  int64_t numElements = input.numElements();
+  int64_t chunkElements = output.numElements();
+  int count = 0;
+  TESSEL_RETURN_IF_ERROR(mpiCount(chunkElements, op, count));
+  auto pending = std::make_unique<PendingCollective>(op);
+  if (count == 0) {
+    out = std::move(pending);
+    return TESSEL_STATUS_OK;
+  }
+  bool mean = reduction == TESSEL_REDUCTION_MEAN;
+  int64_t groupSize = group.size;
+
+  // As reduceScatter: the chunks along `dim` one after another first.
+  DimView whole = viewAround(input.shape, dim);
+  const void *send = input.data;
+  if (whole.outer != 1) {
+    pending->scratch.resize(input.numBytes());
+    packChunks(input.data, whole, group.size, pending->scratch.data(),
+               input.elementBytes());
+    send = pending->scratch.data();
+  }
+
+  if (isHalfFloat(input.type)) {
+    // f32 data, then f32 sums of this member's chunk, in one scratch.
+    pending->moreScratch.resize((numElements + chunkElements) * sizeof(float));
+    auto *wide = reinterpret_cast<float *>(pending->moreScratch.data());
+    float *reduced = wide + numElements;
+    widenHalfToFloat(send, numElements, input.type, wide);
+    TESSEL_RETURN_IF_ERROR(checkMpi(
+        MPI_Ireduce_scatter_block(wide, reduced, count, MPI_FLOAT, mpiReduction,
+                                  group.comm, &pending->request),
+        "MPI_Ireduce_scatter_block", op));
+    tessel_element_type_t type = input.type;
+    void *target = output.data;
+    pending->finish = [=] {
+      if (mean)
+        divideSums(reduced, chunkElements, TESSEL_ELEMENT_TYPE_F32, groupSize);
+      narrowFloatToHalf(reduced, chunkElements, type, target);
+    };
+    out = std::move(pending);
+    return TESSEL_STATUS_OK;
+  }
+
+  TESSEL_RETURN_IF_ERROR(
+      checkMpi(MPI_Ireduce_scatter_block(send, output.data, count,
+                                         mpiDatatype(input.type), mpiReduction,
+                                         group.comm, &pending->request),
+               "MPI_Ireduce_scatter_block", op));
+  if (mean) {
+    tessel_element_type_t type = input.type;
+    void *target = output.data;
+    pending->finish = [=] {
+      divideSums(target, chunkElements, type, groupSize);
+    };
+  }
+  out = std::move(pending);
+  return TESSEL_STATUS_OK;
+}
+
 tessel_status_t allToAll(const Group &group, int32_t splitDim,
                          int32_t concatDim, const TensorView &input,
                          const TensorView &output) {

@@ -15,6 +15,8 @@
 #include "base/TensorView.h"
 #include "comm/MpiComm.h"
 
+#include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -43,6 +45,53 @@ tessel_status_t
 collectivePermute(const Group &group,
                   const std::vector<std::pair<int64_t, int64_t>> &pairs,
                   const TensorView &input, const TensorView &output);
+
+/// A collective started with MPI's non-blocking call and not yet waited for:
+/// its request, the scratch buffers MPI reads or writes until it completes,
+/// and what remains to be done to the output afterwards (a mean's division,
+/// unpacking chunks, rounding back to 16 bits). The input and output views
+/// it was started on must stay alive and untouched until complete() or
+/// wait() has finished it.
+class PendingCollective {
+public:
+  explicit PendingCollective(const char *op) : op(op) {}
+  PendingCollective(const PendingCollective &) = delete;
+  PendingCollective &operator=(const PendingCollective &) = delete;
+  /// Waits for an unfinished request, so that MPI never writes into freed
+  /// scratch (errors are not reported here; wait() reports them).
+  ~PendingCollective();
+
+  /// Drives MPI's progress; `done` is true once the output holds the
+  /// result (after which test and wait do nothing more).
+  tessel_status_t test(bool &done);
+  /// Blocks until the output holds the result.
+  tessel_status_t wait();
+
+  const char *op;
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::vector<char> scratch, moreScratch;
+  /// Run once MPI has completed the request.
+  std::function<void()> finish;
+  bool finished = false;
+};
+
+/// Non-blocking forms of allReduce, allGather and reduceScatter: the same
+/// checks and results (the output is written by the time `out` is
+/// finished), started with MPI_Iallreduce, MPI_Iallgather and
+/// MPI_Ireduce_scatter_block so that the caller computes meanwhile.
+tessel_status_t startAllReduce(const Group &group, tessel_reduction_t reduction,
+                               const TensorView &input,
+                               const TensorView &output,
+                               std::unique_ptr<PendingCollective> &out);
+tessel_status_t startAllGather(const Group &group, int32_t dim,
+                               const TensorView &input,
+                               const TensorView &output,
+                               std::unique_ptr<PendingCollective> &out);
+tessel_status_t startReduceScatter(const Group &group,
+                                   tessel_reduction_t reduction, int32_t dim,
+                                   const TensorView &input,
+                                   const TensorView &output,
+                                   std::unique_ptr<PendingCollective> &out);
 
 /// Needs only the group's size and this rank's position, no communicator.
 tessel_status_t shardSlice(int64_t groupSize, int64_t position,

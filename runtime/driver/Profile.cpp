@@ -7,11 +7,39 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace tessel::driver {
+
+/// Whether the op moves data between ranks (shard_slice only copies).
+static bool communicates(const std::string &op) {
+  static const char *const kinds[] = {
+      "tessel.all_reduce", "tessel.all_gather",    "tessel.reduce_scatter",
+      "tessel.all_to_all", "tessel.halo_exchange", "tessel.collective_permute"};
+  return std::find(std::begin(kinds), std::end(kinds), op) != std::end(kinds);
+}
+
+/// The communication's time: what the rank waited for (its time in the
+/// collectives' calls) and how long collectives it had started moved while
+/// it ran other ops.
+static void printCommunication(std::FILE *out,
+                               const std::vector<runtime::OpTime> &sites,
+                               double perStep) {
+  double waited = 0;
+  for (const runtime::OpTime &site : sites)
+    if (communicates(site.op))
+      waited += site.seconds;
+  double overlapped = runtime::overlappedSeconds();
+  if (waited <= 0 && overlapped <= 0)
+    return;
+  fmt::print(out,
+             "  communication: {:.3f} ms per step waited for; collectives in "
+             "flight behind other ops for {:.3f} ms per step\n",
+             waited * perStep, overlapped * perStep);
+}
 
 void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
   std::vector<runtime::OpTime> sites = runtime::opTimes();
@@ -52,6 +80,7 @@ void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
   };
   for (const runtime::OpTime &kind : kinds)
     row(kind, kind.op);
+  printCommunication(out, sites, perStep);
   fmt::print(out, "  costliest call sites:\n");
   for (int i = 0; i < topSites && i < static_cast<int>(sites.size()); ++i)
     row(sites[i], sites[i].op + " at " + sites[i].loc);

@@ -16,7 +16,9 @@
 namespace tessel::driver {
 
 /// Prints rank 0's kernel time per training step (`steps` steps were
-/// profiled): by op name, then the `topSites` costliest call sites.
+/// profiled): by op name, the communication (time waited for, and time in
+/// flight behind other ops: runtime/README.md, "The driver"), then
+/// the `topSites` costliest call sites.
 void printOpProfile(std::FILE *out, int64_t steps, int topSites = 15);
 
 } // namespace tessel::driver

@@ -14,6 +14,7 @@
 #include "tessel/runtime/comm.h"
 #include "tessel/runtime/program.h"
 
+#include <deque>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,7 @@ struct tessel_kernels_t;
 namespace tessel::runtime {
 /// A device backend's per-rank state (executor/Backend.h), opaque here.
 struct DeviceState;
+struct PreparedOp;
 } // namespace tessel::runtime
 
 struct tessel_context_t {
@@ -41,6 +43,9 @@ struct tessel_context_t {
   tessel::runtime::DeviceState *device = nullptr;
   /// Whether the backend's start() succeeded, so that stop() is due.
   bool backendStarted = false;
+  /// Call sites with a collective in flight (tessel_rt_start), oldest
+  /// first, that no progress test has yet seen complete.
+  std::deque<tessel::runtime::PreparedOp *> inFlight;
 };
 
 namespace tessel::runtime {

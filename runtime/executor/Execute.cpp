@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -66,58 +67,27 @@ std::string errorMessage(const tessel_context_t *context,
 
 std::atomic<bool> profiling{false};
 
-} // namespace
+/// While profiling: the time some collective was in flight outside waits
+/// (overlappedSeconds), and when the current such stretch began (0 when
+/// none is open). Plain fields, as the op counts: one thread per rank runs
+/// the program.
+double overlapped = 0;
+double overlapSince = 0;
 
-namespace tessel::runtime {
+double secondsNow() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
-void enableOpProfiling() { profiling = true; }
-
-void disableOpProfiling() { profiling = false; }
-
-std::vector<OpTime> opTimes() { return preparedOps().times(); }
-
-std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
-                                      const char *descriptor,
-                                      void *const *operands,
-                                      int32_t numOperands, void *result) {
-  // Only a site's first call parses: an OpDescriptor costs allocations,
-  // which every call of a small op would otherwise pay.
-  static const OpDescriptor unknownOp;
-  std::unique_ptr<OpDescriptor> parsed;
-  const OpDescriptor *desc = &unknownOp;
+/// Runs `body` (which points `desc` at the op once it knows it), turning
+/// what it throws into the message tessel_rt_execute prints.
+template <typename Body>
+std::optional<std::string> reportingErrors(const tessel_context_t *context,
+                                           const OpDescriptor *&desc,
+                                           Body &&body) {
   try {
-    if (!context)
-      throw OpError("the context is NULL");
-    if (!site)
-      throw OpError("the call site's cache slot is NULL");
-    auto *op = static_cast<PreparedOp *>(*site);
-    if (!op) {
-      parsed = std::make_unique<OpDescriptor>();
-      desc = parsed.get();
-      op = preparedOps().keep(prepareOp(descriptor, *parsed));
-      *site = op;
-    }
-    desc = &op->desc;
-    if (numOperands < 0 ||
-        static_cast<size_t>(numOperands) != desc->operands.size())
-      throw OpError(
-          fmt::format("called with {} operands, the descriptor has {}",
-                      numOperands, desc->operands.size()));
-    for (int32_t i = 0; i < numOperands; ++i)
-      if (!operands[i] && desc->operands[i].numElements() > 0)
-        throw OpError(fmt::format("operand {} is NULL", i));
-    if (!result && desc->result.numElements() > 0)
-      throw OpError("the result buffer is NULL");
-    if (profiling.load(std::memory_order_relaxed)) {
-      auto start = std::chrono::steady_clock::now();
-      op->kernel(*context, operands, result);
-      std::chrono::duration<double> spent =
-          std::chrono::steady_clock::now() - start;
-      ++op->calls;
-      op->seconds += spent.count();
-    } else {
-      op->kernel(*context, operands, result);
-    }
+    body();
     return std::nullopt;
   } catch (const OpError &error) {
     return errorMessage(context, *desc, error.what());
@@ -129,6 +99,163 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
   } catch (...) {
     return errorMessage(context, *desc, "internal error");
   }
+}
+
+/// The op of a call site, prepared from its descriptor on the site's first
+/// call, with this call's buffers checked against it. `desc` points at the
+/// descriptor as soon as it is parsed (in `parsed` until the op is kept).
+PreparedOp &siteOp(tessel_context_t *context, void **site,
+                   const char *descriptor, void *const *operands,
+                   int32_t numOperands, void *result,
+                   std::unique_ptr<OpDescriptor> &parsed,
+                   const OpDescriptor *&desc) {
+  if (!context)
+    throw OpError("the context is NULL");
+  if (!site)
+    throw OpError("the call site's cache slot is NULL");
+  auto *op = static_cast<PreparedOp *>(*site);
+  if (!op) {
+    parsed = std::make_unique<OpDescriptor>();
+    desc = parsed.get();
+    op = preparedOps().keep(prepareOp(descriptor, *parsed));
+    *site = op;
+  }
+  desc = &op->desc;
+  if (numOperands < 0 ||
+      static_cast<size_t>(numOperands) != desc->operands.size())
+    throw OpError(fmt::format("called with {} operands, the descriptor has {}",
+                              numOperands, desc->operands.size()));
+  for (int32_t i = 0; i < numOperands; ++i)
+    if (!operands[i] && desc->operands[i].numElements() > 0)
+      throw OpError(fmt::format("operand {} is NULL", i));
+  if (!result && desc->result.numElements() > 0)
+    throw OpError("the result buffer is NULL");
+  return *op;
+}
+
+/// Runs the op's blocking kernel, timed while profiling.
+void runKernel(PreparedOp &op, tessel_context_t &context, void *const *operands,
+               void *result) {
+  if (profiling.load(std::memory_order_relaxed)) {
+    double start = secondsNow();
+    op.kernel(context, operands, result);
+    ++op.calls;
+    op.seconds += secondsNow() - start;
+  } else {
+    op.kernel(context, operands, result);
+  }
+}
+
+/// Lets the collectives in flight progress. Testing the oldest drives
+/// MPI's progress engine, which moves every started collective, so the
+/// others are tested only once the oldest is complete: one MPI_Test per op
+/// in the common case.
+void driveProgress(tessel_context_t &context) {
+  bool dropped = false;
+  while (!context.inFlight.empty()) {
+    if (!context.inFlight.front()->inFlight->test())
+      return;
+    context.inFlight.pop_front();
+    dropped = true;
+  }
+  if (dropped && overlapSince > 0) {
+    overlapped += secondsNow() - overlapSince;
+    overlapSince = 0;
+  }
+}
+
+} // namespace
+
+namespace tessel::runtime {
+
+void enableOpProfiling() { profiling = true; }
+
+void disableOpProfiling() { profiling = false; }
+
+std::vector<OpTime> opTimes() { return preparedOps().times(); }
+
+double overlappedSeconds() { return overlapped; }
+
+std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
+                                      const char *descriptor,
+                                      void *const *operands,
+                                      int32_t numOperands, void *result) {
+  // Only a site's first call parses: an OpDescriptor costs allocations,
+  // which every call of a small op would otherwise pay.
+  static const OpDescriptor unknownOp;
+  std::unique_ptr<OpDescriptor> parsed;
+  const OpDescriptor *desc = &unknownOp;
+  return reportingErrors(context, desc, [&] {
+    PreparedOp &op = siteOp(context, site, descriptor, operands, numOperands,
+                            result, parsed, desc);
+    driveProgress(*context);
+    runKernel(op, *context, operands, result);
+  });
+}
+
+std::optional<std::string> tryStart(tessel_context_t *context, void **site,
+                                    const char *descriptor,
+                                    void *const *operands, int32_t numOperands,
+                                    void *result) {
+  static const OpDescriptor unknownOp;
+  std::unique_ptr<OpDescriptor> parsed;
+  const OpDescriptor *desc = &unknownOp;
+  return reportingErrors(context, desc, [&] {
+    PreparedOp &op = siteOp(context, site, descriptor, operands, numOperands,
+                            result, parsed, desc);
+    if (op.inFlight)
+      throw OpError("started again before the wait of its previous start");
+    driveProgress(*context);
+    if (!op.start) {
+      runKernel(op, *context, operands, result);
+      return;
+    }
+    bool timed = profiling.load(std::memory_order_relaxed);
+    double begin = timed ? secondsNow() : 0;
+    op.inFlight = op.start(*context, operands, result);
+    context->inFlight.push_back(&op);
+    if (timed) {
+      double started = secondsNow();
+      ++op.calls;
+      op.seconds += started - begin;
+      if (overlapSince == 0)
+        overlapSince = started;
+    }
+  });
+}
+
+std::optional<std::string> tryWait(tessel_context_t *context, void **site) {
+  static const OpDescriptor unknownOp;
+  const OpDescriptor *desc = &unknownOp;
+  return reportingErrors(context, desc, [&] {
+    if (!context)
+      throw OpError("the context is NULL");
+    auto *op = site ? static_cast<PreparedOp *>(*site) : nullptr;
+    if (!op)
+      throw OpError("waits for a call site that was never started");
+    desc = &op->desc;
+    // An op without a non-blocking form finished in tessel_rt_start.
+    if (!op->inFlight)
+      return;
+    bool timed = profiling.load(std::memory_order_relaxed);
+    double begin = timed ? secondsNow() : 0;
+    // The rank waits from here: no overlap until the wait ends.
+    if (timed && overlapSince > 0)
+      overlapped += begin - overlapSince;
+    overlapSince = 0;
+    auto listed =
+        std::find(context->inFlight.begin(), context->inFlight.end(), op);
+    if (listed != context->inFlight.end())
+      context->inFlight.erase(listed);
+    std::unique_ptr<InFlight> call = std::move(op->inFlight);
+    call->wait();
+    if (timed) {
+      double end = secondsNow();
+      op->seconds += end - begin;
+      if (!context->inFlight.empty())
+        overlapSince = end;
+    }
+  });
 }
 
 } // namespace tessel::runtime
@@ -156,6 +283,19 @@ void tessel_rt_execute(tessel_context_t *context, void **site,
                        int32_t num_operands, void *result) {
   if (std::optional<std::string> error =
           tryExecute(context, site, descriptor, operands, num_operands, result))
+    fatalError(*error);
+}
+
+void tessel_rt_start(tessel_context_t *context, void **site,
+                     const char *descriptor, void *const *operands,
+                     int32_t num_operands, void *result) {
+  if (std::optional<std::string> error =
+          tryStart(context, site, descriptor, operands, num_operands, result))
+    fatalError(*error);
+}
+
+void tessel_rt_wait(tessel_context_t *context, void **site) {
+  if (std::optional<std::string> error = tryWait(context, site))
     fatalError(*error);
 }
 

@@ -25,6 +25,13 @@ std::optional<std::string> tryExecute(tessel_context_t *context, void **site,
                                       void *const *operands,
                                       int32_t numOperands, void *result);
 
+/// tessel_rt_start and tessel_rt_wait, with the error as a value.
+std::optional<std::string> tryStart(tessel_context_t *context, void **site,
+                                    const char *descriptor,
+                                    void *const *operands, int32_t numOperands,
+                                    void *result);
+std::optional<std::string> tryWait(tessel_context_t *context, void **site);
+
 /// From now on, times every op's kernel (the driver's --profile). The time
 /// is the host's: a backend that queues work (CUDA) is timed as it queues.
 /// The counts are plain fields of each call site, for a program run by one
@@ -39,11 +46,21 @@ struct OpTime {
   std::string op;  // "tessel.einsum"
   std::string loc; // "model.mlir:12:7"
   int64_t calls = 0;
+  /// Time the rank spent in the op's calls: its kernel, or for a started
+  /// collective its start and its wait.
   double seconds = 0;
 };
 
 /// Every call site that ran while profiling was on.
 std::vector<OpTime> opTimes();
+
+/// The time, while profiling was on, during which some started collective
+/// was in flight (not yet seen complete by a test between ops) and the rank
+/// was not waiting for one: communication that went on behind other ops.
+/// Time in waits is left out; an interval ends when a test between ops
+/// first sees its collectives complete, so it can exceed the true
+/// transfer time by up to one op.
+double overlappedSeconds();
 
 } // namespace tessel::runtime
 

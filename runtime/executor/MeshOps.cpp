@@ -4,7 +4,8 @@
 // whose semantics are the reference evaluator's (Collectives.h). The
 // descriptor names dims and axes; the communicator takes dim indices and
 // axis names. It moves no i1 tensors, so those travel as i32 and are
-// narrowed back.
+// narrowed back. all_reduce, all_gather and reduce_scatter also have a
+// non-blocking form (registerMeshStarts) for tessel_rt_start.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,7 +196,115 @@ Kernel buildShardSlice(const OpDescriptor &desc) {
                     });
 }
 
+/// A collective started on the communicator; the request is the
+/// communicator's until wait() hands it back.
+class CommInFlight final : public InFlight {
+public:
+  explicit CommInFlight(tessel_comm_request_t *request) : request(request) {}
+  CommInFlight(const CommInFlight &) = delete;
+  CommInFlight &operator=(const CommInFlight &) = delete;
+  /// A call never waited for (its function failed half-way) is waited for
+  /// here, so that MPI stops writing into its buffers before they go.
+  ~CommInFlight() override {
+    if (request)
+      tessel_comm_wait(request);
+  }
+
+  bool test() override {
+    int32_t done = 0;
+    if (!request)
+      return true;
+    if (tessel_comm_test(request, &done) != TESSEL_STATUS_OK)
+      throw OpError(tessel_last_error_message());
+    return done != 0;
+  }
+
+  void wait() override {
+    if (!request)
+      return;
+    tessel_comm_request_t *waited = request;
+    request = nullptr;
+    if (tessel_comm_wait(waited) != TESSEL_STATUS_OK)
+      throw OpError(tessel_last_error_message());
+  }
+
+private:
+  tessel_comm_request_t *request;
+};
+
+/// Wraps the start of a collective into a StartKernel, or none for i1
+/// tensors, which move widened to i32 through a temporary and so run
+/// blocking.
+template <typename Call>
+StartKernel commStart(const OpDescriptor &desc, std::vector<std::string> axes,
+                      Call &&body) {
+  if (!commElementType(desc.operands.at(0).type))
+    return {};
+  auto call = std::make_shared<const CommCall>(desc, std::move(axes));
+  return [call, body = std::forward<Call>(body)](
+             tessel_context_t &context, void *const *operands,
+             void *result) -> std::unique_ptr<InFlight> {
+    if (!context.comm)
+      throw OpError("the context has no communicator for a mesh-level op");
+    tessel_element_type_t type = *commElementType(call->input.type);
+    tessel_tensor_t in{operands[0], type, call->input.rank(),
+                       call->input.shape.data()};
+    tessel_tensor_t out{result, type, call->output.rank(),
+                        call->output.shape.data()};
+    tessel_comm_request_t *request = nullptr;
+    if (body(*call, context.comm, &in, &out, &request) != TESSEL_STATUS_OK)
+      throw OpError(tessel_last_error_message());
+    return std::make_unique<CommInFlight>(request);
+  };
+}
+
+StartKernel startAllReduce(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  tessel_reduction_t reduction = reductionAttr(desc);
+  return commStart(
+      desc, desc.stringListAttr("axes"),
+      [=](const CommCall &call, tessel_comm_t *comm, const tessel_tensor_t *in,
+          const tessel_tensor_t *out, tessel_comm_request_t **request) {
+        return tessel_comm_all_reduce_start(
+            comm, call.numAxes(), call.axisList(), reduction, in, out, request);
+      });
+}
+
+StartKernel startAllGather(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  int32_t dim = inputDim(desc, "dim");
+  return commStart(
+      desc, desc.stringListAttr("axes"),
+      [=](const CommCall &call, tessel_comm_t *comm, const tessel_tensor_t *in,
+          const tessel_tensor_t *out, tessel_comm_request_t **request) {
+        return tessel_comm_all_gather_start(
+            comm, call.numAxes(), call.axisList(), dim, in, out, request);
+      });
+}
+
+StartKernel startReduceScatter(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  tessel_reduction_t reduction = reductionAttr(desc);
+  int32_t dim = inputDim(desc, "dim");
+  return commStart(
+      desc, desc.stringListAttr("axes"),
+      [=](const CommCall &call, tessel_comm_t *comm, const tessel_tensor_t *in,
+          const tessel_tensor_t *out, tessel_comm_request_t **request) {
+        return tessel_comm_reduce_scatter_start(comm, call.numAxes(),
+                                                call.axisList(), reduction, dim,
+                                                in, out, request);
+      });
+}
+
 } // namespace
+
+void registerMeshStarts(StartRegistry &registry) {
+  registry.insert({
+      {"tessel.all_reduce", startAllReduce},
+      {"tessel.all_gather", startAllGather},
+      {"tessel.reduce_scatter", startReduceScatter},
+  });
+}
 
 void registerMeshOps(KernelRegistry &registry) {
   registry.insert({

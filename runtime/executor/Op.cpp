@@ -10,13 +10,27 @@ namespace tessel::runtime {
 
 namespace {
 
-const KernelRegistry &registry() {
-  static const KernelRegistry builders = [] {
-    KernelRegistry result;
-    registerModelOps(result);
-    registerMeshOps(result);
-    // A device backend replaces the host kernels with its own.
-    activeBackend().registerOps(result);
+struct Registries {
+  KernelRegistry kernels;
+  StartRegistry starts;
+};
+
+const Registries &registries() {
+  static const Registries builders = [] {
+    Registries result;
+    registerModelOps(result.kernels);
+    registerMeshOps(result.kernels);
+    registerMeshStarts(result.starts);
+    KernelRegistry host = result.kernels;
+    // A device backend replaces the host kernels with its own; the host's
+    // non-blocking form of an op it replaces no longer applies (the CUDA
+    // runtime's collectives are queued on its stream instead).
+    activeBackend().registerOps(result.kernels);
+    for (const auto &[name, builder] : result.kernels) {
+      auto hostBuilder = host.find(name);
+      if (hostBuilder == host.end() || hostBuilder->second != builder)
+        result.starts.erase(name);
+    }
     return result;
   }();
   return builders;
@@ -27,12 +41,16 @@ const KernelRegistry &registry() {
 std::unique_ptr<PreparedOp> prepareOp(const char *descriptor,
                                       OpDescriptor &desc) {
   parseDescriptor(descriptor, desc);
-  auto builder = registry().find(desc.op);
-  if (builder == registry().end())
+  const Registries &builders = registries();
+  auto builder = builders.kernels.find(desc.op);
+  if (builder == builders.kernels.end())
     throw OpError(
         fmt::format("the runtime has no kernel for op '{}'", desc.op));
   auto op = std::make_unique<PreparedOp>();
   op->kernel = builder->second(desc);
+  if (auto start = builders.starts.find(desc.op);
+      start != builders.starts.end())
+    op->start = start->second(desc);
   op->desc = desc;
   return op;
 }

@@ -37,10 +37,42 @@ using KernelRegistry = std::map<std::string, KernelBuilder, std::less<>>;
 void registerModelOps(KernelRegistry &registry);
 void registerMeshOps(KernelRegistry &registry);
 
+/// A mesh-level op started by tessel_rt_start and not yet waited for. Both
+/// report failures by throwing OpError.
+class InFlight {
+public:
+  virtual ~InFlight() = default;
+  /// Lets the communication progress; true once the result buffer holds
+  /// the result.
+  virtual bool test() = 0;
+  /// Blocks until the result buffer holds the result.
+  virtual void wait() = 0;
+};
+
+/// Starts the op on the operand buffers into the result buffer, which both
+/// must stay untouched until the returned call is waited for.
+using StartKernel = std::function<std::unique_ptr<InFlight>(
+    tessel_context_t &context, void *const *operands, void *result)>;
+using StartBuilder = StartKernel (*)(const OpDescriptor &desc);
+using StartRegistry = std::map<std::string, StartBuilder, std::less<>>;
+
+/// The non-blocking forms of the host's collectives (all_reduce,
+/// all_gather, reduce_scatter).
+void registerMeshStarts(StartRegistry &registry);
+
 struct PreparedOp {
   OpDescriptor desc;
   Kernel kernel;
-  /// Calls and time spent in the kernel, counted while op profiling is on
+  /// The op's non-blocking form; empty where it has none (then
+  /// tessel_rt_start runs `kernel` to the end and tessel_rt_wait has
+  /// nothing to wait for).
+  StartKernel start;
+  /// The call that tessel_rt_start began and tessel_rt_wait has not ended.
+  /// One per call site: a compiled function waits for every collective it
+  /// starts before it returns.
+  std::unique_ptr<InFlight> inFlight;
+  /// Calls and time spent in the kernel (for a started collective, in its
+  /// start and its wait), counted while op profiling is on
   /// (enableOpProfiling in Execute.h).
   int64_t calls = 0;
   double seconds = 0;

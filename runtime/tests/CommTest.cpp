@@ -576,6 +576,18 @@ TEST(Comm, AllReduce) {
         EXPECT_OK(tessel_comm_all_reduce(comm.get(), args.count(), args.names(),
                                          reduction, &in, &in));
         EXPECT_TRUE(matches(input, expected)) << "in place";
+
+        // Started, then waited for: the same result.
+        HostTensor fresh = inputOf(rank, type, shape, true);
+        HostTensor started(type, shape);
+        tessel_tensor_t freshIn = fresh.descriptor(),
+                        startedOut = started.descriptor();
+        tessel_comm_request_t *request = nullptr;
+        EXPECT_OK(tessel_comm_all_reduce_start(
+            comm.get(), args.count(), args.names(), reduction, &freshIn,
+            &startedOut, &request));
+        EXPECT_OK(tessel_comm_wait(request));
+        EXPECT_TRUE(matches(started, expected)) << "started";
       }
     }
   });
@@ -617,7 +629,76 @@ TEST(Comm, HalfFloatSumsAreRoundedOnce) {
       EXPECT_OK(tessel_comm_all_reduce(comm.get(), args.count(), args.names(),
                                        TESSEL_REDUCTION_SUM, &in, &in));
       EXPECT_TRUE(matches(tensor, {exact}));
+
+      // Started: reduced in f32 as well, and rounded once at the end.
+      tensor.set(0, valueOf(worldRank()));
+      tessel_comm_request_t *request = nullptr;
+      EXPECT_OK(tessel_comm_all_reduce_start(comm.get(), args.count(),
+                                             args.names(), TESSEL_REDUCTION_SUM,
+                                             &in, &in, &request));
+      EXPECT_OK(tessel_comm_wait(request));
+      EXPECT_TRUE(matches(tensor, {exact})) << "started";
     }
+  });
+}
+
+TEST(Comm, StartedCollectivesMayBeInFlightTogether) {
+  // Two all_reduces and an all_gather in flight at once, a blocking
+  // all_reduce between, waited for in another order than started: each
+  // gets its own result.
+  forEachGroup([](const Mesh &mesh, Comm &comm,
+                  const std::vector<std::string> &axes) {
+    int64_t rank = worldRank();
+    std::vector<int64_t> members = mesh.groupOf(rank, axes);
+    AxisArgs args(axes);
+    std::vector<int64_t> shape = {4, 3};
+    std::vector<double> sums(numElements(shape)), maxima(numElements(shape));
+    for (int64_t i = 0; i < numElements(shape); ++i) {
+      sums[i] = reduceOver(members, i, TESSEL_REDUCTION_SUM);
+      maxima[i] = reduceOver(members, i, TESSEL_REDUCTION_MAX);
+    }
+    HostTensor input = inputOf(rank, TESSEL_ELEMENT_TYPE_F32, shape, true);
+    HostTensor summed(TESSEL_ELEMENT_TYPE_F32, shape),
+        largest(TESSEL_ELEMENT_TYPE_F32, shape),
+        blocking(TESSEL_ELEMENT_TYPE_F32, shape);
+    tessel_tensor_t in = input.descriptor(), sumOut = summed.descriptor(),
+                    maxOut = largest.descriptor(),
+                    blockingOut = blocking.descriptor();
+    tessel_comm_request_t *sum = nullptr, *max = nullptr;
+    EXPECT_OK(tessel_comm_all_reduce_start(comm.get(), args.count(),
+                                           args.names(), TESSEL_REDUCTION_SUM,
+                                           &in, &sumOut, &sum));
+    EXPECT_OK(tessel_comm_all_reduce_start(comm.get(), args.count(),
+                                           args.names(), TESSEL_REDUCTION_MAX,
+                                           &in, &maxOut, &max));
+    EXPECT_OK(tessel_comm_all_reduce(comm.get(), args.count(), args.names(),
+                                     TESSEL_REDUCTION_SUM, &in, &blockingOut));
+    EXPECT_OK(tessel_comm_wait(max));
+    EXPECT_OK(tessel_comm_wait(sum));
+    EXPECT_TRUE(matches(summed, sums));
+    EXPECT_TRUE(matches(largest, maxima));
+    EXPECT_TRUE(matches(blocking, sums));
+  });
+}
+
+TEST(Comm, StartingChecksItsArguments) {
+  forEachGroup([](const Mesh &, Comm &comm,
+                  const std::vector<std::string> &axes) {
+    AxisArgs args(axes);
+    HostTensor input = inputOf(worldRank(), TESSEL_ELEMENT_TYPE_F32, {2}, true);
+    HostTensor wrong(TESSEL_ELEMENT_TYPE_F32, {3});
+    tessel_tensor_t in = input.descriptor(), out = wrong.descriptor();
+    tessel_comm_request_t *request = nullptr;
+    EXPECT_EQ(tessel_comm_all_reduce_start(comm.get(), args.count(),
+                                           args.names(), TESSEL_REDUCTION_SUM,
+                                           &in, &out, &request),
+              TESSEL_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(request, nullptr);
+    EXPECT_EQ(tessel_comm_all_reduce_start(comm.get(), args.count(),
+                                           args.names(), TESSEL_REDUCTION_SUM,
+                                           &in, &in, nullptr),
+              TESSEL_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(tessel_comm_wait(nullptr), TESSEL_STATUS_INVALID_ARGUMENT);
   });
 }
 
@@ -653,6 +734,22 @@ TEST(Comm, AllGather) {
           EXPECT_OK(tessel_comm_all_gather(comm.get(), args.count(),
                                            args.names(), dim, &in, &out));
           EXPECT_TRUE(matches(output, expected));
+
+          // Started, tested until done (the output is whole then, the
+          // chunks joined along `dim`), then waited for.
+          HostTensor started(type, gathered);
+          tessel_tensor_t startedOut = started.descriptor();
+          tessel_comm_request_t *request = nullptr;
+          EXPECT_OK(tessel_comm_all_gather_start(comm.get(), args.count(),
+                                                 args.names(), dim, &in,
+                                                 &startedOut, &request));
+          int32_t done = 0;
+          tessel_status_t tested = TESSEL_STATUS_OK;
+          while (!done && tested == TESSEL_STATUS_OK)
+            tested = tessel_comm_test(request, &done);
+          EXPECT_OK(tested);
+          EXPECT_TRUE(matches(started, expected)) << "started, tested";
+          EXPECT_OK(tessel_comm_wait(request));
         }
       }
     }
@@ -693,6 +790,15 @@ TEST(Comm, ReduceScatter) {
                                                  args.names(), reduction, dim,
                                                  &in, &out));
             EXPECT_TRUE(matches(output, expected));
+
+            HostTensor started(type, scattered);
+            tessel_tensor_t startedOut = started.descriptor();
+            tessel_comm_request_t *request = nullptr;
+            EXPECT_OK(tessel_comm_reduce_scatter_start(
+                comm.get(), args.count(), args.names(), reduction, dim, &in,
+                &startedOut, &request));
+            EXPECT_OK(tessel_comm_wait(request));
+            EXPECT_TRUE(matches(started, expected)) << "started";
           }
         }
       }

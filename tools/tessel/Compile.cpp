@@ -99,6 +99,12 @@ cl::opt<bool> noFusion(
     cl::desc("run every element-wise op as its own runtime call instead of "
              "fusing chains of them (tessel-fuse-elementwise)"),
     cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<bool> noOverlap(
+    "no-overlap",
+    cl::desc("run collectives blocking, in program order, instead of "
+             "starting each where it is and waiting for it before its first "
+             "user (tessel-lower-to-runtime)"),
+    cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<bool> noDecomposeEinsum(
     "no-decompose-einsum",
     cl::desc("leave einsums of three or more inputs whole (the runtime's "
@@ -203,6 +209,7 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   // between copies, slower than its own kernel per op.
   options.fuseElementwise = !noFusion && target == RuntimeTarget::Cpu;
   options.decomposeEinsum = !noDecomposeEinsum;
+  options.overlapCommunication = !noOverlap;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
   if (batchSize > 0)
     sizes.push_back("batch=" + std::to_string(batchSize));
@@ -221,7 +228,9 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
                : 1;
 
   PassManager lower(&context);
-  lower.addPass(createTesselLowerToRuntime());
+  TesselLowerToRuntimeOptions lowering;
+  lowering.overlapCommunication = !noOverlap;
+  lower.addPass(createTesselLowerToRuntime(lowering));
   if (failed(lower.run(module)))
     return 1;
   llvm::LLVMContext llvmContext;

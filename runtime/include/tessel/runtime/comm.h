@@ -167,6 +167,49 @@ tessel_status_t tessel_comm_collective_permute(
     int32_t num_pairs, const int64_t *pairs, const tessel_tensor_t *input,
     const tessel_tensor_t *output);
 
+/*===----------------------------------------------------------------------===*
+ * Non-blocking collectives
+ *
+ * all_reduce, all_gather and reduce_scatter can also be started, with
+ * MPI's non-blocking collectives, and waited for later, so that the caller
+ * computes while the data moves. The arguments, checks and results are
+ * those of the blocking calls; the output holds the result once the
+ * request is done. Until tessel_comm_wait returns, the input and the
+ * output must stay allocated and unmodified (the output unread). Every
+ * member of the group starts the same collectives in the same order, as
+ * with blocking ones, and may mix blocking and non-blocking calls.
+ *
+ * MPI moves a started collective's data only while some MPI call runs on
+ * the rank (Open MPI's shared-memory and TCP transports have no progress
+ * thread of their own): call tessel_comm_test between pieces of work.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct tessel_comm_request_t tessel_comm_request_t;
+
+tessel_status_t tessel_comm_all_reduce_start(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
+    tessel_reduction_t reduction, const tessel_tensor_t *input,
+    const tessel_tensor_t *output, tessel_comm_request_t **out_request);
+
+tessel_status_t tessel_comm_all_gather_start(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
+    int32_t dim, const tessel_tensor_t *input, const tessel_tensor_t *output,
+    tessel_comm_request_t **out_request);
+
+tessel_status_t tessel_comm_reduce_scatter_start(
+    tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
+    tessel_reduction_t reduction, int32_t dim, const tessel_tensor_t *input,
+    const tessel_tensor_t *output, tessel_comm_request_t **out_request);
+
+/* Lets MPI move data; *out_done becomes 1 once the request's output holds
+ * the result, else 0. The request stays valid either way. */
+tessel_status_t tessel_comm_test(tessel_comm_request_t *request,
+                                 int32_t *out_done);
+
+/* Blocks until the output holds the result, then frees the request (also
+ * when it fails). */
+tessel_status_t tessel_comm_wait(tessel_comm_request_t *request);
+
 /* Without communication: the output is chunk p of G equal chunks of the
  * input along `dim`. */
 tessel_status_t tessel_comm_shard_slice(const tessel_comm_t *comm,

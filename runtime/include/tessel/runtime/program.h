@@ -3,7 +3,8 @@
  * The ABI between a compiled SPMD program and the runtime. tessel compile
  * lowers each function of a partitioned module (tessel-lower-to-runtime) to
  * an LLVM function that allocates its buffers, runs every op through
- * tessel_rt_execute and frees each buffer after its last use; the driver
+ * tessel_rt_execute (collectives through tessel_rt_start and
+ * tessel_rt_wait) and frees each buffer after its last use; the driver
  * (runtime/driver) owns main(), the communicator, the data and the training
  * loop, and calls those functions.
  *
@@ -98,6 +99,23 @@ void tessel_rt_free(tessel_context_t *context, void *buffer);
 void tessel_rt_execute(tessel_context_t *context, void **site,
                        const char *descriptor, void *const *operands,
                        int32_t num_operands, void *result);
+
+/* A collective (all_reduce, all_gather, reduce_scatter) in two halves, so
+ * that the ops between them run while its data moves: tessel_rt_start
+ * takes tessel_rt_execute's arguments and starts the op, tessel_rt_wait
+ * with the same site returns once `result` holds the op's result. Until
+ * then the operand and result buffers must be neither freed nor written
+ * (nor the result read). Every op run in between (tessel_rt_execute,
+ * tessel_rt_start) first lets the collectives in flight progress. A site
+ * starts at most one call at a time, and a compiled function waits for
+ * each collective it starts before it returns. An op without a
+ * non-blocking form (any other op; i1 tensors; the CUDA runtime's
+ * collectives, which its stream orders) runs to the end in
+ * tessel_rt_start, and tessel_rt_wait returns at once. */
+void tessel_rt_start(tessel_context_t *context, void **site,
+                     const char *descriptor, void *const *operands,
+                     int32_t num_operands, void *result);
+void tessel_rt_wait(tessel_context_t *context, void **site);
 
 #ifdef __cplusplus
 } /* extern "C" */
