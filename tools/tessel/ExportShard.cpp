@@ -13,7 +13,11 @@
 //     dimensions the result drops, element-wise ops broadcast by name, a
 //     reduction folds the dimensions its result drops (a mean then scales),
 //     softmax cross-entropy is four (the maximum, the sum of exponentials,
-//     the label's logit, log(sum) + max - logit);
+//     the label's logit, log(sum) + max - logit), softmax and log-softmax
+//     three (the maximum, the sum of exponentials, the normalized value),
+//     layer norm four (the sum, the mean, the squared deviations, the
+//     normalized value), and a lookup one reduction over the table's
+//     looked-up dimension that keeps the entry whose index is the id;
 //   - the layout becomes `shard.sharding` annotations: each argument and
 //     parameter `annotate_for_users` with its split axes, and every value an
 //     op makes with the layout tessel-apply-layout gave it (the producer's
@@ -119,6 +123,17 @@ private:
   /// dimension: the maximum, the sum of exponentials, the label's logit
   /// and log(sum) + max - logit.
   std::string crossEntropy(SoftmaxCrossEntropyOp op);
+  /// Writes softmax (or log-softmax) over `dim` as three generics: the
+  /// maximum over it, the sum of exponentials, and exp(x - max) / sum (or
+  /// x - max - log(sum)).
+  std::string softmax(Value input, StringRef dim, bool logarithm);
+  /// Writes layer norm over `dims` as four generics: the sum, the mean, the
+  /// sum of squared deviations, and (x - mean) * rsqrt(var + epsilon).
+  std::string layerNorm(LayerNormOp op);
+  /// Writes a lookup as one reduction over the table's looked-up dimension
+  /// (upstream's one-hot form): the sum over v of (ids == v ? table : 0),
+  /// so that a table split along it is a partial sum for upstream too.
+  std::string gather(GatherOp op);
   /// Writes `op`; fails with an error at the op when it has no upstream
   /// form here.
   LogicalResult exportOp(Operation *op);
@@ -318,6 +333,144 @@ std::string Exporter::crossEntropy(SoftmaxCrossEntropyOp op) {
       });
 }
 
+/// `type` without the dimensions `dropped`.
+static NamedTensorType without(NamedTensorType type,
+                               ArrayRef<StringAttr> dropped) {
+  SmallVector<StringAttr> dims;
+  SmallVector<int64_t> shape;
+  for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape()))
+    if (!llvm::is_contained(dropped, name)) {
+      dims.push_back(name);
+      shape.push_back(size);
+    }
+  return NamedTensorType::get(type.getContext(), dims, shape,
+                              type.getElementType(), LayoutAttr());
+}
+
+std::string Exporter::softmax(Value input, StringRef dim, bool logarithm) {
+  auto type = cast<NamedTensorType>(input.getType());
+  StringAttr over = StringAttr::get(input.getContext(), dim);
+  NamedTensorType rows = without(type, {over});
+  SmallVector<StringAttr> loops(rows.getDimNames());
+  loops.push_back(over);
+  Operand x{names[input], type};
+  std::string max = generic({x}, rows, loops, std::string("0xFF800000"),
+                            [&](ArrayRef<std::string> args, std::string &body) {
+                              return bodyOp(body, fresh("r"), "arith.maximumf",
+                                            args[1] + ", " + args[0], "f32");
+                            });
+  std::string sum =
+      generic({x, {max, rows}}, rows, loops, std::string("0.0"),
+              [&](ArrayRef<std::string> args, std::string &body) {
+                std::string shifted = bodyOp(body, fresh("d"), "arith.subf",
+                                             args[0] + ", " + args[1], "f32");
+                std::string exp =
+                    bodyOp(body, fresh("e"), "math.exp", shifted, "f32");
+                return bodyOp(body, fresh("r"), "arith.addf",
+                              args[2] + ", " + exp, "f32");
+              });
+  return generic(
+      {x, {max, rows}, {sum, rows}}, type, type.getDimNames(), std::nullopt,
+      [&](ArrayRef<std::string> args, std::string &body) {
+        std::string shifted = bodyOp(body, fresh("d"), "arith.subf",
+                                     args[0] + ", " + args[1], "f32");
+        if (logarithm) {
+          std::string log =
+              bodyOp(body, fresh("g"), "math.log", args[2], "f32");
+          return bodyOp(body, fresh("g"), "arith.subf", shifted + ", " + log,
+                        "f32");
+        }
+        std::string exp = bodyOp(body, fresh("e"), "math.exp", shifted, "f32");
+        return bodyOp(body, fresh("q"), "arith.divf", exp + ", " + args[2],
+                      "f32");
+      });
+}
+
+std::string Exporter::layerNorm(LayerNormOp op) {
+  auto type = cast<NamedTensorType>(op.getInput().getType());
+  SmallVector<StringAttr> over;
+  for (Attribute dim : op.getDims())
+    over.push_back(cast<StringAttr>(dim));
+  NamedTensorType rows = without(type, over);
+  SmallVector<StringAttr> loops(rows.getDimNames());
+  loops.append(over.begin(), over.end());
+  int64_t count = type.getNumElements() / rows.getNumElements();
+  std::string inverse = llvm::formatv("{0:e}", 1.0 / double(count)).str();
+  std::string epsilon =
+      llvm::formatv("{0:e}", op.getEpsilon().convertToDouble()).str();
+  Operand x{names[op.getInput()], type};
+  std::string sum = generic({x}, rows, loops, std::string("0.0"),
+                            [&](ArrayRef<std::string> args, std::string &body) {
+                              return bodyOp(body, fresh("r"), "arith.addf",
+                                            args[1] + ", " + args[0], "f32");
+                            });
+  std::string mean = generic(
+      {{sum, rows}}, rows, rows.getDimNames(), std::nullopt,
+      [&](ArrayRef<std::string> args, std::string &body) {
+        std::string factor =
+            bodyOp(body, fresh("c"), "arith.constant", inverse, "f32");
+        return bodyOp(body, fresh("m"), "arith.mulf", args[0] + ", " + factor,
+                      "f32");
+      });
+  std::string squares =
+      generic({x, {mean, rows}}, rows, loops, std::string("0.0"),
+              [&](ArrayRef<std::string> args, std::string &body) {
+                std::string deviation = bodyOp(body, fresh("d"), "arith.subf",
+                                               args[0] + ", " + args[1], "f32");
+                std::string square =
+                    bodyOp(body, fresh("s"), "arith.mulf",
+                           deviation + ", " + deviation, "f32");
+                return bodyOp(body, fresh("r"), "arith.addf",
+                              args[2] + ", " + square, "f32");
+              });
+  return generic(
+      {x, {mean, rows}, {squares, rows}}, type, type.getDimNames(),
+      std::nullopt, [&](ArrayRef<std::string> args, std::string &body) {
+        std::string deviation = bodyOp(body, fresh("d"), "arith.subf",
+                                       args[0] + ", " + args[1], "f32");
+        std::string factor =
+            bodyOp(body, fresh("c"), "arith.constant", inverse, "f32");
+        std::string variance = bodyOp(body, fresh("v"), "arith.mulf",
+                                      args[2] + ", " + factor, "f32");
+        std::string eps =
+            bodyOp(body, fresh("c"), "arith.constant", epsilon, "f32");
+        std::string shifted = bodyOp(body, fresh("v"), "arith.addf",
+                                     variance + ", " + eps, "f32");
+        std::string scale =
+            bodyOp(body, fresh("r"), "math.rsqrt", shifted, "f32");
+        return bodyOp(body, fresh("n"), "arith.mulf", deviation + ", " + scale,
+                      "f32");
+      });
+}
+
+std::string Exporter::gather(GatherOp op) {
+  auto result = cast<NamedTensorType>(op.getResult().getType());
+  auto table = cast<NamedTensorType>(op.getTable().getType());
+  auto ids = cast<NamedTensorType>(op.getIds().getType());
+  SmallVector<StringAttr> loops(result.getDimNames());
+  loops.push_back(StringAttr::get(op.getContext(), op.getDim()));
+  std::string idType;
+  llvm::raw_string_ostream idStream(idType);
+  ids.getElementType().print(idStream);
+  return generic(
+      {{names[op.getTable()], table}, {names[op.getIds()], ids}}, result, loops,
+      std::string("0.0"), [&](ArrayRef<std::string> args, std::string &body) {
+        std::string position =
+            bodyOp(body, fresh("i"), "linalg.index",
+                   std::to_string(loops.size() - 1), "index");
+        std::string id = bodyOp(body, fresh("l"), "arith.index_cast", args[1],
+                                idType + " to index");
+        std::string same = bodyOp(body, fresh("q"), "arith.cmpi",
+                                  "eq, " + position + ", " + id, "index");
+        std::string zero =
+            bodyOp(body, fresh("z"), "arith.constant", "0.0", "f32");
+        std::string chosen = bodyOp(body, fresh("c"), "arith.select",
+                                    same + ", " + args[0] + ", " + zero, "f32");
+        return bodyOp(body, fresh("r"), "arith.addf", args[2] + ", " + chosen,
+                      "f32");
+      });
+}
+
 LogicalResult Exporter::exportOp(Operation *op) {
   auto typeOf = [](Value value) {
     return cast<NamedTensorType>(value.getType());
@@ -351,6 +504,24 @@ LogicalResult Exporter::exportOp(Operation *op) {
           return bodyOp(body, fresh("s"), "arith.addf",
                         args.back() + ", " + product, element);
         });
+    return success();
+  }
+
+  // Softmax, layer norm and lookups: generics over f32 (the bodies spell
+  // their constants and the maximum's identity as f32).
+  if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, GatherOp>(op)) {
+    if (!typeOf(op->getResult(0)).getElementType().isF32())
+      return op->emitError("tessel export-shard: '")
+             << op->getName() << "' is exported for f32 only";
+    Value result = op->getResult(0);
+    if (auto normalize = dyn_cast<SoftmaxOp>(op))
+      names[result] = softmax(normalize.getInput(), normalize.getDim(), false);
+    else if (auto normalize = dyn_cast<LogSoftmaxOp>(op))
+      names[result] = softmax(normalize.getInput(), normalize.getDim(), true);
+    else if (auto norm = dyn_cast<LayerNormOp>(op))
+      names[result] = layerNorm(norm);
+    else
+      names[result] = gather(cast<GatherOp>(op));
     return success();
   }
 
@@ -500,8 +671,9 @@ LogicalResult Exporter::exportOp(Operation *op) {
   if (!formula)
     return op->emitError("tessel export-shard: '")
            << op->getName()
-           << "' has no upstream form here (einsum, reduce, "
-              "softmax_cross_entropy, parameter and the element-wise ops do)";
+           << "' has no upstream form here (einsum, reduce, softmax, "
+              "log_softmax, layer_norm, gather, softmax_cross_entropy, "
+              "parameter and the element-wise ops do)";
   Value result = op->getResult(0);
   std::string element = elementOf(result);
   names[result] = generic(operandsOf(op->getOperands()), typeOf(result),

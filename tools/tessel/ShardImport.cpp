@@ -18,7 +18,8 @@
 //     element-wise ops, broadcast by name, then a transpose or broadcast
 //     into the result's dimension order. `linalg.index` is a tessel.iota,
 //     and `index == ids` (upstream's one-hot idiom) a tessel.one_hot. A
-//     reduce sum scaled by 1/count is a mean, max(x, 0) a relu.
+//     reduce sum scaled by 1/count is a mean, max(x, 0) a relu, and the sum
+//     over v of (index_v == ids ? table : 0) a tessel.gather.
 //   - Arguments with `tessel.parameter = {name, init, scale, seed}` become
 //     tessel.parameter ops; the others stay arguments (named by their
 //     `tessel.name`, or argN).
@@ -188,6 +189,10 @@ private:
                             Type element) const;
   FailureOr<Value> translateOp(Body &body, Operation *op);
   FailureOr<Value> coerce(Body &body, Value value, NamedTensorType to);
+  /// The tessel.gather a reduction's `element` spells as upstream's one-hot
+  /// lookup (index_v == ids ? table : 0, summed over v), or null.
+  FailureOr<Value> lookupOf(Body &body, Value element,
+                            NamedTensorType resultType);
 
   // --- The layout ---
   std::string tensorName(Value value);
@@ -1046,6 +1051,73 @@ bool isIdentity(Attribute value, ReduceKind kind) {
   return false;
 }
 
+FailureOr<Value> Importer::lookupOf(Body &body, Value element,
+                                    NamedTensorType resultType) {
+  linalg::GenericOp op = body.op;
+  auto inputOf = [&](Value value) -> Value {
+    auto argument = dyn_cast<BlockArgument>(value);
+    if (!argument || argument.getOwner() != op.getBody() ||
+        argument.getArgNumber() >= op.getNumDpsInputs())
+      return Value();
+    Value input = op.getDpsInputs()[argument.getArgNumber()];
+    return isa<RankedTensorType>(input.getType()) ? input : Value();
+  };
+  auto choice = element.getDefiningOp<arith::SelectOp>();
+  auto zero = choice ? choice.getFalseValue().getDefiningOp<arith::ConstantOp>()
+                     : arith::ConstantOp();
+  auto number = zero ? dyn_cast<FloatAttr>(zero.getValue()) : FloatAttr();
+  auto same = choice ? choice.getCondition().getDefiningOp<arith::CmpIOp>()
+                     : arith::CmpIOp();
+  if (!choice || !number || !number.getValue().isZero() || !same ||
+      same.getPredicate() != arith::CmpIPredicate::eq ||
+      op.getNumReductionLoops() != 1 || !inputOf(choice.getTrueValue()))
+    return Value();
+  for (int side = 0; side < 2; ++side) {
+    auto index = same->getOperand(side).getDefiningOp<linalg::IndexOp>();
+    auto toIndex =
+        same->getOperand(1 - side).getDefiningOp<arith::IndexCastOp>();
+    if (!index || !toIndex || !inputOf(toIndex.getIn()) ||
+        !linalg::isReductionIterator(
+            op.getIteratorTypesArray()[index.getDim()]))
+      continue;
+    FailureOr<Value> table = lookup(inputOf(choice.getTrueValue()), op);
+    FailureOr<Value> ids = lookup(inputOf(toIndex.getIn()), op);
+    if (failed(table) || failed(ids))
+      return failure();
+    auto tableType = cast<NamedTensorType>(table->getType());
+    auto idsType = cast<NamedTensorType>(ids->getType());
+    StringAttr dim = body.loopNames[index.getDim()];
+    // tessel.gather's ids share no dimension with the table (a label's
+    // logit, picked per row, stays a one-hot).
+    if (!tableType.hasDim(dim.getValue()) ||
+        llvm::any_of(idsType.getDimNames(), [&](StringAttr name) {
+          return tableType.hasDim(name.getValue());
+        }))
+      continue;
+    // The ids' dimensions, then the table's others, as tessel.gather has.
+    SmallVector<StringAttr> dims(idsType.getDimNames());
+    SmallVector<int64_t> shape(idsType.getShape());
+    for (auto [name, size] :
+         llvm::zip(tableType.getDimNames(), tableType.getShape()))
+      if (name != dim) {
+        dims.push_back(name);
+        shape.push_back(size);
+      }
+    if (dims.size() != resultType.getRank() ||
+        !llvm::all_of(dims, [&](StringAttr name) {
+          return resultType.hasDim(name.getValue());
+        }))
+      continue;
+    Value gathered = GatherOp::create(
+        builder, body.loc,
+        NamedTensorType::get(ctx, dims, shape, tableType.getElementType(),
+                             LayoutAttr()),
+        *table, *ids, dim.getValue());
+    return coerce(body, gathered, resultType);
+  }
+  return Value();
+}
+
 LogicalResult Importer::emitGeneric(linalg::GenericOp op) {
   Body body{op, {}, {}, {}, Value(), DenseMap<Value, Value>(), locationOf(op)};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -1168,6 +1240,13 @@ LogicalResult Importer::emitGeneric(linalg::GenericOp op) {
     });
     if (covered)
       reduced = EinsumOp::create(builder, body.loc, *resultType, inputs);
+  }
+  // acc + (index_v == ids ? table : 0) over v alone: a lookup.
+  if (!reduced && *kind == ReduceKind::Sum) {
+    FailureOr<Value> lookedUp = lookupOf(body, element, *resultType);
+    if (failed(lookedUp))
+      return failure();
+    reduced = *lookedUp;
   }
   if (!reduced) {
     FailureOr<Value> value = translate(body, element);
