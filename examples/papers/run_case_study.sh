@@ -4,10 +4,14 @@
 # 60: about 20, 41 and 62 million parameters), batch 1000, trained on
 # Fashion-MNIST on 2, 3 and 4 ranks, with the `hidden` dimension split over
 # the ranks (the case study's Mesh-TensorFlow layout) and, for comparison,
-# data parallel. Reports time per training step and peak memory per rank.
+# data parallel, and the case study's layer placement as pipeline stages
+# (docs/pipeline.md): each rank holds consecutive whole layers, the batch in
+# one piece (`stages`) or in MICROBATCHES micro-batches under 1F1B
+# (`microbatches`). Reports time per training step and peak memory per rank.
 #
 # usage: examples/papers/run_case_study.sh   (TESSEL_BUILD_DIR, default build;
-#        LAYERS="20 40 60", RANKS="2 3 4", SPLITS="hidden data", STEPS=4)
+#        LAYERS="20 40 60", RANKS="2 3 4",
+#        SPLITS="hidden data stages microbatches", MICROBATCHES=4, STEPS=4)
 # writes examples/papers/case_study.md (the table) and case_study.svg.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +19,8 @@ root=$(cd "$here/../.." && pwd)
 bin=$root/${TESSEL_BUILD_DIR:-build}/bin
 layers_list=${LAYERS:-20 40 60}
 ranks_list=${RANKS:-2 3 4}
-splits=${SPLITS:-hidden data}
+splits=${SPLITS:-hidden data stages microbatches}
+microbatches=${MICROBATCHES:-4}
 steps=${STEPS:-4}
 data=/usr/share/datasets/fashion-mnist
 work=$(mktemp -d)
@@ -31,6 +36,12 @@ for layers in $layers_list; do
       case $split in
         hidden) layout=(--mesh "model:$ranks" --rules "hid_b:model" --pad-uneven) ;;
         data) layout=(--mesh "data:$ranks" --rules "batch:data" --pad-uneven) ;;
+        stages | microbatches)
+          count=1
+          [ "$split" = microbatches ] && count=$microbatches
+          printf 'mesh: {stage: %s}\npipeline: {axis: stage, microbatches: %s, schedule: 1f1b}\n' \
+            "$ranks" "$count" > "$work/$split-$ranks.yaml"
+          layout=(--layout "$work/$split-$ranks.yaml") ;;
       esac
       name="$layers-$ranks-$split"
       if ! "$bin/tessel" compile "$work/model$layers.mlir" "${layout[@]}" \
@@ -74,7 +85,10 @@ lines = [
     "Two convolutions with max pooling, then N fully connected layers of width",
     "1024, batch 1000, SGD, on Fashion-MNIST. `hidden`: every other layer's",
     "output dimension split over the ranks (`--mesh model:R --rules hid_b:model`,",
-    "the case study's split); `data`: the batch split. Time per training step",
+    "the case study's split); `data`: the batch split; `stages`: the layers",
+    "placed on the ranks as pipeline stages (the case study's layer placement,",
+    "docs/pipeline.md), the batch in one piece; `microbatches`: the same in",
+    f"micro-batches under 1F1B. Time per training step",
     f"is the median of steps 2-{steps}; memory is the largest peak resident set of",
     f"any rank. Written by `examples/papers/run_case_study.sh` on {datetime.date.today()},",
     f"on a machine with {cores} cores (ranks beyond the core count share cores).",
