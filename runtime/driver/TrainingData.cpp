@@ -27,8 +27,6 @@ std::optional<std::string> planDataArgument(const std::string &function,
     return fmt::format("{}'s argument '{}' ({}) has no {}.npy in the data "
                        "directory",
                        function, name, argument.global.str(), name);
-  } else if (isState) {
-    return std::nullopt;
   } else if (name == "images") {
     int64_t pixels = argument.global.numElements() / batchSizeOf(argument);
     if (!ref::isFloatType(argument.global.type) ||

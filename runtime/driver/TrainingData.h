@@ -42,10 +42,12 @@ struct DataFeed {
   int64_t batchSize = 0;
 };
 
-/// What feeds `argument` of the training function `function`: nothing
-/// (and no error) for one that `isState` says is not data, else data of
-/// `dataset`, the learning rate or the step number. An error names the
-/// argument when it is none of these or its type cannot hold its data.
+/// What feeds `argument` of the training function `function`: data of
+/// `dataset` (a .npy array of its name first), the learning rate or the
+/// step number, by its name; nothing (and no error) for any other name,
+/// which the caller takes as state when it is. An error names the argument
+/// when its type cannot hold its data, or when the data are .npy arrays,
+/// none is named after it and `isState` says it is not state either.
 std::optional<std::string> planDataArgument(const std::string &function,
                                             const ValueSpec &argument,
                                             const Dataset &dataset,
