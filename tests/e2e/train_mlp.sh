@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end: the MLP compiled by `tessel compile` and trained under mpirun
 # on Fashion-MNIST. Every layout on 1, 2, 4, 8 and 9 (padded) ranks gives the 1-rank
-# loss curve; training reaches 85% test accuracy; a checkpoint written under
+# loss curve; training reaches 85% test accuracy; a (sharded) checkpoint written under
 # one layout resumes under another layout and rank count with the same next
 # losses; a rank count that does not match the mesh is a clear error.
 #
@@ -86,6 +86,88 @@ status=0
   python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/resumed1.jsonl" 1e-5 61 ||
   { status=1; tail -5 "$work/ckpt1.out"; }
 result "the same checkpoint resumed on 1 rank" $status
+
+# The checkpoint of the 4-rank job is sharded: an index in Hugging Face's
+# format naming a shard file for each tensor, each written by one rank. It
+# reads by the format alone (the index, then each shard's header, ranges
+# and CRC-32s), and with the safetensors package where it is installed.
+status=0
+python3 - "$work/ckpt1/step-00000060" <<'PY' || status=1
+import json, os, struct, sys, zlib
+root = sys.argv[1]
+index = json.load(open(os.path.join(root, "model.safetensors.index.json")))
+files = sorted(set(index["weight_map"].values()))
+assert index["metadata"]["step"] == "60", index["metadata"]
+assert len(files) == 4 and all(f == f"model-{k:05d}-of-00004.safetensors"
+                               for k, f in enumerate(files, 1)), files
+total = 0
+for name in files:
+    raw = open(os.path.join(root, name), "rb").read()
+    length = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + length])
+    meta = header.pop("__metadata__")
+    for tensor, entry in header.items():
+        assert index["weight_map"][tensor] == name, tensor
+        begin, end = entry["data_offsets"]
+        assert 8 + length + end <= len(raw), tensor
+        assert "%08x" % zlib.crc32(raw[8 + length + begin:8 + length + end]) == meta["crc32." + tensor]
+        total += end - begin
+assert total == index["metadata"]["total_size"]
+try:
+    from safetensors.numpy import load_file
+except ImportError:
+    print("safetensors not installed: read by the format only")
+else:
+    names = set()
+    for name in files:
+        names |= set(load_file(os.path.join(root, name)))
+    assert names == set(index["weight_map"]), names
+    print(f"safetensors read {len(names)} tensors")
+print(f"{len(index['weight_map'])} tensors in {len(files)} shards, {total} bytes")
+PY
+result "the 4-rank checkpoint: an index and 4 shards that read by the format" $status
+
+# The other way: a checkpoint written on 2 ranks (data) resumes on 4
+# (hybrid: w1 split by columns, w2 by rows), each rank reading its blocks.
+status=0
+mpirun -n 2 --oversubscribe "$work/data_2.spmd" --steps 60 --checkpoint-dir "$work/ckpt2" \
+  --checkpoint-every 60 "${run_opts[@]}" > "$work/ckpt2.out" 2>&1 &&
+  cp -r "$work/ckpt2" "$work/ckpt2.bad" &&
+  mpirun -n 4 --oversubscribe "$work/hybrid_yaml.spmd" --steps 80 --checkpoint-dir "$work/ckpt2" \
+    --resume --metrics "$work/resumed4.jsonl" "${run_opts[@]}" >> "$work/ckpt2.out" 2>&1 &&
+  python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/resumed4.jsonl" 1e-5 61 ||
+  { status=1; tail -5 "$work/ckpt2.out"; }
+result "checkpoint of data:2 on 2 ranks resumed as hybrid on 4 ranks" $status
+
+# A shard that is missing or damaged stops every rank with a message naming
+# the file and the tensor, and exit 1 (not a hang, not a crash).
+status=0
+bad=$work/ckpt2.bad/step-00000060
+shard=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["weight_map"]["w1"])' \
+  "$bad/model.safetensors.index.json")
+mv "$bad/$shard" "$work/saved.safetensors"
+job_status=0
+timeout 120 mpirun -n 4 --oversubscribe "$work/hybrid_yaml.spmd" --steps 61 \
+  --checkpoint-dir "$work/ckpt2.bad" --resume "${run_opts[@]}" > "$work/bad.out" 2>&1 || job_status=$?
+[ "$job_status" -eq 1 ] || status=1
+grep -F "its shard $bad/$shard, which holds tensor '" "$work/bad.out" | grep -q "is missing" ||
+  { tail -3 "$work/bad.out"; status=1; }
+# One flipped byte in w1's data: the rank whose block holds it says so.
+python3 - "$work/saved.safetensors" "$bad/$shard" <<'PY'
+import json, struct, sys
+raw = bytearray(open(sys.argv[1], "rb").read())
+length = struct.unpack("<Q", raw[:8])[0]
+begin, end = json.loads(raw[8:8 + length])["w1"]["data_offsets"]
+raw[8 + length + (begin + end) // 2] ^= 0x40
+open(sys.argv[2], "wb").write(raw)
+PY
+job_status=0
+timeout 120 mpirun -n 4 --oversubscribe "$work/hybrid_yaml.spmd" --steps 61 \
+  --checkpoint-dir "$work/ckpt2.bad" --resume "${run_opts[@]}" > "$work/bad.out" 2>&1 || job_status=$?
+[ "$job_status" -eq 1 ] || status=1
+grep -F "checkpoint $bad/$shard: tensor 'w1' fails its CRC-32 check" "$work/bad.out" ||
+  { tail -3 "$work/bad.out"; status=1; }
+result "a missing or damaged shard: an error naming the file and the tensor, exit 1" $status
 
 # A program for 4 ranks started on 2 says so and fails.
 status=0
