@@ -51,6 +51,17 @@ CASE_LIST = [
     ("data2_stage2", GPT4, ADAMW,
      "mesh: {data: 2, stage: 2}\nlayout: {batch: data}\n"
      "pipeline: {axis: stage, microbatches: 2}\n"),
+    # ZeRO beside the stages: weights of both stages and their optimizer
+    # state split over `data` (the tied table held by both stages too).
+    ("zero_data2_stage2", GPT4, "optimizer=sgd",
+     "mesh: {data: 2, stage: 2}\nlayout: {batch: data}\n"
+     "overrides:\n"
+     "  tok_emb.table: {vocab: data}\n"
+     "  block0.mlp.up.w: {d_ff: data}\n"
+     "  block1.attn.q.w: {d_model: data}\n"
+     "  block2.mlp.down.w: {d_ff: data}\n"
+     "  block3.ln1.gamma: {d_model: data}\n"
+     "pipeline: {axis: stage, microbatches: 2}\n"),
     # Under model splits, partial sums are added in another order; Adam's
     # first step divides each gradient by its own magnitude, so a gradient
     # near zero (an embedding row of a token the batch never uses) moves its
