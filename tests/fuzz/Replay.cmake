@@ -24,7 +24,14 @@ llvm_update_compile_flags(ModelFuzzerReplay)
 add_dependencies(ModelFuzzerReplay TesselDialectIncGen TesselPassesIncGen)
 target_link_libraries(ModelFuzzerReplay PRIVATE TesselToolSupport TesselPasses TesselDialect MLIR)
 
-foreach(fuzzer LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer)
+add_executable(ShardIndexFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/ShardIndexFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)
+target_include_directories(ShardIndexFuzzerReplay PRIVATE
+  ${PROJECT_SOURCE_DIR}/runtime)
+target_link_libraries(ShardIndexFuzzerReplay PRIVATE TesselSafetensors)
+
+foreach(fuzzer LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer
+               ShardIndexFuzzer)
   file(GLOB inputs CONFIGURE_DEPENDS ${TESSEL_FUZZ_DIR}/corpus/${fuzzer}/*)
   add_test(NAME fuzz-corpus-${fuzzer} COMMAND ${fuzzer}Replay ${inputs})
   set_tests_properties(fuzz-corpus-${fuzzer} PROPERTIES TIMEOUT 300)
