@@ -21,11 +21,14 @@ The pass list is `tessel compile`'s (codegen/Pipeline.cpp) with its default
 SGD step.
 
 With --jax-python (the benchmark environment's interpreter,
-benchmarks/peers/venv.sh), the deepest model is also compiled by JAX: the
-same Transformer's SGD step under the same hybrid layout on 4 host devices
+benchmarks/peers/venv.sh), every depth is also compiled by JAX: the same
+Transformer's SGD step under the same hybrid layout on 4 host devices
 (NamedSharding, GSPMD), jit + lower + XLA compile timed by
-benchmarks/peers/jax_peer.py --compile-only, best of --repeat runs; the
-row's `jax` holds it.
+benchmarks/peers/jax_peer.py --compile-only, one run in a fresh process;
+the row's `jax` holds it (blocks unrolled, as in tessel's model), and the
+deepest row's `jax_scan` the same with the blocks in one lax.scan. A JAX
+compile that passes --jax-limit-gib of memory or --jax-timeout seconds is
+stopped and recorded as failed.
 """
 
 import argparse
@@ -36,6 +39,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 LAYOUT = REPO / "examples" / "transformer" / "hybrid.yaml"
@@ -100,20 +104,47 @@ def measure(bin_dir, layers, tmp, repeat):
     return row
 
 
-def jax_compile(python, layers, repeat):
-    """JAX's compile time of the same step, best of `repeat` fresh processes
-    (no compilation cache)."""
-    runs = []
-    for _ in range(repeat):
-        # Absolute, not resolved: it runs in peers/, and the environment's
-        # python is a link to the interpreter it was made from.
-        done = subprocess.run([os.path.abspath(python), str(REPO / "benchmarks/peers/jax_peer.py"), "--compile-only",
-                               "--layers", str(layers)], capture_output=True, text=True,
-                              cwd=REPO / "benchmarks/peers")
-        if done.returncode != 0:
-            sys.exit(f"failed: JAX's compile of {layers} layers\n{done.stderr}")
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    return min(runs, key=lambda r: r["compile_wall_s"])
+def jax_compile(python, layers, scan, limit_gib, timeout_s):
+    """JAX's compile time of the same step in a fresh process (no
+    compilation cache), one run: {"failed": why} where it was stopped for
+    using more than `limit_gib` of memory or `timeout_s` seconds (the
+    unrolled 96-block step grew past the machine's 24 GiB and was killed)."""
+    command = [os.path.abspath(python), str(REPO / "benchmarks/peers/jax_peer.py"), "--compile-only",
+               "--layers", str(layers)] + (["--scan"] if scan else [])
+    # Absolute, not resolved: it runs in peers/, and the environment's
+    # python is a link to the interpreter it was made from.
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=REPO / "benchmarks/peers")
+    peak_gib, why = 0.0, None
+    while child.poll() is None:
+        rss = resident_gib(child.pid)
+        peak_gib = max(peak_gib, rss)
+        elapsed = time.perf_counter() - start
+        if rss > limit_gib or elapsed > timeout_s:
+            why = (f"stopped at {rss:.1f} GiB resident after {elapsed:.0f} s "
+                   f"(limits {limit_gib} GiB, {timeout_s} s)")
+            child.kill()
+        time.sleep(0.5)
+    out, err = child.communicate()
+    row = {"peer": "jax", "layers": layers, "blocks": "lax.scan" if scan else "unrolled",
+           "peak_rss_gib_sampled": round(peak_gib, 2)}
+    if why or child.returncode != 0:
+        row["failed"] = why or f"exit {child.returncode}: {err.strip()[-300:]}"
+        return row
+    row.update(json.loads(out.strip().splitlines()[-1]))
+    return row
+
+
+def resident_gib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 2**20
+    except FileNotFoundError:
+        pass
+    return 0.0
 
 
 def main():
@@ -121,13 +152,20 @@ def main():
     parser.add_argument("--bin", default=str(REPO / "build" / "bin"))
     parser.add_argument("--layers", type=int, nargs="+", default=[12, 48, 96])
     parser.add_argument("--repeat", type=int, default=2, help="compiles per stage, best kept")
-    parser.add_argument("--jax-python", help="compile the deepest model with JAX too, with this interpreter")
+    parser.add_argument("--jax-python", help="compile the models with JAX too, with this interpreter")
+    parser.add_argument("--jax-limit-gib", type=float, default=10.0, help="stop JAX's compile above this")
+    parser.add_argument("--jax-timeout", type=float, default=300.0, help="stop JAX's compile after this")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for layers in args.layers:
             row = measure(pathlib.Path(args.bin), layers, pathlib.Path(tmp), args.repeat)
-            if args.jax_python and layers == max(args.layers):
-                row["jax"] = jax_compile(args.jax_python, layers, args.repeat)
+            if args.jax_python:
+                # Unrolled as tessel's model is, at every depth; the deepest
+                # also as a lax.scan, the way JAX users write deep models.
+                row["jax"] = jax_compile(args.jax_python, layers, False, args.jax_limit_gib, args.jax_timeout)
+                if layers == max(args.layers):
+                    row["jax_scan"] = jax_compile(args.jax_python, layers, True, args.jax_limit_gib,
+                                                  args.jax_timeout)
             print(json.dumps(row), flush=True)
 
 

@@ -22,7 +22,10 @@ StableHLO, GSPMD partitioning and XLA's CPU compilation, no cache) of the
 Transformer's SGD step under the hybrid layout of
 examples/transformer/hybrid.yaml on 4 host devices: batch over `data`,
 heads and d_ff over `model` (the peer of benchmarks/compile_time.py's
-`tessel compile`).
+`tessel compile`). The blocks are unrolled, as in tessel's model file (a
+Python loop: one copy of each block's ops in the program); with --scan they
+are one `jax.lax.scan` over parameters stacked by block, the way deep models
+are usually written in JAX so that XLA compiles the block once.
 
 Threads: XLA's CPU runtime sizes its thread pool to the cores (2 here);
 with --threads 1 (the 2-device rows, one core per device like tessel's
@@ -59,6 +62,8 @@ def parse():
     parser.add_argument("--d-ff", type=int, default=256)
     parser.add_argument("--compile-only", action="store_true",
                         help="time the compilation of the Transformer's SGD step under the hybrid layout")
+    parser.add_argument("--scan", action="store_true",
+                        help="with --compile-only: the blocks as one lax.scan over stacked parameters")
     parser.add_argument("--data", help="Fashion-MNIST's directory or the text corpus")
     args = parser.parse_args()
     if args.batch is None:
@@ -144,6 +149,11 @@ def transformer_params(key, a):
     return params
 
 
+def stacked(params):
+    """The blocks' parameters stacked: one array per name, block first."""
+    return dict(params, blocks=jax.tree.map(lambda *xs: jnp.stack(xs), *params["blocks"]))
+
+
 def hybrid_specs(params):
     """examples/transformer/hybrid.yaml: heads and d_ff over `model`, the
     rest replicated (batch over `data` is the inputs')."""
@@ -151,7 +161,10 @@ def hybrid_specs(params):
              "attn_wv": P(None, "model", None), "attn_wo": P("model", None, None),
              "mlp_w1": P(None, "model"), "mlp_b1": P("model"), "mlp_w2": P("model", None)}
     specs = {k: P() for k in params if k != "blocks"}
-    specs["blocks"] = [{k: split.get(k, P()) for k in block} for block in params["blocks"]]
+    if isinstance(params["blocks"], dict):
+        specs["blocks"] = {k: P(None, *split.get(k, P())) for k in params["blocks"]}
+    else:
+        specs["blocks"] = [{k: split.get(k, P()) for k in block} for block in params["blocks"]]
     return specs
 
 
@@ -181,8 +194,11 @@ def block(x, p):
 
 def transformer_loss(params, tokens, targets):
     x = params["tok_emb"][tokens] + params["pos_emb"]
-    for p in params["blocks"]:
-        x = block(x, p)
+    if isinstance(params["blocks"], dict):
+        x, _ = jax.lax.scan(lambda x, p: (block(x, p), None), x, params["blocks"])
+    else:
+        for p in params["blocks"]:
+            x = block(x, p)
     logits = layer_norm(x, params["lnf_gamma"], params["lnf_beta"]) @ params["unembed"]
     return optax.softmax_cross_entropy_with_integer_labels(logits, targets).mean()
 
@@ -203,6 +219,8 @@ def compile_seconds(args):
     """Wall time of jit + lower + compile of the hybrid-layout SGD step."""
     mesh = Mesh(np.array(jax.devices()).reshape(2, 2), ("data", "model"))
     params = transformer_params(jax.random.PRNGKey(0), args)
+    if args.scan:
+        params = stacked(params)
     optimizer = optax.sgd(args.lr)
     param_sharding = jax.tree.map(lambda s: NamedSharding(mesh, s), hybrid_specs(params),
                                   is_leaf=lambda s: isinstance(s, P))
@@ -220,6 +238,7 @@ def compile_seconds(args):
     done = time.perf_counter()
     return {"peer": "jax", "version": jax.__version__, "layers": args.layers, "devices": 4,
             "layout": "hybrid (batch: data, heads: model, d_ff: model)",
+            "blocks": "lax.scan" if args.scan else "unrolled",
             "trace_lower_s": lowered_at - start, "xla_compile_s": done - lowered_at,
             "compile_wall_s": done - start}
 
