@@ -4,6 +4,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 
 namespace tessel::weights {
@@ -153,12 +155,22 @@ bool readParts(const std::string &path, const YAML::Node &value,
 
 std::optional<WeightMap> readWeightMap(const std::string &path,
                                        std::string &error) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile &) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
     error = path + ": cannot read the name map";
     return std::nullopt;
+  }
+  std::string text((std::istreambuf_iterator<char>(file)),
+                   std::istreambuf_iterator<char>());
+  return parseWeightMap(text, path, error);
+}
+
+std::optional<WeightMap> parseWeightMap(const std::string &text,
+                                        const std::string &path,
+                                        std::string &error) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
   } catch (const YAML::Exception &failure) {
     error =
         path + ":" + std::to_string(failure.mark.line + 1) + ": " + failure.msg;

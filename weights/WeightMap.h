@@ -66,6 +66,12 @@ struct WeightMap {
 std::optional<WeightMap> readWeightMap(const std::string &path,
                                        std::string &error);
 
+/// Reads a name map from `text`, as readWeightMap reads the file `path`
+/// (which messages name).
+std::optional<WeightMap> parseWeightMap(const std::string &text,
+                                        const std::string &path,
+                                        std::string &error);
+
 } // namespace tessel::weights
 
 #endif // TESSEL_WEIGHTS_WEIGHTMAP_H

@@ -24,6 +24,24 @@ llvm_update_compile_flags(ModelFuzzerReplay)
 add_dependencies(ModelFuzzerReplay TesselDialectIncGen TesselPassesIncGen)
 target_link_libraries(ModelFuzzerReplay PRIVATE TesselToolSupport TesselPasses TesselDialect MLIR)
 
+add_executable(MetadataFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/MetadataFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)
+target_include_directories(MetadataFuzzerReplay PRIVATE
+  ${PROJECT_SOURCE_DIR}/runtime)
+target_link_libraries(MetadataFuzzerReplay PRIVATE tessel_driver)
+
+find_package(fmt REQUIRED)
+add_executable(MachineProfileFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/MachineProfileFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp
+  ${PROJECT_SOURCE_DIR}/analysis/MachineProfile.cpp)
+target_include_directories(MachineProfileFuzzerReplay PRIVATE
+  ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/analysis)
+target_link_libraries(MachineProfileFuzzerReplay PRIVATE fmt::fmt)
+
+add_executable(WeightMapFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/WeightMapFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)
+target_link_libraries(WeightMapFuzzerReplay PRIVATE TesselWeights)
+
 add_executable(ShardIndexFuzzerReplay
   ${TESSEL_FUZZ_DIR}/ShardIndexFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)
 target_include_directories(ShardIndexFuzzerReplay PRIVATE
@@ -31,6 +49,7 @@ target_include_directories(ShardIndexFuzzerReplay PRIVATE
 target_link_libraries(ShardIndexFuzzerReplay PRIVATE TesselSafetensors)
 
 foreach(fuzzer LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer
+               MetadataFuzzer MachineProfileFuzzer WeightMapFuzzer
                ShardIndexFuzzer)
   file(GLOB inputs CONFIGURE_DEPENDS ${TESSEL_FUZZ_DIR}/corpus/${fuzzer}/*)
   add_test(NAME fuzz-corpus-${fuzzer} COMMAND ${fuzzer}Replay ${inputs})
