@@ -8,11 +8,9 @@
 #include "driver/DataSources.h"
 #include "driver/Evaluation.h"
 #include "driver/HostCopies.h"
-#include "driver/MetricsFile.h"
-#include "driver/PeakMemory.h"
-#include "driver/Profile.h"
 #include "driver/Schedule.h"
 #include "driver/TrainingData.h"
+#include "driver/TrainingReport.h"
 #include "driver/Watchdog.h"
 #include "executor/Backend.h"
 #include "executor/Buffers.h"
@@ -224,16 +222,6 @@ private:
   std::map<std::string, void *> buffers;
 };
 
-std::string formatDuration(double seconds) {
-  if (seconds < 60)
-    return fmt::format("{:.0f}s", seconds);
-  if (seconds < 3600)
-    return fmt::format("{:.0f}m{:02.0f}s", std::floor(seconds / 60),
-                       std::fmod(seconds, 60));
-  return fmt::format("{:.0f}h{:02.0f}m", std::floor(seconds / 3600),
-                     std::fmod(seconds / 60, 60));
-}
-
 /// The metrics line of an evaluation on `split` ("validation" or "test")
 /// after step `afterStep` (counted from 1).
 nlohmann::json evaluationRecord(const std::string &split, int64_t afterStep,
@@ -361,30 +349,13 @@ int train(const Options &options, const Program &program,
     state.absorb(*plan.init, results, -1);
   }
 
-  std::optional<MetricsFile> metrics;
-  if (rank == 0 && !options.metricsFile.empty())
-    metrics =
-        MetricsFile::open(options.metricsFile, resumeFrom.has_value(), error);
-  if (anyRankFailed(rank, rank == 0 && !options.metricsFile.empty() && !metrics
-                              ? std::optional<std::string>(error)
-                              : std::nullopt))
+  TrainingReport report(options, mesh, rank, plan.batchSize, firstStep);
+  if (!report.openMetrics(/*append=*/resumeFrom.has_value()))
     return 1;
-  // A failed metrics write (a full disk) is remembered on rank 0 and ends
-  // the job at the next progress line, where the ranks agree.
-  std::optional<std::string> metricsError;
-  auto record = [&](const nlohmann::json &line) {
-    std::string message;
-    if (metrics && !metricsError && !metrics->write(line, message))
-      metricsError = message;
-  };
 
   BatchMaker batches(*dataset, options.seed);
   const FunctionSpec &step = *plan.step;
   int64_t lastCheckpoint = firstStep;
-  double firstLoss = 0, lastLoss = 0;
-  Clock::time_point start = Clock::now(), windowStart = start;
-  double validationSeconds = 0;
-  int64_t windowSteps = 0, skippedSteps = 0;
   std::vector<std::vector<unsigned char>> staging(step.arguments.size());
   StepWatchdog watchdog(options.stepTimeout, rank);
   if (options.profile)
@@ -426,38 +397,14 @@ int train(const Options &options, const Program &program,
     } else {
       for (void *result : results)
         tessel_rt_free(context, result);
-      if (!options.skipNonFinite) {
-        if (rank == 0)
-          fmt::print(stderr,
-                     "tessel: step {}: the loss is {}; stopping (the weights "
-                     "are those after step {}; --skip-nonfinite skips such "
-                     "steps instead)\n",
-                     s + 1, loss, s);
+      if (report.stopsAtNonFinite(s, fmt::format("the loss is {}", loss)))
         return 1;
-      }
-      ++skippedSteps;
-      if (rank == 0)
-        fmt::print(stderr, "tessel: step {}: the loss is {}; step skipped\n",
-                   s + 1, loss);
     }
     Clock::time_point stepEnd = Clock::now();
     watchdog.stepFinished();
 
-    if (s == firstStep)
-      firstLoss = loss;
-    lastLoss = loss;
-    ++windowSteps;
-    double stepSeconds = secondsBetween(stepStart, stepEnd);
-    if (metrics) {
-      nlohmann::json line = {{"step", s + 1},
-                             {"loss", loss},
-                             {"samples_per_s", plan.batchSize / stepSeconds},
-                             {"step_ms", stepSeconds * 1e3},
-                             {"lr", lr}};
-      if (!finite)
-        line["skipped"] = true;
-      record(line);
-    }
+    report.stepFinished(s, loss, lr, secondsBetween(stepStart, stepEnd),
+                        finite);
     // Validation: the held-out split every --eval-every steps, between
     // steps (its time is left out of the samples/s).
     std::optional<EvaluationResult> validation;
@@ -476,30 +423,16 @@ int train(const Options &options, const Program &program,
       if (anyRankFailed(rank, validation ? std::nullopt
                                          : std::optional<std::string>(error)))
         return 1;
-      double seconds = secondsBetween(validationStart, Clock::now());
-      validationSeconds += seconds;
-      windowStart += Clock::now() - validationStart;
-      record(evaluationRecord("validation", s + 1, *validation));
+      report.leaveOutSince(validationStart);
+      report.record(evaluationRecord("validation", s + 1, *validation));
     }
-    if (((s + 1) % options.logEvery == 0 || s + 1 == options.steps) &&
-        anyRankFailed(rank, metricsError))
+    if (report.isProgressStep(s) && !report.metricsWritten())
       return 1;
-    if (rank == 0 && ((s + 1) % options.logEvery == 0 ||
-                      s + 1 == options.steps || validation)) {
-      Clock::time_point now = Clock::now();
-      double window = secondsBetween(windowStart, now);
-      double perStep = secondsBetween(start, now) / (s + 1 - firstStep);
-      std::string line = fmt::format(
-          "step {}/{}  loss {:.4f}  {:.0f} samples/s  ETA {}", s + 1,
-          options.steps, loss, plan.batchSize * windowSteps / window,
-          formatDuration(perStep * (options.steps - s - 1)));
-      if (validation)
-        line += "  |  validation " + describeEvaluation(*validation);
-      fmt::print("{}\n", line);
-      std::fflush(stdout);
-      windowStart = now;
-      windowSteps = 0;
-    }
+    if (report.isProgressStep(s) || validation)
+      report.printProgress(s, loss,
+                           validation ? "  |  validation " +
+                                            describeEvaluation(*validation)
+                                      : "");
     if (!options.checkpointDir.empty() && options.checkpointEvery > 0 &&
         (s + 1) % options.checkpointEvery == 0) {
       HostCopies copies(*context, state.tensors());
@@ -522,39 +455,7 @@ int train(const Options &options, const Program &program,
                       ok ? std::nullopt : std::optional<std::string>(error)))
       return 1;
   }
-  std::vector<double> peakMiB = gatherPeakMemoryMiB();
-  if (rank == 0 && firstStep < options.steps) {
-    // The training time, without the validation between steps.
-    double seconds = secondsBetween(start, Clock::now()) - validationSeconds;
-    int64_t trained = options.steps - firstStep;
-    fmt::print(
-        "trained steps {}-{} on {} rank{} ({}) in {:.1f}s{}: {:.0f} "
-        "samples/s, loss {:.4f} -> {:.4f}\n",
-        firstStep + 1, options.steps, mesh.numRanks(),
-        mesh.numRanks() == 1 ? "" : "s", describeMesh(mesh), seconds,
-        validationSeconds > 0
-            ? fmt::format(" (and {:.1f}s of validation)", validationSeconds)
-            : "",
-        plan.batchSize * trained / seconds, firstLoss, lastLoss);
-    double largest = *std::max_element(peakMiB.begin(), peakMiB.end());
-    fmt::print("peak memory per rank: {:.0f} MiB (largest), {:.0f} MiB on "
-               "rank 0\n",
-               largest, peakMiB[0]);
-    std::fflush(stdout);
-    if (options.profile)
-      printOpProfile(stdout, trained);
-    if (metrics) {
-      nlohmann::json line = {
-          {"trained_steps", trained},
-          {"train_seconds", seconds},
-          {"validation_seconds", validationSeconds},
-          {"samples_per_s", plan.batchSize * trained / seconds},
-          {"peak_rss_mib", peakMiB}};
-      if (skippedSteps)
-        line["skipped_steps"] = skippedSteps;
-      record(line);
-    }
-  }
+  report.printSummary();
   // The test evaluation: the same code as validation, on every full batch
   // of the held-out split.
   if (evaluator && options.evaluate) {
@@ -581,13 +482,10 @@ int train(const Options &options, const Program &program,
                      : "",
                  seconds, test->examples / seconds);
       std::fflush(stdout);
-      record(evaluationRecord("test", options.steps, *test));
+      report.record(evaluationRecord("test", options.steps, *test));
     }
   }
-  std::string message;
-  if (metrics && !metrics->close(message) && !metricsError)
-    metricsError = message;
-  return anyRankFailed(rank, metricsError) ? 1 : 0;
+  return report.close() ? 0 : 1;
 }
 
 } // namespace tessel::driver
