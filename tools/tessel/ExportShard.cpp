@@ -16,8 +16,10 @@
 //     the label's logit, log(sum) + max - logit), softmax and log-softmax
 //     three (the maximum, the sum of exponentials, the normalized value),
 //     layer norm four (the sum, the mean, the squared deviations, the
-//     normalized value), and a lookup one reduction over the table's
-//     looked-up dimension that keeps the entry whose index is the id;
+//     normalized value), a lookup one reduction over the table's
+//     looked-up dimension that keeps the entry whose index is the id, and
+//     a convolution a tensor.pad and a reduction over the input channel
+//     and the window (upstream's partitioner takes no such maps yet);
 //   - the layout becomes `shard.sharding` annotations: each argument and
 //     parameter `annotate_for_users` with its split axes, and every value an
 //     op makes with the layout tessel-apply-layout gave it (the producer's
@@ -77,6 +79,9 @@ cl::opt<std::string> outputPath("o", cl::desc("output file"),
 struct Operand {
   std::string name;
   NamedTensorType type;
+  /// The operand's indexing map when it is not its dimensions' loops (a
+  /// convolution's input reads `oh * stride + kh * dilation`).
+  std::string map = {};
 };
 
 /// Writes the upstream form of one laid-out function.
@@ -134,6 +139,10 @@ private:
   /// (upstream's one-hot form): the sum over v of (ids == v ? table : 0),
   /// so that a table split along it is a partial sum for upstream too.
   std::string gather(GatherOp op);
+  /// Writes a convolution (one group) as a tensor.pad of the input, when
+  /// it is padded, and a reduction over the input channel and the kernel
+  /// window whose input map reads `oh * stride + kh * dilation`.
+  std::string conv2d(Conv2DOp op);
   /// Writes `op`; fails with an error at the op when it has no upstream
   /// form here.
   LogicalResult exportOp(Operation *op);
@@ -236,7 +245,9 @@ std::string Exporter::generic(
   }
   std::string maps, iterators, operands, operandTypes;
   for (const Operand &input : inputs) {
-    maps += indexingMap(loops, input.type.getDimNames()) + ", ";
+    maps += (input.map.empty() ? indexingMap(loops, input.type.getDimNames())
+                               : input.map) +
+            ", ";
     operands += (operands.empty() ? "" : ", ") + input.name;
     operandTypes += (operandTypes.empty() ? "" : ", ") + tensorType(input.type);
   }
@@ -404,14 +415,14 @@ std::string Exporter::layerNorm(LayerNormOp op) {
                               return bodyOp(body, fresh("r"), "arith.addf",
                                             args[1] + ", " + args[0], "f32");
                             });
-  std::string mean = generic(
-      {{sum, rows}}, rows, rows.getDimNames(), std::nullopt,
-      [&](ArrayRef<std::string> args, std::string &body) {
-        std::string factor =
-            bodyOp(body, fresh("c"), "arith.constant", inverse, "f32");
-        return bodyOp(body, fresh("m"), "arith.mulf", args[0] + ", " + factor,
-                      "f32");
-      });
+  std::string mean =
+      generic({{sum, rows}}, rows, rows.getDimNames(), std::nullopt,
+              [&](ArrayRef<std::string> args, std::string &body) {
+                std::string factor =
+                    bodyOp(body, fresh("c"), "arith.constant", inverse, "f32");
+                return bodyOp(body, fresh("m"), "arith.mulf",
+                              args[0] + ", " + factor, "f32");
+              });
   std::string squares =
       generic({x, {mean, rows}}, rows, loops, std::string("0.0"),
               [&](ArrayRef<std::string> args, std::string &body) {
@@ -471,6 +482,78 @@ std::string Exporter::gather(GatherOp op) {
       });
 }
 
+std::string Exporter::conv2d(Conv2DOp op) {
+  auto input = cast<NamedTensorType>(op.getInput().getType());
+  auto filter = cast<NamedTensorType>(op.getFilter().getType());
+  auto result = cast<NamedTensorType>(op.getResult().getType());
+  MLIRContext *ctx = op.getContext();
+  StringAttr channel = StringAttr::get(ctx, op.getInputChannel());
+  SmallVector<StringAttr> spatial, kernel;
+  for (Attribute name : op.getSpatial())
+    spatial.push_back(cast<StringAttr>(name));
+  for (Attribute name : op.getKernel())
+    kernel.push_back(cast<StringAttr>(name));
+  ArrayRef<int64_t> padding = op.getPadding();
+  std::string source = names[op.getInput()];
+  NamedTensorType padded = input;
+  if (llvm::any_of(padding, [](int64_t pad) { return pad != 0; })) {
+    // Zeros around the spatial dimensions: [low_h, high_h, low_w, high_w].
+    SmallVector<int64_t> shape(input.getShape());
+    std::string low, high, arguments;
+    for (auto [index, dim] : llvm::enumerate(input.getDimNames())) {
+      int64_t before = 0, after = 0;
+      for (int axis = 0; axis < 2; ++axis)
+        if (dim == spatial[axis]) {
+          before = padding[2 * axis];
+          after = padding[2 * axis + 1];
+        }
+      shape[index] += before + after;
+      low += (index ? ", " : "") + std::to_string(before);
+      high += (index ? ", " : "") + std::to_string(after);
+      arguments += (index ? ", " : "") + fresh("p") + ": index";
+    }
+    padded = NamedTensorType::get(ctx, input.getDimNames(), shape,
+                                  input.getElementType(), LayoutAttr());
+    std::string zero = fresh("zero"), name = fresh("padded");
+    os << "  " << zero << " = arith.constant 0.0 : f32\n  " << name
+       << " = tensor.pad " << source << " low[" << low << "] high[" << high
+       << "] {\n  ^bb0(" << arguments << "):\n    tensor.yield " << zero
+       << " : f32\n  } : " << tensorType(input) << " to " << tensorType(padded)
+       << "\n";
+    source = name;
+  }
+  // Loops: the result's dimensions, then the input channel and the window.
+  SmallVector<StringAttr> loops(result.getDimNames());
+  loops.push_back(channel);
+  loops.append(kernel.begin(), kernel.end());
+  auto loopOf = [&](StringAttr name) {
+    return "d" + std::to_string(llvm::find(loops, name) - loops.begin());
+  };
+  std::string map = "affine_map<(";
+  for (size_t i = 0; i < loops.size(); ++i)
+    map += (i ? ", d" : "d") + std::to_string(i);
+  map += ") -> (";
+  for (auto [index, dim] : llvm::enumerate(input.getDimNames())) {
+    std::string expr = loopOf(dim);
+    for (int axis = 0; axis < 2; ++axis)
+      if (dim == spatial[axis])
+        expr = llvm::formatv("{0} * {1} + {2} * {3}", loopOf(dim),
+                             op.getStrides()[axis], loopOf(kernel[axis]),
+                             op.getDilations()[axis])
+                   .str();
+    map += (index ? ", " : "") + expr;
+  }
+  map += ")>";
+  return generic(
+      {{source, padded, map}, {names[op.getFilter()], filter}}, result, loops,
+      std::string("0.0"), [&](ArrayRef<std::string> args, std::string &body) {
+        std::string product = bodyOp(body, fresh("p"), "arith.mulf",
+                                     args[0] + ", " + args[1], "f32");
+        return bodyOp(body, fresh("s"), "arith.addf", args[2] + ", " + product,
+                      "f32");
+      });
+}
+
 LogicalResult Exporter::exportOp(Operation *op) {
   auto typeOf = [](Value value) {
     return cast<NamedTensorType>(value.getType());
@@ -509,6 +592,14 @@ LogicalResult Exporter::exportOp(Operation *op) {
 
   // Softmax, layer norm and lookups: generics over f32 (the bodies spell
   // their constants and the maximum's identity as f32).
+  if (auto conv = dyn_cast<Conv2DOp>(op)) {
+    if (!typeOf(conv.getResult()).getElementType().isF32() ||
+        conv.getGroups() != 1)
+      return op->emitError("tessel export-shard: 'tessel.conv2d' is exported "
+                           "for f32 and one group only");
+    names[conv.getResult()] = conv2d(conv);
+    return success();
+  }
   if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, GatherOp>(op)) {
     if (!typeOf(op->getResult(0)).getElementType().isF32())
       return op->emitError("tessel export-shard: '")
