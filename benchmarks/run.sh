@@ -47,16 +47,16 @@ if ! { TESSEL_BUILD_DIR=$BUILD_DIR scripts/setup.sh &&
   exit 1
 fi
 
+export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+PY=/usr/bin/python3
+quick() { [ "$QUICK" = 1 ] && echo "$1" || echo "$2"; }
+has() { [[ " $PARTS " == *" $1 "* ]]; }
+
 # PyTorch 2.x, JAX and optax (benchmarks/peers/requirements.txt).
 VENV=$BUILD_DIR/bench-venv
 if has throughput || has compile; then
   benchmarks/peers/venv.sh "$VENV"
 fi
-
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-PY=/usr/bin/python3
-quick() { [ "$QUICK" = 1 ] && echo "$1" || echo "$2"; }
-has() { [[ " $PARTS " == *" $1 "* ]]; }
 
 # Each part's raw lines stay in results/raw/ beside the table (the last
 # run's; report.py reads them, and a part left out keeps its old ones).
