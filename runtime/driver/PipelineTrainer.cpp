@@ -829,7 +829,11 @@ int trainPipelined(
     }
     sums.clear();
     if (!finite &&
-        report.stopsAtNonFinite(s, fmt::format("the loss is {}", loss))) {
+        report.stopsAtNonFinite(
+            s,
+            fmt::format("the loss is {}",
+                        // fmt spells NaN with its sign bit ("-nan").
+                        std::isnan(loss) ? "nan" : fmt::format("{}", loss)))) {
       status = 1;
       break;
     }
