@@ -210,6 +210,13 @@ LogicalResult TesselPipelineAutodiffPass::differentiateStage(
   if (failed(mergeSharedParameters(loss)))
     return failure();
   SmallVector<ParameterOp> parameters = parametersOf(loss);
+  // The driver passes tensors between the stage functions by name.
+  for (ParameterOp parameter : parameters)
+    if (isPipelineTensorName(parameter.getName()))
+      return parameter.emitError()
+             << "pipeline: weight '" << parameter.getName()
+             << "' is named like a tensor that the pipeline passes between "
+                "stages; rename it";
   for (ParameterOp parameter : parameters)
     if (parameter.getBuffer())
       return parameter.emitError()

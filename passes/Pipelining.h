@@ -14,6 +14,10 @@
 #ifndef TESSEL_PASSES_PIPELINING_H
 #define TESSEL_PASSES_PIPELINING_H
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 
 namespace mlir::tessel {
@@ -35,6 +39,35 @@ inline std::string boundaryName(unsigned stage, unsigned index) {
 /// of the same micro-batch reads.
 inline std::string residualName(unsigned stage, unsigned index) {
   return "stage" + std::to_string(stage) + ".residual" + std::to_string(index);
+}
+
+/// Whether `name` is `stage{stage}.input{k}` followed by `suffix`, for
+/// some k: only then is it a tensor that crosses into stage `stage` (a
+/// weight may be named `stage1.input_proj.w`).
+inline bool isBoundaryName(llvm::StringRef name, unsigned stage,
+                           llvm::StringRef suffix = "") {
+  if (!name.consume_front("stage" + std::to_string(stage) + ".input") ||
+      !name.consume_back(suffix))
+    return false;
+  return !name.empty() && llvm::all_of(name, llvm::isDigit);
+}
+
+/// Whether `name` is one the pipeline gives the tensors it passes between
+/// functions: `stage{s}.input{k}` or `stage{s}.residual{k}`, maybe with
+/// ".gradient". A model's weight or data named so would be confused with
+/// them.
+inline bool isPipelineTensorName(llvm::StringRef name) {
+  name.consume_back(".gradient");
+  auto digits = [](llvm::StringRef &text) {
+    size_t count = text.find_if_not(llvm::isDigit);
+    if (text.empty() || count == 0)
+      return false;
+    text = text.drop_front(std::min(count, text.size()));
+    return true;
+  };
+  return name.consume_front("stage") && digits(name) &&
+         (name.consume_front(".input") || name.consume_front(".residual")) &&
+         digits(name) && name.empty();
 }
 
 } // namespace mlir::tessel

@@ -66,10 +66,11 @@ StringRef nameOfResult(func::FuncOp func, unsigned index) {
   return name ? name.getValue() : StringRef();
 }
 
-/// The arguments of a stage's step that are cotangents of its outputs.
+/// The arguments of a stage's step that are cotangents of its outputs
+/// (exactly `stage{s+1}.input{k}.gradient`: a weight of the forward may
+/// begin so).
 bool isCotangent(func::FuncOp func, unsigned index, unsigned stage) {
-  return StringRef(nameOfArgument(func, index))
-      .starts_with("stage" + std::to_string(stage + 1) + ".input");
+  return isBoundaryName(nameOfArgument(func, index), stage + 1, ".gradient");
 }
 
 DictionaryAttr named(Builder &builder, StringRef name) {

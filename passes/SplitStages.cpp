@@ -313,6 +313,17 @@ void TesselSplitStagesPass::runOnOperation() {
                      << " must return one scalar loss from one block";
     return signalPassFailure();
   }
+  // The driver passes tensors between the stage functions by name.
+  for (unsigned index = 0; index < loss.getNumArguments(); ++index)
+    if (auto name = loss.getArgAttrOfType<StringAttr>(
+            index, TesselDialect::kNameAttrName);
+        name && isPipelineTensorName(name.getValue())) {
+      loss.emitError() << "pipeline: argument '" << name.getValue() << "' of @"
+                       << functionName
+                       << " is named like a tensor that the pipeline passes "
+                          "between stages; rename it";
+      return signalPassFailure();
+    }
   if (failed(cutIntoMicrobatches(loss, *pipeline)))
     return signalPassFailure();
   FailureOr<SmallVector<unsigned>> stageOf =
@@ -353,6 +364,18 @@ void TesselSplitStagesPass::runOnOperation() {
         crossing[b].push_back(result);
     }
   }
+
+  // A stage that hands nothing on computes nothing the loss depends on; its
+  // step would have no loss to differentiate.
+  for (unsigned stage = 1; stage < numStages; ++stage)
+    if (crossing[stage].empty()) {
+      loss.emitError() << "pipeline: stage " << stage - 1
+                       << " hands nothing to stage " << stage << " (the "
+                       << "loss of @" << functionName << " does not depend on "
+                       << "the layers of stage " << stage - 1
+                       << "); place the layers differently";
+      return signalPassFailure();
+    }
 
   SmallVector<func::FuncOp> stages;
   for (unsigned stage = 0; stage < numStages; ++stage)
