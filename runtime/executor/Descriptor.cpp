@@ -3,6 +3,7 @@
 #include "executor/Descriptor.h"
 
 #include "executor/Buffers.h"
+#include "layouts/CheckedArithmetic.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -73,6 +74,14 @@ TensorType parseTensorType(const json &value, const std::string &what) {
     throw OpError(fmt::format("{} has unknown element type '{}'", what,
                               type->get<std::string>()));
   result.type = *elementType;
+  // numElements and numBytes multiply the sizes in int64_t; a shape whose
+  // bytes do not fit (a damaged or hand-edited program) is refused here,
+  // once (found by MetadataFuzzer: signed overflow, undefined behaviour).
+  std::optional<int64_t> elements = checkedProduct(result.shape);
+  if (!elements ||
+      !checkedMul(*elements, static_cast<int64_t>(elementBytes(result.type))))
+    throw OpError(fmt::format("{} ({}) is larger than 2^63 - 1 bytes", what,
+                              result.str()));
   return result;
 }
 
