@@ -46,6 +46,9 @@ struct StepPlan {
   std::vector<std::optional<DataFeed>> feeds;
   int64_t batchSize = 0;
   int lossResult = -1;
+  /// The gradients' global norm (tessel-autodiff's `gradient_norm`); -1
+  /// for a step that returns none.
+  int gradientNormResult = -1;
 };
 
 /// Whether init returns `argument` (same name and local type), which makes
@@ -154,6 +157,12 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
     return std::string("train_step has no result named 'loss'");
   if (plan.step->results[plan.lossResult].local.numElements() != 1)
     return std::string("train_step's 'loss' is not a scalar");
+  for (size_t i = 0; i < plan.step->results.size(); ++i)
+    if (plan.step->results[i].name == "gradient_norm")
+      plan.gradientNormResult = static_cast<int>(i);
+  if (plan.gradientNormResult >= 0 &&
+      plan.step->results[plan.gradientNormResult].local.numElements() != 1)
+    return std::string("train_step's 'gradient_norm' is not a scalar");
   return std::nullopt;
 }
 
@@ -386,25 +395,43 @@ int train(const Options &options, const Program &program,
     double loss =
         runtime::readScalar(*context, step.results[plan.lossResult].local.type,
                             results[plan.lossResult]);
-    // The NaN policy: a step whose loss is not finite (NaN data, a learning
-    // rate too large) stops training, or with --skip-nonfinite is dropped
-    // and the state of the step before kept, as mixed-precision trainers
-    // skip a step whose gradients overflowed. The loss is reduced over the
-    // ranks, so all of them see it non-finite and take the same branch.
-    bool finite = std::isfinite(loss);
+    std::optional<double> gradientNorm;
+    if (plan.gradientNormResult >= 0)
+      gradientNorm = runtime::readScalar(
+          *context, step.results[plan.gradientNormResult].local.type,
+          results[plan.gradientNormResult]);
+    // The NaN policy: a step whose loss or gradient norm is not finite (NaN
+    // data, a learning rate too large, gradients that overflowed) stops
+    // training, or with --skip-nonfinite is dropped and the state of the
+    // step before kept, as mixed-precision trainers skip a step whose
+    // gradients overflowed. The loss and the norm are reduced over the
+    // ranks, so all of them see the same values and take the same branch.
+    bool finite =
+        std::isfinite(loss) && (!gradientNorm || std::isfinite(*gradientNorm));
+    // NaN without the sign fmt gives it ("-nan"), which means nothing here.
+    auto spell = [](double value) {
+      return std::isnan(value) ? std::string("nan") : fmt::format("{}", value);
+    };
+    std::string nonFinite =
+        !std::isfinite(loss)
+            ? "the loss is " + spell(loss)
+            : "the gradient norm is " + spell(gradientNorm.value_or(0));
     if (finite) {
       tessel_rt_free(context, state.absorb(step, results, plan.lossResult));
     } else {
       for (void *result : results)
         tessel_rt_free(context, result);
-      if (report.stopsAtNonFinite(s, fmt::format("the loss is {}", loss)))
+      if (report.stopsAtNonFinite(s, nonFinite))
         return 1;
     }
     Clock::time_point stepEnd = Clock::now();
     watchdog.stepFinished();
 
-    report.stepFinished(s, loss, lr, secondsBetween(stepStart, stepEnd),
-                        finite);
+    nlohmann::json extra = nlohmann::json::object();
+    if (gradientNorm)
+      extra["gradient_norm"] = *gradientNorm;
+    report.stepFinished(s, loss, lr, secondsBetween(stepStart, stepEnd), finite,
+                        extra);
     // Validation: the held-out split every --eval-every steps, between
     // steps (its time is left out of the samples/s).
     std::optional<EvaluationResult> validation;
