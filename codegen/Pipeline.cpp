@@ -48,6 +48,16 @@ static void buildPipelinedStep(OpPassManager &pm,
   buildPartitionPipeline(pm, options.bucketBytes);
 }
 
+/// tessel-resize-dims with the options' `dim-sizes`, if any.
+static void addResize(OpPassManager &pm,
+                      const CompilePipelineOptions &options) {
+  if (options.dimSizes.empty())
+    return;
+  TesselResizeDimsOptions resize;
+  resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
+  pm.addPass(createTesselResizeDims(resize));
+}
+
 /// The training step (or forward-only functions) of an unpipelined model,
 /// laid out and partitioned.
 static void buildStep(OpPassManager &pm,
@@ -55,11 +65,7 @@ static void buildStep(OpPassManager &pm,
   // Layers are functions: every call is inlined, with its scope, before
   // anything looks at the model.
   pm.addPass(createTesselInlineLayers());
-  if (!options.dimSizes.empty()) {
-    TesselResizeDimsOptions resize;
-    resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
-    pm.addPass(createTesselResizeDims(resize));
-  }
+  addResize(pm, options);
   // Einsums of three or more inputs as pairwise ones (matmuls), ordered by
   // the sizes just set, before gradients, layouts and partitioning see
   // them.
@@ -94,11 +100,7 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
   if (pipelinesTrainingStep(options.mode, options.layoutFile)) {
     // Sizes first, while the layers are still calls: a resize changes every
     // type of the module, the called layers' included.
-    if (!options.dimSizes.empty()) {
-      TesselResizeDimsOptions resize;
-      resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
-      pm.addPass(createTesselResizeDims(resize));
-    }
+    addResize(pm, options);
     buildPipelinedStep(pm, options);
   } else {
     buildStep(pm, options);

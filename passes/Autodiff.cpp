@@ -26,22 +26,6 @@ namespace {
 constexpr StringLiteral kNameAttr = "tessel.name";
 constexpr StringLiteral kNonNegativeAttr = "tessel.nonnegative";
 
-/// One tensor of the optimizer's state: its name, type and whether it is
-/// never negative.
-struct StateTensor {
-  std::string name;
-  NamedTensorType type;
-  bool nonNegative;
-};
-
-/// The type of the step's scalars (the learning rate, Adam's step count):
-/// a scalar of the first parameter's precision, which is the master
-/// weights' precision.
-NamedTensorType scalarTypeOf(ArrayRef<ParameterOp> parameters) {
-  return NamedTensorType::get(
-      {}, {}, ParameterOp(parameters.front()).getType().getElementType());
-}
-
 struct TesselAutodiffPass
     : mlir::tessel::impl::TesselAutodiffBase<TesselAutodiffPass> {
   using TesselAutodiffBase::TesselAutodiffBase;
@@ -49,59 +33,11 @@ struct TesselAutodiffPass
   void runOnOperation() final;
 
 private:
-  /// The state tensors in argument order: per parameter, then the step.
-  SmallVector<StateTensor> stateOf(ArrayRef<ParameterOp> parameters,
-                                   OptimizerKind kind);
-  void buildInit(ModuleOp module, ArrayRef<ParameterOp> parameters,
-                 ArrayRef<StateTensor> state, Location loc);
   LogicalResult buildTrainStep(func::FuncOp step,
                                ArrayRef<ParameterOp> parameters,
                                ArrayRef<StateTensor> state,
                                const OptimizerConfig &config);
 };
-
-SmallVector<StateTensor>
-TesselAutodiffPass::stateOf(ArrayRef<ParameterOp> parameters,
-                            OptimizerKind kind) {
-  SmallVector<StateTensor> state;
-  for (ParameterOp parameter : parameters)
-    for (StringRef suffix : perParameterState(kind))
-      state.push_back({(parameter.getName() + "." + suffix).str(),
-                       parameter.getType(), isNonNegativeState(suffix)});
-  if (countsSteps(kind))
-    state.push_back({"step", scalarTypeOf(parameters), true});
-  return state;
-}
-
-void TesselAutodiffPass::buildInit(ModuleOp module,
-                                   ArrayRef<ParameterOp> parameters,
-                                   ArrayRef<StateTensor> state, Location loc) {
-  OpBuilder builder(module.getBodyRegion());
-  builder.setInsertionPointToEnd(module.getBody());
-  auto init = func::FuncOp::create(builder, loc, "init",
-                                   builder.getFunctionType({}, {}));
-  builder.setInsertionPointToEnd(init.addEntryBlock());
-  SmallVector<Value> results;
-  SmallVector<Attribute> names;
-  for (ParameterOp parameter : parameters) {
-    results.push_back(builder.clone(*parameter)->getResult(0));
-    names.push_back(parameter.getNameAttr());
-  }
-  for (const StateTensor &tensor : state) {
-    // Named, so that a layout lays out the initial state as the step's.
-    auto zeros = ConstantOp::create(
-        builder, loc, tensor.type,
-        builder.getFloatAttr(tensor.type.getElementType(), 0.0));
-    zeros->setAttr(kNameAttr, builder.getStringAttr(tensor.name));
-    results.push_back(zeros);
-    names.push_back(builder.getStringAttr(tensor.name));
-  }
-  func::ReturnOp::create(builder, loc, results);
-  init.setFunctionType(
-      builder.getFunctionType({}, ValueRange(results).getTypes()));
-  for (auto [index, name] : llvm::enumerate(names))
-    init.setResultAttr(index, kNameAttr, name);
-}
 
 // The gradient function has arguments (parameters..., data...) and results
 // (loss, parameter gradients..., data gradients...). The step gets the
@@ -325,12 +261,13 @@ void TesselAutodiffPass::runOnOperation() {
     differentiated.erase();
   if (failed(step))
     return signalPassFailure();
-  SmallVector<StateTensor> state = stateOf(trainable, config.kind);
+  SmallVector<StateTensor> state = optimizerStateOf(trainable, config.kind);
   if (failed(buildTrainStep(*step, parameters, state, config)))
     return signalPassFailure();
   // Gradients of the data are not part of a training step.
   eraseDeadOps(*step);
-  buildInit(module, parameters, state, lossFunction.getLoc());
+  OpBuilder atEnd = OpBuilder::atBlockEnd(module.getBody());
+  buildInitFunction(atEnd, lossFunction.getLoc(), "init", parameters, state);
   // The loss function computes the loss; a buffer's update is the step's.
   eraseBufferUpdates(lossFunction);
   // Other functions (an evaluation, say) run on the trained parameters.

@@ -172,3 +172,52 @@ OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
   }
   return update;
 }
+
+SmallVector<StateTensor>
+mlir::tessel::optimizerStateOf(ArrayRef<ParameterOp> parameters,
+                               OptimizerKind kind) {
+  SmallVector<StateTensor> state;
+  for (ParameterOp parameter : parameters)
+    for (StringRef suffix : perParameterState(kind))
+      state.push_back({(parameter.getName() + "." + suffix).str(),
+                       parameter.getType(), isNonNegativeState(suffix)});
+  if (countsSteps(kind) && !parameters.empty())
+    state.push_back(
+        {"step",
+         NamedTensorType::get(
+             {}, {},
+             ParameterOp(parameters.front()).getType().getElementType()),
+         true});
+  return state;
+}
+
+func::FuncOp mlir::tessel::buildInitFunction(OpBuilder &builder, Location loc,
+                                             StringRef name,
+                                             ArrayRef<ParameterOp> parameters,
+                                             ArrayRef<StateTensor> state) {
+  auto init =
+      func::FuncOp::create(builder, loc, name, builder.getFunctionType({}, {}));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(init.addEntryBlock());
+  StringAttr nameAttr = builder.getStringAttr(TesselDialect::kNameAttrName);
+  SmallVector<Value> results;
+  SmallVector<StringAttr> names;
+  for (ParameterOp parameter : parameters) {
+    results.push_back(builder.clone(*parameter)->getResult(0));
+    names.push_back(parameter.getNameAttr());
+  }
+  for (const StateTensor &tensor : state) {
+    auto zeros = ConstantOp::create(
+        builder, loc, tensor.type,
+        builder.getFloatAttr(tensor.type.getElementType(), 0.0));
+    zeros->setAttr(nameAttr, builder.getStringAttr(tensor.name));
+    results.push_back(zeros);
+    names.push_back(builder.getStringAttr(tensor.name));
+  }
+  func::ReturnOp::create(builder, loc, results);
+  init.setFunctionType(
+      builder.getFunctionType({}, ValueRange(results).getTypes()));
+  for (auto [index, resultName] : llvm::enumerate(names))
+    init.setResultAttr(index, nameAttr, resultName);
+  return init;
+}

@@ -50,6 +50,29 @@ bool countsSteps(OptimizerKind kind);
 /// which random test inputs must respect.
 bool isNonNegativeState(StringRef suffix);
 
+/// One tensor of a training step's optimizer state: its name
+/// ("<parameter>.adam_m", "step"), type and whether it is never negative.
+struct StateTensor {
+  std::string name;
+  NamedTensorType type;
+  bool nonNegative;
+};
+
+/// The state the optimizer keeps for `parameters`, in the order a step
+/// takes it: each parameter's perParameterState, then the step count (a
+/// scalar of the first parameter's element type) if the optimizer counts
+/// steps.
+SmallVector<StateTensor> optimizerStateOf(ArrayRef<ParameterOp> parameters,
+                                          OptimizerKind kind);
+
+/// Creates, at the builder's insertion point, the function `name` that
+/// returns the initial values of `parameters` (clones of their ops) and of
+/// `state` (zeros), each result and each zeros op named after its tensor so
+/// that a layout lays the initial state out as the step's.
+func::FuncOp buildInitFunction(OpBuilder &builder, Location loc, StringRef name,
+                               ArrayRef<ParameterOp> parameters,
+                               ArrayRef<StateTensor> state);
+
 /// One parameter with its gradient and its state in perParameterState order.
 struct ParameterSlot {
   Value parameter;

@@ -30,13 +30,6 @@ namespace {
 
 constexpr StringLiteral kNonNegativeAttr = "tessel.nonnegative";
 
-/// One tensor of the optimizer's state.
-struct StateTensor {
-  std::string name;
-  NamedTensorType type;
-  bool nonNegative;
-};
-
 struct TesselPipelineAutodiffPass
     : mlir::tessel::impl::TesselPipelineAutodiffBase<
           TesselPipelineAutodiffPass> {
@@ -48,9 +41,6 @@ private:
   LogicalResult differentiateStage(func::FuncOp loss, unsigned stage,
                                    const OptimizerConfig &config,
                                    int64_t microbatches);
-  void buildInit(func::FuncOp after, unsigned stage,
-                 ArrayRef<ParameterOp> parameters,
-                 ArrayRef<StateTensor> state);
   void buildApply(func::FuncOp after, unsigned stage,
                   ArrayRef<ParameterOp> parameters,
                   ArrayRef<StateTensor> state, const OptimizerConfig &config,
@@ -93,37 +83,6 @@ void markForwardOps(func::FuncOp loss) {
     }
     op.setAttr(TesselDialect::kPipelineForwardAttrName, mark);
   }
-}
-
-void TesselPipelineAutodiffPass::buildInit(func::FuncOp after, unsigned stage,
-                                           ArrayRef<ParameterOp> parameters,
-                                           ArrayRef<StateTensor> state) {
-  OpBuilder builder(after);
-  builder.setInsertionPointAfter(after);
-  Location loc = after.getLoc();
-  auto init =
-      func::FuncOp::create(builder, loc, stageFunctionName(stage, "init"),
-                           builder.getFunctionType({}, {}));
-  builder.setInsertionPointToEnd(init.addEntryBlock());
-  SmallVector<Value> results;
-  SmallVector<DictionaryAttr> names;
-  for (ParameterOp parameter : parameters) {
-    results.push_back(builder.clone(*parameter)->getResult(0));
-    names.push_back(namedAttrs(builder, parameter.getName()));
-  }
-  for (const StateTensor &tensor : state) {
-    auto zeros = ConstantOp::create(
-        builder, loc, tensor.type,
-        builder.getFloatAttr(tensor.type.getElementType(), 0.0));
-    zeros->setAttr(TesselDialect::kNameAttrName,
-                   builder.getStringAttr(tensor.name));
-    results.push_back(zeros);
-    names.push_back(namedAttrs(builder, tensor.name));
-  }
-  func::ReturnOp::create(builder, loc, results);
-  init.setFunctionType(
-      builder.getFunctionType({}, ValueRange(results).getTypes()));
-  init.setAllResultAttrs(names);
 }
 
 void TesselPipelineAutodiffPass::buildApply(
@@ -232,18 +191,12 @@ LogicalResult TesselPipelineAutodiffPass::differentiateStage(
   if (failed(step))
     return failure();
 
-  SmallVector<StateTensor> state;
-  for (ParameterOp parameter : parameters)
-    for (StringRef suffix : perParameterState(config.kind))
-      state.push_back({(parameter.getName() + "." + suffix).str(),
-                       parameter.getType(), isNonNegativeState(suffix)});
-  if (countsSteps(config.kind))
-    state.push_back({"step",
-                     NamedTensorType::get(
-                         {}, {}, ParameterOp(parameters.front()).getType().getElementType()),
-                     true});
+  SmallVector<StateTensor> state = optimizerStateOf(parameters, config.kind);
   buildApply(*step, stage, parameters, state, config, microbatches);
-  buildInit(*step, stage, parameters, state);
+  OpBuilder afterStep(*step);
+  afterStep.setInsertionPointAfter(*step);
+  buildInitFunction(afterStep, step->getLoc(), stageFunctionName(stage, "init"),
+                    parameters, state);
   loss.erase();
   return success();
 }
