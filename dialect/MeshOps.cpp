@@ -3,8 +3,10 @@
 #include "dialect/AssemblyHelpers.h"
 #include "dialect/DimensionChecks.h"
 #include "dialect/TesselDialect.h"
+#include "layouts/CheckedArithmetic.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -47,6 +49,19 @@ static LogicalResult verifyDivisible(Operation *op, NamedTensorType type,
   return success();
 }
 
+/// Returns `size` (of `dim`) times the group size, or emits an error if
+/// that is larger than 2^63 - 1: a group of up to 2^31 ranks gathers
+/// blocks of up to 2^63 - 1 elements.
+static FailureOr<int64_t> verifyGroupTimes(Operation *op, StringRef dim,
+                                           int64_t size, int64_t groupSize) {
+  std::optional<int64_t> product = ::tessel::checkedMul(size, groupSize);
+  if (!product)
+    return op->emitOpError()
+           << "dimension '" << dim << "' of size " << size << " times the "
+           << groupSize << " ranks of the group is larger than 2^63 - 1";
+  return *product;
+}
+
 /// Checks the result of an op that scales `dim` of its input, and keeps the
 /// element type.
 static LogicalResult verifyScaledResult(Operation *op, NamedTensorType input,
@@ -72,8 +87,11 @@ LogicalResult AllGatherOp::verify() {
   if (failed(groupSize) ||
       failed(verifyHasDim(*this, input, getDim(), "input")))
     return failure();
-  return verifyScaledResult(*this, input, getType(), getDim(),
-                            *input.getDimSize(getDim()) * *groupSize);
+  FailureOr<int64_t> gathered = verifyGroupTimes(
+      *this, getDim(), *input.getDimSize(getDim()), *groupSize);
+  if (failed(gathered))
+    return failure();
+  return verifyScaledResult(*this, input, getType(), getDim(), *gathered);
 }
 
 /// Verifies an op that leaves each group member one of the group-size
@@ -103,7 +121,7 @@ LogicalResult ShardSliceOp::verify() {
     return failure();
   int64_t size = *input.getDimSize(getDim());
   return verifyScaledResult(*this, input, getType(), getDim(),
-                            (size + *groupSize - 1) / *groupSize);
+                            llvm::divideCeilSigned(size, *groupSize));
 }
 
 LogicalResult AllToAllOp::verify() {
@@ -118,6 +136,9 @@ LogicalResult AllToAllOp::verify() {
     int64_t expectedSize = size;
     if (name.getValue() == getSplitDim())
       expectedSize /= *groupSize;
+    // Cannot overflow: the split dimension holds at least groupSize
+    // elements (groupSize divides it), so this is at most the input's
+    // element count, which its type bounds.
     if (name.getValue() == getConcatDim())
       expectedSize *= *groupSize;
     expected.push_back({name, expectedSize});
@@ -148,8 +169,14 @@ LogicalResult HaloExchangeOp::verify() {
   if (halo[0] > size || halo[1] > size)
     return emitOpError() << "halo of dimension '" << getDim()
                          << "' is wider than its local size " << size;
-  return verifyScaledResult(*this, input, getType(), getDim(),
-                            size + halo[0] + halo[1]);
+  std::optional<int64_t> withHalo = ::tessel::checkedAdd(size, halo[0]);
+  if (withHalo)
+    withHalo = ::tessel::checkedAdd(*withHalo, halo[1]);
+  if (!withHalo)
+    return emitOpError() << "halo [" << halo[0] << ", " << halo[1]
+                         << "] of dimension '" << getDim() << "' (size "
+                         << size << ") makes it larger than 2^63 - 1";
+  return verifyScaledResult(*this, input, getType(), getDim(), *withHalo);
 }
 
 LogicalResult CollectivePermuteOp::verify() {

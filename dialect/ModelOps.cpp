@@ -4,6 +4,7 @@
 #include "dialect/DimensionChecks.h"
 #include "dialect/MeshConversion.h"
 #include "dialect/TesselDialect.h"
+#include "layouts/CheckedArithmetic.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -37,11 +38,28 @@ StringRef nameAt(ArrayAttr names, unsigned index) {
 }
 
 /// Returns the number of positions of a sliding window, 0 when the window
-/// does not fit the padded input even once.
-int64_t windowOutputSize(int64_t input, int64_t low, int64_t high,
-                         int64_t window, int64_t stride) {
-  int64_t slack = input + low + high - window;
+/// does not fit the padded input even once, or nullopt when the padded
+/// input is larger than 2^63 - 1 (the attributes of a model file can be
+/// anything up to that each, so their sum can overflow).
+std::optional<int64_t> windowOutputSize(int64_t input, int64_t low,
+                                        int64_t high, int64_t window,
+                                        int64_t stride) {
+  std::optional<int64_t> padded = ::tessel::checkedAdd(input, low);
+  if (padded)
+    padded = ::tessel::checkedAdd(*padded, high);
+  if (!padded)
+    return std::nullopt;
+  int64_t slack = *padded - window;
   return slack < 0 ? 0 : slack / stride + 1;
+}
+
+/// The error of a padded spatial dimension larger than 2^63 - 1.
+InFlightDiagnostic emitPaddedTooLarge(Operation *op, StringRef dim,
+                                      int64_t size, int64_t low,
+                                      int64_t high) {
+  return op->emitOpError()
+         << "padding [" << low << ", " << high << "] of dimension '" << dim
+         << "' (size " << size << ") makes it larger than 2^63 - 1";
 }
 
 /// Checks that the two names of a window attribute are distinct.
@@ -505,20 +523,37 @@ verifyConvolution(ConvLike op, NamedTensorType input, NamedTensorType filter,
                             << " the filter's must be " << channels / groups
                             << ", got " << *filter.getDimSize(inC);
   }
-  SmallVector<std::pair<StringAttr, int64_t>> expected;
+  // The size of the output along each spatial dimension.
+  int64_t outputSizes[2];
   for (unsigned i = 0; i < 2; ++i) {
     StringRef spatial = nameAt(op.getSpatial(), i),
               kernel = nameAt(op.getKernel(), i);
     if (failed(verifyHasDim(op, input, spatial, "input")) ||
         failed(verifyHasDim(op, filter, kernel, "filter")))
       return failure();
-    int64_t extent = dilations[i] * (*filter.getDimSize(kernel) - 1) + 1;
-    int64_t size = windowOutputSize(*input.getDimSize(spatial), padding[2 * i],
-                                    padding[2 * i + 1], extent, strides[i]);
-    if (size < 1)
+    int64_t kernelSize = *filter.getDimSize(kernel);
+    // The dilated kernel spans dilation * (size - 1) + 1 elements.
+    std::optional<int64_t> extent =
+        ::tessel::checkedMul(dilations[i], kernelSize - 1);
+    if (extent)
+      extent = ::tessel::checkedAdd(*extent, 1);
+    if (!extent)
+      return op.emitOpError()
+             << "dilation " << dilations[i] << " of kernel '" << kernel
+             << "' (size " << kernelSize
+             << ") makes the dilated kernel larger than 2^63 - 1";
+    int64_t inputSize = *input.getDimSize(spatial);
+    std::optional<int64_t> size =
+        windowOutputSize(inputSize, padding[2 * i], padding[2 * i + 1],
+                         *extent, strides[i]);
+    if (!size)
+      return emitPaddedTooLarge(op, spatial, inputSize, padding[2 * i],
+                                padding[2 * i + 1]);
+    if (*size < 1)
       return op.emitOpError()
              << "kernel '" << kernel
              << "' is larger than the padded dimension '" << spatial << "'";
+    outputSizes[i] = *size;
   }
   llvm::SmallDenseSet<StringRef> filterDims = {
       inC, outC, nameAt(op.getKernel(), 0), nameAt(op.getKernel(), 1)};
@@ -529,17 +564,14 @@ verifyConvolution(ConvLike op, NamedTensorType input, NamedTensorType filter,
     return op.emitOpError()
            << "filter must have exactly the dimensions '" << inC << "', '"
            << outC << "' and the two kernel ones";
+  SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
     if (name.getValue() == inC)
       continue;
     int64_t expectedSize = size;
     for (unsigned i = 0; i < 2; ++i)
       if (name.getValue() == nameAt(op.getSpatial(), i))
-        expectedSize = windowOutputSize(
-            size, padding[2 * i], padding[2 * i + 1],
-            dilations[i] * (*filter.getDimSize(nameAt(op.getKernel(), i)) - 1) +
-                1,
-            strides[i]);
+        expectedSize = outputSizes[i];
     expected.push_back({name, expectedSize});
   }
   expected.push_back(
@@ -590,10 +622,16 @@ static LogicalResult verifyPooling(PoolLike op, NamedTensorType input,
   SmallVector<std::pair<StringAttr, int64_t>> expected;
   for (auto [name, size] : llvm::zip(input.getDimNames(), input.getShape())) {
     int64_t expectedSize = size;
-    for (unsigned i = 0; i < 2; ++i)
-      if (name.getValue() == nameAt(op.getSpatial(), i))
-        expectedSize = windowOutputSize(
-            size, padding[2 * i], padding[2 * i + 1], window[i], strides[i]);
+    for (unsigned i = 0; i < 2; ++i) {
+      if (name.getValue() != nameAt(op.getSpatial(), i))
+        continue;
+      std::optional<int64_t> outputSize = windowOutputSize(
+          size, padding[2 * i], padding[2 * i + 1], window[i], strides[i]);
+      if (!outputSize)
+        return emitPaddedTooLarge(op, name.getValue(), size, padding[2 * i],
+                                  padding[2 * i + 1]);
+      expectedSize = *outputSize;
+    }
     if (expectedSize < 1)
       return op.emitOpError() << "window is larger than the padded dimension '"
                               << name.getValue() << "'";
@@ -725,8 +763,15 @@ LogicalResult SliceOp::verify() {
       continue;
     }
     int64_t start = starts[position - getDims().begin()];
-    if (start < 0 || start + resultSize > size)
-      return emitOpError() << "slice [" << start << ", " << start + resultSize
+    std::optional<int64_t> end = ::tessel::checkedAdd(start, resultSize);
+    if (!end)
+      return emitOpError() << "start " << start << " of dimension '"
+                           << name.getValue() << "' and the result's size "
+                           << resultSize
+                           << " end the slice past 2^63 - 1, outside its size "
+                           << size;
+    if (start < 0 || *end > size)
+      return emitOpError() << "slice [" << start << ", " << *end
                            << ") of dimension '" << name.getValue()
                            << "' is outside its size " << size;
   }
@@ -743,7 +788,12 @@ LogicalResult ConcatOp::verify() {
     types.push_back(type);
     if (failed(verifyHasDim(*this, type, getDim(), "input")))
       return failure();
-    total += *type.getDimSize(getDim());
+    std::optional<int64_t> sum =
+        ::tessel::checkedAdd(total, *type.getDimSize(getDim()));
+    if (!sum)
+      return emitOpError() << "the sizes of dimension '" << getDim()
+                           << "' add up to more than 2^63 - 1";
+    total = *sum;
     if (type.getDimNames() != types.front().getDimNames())
       return emitOpError() << "inputs must have the same dimensions in the "
                               "same order";
@@ -780,11 +830,18 @@ LogicalResult PadOp::verify() {
     if (low[i] < 0 || high[i] < 0)
       return emitOpError() << "padding of '" << name
                            << "' must not be negative";
-    int64_t expected = *input.getDimSize(name) + low[i] + high[i];
-    if (*getType().getDimSize(name) != expected)
+    int64_t size = *input.getDimSize(name);
+    std::optional<int64_t> expected = ::tessel::checkedAdd(size, low[i]);
+    if (expected)
+      expected = ::tessel::checkedAdd(*expected, high[i]);
+    if (!expected)
+      return emitOpError() << "low " << low[i] << " and high " << high[i]
+                           << " of dimension '" << name << "' (size " << size
+                           << ") make it larger than 2^63 - 1";
+    if (*getType().getDimSize(name) != *expected)
       return emitOpError() << "result dimension '" << name << "' has size "
                            << *getType().getDimSize(name) << ", expected "
-                           << expected;
+                           << *expected;
   }
   for (auto [name, size, resultSize] :
        llvm::zip(input.getDimNames(), input.getShape(), getType().getShape()))
