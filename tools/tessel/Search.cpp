@@ -2,7 +2,9 @@
 //
 // `search` builds the training step once (tessel-autodiff, as compile
 // does), lists candidate layouts from the model's dimension names
-// (SearchSpace.h), evaluates each (SearchEvaluation.h: legality, memory,
+// (SearchSpace.h) and, for a model whose @forward is a chain of layer
+// calls, pipelined ones with stages balanced by their predicted times
+// (SearchStages.h), evaluates each (SearchEvaluation.h: legality, memory,
 // predicted step time on a machine profile), prints the candidates ranked
 // by predicted step time and writes the best as a layout file
 // (docs/search.md).
@@ -12,6 +14,7 @@
 #include "tools/tessel/Commands.h"
 #include "tools/tessel/SearchEvaluation.h"
 #include "tools/tessel/SearchSpace.h"
+#include "tools/tessel/SearchStages.h"
 
 #include "analysis/CostReport.h"
 #include "analysis/MachineProfile.h"
@@ -27,6 +30,7 @@
 #include "llvm/Support/Path.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -136,6 +140,35 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
             {"overrides", overrides},
             {"zero", candidate.zero},
             {"pad_uneven", candidate.padUneven}};
+  if (candidate.pipeline || evaluation.pipeline) {
+    // The layout's pipeline section and, once compiled, what explain
+    // reports of it.
+    nlohmann::ordered_json pipeline;
+    if (candidate.pipeline) {
+      pipeline["axis"] = candidate.pipeline->axis;
+      pipeline["microbatches"] = candidate.pipeline->microbatches;
+      pipeline["schedule"] = "1f1b";
+      pipeline["batch_dim"] = candidate.pipeline->batchDim;
+      pipeline["stages"] = candidate.pipeline->stages;
+    }
+    if (const auto &cost = evaluation.pipeline) {
+      pipeline["axis"] = cost->axis;
+      pipeline["microbatches"] = cost->microbatches;
+      pipeline["schedule"] = cost->schedule;
+      pipeline["bubble"] = cost->bubbleFraction;
+      pipeline["slowest_stage"] = cost->slowestStage;
+      nlohmann::ordered_json stageSeconds = nlohmann::ordered_json::array(),
+                             stageMemory = nlohmann::ordered_json::array();
+      for (const analysis::StageCost &stage : cost->stages) {
+        stageSeconds.push_back(stage.forwardSeconds + stage.backwardSeconds);
+        stageMemory.push_back(stage.peakBytes);
+      }
+      pipeline["stage_seconds_per_microbatch"] = stageSeconds;
+      pipeline["stage_memory_bytes"] = stageMemory;
+      pipeline["driver_bytes"] = cost->driverBytes;
+    }
+    json["pipeline"] = pipeline;
+  }
   if (evaluation.status == Evaluation::Ranked) {
     nlohmann::ordered_json classes = nlohmann::ordered_json::object();
     for (const auto &[opClass, seconds] : evaluation.step.classSeconds)
@@ -157,6 +190,109 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
     }
   }
   return json;
+}
+
+/// The pipelined part of the space: where stages may start, each
+/// segment's predicted time, the stage counts tried and their candidates.
+struct PipelineSpace {
+  std::vector<search::LayerSegment> segments;
+  /// Forward and backward of one step's batch through each segment alone.
+  std::vector<double> segmentSeconds;
+  std::vector<int64_t> stageCounts;
+  /// Why no stage axis was tried, when none was.
+  std::string reason;
+  std::vector<search::Candidate> candidates;
+};
+
+/// Lists the pipelined candidates of a model whose @forward is a chain of
+/// layer calls: for each stage count p dividing the ranks (at most one
+/// stage per segment), the stages cut where the segments' predicted times
+/// are most even, with data and model axes on the other ranks.
+PipelineSpace searchStages(ModuleOp layered, const search::ModelDims &dims,
+                           const std::vector<Evaluation> &evaluations,
+                           Evaluator &evaluator, const std::string &scratch) {
+  PipelineSpace space;
+  if (auto forward = layered.lookupSymbol<func::FuncOp>("forward"))
+    space.segments = search::layerSegments(forward);
+  if (space.segments.size() < 2) {
+    space.reason = "@forward does not call two or more layers that hold "
+                   "parameters, where stages could start";
+    return space;
+  }
+  // The dimension micro-batches cut: `batch`, else the first batch-like.
+  const search::Dim *batch = nullptr;
+  for (const search::Dim &dim : dims.batchDims)
+    if (dim.name == "batch" || !batch)
+      batch = &dim;
+  if (!batch) {
+    space.reason = "no batch dimension to cut into micro-batches";
+    return space;
+  }
+  int64_t ranks = numRanks;
+  for (int64_t p = 2; p <= ranks && p <= int64_t(space.segments.size()); ++p)
+    if (ranks % p == 0)
+      space.stageCounts.push_back(p);
+  if (space.stageCounts.empty()) {
+    space.reason = fmt::format("no stage count from 2 to {} (one per "
+                               "segment) divides {} ranks",
+                               space.segments.size(), ranks);
+    return space;
+  }
+
+  // Each segment's time: one stage per segment, one micro-batch, nothing
+  // split, costed as explain costs a pipeline. Other axes and micro-batch
+  // sizes scale the segments alike, so their ratios place the cuts.
+  search::Candidate probe;
+  probe.mesh.push_back({"stage", int64_t(space.segments.size())});
+  search::PipelinePlan plan;
+  plan.batchDim = batch->name;
+  for (const search::LayerSegment &segment : space.segments)
+    plan.stages.push_back(segment.scopes);
+  probe.pipeline = plan;
+  {
+    std::error_code code;
+    llvm::raw_fd_ostream out(scratch, code);
+    out << probe.yaml("");
+  }
+  std::string error;
+  std::optional<analysis::PipelineCost> cost =
+      evaluator.pipelineCost(scratch, /*padUneven=*/false, plan.stages, error);
+  if (!cost) {
+    space.reason = "one stage per segment does not compile: " + error;
+    return space;
+  }
+  for (const analysis::StageCost &stage : cost->stages)
+    space.segmentSeconds.push_back(stage.forwardSeconds +
+                                   stage.backwardSeconds);
+
+  // The model axis beside the stages splits the dims that split best
+  // without them.
+  std::vector<const Evaluation *> ranked;
+  for (const Evaluation &evaluation : evaluations)
+    if (evaluation.status == Evaluation::Ranked)
+      ranked.push_back(&evaluation);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Evaluation *a, const Evaluation *b) {
+                     return search::faster(*a, *b);
+                   });
+  std::vector<std::vector<std::string>> modelSets;
+  for (const Evaluation *evaluation : ranked) {
+    std::vector<std::string> set;
+    for (const auto &[dim, axis] : evaluation->candidate.rules)
+      if (axis == "model")
+        set.push_back(dim);
+    if (!set.empty() &&
+        std::find(modelSets.begin(), modelSets.end(), set) == modelSets.end())
+      modelSets.push_back(set);
+  }
+  for (int64_t p : space.stageCounts) {
+    std::vector<std::vector<std::string>> stages = search::stageScopes(
+        space.segments, search::balanceStages(space.segmentSeconds, p));
+    for (search::Candidate &candidate :
+         search::pipelinedCandidates(dims, ranks, stages, *batch, modelSets))
+      space.candidates.push_back(std::move(candidate));
+  }
+  return space;
 }
 
 /// Writes `text` through a temporary file renamed over `path` when whole.
@@ -251,10 +387,12 @@ int mlir::tessel::runSearch() {
     toCompare.emplace_back(path, std::move(mesh));
   }
 
-  ModelFile model(modelPath);
+  // Read with its layer calls: a pipelined candidate is compiled from them.
+  ModelFile model(modelPath, /*inlineLayers=*/false);
   if (!model.module())
     return 1;
   MLIRContext &context = model.context();
+  OwningOpRef<ModuleOp> layered = model.module().clone();
   // The training step, once, as compile builds it; candidates differ only
   // from the layout on.
   CompilePipelineOptions options;
@@ -286,6 +424,7 @@ int mlir::tessel::runSearch() {
     return 1;
   }
   Evaluator evaluator(model.module(), profile, budget, std::string(scratch));
+  evaluator.allowPipelines(*layered, optimizer, sizes);
 
   std::vector<Evaluation> evaluations;
   std::set<std::string> seen;
@@ -319,6 +458,11 @@ int mlir::tessel::runSearch() {
          search::refine(dims, seeds[i]->candidate))
       refined.push_back(std::move(candidate));
   evaluateAll(refined);
+  size_t unpipelined = evaluations.size();
+  PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
+                                             evaluator, std::string(scratch));
+  evaluateAll(pipelineSpace.candidates);
+  size_t pipelined = evaluations.size() - unpipelined;
   llvm::sys::fs::remove(scratch);
   std::vector<Evaluation> compared;
   for (const auto &[path, mesh] : toCompare)
@@ -409,6 +553,16 @@ int mlir::tessel::runSearch() {
     json["ranked"] = ranked.size();
     json["illegal"] = illegal;
     json["over_budget"] = overBudget;
+    json["pipelined"] = pipelined;
+    nlohmann::ordered_json stagesJson;
+    stagesJson["segments"] = nlohmann::ordered_json::array();
+    for (const search::LayerSegment &segment : pipelineSpace.segments)
+      stagesJson["segments"].push_back(segment.scopes);
+    stagesJson["segment_seconds"] = pipelineSpace.segmentSeconds;
+    stagesJson["stage_counts"] = pipelineSpace.stageCounts;
+    if (!pipelineSpace.reason.empty())
+      stagesJson["not_searched"] = pipelineSpace.reason;
+    json["stage_axis"] = stagesJson;
     json["seconds"] = elapsed;
     json["candidates"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < shown; ++i)
@@ -435,11 +589,24 @@ int mlir::tessel::runSearch() {
   llvm::outs() << fmt::format(
       "tessel search: {} on {} ranks (optimizer {}), profile: {}{}\n"
       "{} candidates: {} ranked, {} illegal, {} over the memory budget "
-      "({:.2f} s)\n\n",
+      "({:.2f} s)\n",
       modelPath.getValue(), numRanks.getValue(), optimizer.getValue(),
       profile.source,
       profile.description.empty() ? "" : " (" + profile.description + ")",
       evaluations.size(), ranked.size(), illegal, overBudget, elapsed);
+  if (pipelineSpace.reason.empty()) {
+    std::vector<std::string> starts;
+    for (const search::LayerSegment &segment : pipelineSpace.segments)
+      starts.push_back(segment.scopes.front());
+    llvm::outs() << fmt::format(
+        "stage axis: {} of them pipelined, {} stages over {} segments "
+        "({})\n\n",
+        pipelined, fmt::join(pipelineSpace.stageCounts, ", "),
+        pipelineSpace.segments.size(), fmt::join(starts, " | "));
+  } else {
+    llvm::outs() << "stage axis: not searched: " << pipelineSpace.reason
+                 << "\n\n";
+  }
   size_t meshWidth = 4, rulesWidth = 5;
   for (size_t i = 0; i < shown; ++i) {
     meshWidth = std::max(meshWidth, ranked[i].meshText().size());

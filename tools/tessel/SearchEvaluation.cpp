@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::tessel;
 using namespace mlir::tessel::search;
@@ -31,8 +33,14 @@ Evaluation Evaluator::evaluate(const Candidate &candidate,
                                const ModelDims &dims) {
   Evaluation result;
   result.candidate = candidate;
-  // Parameters and their state alone: known before any pass runs.
+  // Parameters and their state alone: known before any pass runs. The
+  // stages of a pipeline share them out, evenly at best (a weight two
+  // stages hold counts twice), so the largest stage holds at least 1/p.
   int64_t state = stateBytesPerRank(dims, candidate);
+  if (candidate.pipeline) {
+    int64_t stages = candidate.axisSize(candidate.pipeline->axis);
+    state = (state + stages - 1) / stages;
+  }
   if (budget && state > *budget) {
     result.status = Evaluation::OverBudget;
     result.memoryBytes = state;
@@ -47,7 +55,11 @@ Evaluation Evaluator::evaluate(const Candidate &candidate,
     llvm::raw_fd_ostream out(scratch, code);
     out << candidate.yaml("");
   }
-  apply(result, scratch, candidate.padUneven);
+  if (candidate.pipeline)
+    applyPipelined(result, scratch, candidate.padUneven,
+                   candidate.pipeline->stages);
+  else
+    apply(result, scratch, candidate.padUneven);
   return result;
 }
 
@@ -56,8 +68,98 @@ Evaluation Evaluator::evaluateFile(const std::string &path,
   Evaluation result;
   result.file = path;
   result.candidate.mesh = std::move(mesh);
-  apply(result, path, /*padUneven=*/false);
+  if (pipelinesTrainingStep("train", path)) {
+    if (!layered) {
+      result.status = Evaluation::Illegal;
+      result.reason = "a pipelined layout needs the model's layer calls";
+      return result;
+    }
+    applyPipelined(result, path, /*padUneven=*/false, {});
+  } else {
+    apply(result, path, /*padUneven=*/false);
+  }
   return result;
+}
+
+std::optional<analysis::PipelineCost>
+Evaluator::pipelineCost(const std::string &layoutFile, bool padUneven,
+                        const std::vector<std::vector<std::string>> &layers,
+                        std::string &error) {
+  if (!layered) {
+    error = "the model has no layer calls to cut into stages";
+    return std::nullopt;
+  }
+  MLIRContext *context = layered.getContext();
+  OwningOpRef<ModuleOp> module = layered.clone();
+  std::string firstError;
+  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diagnostic) {
+    if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
+        firstError.empty())
+      firstError = diagnostic.str();
+    return success();
+  });
+  // As tessel explain --train builds a pipelined step: compile's passes,
+  // FLOPs counted before fusion and buffers after it.
+  CompilePipelineOptions compile;
+  compile.mode = "train";
+  compile.optimizer = optimizer;
+  compile.dimSizes = dimSizes;
+  compile.layoutFile = layoutFile;
+  compile.padUneven = padUneven;
+  compile.fuseElementwise = false;
+  compile.lower = false;
+  PassManager pm(context);
+  buildCompilePipeline(pm, compile);
+  if (failed(pm.run(*module))) {
+    error = firstError.empty() ? "the pipelined compile failed" : firstError;
+    return std::nullopt;
+  }
+  OwningOpRef<ModuleOp> fused = module->clone();
+  PassManager fuse(context);
+  fuse.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
+  if (failed(fuse.run(*fused))) {
+    error = firstError.empty() ? "tessel-fuse-elementwise failed" : firstError;
+    return std::nullopt;
+  }
+  return analysis::buildPipelineCost(*module, *fused, layers, profile, error);
+}
+
+void Evaluator::applyPipelined(
+    Evaluation &result, const std::string &layoutFile, bool padUneven,
+    const std::vector<std::vector<std::string>> &layers) {
+  std::string error;
+  std::optional<analysis::PipelineCost> cost =
+      pipelineCost(layoutFile, padUneven, layers, error);
+  if (!cost) {
+    result.status = Evaluation::Illegal;
+    result.reason = error;
+    return;
+  }
+  // A rank holds its stage's peak beside the driver's own memory; the
+  // job needs the largest stage's.
+  int64_t peak = 0, flops = 0, sent = 0;
+  int64_t m = cost->microbatches;
+  for (const analysis::StageCost &stage : cost->stages) {
+    peak = std::max(peak, stage.peakBytes);
+    flops = std::max(flops, m * (stage.forwardFlops + stage.backwardFlops) +
+                                stage.applyFlops);
+    sent = std::max(sent, stage.sentForwardBytes + stage.sentBackBytes);
+  }
+  result.memoryBytes = peak + cost->driverBytes;
+  result.pipeline = std::move(cost);
+  if (budget && result.memoryBytes > *budget) {
+    result.status = Evaluation::OverBudget;
+    result.reason = fmt::format("peak memory {} per rank (the largest stage)",
+                                bytesText(result.memoryBytes));
+    return;
+  }
+  const analysis::PipelineCost &pipeline = *result.pipeline;
+  int64_t p = static_cast<int64_t>(pipeline.stages.size());
+  result.step.commSeconds =
+      double(p - 1) * (pipeline.sendForwardSeconds + pipeline.sendBackSeconds);
+  result.step.computeSeconds = pipeline.stepSeconds - result.step.commSeconds;
+  result.commBytes = sent;
+  result.flops = flops;
 }
 
 void Evaluator::apply(Evaluation &result, const std::string &layoutFile,

@@ -6,7 +6,10 @@
 // compile does, its peak memory per rank counted as tessel explain counts
 // it (CostReport's addRuntimeMemory: the compiled step's buffers and the
 // driver's own) and, within the budget, its step time predicted on a
-// machine profile (StepTime.h).
+// machine profile (StepTime.h). A pipelined candidate is compiled from the
+// model's layer calls as `tessel compile` compiles it and weighed as
+// `tessel explain --train` weighs it (analysis/PipelineCost.h: the slowest
+// stage's peak, the pipelined step time with its bubble).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,7 @@
 #include "tools/tessel/SearchSpace.h"
 
 #include "analysis/MachineProfile.h"
+#include "analysis/PipelineCost.h"
 #include "analysis/StepTime.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -23,6 +27,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::tessel::search {
 
@@ -44,7 +49,14 @@ struct Evaluation {
   bool memoryIsLowerBound = false;
   int64_t commBytes = 0;
   int64_t flops = 0;
+  /// For a pipelined candidate: computeSeconds is the step but the fill
+  /// and drain messages ((m + p - 1) x the slowest stage's forward and
+  /// backward, collectives within a stage included, + the slowest update),
+  /// commSeconds those messages.
   ::tessel::analysis::StepTime step;
+  /// What explain reports for a pipelined candidate: each stage's cost,
+  /// the bubble and the step.
+  std::optional<::tessel::analysis::PipelineCost> pipeline;
 
   std::string meshText() const { return candidate.meshText(); }
   std::string rulesText() const {
@@ -69,7 +81,30 @@ public:
   /// Evaluates the layout file at `path`, whose mesh is `mesh`.
   Evaluation evaluateFile(const std::string &path, std::vector<Axis> mesh);
 
+  /// Lets the evaluator compile pipelined layouts: from `model`, the model
+  /// with its layer calls, with compile's --optimizer and --dim-size.
+  void allowPipelines(ModuleOp model, std::string optimizer,
+                      std::vector<std::string> dimSizes) {
+    layered = model;
+    this->optimizer = std::move(optimizer);
+    this->dimSizes = std::move(dimSizes);
+  }
+
+  /// Compiles the pipelined layout file `layoutFile` as `tessel compile`
+  /// does and returns what `tessel explain --train` reports of it, with
+  /// `layers` as each stage's layers; std::nullopt with the first error in
+  /// `error`.
+  std::optional<::tessel::analysis::PipelineCost>
+  pipelineCost(const std::string &layoutFile, bool padUneven,
+               const std::vector<std::vector<std::string>> &layers,
+               std::string &error);
+
 private:
+  /// Compiles the pipelined layout `layoutFile` and fills in `result`.
+  void applyPipelined(Evaluation &result, const std::string &layoutFile,
+                      bool padUneven,
+                      const std::vector<std::vector<std::string>> &layers);
+
   /// Applies the layout file `layoutFile` to a clone of the training
   /// module and fills in `result`.
   void apply(Evaluation &result, const std::string &layoutFile, bool padUneven);
@@ -79,6 +114,11 @@ private:
   std::optional<int64_t> budget;
   /// A file the candidate's layout is written to, as compile reads one.
   std::string scratch;
+  /// The model with its layer calls (null: no pipelined layouts), and the
+  /// options its pipelined steps are compiled with.
+  ModuleOp layered;
+  std::string optimizer = "sgd";
+  std::vector<std::string> dimSizes;
 };
 
 /// Ranks by predicted step time, then memory, then the smaller mesh

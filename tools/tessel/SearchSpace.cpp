@@ -239,6 +239,14 @@ std::string Candidate::rulesText() const {
     parts.push_back(fmt::format("{}->{}", dim, axis));
   if (zero)
     parts.push_back("ZeRO over data");
+  if (pipeline) {
+    std::vector<std::string> starts;
+    for (const std::vector<std::string> &stage : pipeline->stages)
+      starts.push_back(stage.empty() ? "?" : stage.front());
+    parts.push_back(fmt::format("stages {} ({} micro-batches)",
+                                fmt::join(starts, "|"),
+                                pipeline->microbatches));
+  }
   if (parts.empty())
     return "replicated";
   return fmt::format("{}", fmt::join(parts, ", "));
@@ -256,6 +264,8 @@ std::string Candidate::canonicalKey() const {
     std::string part = fmt::format("{}:[{}]", axis.size, fmt::join(dims, ","));
     if (axis.name == "data")
       key += "data=" + part + ";";
+    else if (pipeline && axis.name == pipeline->axis)
+      key += "stage=" + part + ";";
     else
       modelAxes.push_back(part);
   }
@@ -266,7 +276,15 @@ std::string Candidate::canonicalKey() const {
     overridden.push_back(
         fmt::format("{}.{}->{}", tensor, rule.first, rule.second));
   std::sort(overridden.begin(), overridden.end());
-  return fmt::format("{};overrides={}", key, fmt::join(overridden, ","));
+  key += fmt::format(";overrides={}", fmt::join(overridden, ","));
+  if (pipeline) {
+    std::vector<std::string> stages;
+    for (const std::vector<std::string> &stage : pipeline->stages)
+      stages.push_back(fmt::format("{}", fmt::join(stage, ",")));
+    key += fmt::format(";pipeline={}x[{}]", pipeline->microbatches,
+                       fmt::join(stages, "|"));
+  }
+  return key;
 }
 
 std::string Candidate::yaml(const std::string &header) const {
@@ -290,6 +308,22 @@ std::string Candidate::yaml(const std::string &header) const {
   }
   if (padUneven)
     text += "pad_uneven: true\n";
+  if (pipeline) {
+    text += "pipeline:\n";
+    text += fmt::format("  axis: {}\n", pipeline->axis);
+    text += fmt::format("  microbatches: {}\n", pipeline->microbatches);
+    text += "  schedule: 1f1b\n";
+    if (pipeline->batchDim != "batch")
+      text += fmt::format("  batch_dim: {}\n", yamlKey(pipeline->batchDim));
+    std::vector<std::string> stages;
+    for (const std::vector<std::string> &stage : pipeline->stages) {
+      std::vector<std::string> scopes;
+      for (const std::string &scope : stage)
+        scopes.push_back(yamlKey(scope));
+      stages.push_back(fmt::format("[{}]", fmt::join(scopes, ", ")));
+    }
+    text += fmt::format("  stages: [{}]\n", fmt::join(stages, ", "));
+  }
   return text;
 }
 
@@ -394,6 +428,71 @@ std::vector<Candidate> search::refine(const ModelDims &model,
         candidate.rules.push_back({dim.name, "model2"});
       if (base.zero && !addZeroOverrides(model, candidate))
         continue;
+      candidate.padUneven = needsPadding(model, candidate);
+      candidates.push_back(candidate);
+    }
+  }
+  return candidates;
+}
+
+std::vector<Candidate> search::pipelinedCandidates(
+    const ModelDims &model, int64_t ranks,
+    const std::vector<std::vector<std::string>> &stages, const Dim &batch,
+    const std::vector<std::vector<std::string>> &modelSets) {
+  std::vector<Candidate> candidates;
+  int64_t numStages = static_cast<int64_t>(stages.size());
+  if (numStages < 2 || ranks % numStages != 0)
+    return candidates;
+  std::map<std::string, int64_t> sizeOf;
+  for (const Dim &dim : model.modelDims)
+    sizeOf[dim.name] = dim.size;
+  int64_t rest = ranks / numStages;
+  for (int64_t data = 1; data <= rest; ++data) {
+    if (rest % data != 0)
+      continue;
+    int64_t modelSize = rest / data;
+    std::vector<std::string> modelSet;
+    if (modelSize > 1) {
+      for (const std::vector<std::string> &set : modelSets) {
+        bool fits = !set.empty();
+        for (const std::string &dim : set)
+          fits &= sizeOf.count(dim) && sizeOf[dim] >= modelSize;
+        if (fits) {
+          modelSet = set;
+          break;
+        }
+      }
+      if (modelSet.empty()) {
+        std::vector<std::vector<Dim>> sets =
+            dimSets(model, model.modelDims, modelSize);
+        if (sets.empty())
+          continue;
+        for (const Dim &dim : sets.front())
+          modelSet.push_back(dim.name);
+      }
+    }
+    // Micro-batches: the bubble (p - 1) / (m + p - 1) shrinks with m, each
+    // micro-batch's kernels grow less efficient; p, 2p and 4p where the
+    // batch divides into m micro-batches that the data axis splits evenly.
+    for (int64_t factor : {1, 2, 4}) {
+      int64_t microbatches = factor * numStages;
+      if (batch.size % (microbatches * data) != 0)
+        continue;
+      Candidate candidate;
+      if (data > 1)
+        candidate.mesh.push_back({"data", data});
+      candidate.mesh.push_back({"stage", numStages});
+      if (modelSize > 1)
+        candidate.mesh.push_back({"model", modelSize});
+      if (data > 1)
+        candidate.rules.push_back({batch.name, "data"});
+      for (const std::string &dim : modelSet)
+        candidate.rules.push_back({dim, "model"});
+      PipelinePlan plan;
+      plan.microbatches = microbatches;
+      plan.stages = stages;
+      plan.batchDim = batch.name;
+      candidate.pipeline = plan;
       candidate.padUneven = needsPadding(model, candidate);
       candidates.push_back(candidate);
     }

@@ -12,7 +12,10 @@
 //     optimizer state) over `data` along one of its own dims;
 //   - a second model axis `model2` splits another set of dims (a 2-D
 //     tensor split), tried only around the best candidates of the first
-//     stage (refine()).
+//     stage (refine());
+//   - a `stage` axis pipelines a model whose @forward is a chain of layer
+//     calls (pipelinedCandidates(); where the stages are cut,
+//     SearchStages.h), beside data and model axes on the other ranks.
 // Meshes are the factorizations of the rank count into these axes; a split
 // that does not divide its dimension pads (pad_uneven).
 //
@@ -25,6 +28,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -71,6 +75,17 @@ struct Axis {
   int64_t size = 1;
 };
 
+/// A candidate's `pipeline:` section (docs/pipeline.md): its stages over
+/// the mesh axis `axis`, each listed by the scopes of the layer calls that
+/// may start it (the first does).
+struct PipelinePlan {
+  std::string axis = "stage";
+  int64_t microbatches = 1;
+  /// The scopes of each stage's layer calls (the first starts the stage).
+  std::vector<std::vector<std::string>> stages;
+  std::string batchDim = "batch";
+};
+
 struct Candidate {
   std::vector<Axis> mesh;
   /// dim -> axis.
@@ -80,11 +95,13 @@ struct Candidate {
       overrides;
   bool zero = false;
   bool padUneven = false;
+  /// Set for a pipelined candidate (schedule 1f1b).
+  std::optional<PipelinePlan> pipeline;
 
   int64_t axisSize(const std::string &axis) const;
   /// "data:2 x model:2".
   std::string meshText() const;
-  /// "batch->data, hidden->model" (+ "ZeRO over data").
+  /// "batch->data, hidden->model" (+ "ZeRO over data", + the stages).
   std::string rulesText() const;
   /// Names the layout up to the names and order of the model axes: two
   /// candidates with one key are the same layout on ranks numbered
@@ -105,6 +122,20 @@ std::vector<Candidate> baseCandidates(const ModelDims &dims, int64_t ranks);
 /// Returns candidates that split `base`'s model axis into `model` and
 /// `model2`, the second splitting other dims.
 std::vector<Candidate> refine(const ModelDims &dims, const Candidate &base);
+
+/// Returns the pipelined candidates on `ranks` ranks whose stages are
+/// `stages` (schedule 1f1b, micro-batches cut from `batch`): a stage axis
+/// of stages.size() ranks, the rest of the mesh a data axis splitting
+/// `batch` and a model axis splitting the first of `modelSets` (dim names,
+/// best first) whose dims are all at least the axis size (else the
+/// largest dim that is), for every factorization of the rest; p, 2p and
+/// 4p micro-batches for p stages, where the data axis times the
+/// micro-batches divides the batch.
+std::vector<Candidate>
+pipelinedCandidates(const ModelDims &dims, int64_t ranks,
+                    const std::vector<std::vector<std::string>> &stages,
+                    const Dim &batch,
+                    const std::vector<std::vector<std::string>> &modelSets);
 
 } // namespace mlir::tessel::search
 

@@ -1,0 +1,142 @@
+"""Checks of tessel search's pipelined candidates for search_stages.test."""
+
+import itertools
+import json
+import math
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def pipelined(entries):
+    return [e for e in entries if "pipeline" in e]
+
+
+def budget_needs_stages(path, limit):
+    """Every unpipelined layout is over the budget; the best is pipelined,
+    fits, and its JSON carries the pipeline's section and costs."""
+    result = load(path)
+    assert result["memory_per_rank"] == limit
+    unpipelined = [d for d in result["dropped"] if "pipeline" not in d]
+    assert unpipelined and all(d["status"] == "over_budget"
+                               for d in unpipelined), result["dropped"]
+    assert all("pipeline" in c for c in result["candidates"])
+    best = result["best"]
+    assert best["memory_bytes_per_rank"] <= limit, best
+    pipeline = best["pipeline"]
+    p = best["mesh"]["stage"]
+    m = pipeline["microbatches"]
+    assert pipeline["axis"] == "stage" and pipeline["schedule"] == "1f1b"
+    assert pipeline["batch_dim"] == "batch"
+    assert len(pipeline["stages"]) == p
+    assert m in (p, 2 * p, 4 * p), pipeline
+    assert abs(pipeline["bubble"] - (p - 1) / (m + p - 1)) < 1e-12
+    assert len(pipeline["stage_seconds_per_microbatch"]) == p
+    assert len(pipeline["stage_memory_bytes"]) == p
+    # The rank's memory is the largest stage's peak and the driver's.
+    assert best["memory_bytes_per_rank"] == (max(pipeline["stage_memory_bytes"])
+                                             + pipeline["driver_bytes"])
+    assert abs(best["compute_seconds"] + best["comm_seconds"]
+               - best["step_seconds"]) < 1e-12
+    assert "pipeline:" in result["best_yaml"]
+
+
+def balanced(path):
+    """Each stage count's cut minimises the slowest stage over every
+    contiguous cut of the segments (by the segments' predicted times)."""
+    result = load(path)
+    space = result["stage_axis"]
+    segments, seconds = space["segments"], space["segment_seconds"]
+    assert len(segments) == len(seconds) >= 2
+    entries = pipelined(result["candidates"] + result["dropped"])
+    assert entries, "no pipelined candidate"
+    for entry in entries:
+        stages = entry["pipeline"]["stages"]
+        # The stages are the segments, in order, each whole.
+        assert sum(stages, []) == sum(segments, []), stages
+        starts, i = [], 0
+        for stage in stages:
+            starts.append(i)
+            taken = 0
+            while taken < len(stage):
+                taken += len(segments[i])
+                i += 1
+            assert taken == len(stage), stages
+
+        def slowest(cut):
+            bounds = list(cut) + [len(seconds)]
+            return max(sum(seconds[a:b]) for a, b in zip(bounds, bounds[1:]))
+
+        best = min(slowest((0,) + c) for c in itertools.combinations(
+            range(1, len(seconds)), len(stages) - 1))
+        assert abs(slowest(starts) - best) <= 1e-12 * best, (stages, seconds)
+
+
+def same_as_explain(search_path, explain_path):
+    """tessel explain --train on the written layout predicts the step and
+    the stages' peaks that search ranked it by."""
+    best = load(search_path)["best"]
+    explain = load(explain_path)
+    assert abs(explain["step"]["seconds"] - best["step_seconds"]) <= 1e-9 * best["step_seconds"], (explain["step"], best)
+    peaks = [stage["peak_bytes_per_rank"] for stage in explain["stages"]]
+    assert peaks == best["pipeline"]["stage_memory_bytes"], (peaks, best)
+
+
+def compared(path):
+    result = load(path)
+    [entry] = result["compared"]
+    assert "pipeline" in entry and entry["pipeline"]["axis"] == "stage", entry
+    same = [c for c in pipelined(result["candidates"])
+            if c["mesh"] == entry["mesh"]
+            and abs(c["step_seconds"] - entry["step_seconds"]) < 1e-12
+            and c["memory_bytes_per_rank"] == entry["memory_bytes_per_rank"]]
+    assert same, entry
+
+
+def space(path, ranks, batch, most):
+    """Stage counts dividing the ranks, one cut each, meshes of the rest,
+    micro-batches p, 2p or 4p that the data axis divides; at most `most`
+    candidates in all."""
+    result = load(path)
+    assert result["evaluated"] <= most, result["evaluated"]
+    stage_counts = result["stage_axis"]["stage_counts"]
+    assert stage_counts and all(ranks % p == 0 for p in stage_counts)
+    entries = pipelined(result["candidates"] + result["dropped"])
+    assert len(entries) == result["pipelined"] > 0
+    cuts = {}
+    three_d = 0
+    for entry in entries:
+        mesh, pipeline = entry["mesh"], entry["pipeline"]
+        assert math.prod(mesh.values()) == ranks, mesh
+        p, m = mesh["stage"], pipeline["microbatches"]
+        d = mesh.get("data", 1)
+        assert m in (p, 2 * p, 4 * p) and batch % (m * d) == 0, entry
+        cuts.setdefault(p, set()).add(json.dumps(pipeline["stages"]))
+        three_d += len(mesh) == 3
+    assert sorted(cuts) == stage_counts, cuts
+    assert all(len(c) == 1 for c in cuts.values()), cuts
+    assert three_d > 0, "no data x stage x model mesh"
+    # Every factorization of the other ranks at most once per micro-batch
+    # count.
+    bound = sum(3 * sum(1 for d in range(1, ranks // p + 1)
+                        if (ranks // p) % d == 0) for p in stage_counts)
+    assert len(entries) <= bound, (len(entries), bound)
+
+
+if __name__ == "__main__":
+    check, *args = sys.argv[1:]
+    if check == "budget-needs-stages":
+        budget_needs_stages(args[0], int(args[1]))
+    elif check == "balanced":
+        balanced(args[0])
+    elif check == "same-as-explain":
+        same_as_explain(args[0], args[1])
+    elif check == "compared":
+        compared(args[0])
+    elif check == "space":
+        space(args[0], int(args[1]), int(args[2]), int(args[3]))
+    else:
+        sys.exit(f"unknown check {check}")
