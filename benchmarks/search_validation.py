@@ -61,6 +61,17 @@ def layout_yaml(candidate):
             lines.append(f'  "{tensor}": {{{inner}}}')
     if candidate["pad_uneven"]:
         lines.append("pad_uneven: true")
+    if "pipeline" in candidate:
+        # A pipelined candidate's section, as search writes it.
+        pipeline = candidate["pipeline"]
+        stages = ", ".join("[" + ", ".join(stage) + "]"
+                           for stage in pipeline["stages"])
+        lines += ["pipeline:",
+                  f"  axis: {pipeline['axis']}",
+                  f"  microbatches: {pipeline['microbatches']}",
+                  f"  schedule: {pipeline['schedule']}",
+                  f"  batch_dim: {pipeline['batch_dim']}",
+                  f"  stages: [{stages}]"]
     return "\n".join(lines) + "\n"
 
 
@@ -68,6 +79,10 @@ def describe(candidate):
     rules = [f"{dim}->{axis}" for dim, axis in candidate["layout"].items()]
     if candidate["zero"]:
         rules.append("ZeRO")
+    if "pipeline" in candidate:
+        pipeline = candidate["pipeline"]
+        starts = "|".join(stage[0] for stage in pipeline["stages"])
+        rules.append(f"stages {starts}, {pipeline['microbatches']} micro-batches")
     mesh = " x ".join(f"{a}:{s}" for a, s in candidate["mesh"].items())
     return f"{mesh} ({', '.join(rules) or 'replicated'})"
 
