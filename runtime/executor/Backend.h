@@ -50,6 +50,13 @@ public:
   virtual void copyFromBuffer(tessel_context_t &context, void *host,
                               const void *buffer, size_t bytes) = 0;
 
+  /// Waits until the work issued so far has finished. Op profiling calls
+  /// it around each timed kernel, so that a device backend, whose kernels
+  /// return as soon as they are queued, is timed by what the device spends
+  /// on the op rather than by its launch. The host's kernels finish before
+  /// they return.
+  virtual void waitForDevice(tessel_context_t &context) { (void)context; }
+
   /// Whether buffers are host memory that the driver may read and write
   /// directly (then the copies above are plain memcpy).
   virtual bool buffersAreHostMemory() const = 0;

@@ -133,12 +133,16 @@ PreparedOp &siteOp(tessel_context_t *context, void **site,
   return *op;
 }
 
-/// Runs the op's blocking kernel, timed while profiling.
+/// Runs the op's blocking kernel, timed while profiling (on a device, from
+/// an idle device to the kernel's end).
 void runKernel(PreparedOp &op, tessel_context_t &context, void *const *operands,
                void *result) {
   if (profiling.load(std::memory_order_relaxed)) {
+    Backend &backend = activeBackend();
+    backend.waitForDevice(context);
     double start = secondsNow();
     op.kernel(context, operands, result);
+    backend.waitForDevice(context);
     ++op.calls;
     op.seconds += secondsNow() - start;
   } else {

@@ -235,6 +235,12 @@ public:
     checkCopy(context, cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   }
 
+  void waitForDevice(tessel_context_t &context) override {
+    if (context.device)
+      checkCuda(cudaStreamSynchronize(context.device->stream),
+                "cudaStreamSynchronize");
+  }
+
   bool buffersAreHostMemory() const override { return false; }
 
   void registerOps(KernelRegistry &registry) const override {
