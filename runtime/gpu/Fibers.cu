@@ -8,6 +8,13 @@
 // variance). The order of additions differs from the reference's loop, so
 // results agree to double rounding before the final rounding to the type.
 //
+// A reduction with few long fibers (a gradient's sum of squares, one result
+// from a million elements) would leave all but a few SMs idle and one block
+// walking the whole tensor: it runs in two passes instead, each fiber cut
+// into chunks that blocks reduce to partials side by side, then one block
+// per fiber combining its partials in chunk order (the same order on every
+// run, so results stay reproducible).
+//
 //===----------------------------------------------------------------------===//
 
 #include "gpu/Elements.h"
@@ -80,6 +87,49 @@ __global__ void reduceKernel(ReduceOp op, Fibers fibers, DType inType,
           op, acc,
           load(inType, in, base + offsetOf(fibers.inner, fibers.innerIn, j)));
     }
+    acc = blockCombine(op, acc, scratch);
+    if (op == ReduceOp::Mean)
+      acc /= static_cast<double>(fibers.inner.count());
+    if (threadIdx.x == 0)
+      store(outType, out, offsetOf(fibers.outer, fibers.outerOut, fiber), acc);
+  }
+}
+
+/// Pass one of a chunked reduction: partials[fiber * chunks + chunk], the
+/// combination of one chunk of one fiber's elements (Mean's division waits
+/// for pass two).
+__global__ void reduceChunksKernel(ReduceOp op, Fibers fibers, int64_t chunks,
+                                   DType inType, const void *in,
+                                   double *partials) {
+  __shared__ double scratch[kBlock];
+  int64_t inner = fibers.inner.count();
+  int64_t chunkLength = (inner + chunks - 1) / chunks;
+  for (int64_t item = blockIdx.x; item < fibers.outer.count() * chunks;
+       item += gridDim.x) {
+    int64_t fiber = item / chunks, chunk = item % chunks;
+    int64_t base = offsetOf(fibers.outer, fibers.outerIn, fiber);
+    int64_t end = (chunk + 1) * chunkLength < inner ? (chunk + 1) * chunkLength
+                                                     : inner;
+    double acc = identityOf(op);
+    for (int64_t j = chunk * chunkLength + threadIdx.x; j < end; j += blockDim.x)
+      acc = combine(
+          op, acc,
+          load(inType, in, base + offsetOf(fibers.inner, fibers.innerIn, j)));
+    acc = blockCombine(op, acc, scratch);
+    if (threadIdx.x == 0)
+      partials[item] = acc;
+  }
+}
+
+/// Pass two: each fiber's result from its chunks' partials.
+__global__ void combineChunksKernel(ReduceOp op, Fibers fibers, int64_t chunks,
+                                    const double *partials, DType outType,
+                                    void *out) {
+  __shared__ double scratch[kBlock];
+  TESSEL_FIBER_LOOP(fiber, fibers) {
+    double acc = identityOf(op);
+    for (int64_t chunk = threadIdx.x; chunk < chunks; chunk += blockDim.x)
+      acc = combine(op, acc, partials[fiber * chunks + chunk]);
     acc = blockCombine(op, acc, scratch);
     if (op == ReduceOp::Mean)
       acc /= static_cast<double>(fibers.inner.count());
@@ -197,11 +247,35 @@ unsigned fiberBlocks(const Fibers &fibers) {
 
 } // namespace
 
+int64_t reduceChunks(const Fibers &fibers) {
+  // Enough fibers to give every SM of the largest GPUs a few blocks: one
+  // block per fiber is best. Otherwise about kChunkElements elements per
+  // block (16 per thread), at most kMaxChunks chunks per fiber.
+  constexpr int64_t kEnoughFibers = 512, kChunkElements = 16 * kBlock,
+                    kMaxChunks = 1024;
+  int64_t outer = fibers.outer.count(), inner = fibers.inner.count();
+  if (outer >= kEnoughFibers || inner <= 2 * kChunkElements)
+    return 1;
+  int64_t chunks = (inner + kChunkElements - 1) / kChunkElements;
+  return chunks < kMaxChunks ? chunks : kMaxChunks;
+}
+
 void launchReduce(cudaStream_t stream, ReduceOp op, const Fibers &fibers,
-                  DType inType, const void *in, DType outType, void *out) {
-  if (fibers.outer.count() > 0)
+                  DType inType, const void *in, DType outType, void *out,
+                  double *partials) {
+  if (fibers.outer.count() == 0)
+    return;
+  int64_t chunks = reduceChunks(fibers);
+  if (chunks == 1) {
     reduceKernel<<<fiberBlocks(fibers), kBlock, 0, stream>>>(op, fibers, inType,
                                                              in, outType, out);
+    return;
+  }
+  reduceChunksKernel<<<blocksFor(fibers.outer.count() * chunks * kBlock),
+                       kBlock, 0, stream>>>(op, fibers, chunks, inType, in,
+                                            partials);
+  combineChunksKernel<<<fiberBlocks(fibers), kBlock, 0, stream>>>(
+      op, fibers, chunks, partials, outType, out);
 }
 
 void launchSoftmax(cudaStream_t stream, bool inLog, const Fibers &fibers,

@@ -150,9 +150,15 @@ void launchGather(cudaStream_t stream, const Walk &walk, DType type,
 
 // Fibers.cu ------------------------------------------------------------------
 
-/// One result element per fiber: the reduction of its elements.
+/// How many chunks launchReduce cuts each fiber into: 1 (one block per
+/// fiber), or more when there are too few fibers to fill the GPU.
+int64_t reduceChunks(const Fibers &fibers);
+/// One result element per fiber: the reduction of its elements. With more
+/// than one chunk per fiber, `partials` is device memory for
+/// fibers.outer.count() * reduceChunks(fibers) doubles.
 void launchReduce(cudaStream_t stream, ReduceOp op, const Fibers &fibers,
-                  DType inType, const void *in, DType outType, void *out);
+                  DType inType, const void *in, DType outType, void *out,
+                  double *partials);
 /// softmax or log_softmax along each fiber; in and out have one type.
 void launchSoftmax(cudaStream_t stream, bool inLog, const Fibers &fibers,
                    DType type, const void *in, void *out);

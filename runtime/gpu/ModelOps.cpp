@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <set>
 
 namespace tessel::runtime::gpu {
@@ -403,9 +404,16 @@ Kernel buildReduce(const OpDescriptor &desc) {
   if (!op || !fibers)
     return buildOnHost(desc);
   DType inType = dtypeOf(in.type), outType = dtypeOf(desc.result.type);
+  int64_t partials = reduceChunks(*fibers) > 1
+                         ? fibers->outer.count() * reduceChunks(*fibers)
+                         : 0;
   return [=](tessel_context_t &context, void *const *operands, void *result) {
-    launchReduce(streamOf(context), *op, *fibers, inType, operands[0], outType,
-                 result);
+    cudaStream_t stream = streamOf(context);
+    std::optional<DeviceBuffer> scratch;
+    if (partials > 0)
+      scratch.emplace(stream, partials * sizeof(double));
+    launchReduce(stream, *op, *fibers, inType, operands[0], outType, result,
+                 scratch ? static_cast<double *>(scratch->get()) : nullptr);
     launched("the reduce kernel");
   };
 }

@@ -312,6 +312,19 @@ TEST_F(Gpu, ReductionsAndNormalisations) {
       {kPositive});
   expectSameOnGpu(op("tessel.reduce", {x}, T({}, {}), {{"kind", "sum"}}),
                   {kSigned});
+  // Few long fibers: the two-pass reduction (Fibers.cu), with fibers
+  // contiguous, strided, and one fiber of the whole tensor.
+  json rows = T({"r", "c"}, {3, 40000});
+  for (const char *kind : {"sum", "mean", "max", "min"})
+    expectSameOnGpu(
+        op("tessel.reduce", {rows}, T({"r"}, {3}), {{"kind", kind}}),
+        {kSigned});
+  expectSameOnGpu(op("tessel.reduce", {T({"c", "r"}, {40000, 2})},
+                     T({"r"}, {2}), {{"kind", "sum"}}),
+                  {kSigned});
+  expectSameOnGpu(op("tessel.reduce", {T({"a", "b"}, {1000, 300})}, T({}, {}),
+                     {{"kind", "sum"}}),
+                  {kSigned});
   expectSameOnGpu(op("tessel.softmax", {x}, x, {{"dim", "c"}}), {kSigned});
   expectSameOnGpu(op("tessel.log_softmax", {x}, x, {{"dim", "b"}}), {kSigned});
   expectSameOnGpu(op("tessel.layer_norm", {x}, x,

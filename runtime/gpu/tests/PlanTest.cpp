@@ -248,6 +248,21 @@ TEST(GpuPlans, ReductionFibers) {
   }
 }
 
+// One block per fiber while there are enough fibers to fill the GPU;
+// chunks of about 4096 elements (at most 1024 per fiber) for few long ones.
+TEST(GpuPlans, ReductionChunks) {
+  auto chunksOf = [](TensorType in, TensorType result) {
+    std::optional<Fibers> fibers = reductionFibers(in, result);
+    EXPECT_TRUE(fibers);
+    return fibers ? reduceChunks(*fibers) : -1;
+  };
+  EXPECT_EQ(chunksOf(type({"b", "d"}, {256, 1024}), type({"d"}, {1024})), 1);
+  EXPECT_EQ(chunksOf(type({"b", "d"}, {8192, 4}), type({"d"}, {4})), 1);
+  EXPECT_EQ(chunksOf(type({"b", "d"}, {40000, 3}), type({"d"}, {3})), 10);
+  EXPECT_EQ(chunksOf(type({"a", "b"}, {784, 1024}), type({}, {})), 196);
+  EXPECT_EQ(chunksOf(type({"a", "b"}, {16384, 4096}), type({}, {})), 1024);
+}
+
 TEST(GpuPlans, SoftmaxAndLayerNormFibers) {
   TensorType x = type({"b", "c", "d"}, {3, 5, 2});
   std::vector<double> in = values(x);
