@@ -7,6 +7,7 @@ loss is read back every step).
     benchmarks/peers/mlp.py --ranks 1 --threads 2
     benchmarks/peers/mlp.py --ranks 2 --threads 1   # DDP over gloo
     build/bench-venv/bin/python benchmarks/peers/mlp.py --compile   # torch.compile
+    benchmarks/peers/mlp.py --device cuda   # on a GPU (benchmarks/gpu/)
 
 With --ranks 2 each process trains on half of the global batch, as tessel's
 data layout does, and the gradients are averaged by DistributedDataParallel.
@@ -47,7 +48,7 @@ def train(rank, args):
     if args.ranks > 1:
         common.init_distributed(args.ranks, rank)
     images, labels = common.fashion_mnist(args.data)
-    model = build_model(args.hidden)
+    model = build_model(args.hidden).to(args.device)
     if args.ranks > 1:
         model = nn.parallel.DistributedDataParallel(model)
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr)
@@ -66,7 +67,10 @@ def train(rank, args):
     def step(i):
         start = (i * args.batch + rank * local) % (images.shape[0] - local)
         chosen = order[start : start + local]
-        loss = loss_of(torch.from_numpy(images[chosen]), torch.from_numpy(labels[chosen]))
+        # The batch is cut on the host and copied in, as tessel's driver does.
+        x = torch.from_numpy(images[chosen]).to(args.device)
+        y = torch.from_numpy(labels[chosen]).to(args.device)
+        loss = loss_of(x, y)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         update()
@@ -77,7 +81,7 @@ def train(rank, args):
     if rank == 0:
         peer = "pytorch-compile" if args.compile else "pytorch"
         common.report(peer, torch.__version__, "mlp_1024", args.ranks, args.threads, args.batch, seconds,
-                      first, last[0])
+                      first, last[0], {"device": args.device})
     if args.ranks > 1:
         torch.distributed.destroy_process_group()
 
@@ -93,7 +97,10 @@ def main():
     parser.add_argument("--lr", type=float, default=0.1, help="the driver's default")
     parser.add_argument("--compile", action="store_true", help="torch.compile the loss and the update")
     parser.add_argument("--data", default=common.FASHION_MNIST)
+    parser.add_argument("--device", default="cpu", help="cpu, or cuda (one rank)")
     args = parser.parse_args()
+    if args.device != "cpu" and args.ranks != 1:
+        parser.error("--device cuda runs one rank")
     if args.compile and not hasattr(torch, "compile"):
         parser.error(f"--compile needs PyTorch 2 (this is {torch.__version__})")
     if args.ranks == 1:

@@ -11,6 +11,7 @@ realistic one:
     benchmarks/peers/transformer.py --layers 4 --d-model 256 --heads 8 --d-ff 1024 --seq 128 --batch 8
     ... --ranks 2 --threads 1   # DDP over gloo
     build/bench-venv/bin/python benchmarks/peers/transformer.py --compile ...   # torch.compile
+    benchmarks/peers/transformer.py --device cuda ...   # on a GPU (benchmarks/gpu/)
 
 The weights start as tessel's do (normal with scale 0.02, biases and layer
 norm shifts zero, scales one), so the first loss is near ln(256) on both.
@@ -50,7 +51,7 @@ class Block(nn.Module):
         split = lambda t: t.view(b, s, self.heads, d // self.heads).transpose(1, 2)
         q, k, v = split(self.wq(h)), split(self.wk(h)), split(self.wv(h))
         scores = q @ k.transpose(-1, -2) / math.sqrt(d // self.heads)
-        causal = torch.ones(s, s, dtype=torch.bool).tril()
+        causal = torch.ones(s, s, dtype=torch.bool, device=x.device).tril()
         scores = scores.masked_fill(~causal, -1e9)
         attn = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, s, d)
         x = x + self.wo(attn)
@@ -91,7 +92,7 @@ def train(rank, args):
         common.init_distributed(args.ranks, rank)
     text = common.text_corpus(args.data)
     windows = text.shape[0] - args.seq
-    model = Decoder(args)
+    model = Decoder(args).to(args.device)
     if args.ranks > 1:
         model = nn.parallel.DistributedDataParallel(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
@@ -111,7 +112,7 @@ def train(rank, args):
 
     def step(i):
         start = (i * args.batch + rank * local) % (windows - local)
-        rows = torch.from_numpy(text[order[start : start + local, None] + offsets])
+        rows = torch.from_numpy(text[order[start : start + local, None] + offsets]).to(args.device)
         loss = loss_of(rows[:, :-1], rows[:, 1:])
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
@@ -123,7 +124,7 @@ def train(rank, args):
     if rank == 0:
         peer = "pytorch-compile" if args.compile else "pytorch"
         common.report(peer, torch.__version__, model_name(args), args.ranks, args.threads, args.batch, seconds,
-                      first, last[0])
+                      first, last[0], {"device": args.device})
     if args.ranks > 1:
         torch.distributed.destroy_process_group()
 
@@ -144,7 +145,10 @@ def main():
     parser.add_argument("--lr", type=float, default=0.003)
     parser.add_argument("--compile", action="store_true", help="torch.compile the loss and the update")
     parser.add_argument("--data", default=common.TEXT_CORPUS)
+    parser.add_argument("--device", default="cpu", help="cpu, or cuda (one rank)")
     args = parser.parse_args()
+    if args.device != "cpu" and args.ranks != 1:
+        parser.error("--device cuda runs one rank")
     if args.compile and not hasattr(torch, "compile"):
         parser.error(f"--compile needs PyTorch 2 (this is {torch.__version__})")
     if args.ranks == 1:
