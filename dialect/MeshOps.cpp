@@ -174,8 +174,8 @@ LogicalResult HaloExchangeOp::verify() {
     withHalo = ::tessel::checkedAdd(*withHalo, halo[1]);
   if (!withHalo)
     return emitOpError() << "halo [" << halo[0] << ", " << halo[1]
-                         << "] of dimension '" << getDim() << "' (size "
-                         << size << ") makes it larger than 2^63 - 1";
+                         << "] of dimension '" << getDim() << "' (size " << size
+                         << ") makes it larger than 2^63 - 1";
   return verifyScaledResult(*this, input, getType(), getDim(), *withHalo);
 }
 

@@ -55,11 +55,10 @@ std::optional<int64_t> windowOutputSize(int64_t input, int64_t low,
 
 /// The error of a padded spatial dimension larger than 2^63 - 1.
 InFlightDiagnostic emitPaddedTooLarge(Operation *op, StringRef dim,
-                                      int64_t size, int64_t low,
-                                      int64_t high) {
-  return op->emitOpError()
-         << "padding [" << low << ", " << high << "] of dimension '" << dim
-         << "' (size " << size << ") makes it larger than 2^63 - 1";
+                                      int64_t size, int64_t low, int64_t high) {
+  return op->emitOpError() << "padding [" << low << ", " << high
+                           << "] of dimension '" << dim << "' (size " << size
+                           << ") makes it larger than 2^63 - 1";
 }
 
 /// Checks that the two names of a window attribute are distinct.
@@ -543,9 +542,8 @@ verifyConvolution(ConvLike op, NamedTensorType input, NamedTensorType filter,
              << "' (size " << kernelSize
              << ") makes the dilated kernel larger than 2^63 - 1";
     int64_t inputSize = *input.getDimSize(spatial);
-    std::optional<int64_t> size =
-        windowOutputSize(inputSize, padding[2 * i], padding[2 * i + 1],
-                         *extent, strides[i]);
+    std::optional<int64_t> size = windowOutputSize(
+        inputSize, padding[2 * i], padding[2 * i + 1], *extent, strides[i]);
     if (!size)
       return emitPaddedTooLarge(op, spatial, inputSize, padding[2 * i],
                                 padding[2 * i + 1]);
