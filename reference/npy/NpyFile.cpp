@@ -47,12 +47,17 @@ bool tessel::ref::readNpyAs(const std::string &path, const TensorSpec &spec,
     double lowest = spec.type == ElementType::I1    ? 0
                     : spec.type == ElementType::I32 ? -2147483648.0
                                                     : -9223372036854775808.0;
+    // 2^63 - 1 is not a double: the literal rounds up to 2^63, which an
+    // int64_t cannot hold, so i64's bound is exclusive (uint64 data of 2^63
+    // were saturated to 2^63 - 1024 without a word).
     double highest = spec.type == ElementType::I1    ? 1
                      : spec.type == ElementType::I32 ? 2147483647.0
-                                                     : 9223372036854775807.0;
+                                                     : 9223372036854775808.0;
+    bool exclusive = spec.type == ElementType::I64;
     for (int64_t i = 0; i < array->numElements(); ++i) {
       double value = array->at(i);
-      if (value != std::trunc(value) || value < lowest || value > highest) {
+      if (value != std::trunc(value) || value < lowest ||
+          (exclusive ? value >= highest : value > highest)) {
         std::ostringstream text;
         text.precision(17);
         text << value;

@@ -249,6 +249,29 @@ TEST_F(NpyTest, AnIntegerInputTakesWholeNumbersInItsRangeOnly) {
                           "cannot hold");
 }
 
+// 2^63 is past int64_t by one, though 2^63 - 1 rounds to it as a double
+// (a tensor holds doubles, so int64 values from 2^63 - 512 up are refused
+// too rather than changed).
+TEST_F(NpyTest, AnI64InputTakesNothingFrom2To63) {
+  TensorSpec ids{{"batch"}, {2}, ElementType::I64};
+  std::string error;
+  Tensor tensor;
+  std::string inRange = write(
+      "in_range.npy", npyBytes("{'descr': '<i8', 'fortran_order': False, "
+                               "'shape': (2,), }",
+                               raw<int64_t>({-(1LL << 62) * 2, 1LL << 62})));
+  ASSERT_TRUE(tessel::ref::readNpyAs(inRange, ids, tensor, error)) << error;
+  EXPECT_EQ(tensor.data, (std::vector<double>{-9223372036854775808.0,
+                                              4611686018427387904.0}));
+  std::string past =
+      write("past.npy", npyBytes("{'descr': '<u8', 'fortran_order': False, "
+                                 "'shape': (2,), }",
+                                 raw<uint64_t>({1, uint64_t(1) << 63})));
+  EXPECT_FALSE(tessel::ref::readNpyAs(past, ids, tensor, error));
+  EXPECT_EQ(error, past + ": element 1 is 9.2233720368547758e+18, which the "
+                          "i64 input cannot hold");
+}
+
 TEST_F(NpyTest, WrittenTensorsReadBackWithTheNearestType) {
   struct Case {
     ElementType type;
