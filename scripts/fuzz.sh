@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 SECONDS_PER_TARGET=${1:-60}
 BUILD_DIR=${TESSEL_FUZZ_BUILD_DIR:-build-fuzz}
-TARGETS=(${FUZZ_TARGETS:-LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer MetadataFuzzer MachineProfileFuzzer WeightMapFuzzer ShardIndexFuzzer})
+TARGETS=(${FUZZ_TARGETS:-LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer MetadataFuzzer MachineProfileFuzzer WeightMapFuzzer ShardIndexFuzzer NpyFuzzer IdxFuzzer TextCorpusFuzzer})
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -92,8 +92,21 @@ std::optional<NpyArray> NpyArray::open(const std::string &path,
   ::close(fd);
   if (mapping->size == 0 || mapping->address == MAP_FAILED)
     return fail("cannot map the file (empty or unreadable)");
-  const auto *bytes = static_cast<const unsigned char *>(mapping->address);
-  size_t size = mapping->size;
+  std::optional<NpyArray> array =
+      fromBytes(path, static_cast<const unsigned char *>(mapping->address),
+                mapping->size, error);
+  if (array)
+    array->mapping = std::move(mapping);
+  return array;
+}
+
+std::optional<NpyArray> NpyArray::fromBytes(const std::string &name,
+                                            const unsigned char *bytes,
+                                            size_t size, std::string &error) {
+  auto fail = [&](const std::string &what) {
+    error = name + ": " + what;
+    return std::nullopt;
+  };
 
   static const unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
   if (size < 10 || std::memcmp(bytes, kMagic, sizeof kMagic) != 0)
@@ -119,7 +132,7 @@ std::optional<NpyArray> NpyArray::open(const std::string &path,
                      headerLength);
 
   NpyArray array;
-  array.filePath = path;
+  array.filePath = name;
   std::optional<std::string> descr = valueOf(header, "descr");
   if (!descr || descr->size() < 2 || (*descr)[0] != '\'' ||
       descr->find('\'', 1) == std::string::npos)
@@ -170,7 +183,6 @@ std::optional<NpyArray> NpyArray::open(const std::string &path,
                 " bytes of data, the file holds " +
                 std::to_string(size - dataStart));
   array.data = bytes + dataStart;
-  array.mapping = std::move(mapping);
   return array;
 }
 

@@ -16,6 +16,7 @@
 #ifndef TESSEL_REFERENCE_NPY_NPYARRAY_H
 #define TESSEL_REFERENCE_NPY_NPYARRAY_H
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,6 +31,13 @@ public:
   /// which file in `error`.
   static std::optional<NpyArray> open(const std::string &path,
                                       std::string &error);
+
+  /// Reads the `size` bytes of an .npy file at `bytes` (open's parsing,
+  /// without the file); the array refers to `bytes`, which must outlive it.
+  /// `name` stands for the file in errors and path().
+  static std::optional<NpyArray> fromBytes(const std::string &name,
+                                           const unsigned char *bytes,
+                                           size_t size, std::string &error);
 
   const std::string &path() const { return filePath; }
   const std::vector<int64_t> &shape() const { return arrayShape; }

@@ -111,26 +111,34 @@ std::optional<Dataset> loadFashionMnist(const std::string &dir,
   std::optional<std::vector<uint8_t>> labels = readAll(*labelsPath, error);
   if (!labels)
     return std::nullopt;
+  return parseFashionMnist(*images, *imagesPath, *labels, *labelsPath, error);
+}
+
+std::optional<Dataset> parseFashionMnist(const std::vector<uint8_t> &images,
+                                         const std::string &imagesPath,
+                                         const std::vector<uint8_t> &labels,
+                                         const std::string &labelsPath,
+                                         std::string &error) {
   std::optional<std::vector<int64_t>> imageSizes =
-      idxSizes(*images, 3, *imagesPath, error);
+      idxSizes(images, 3, imagesPath, error);
   std::optional<std::vector<int64_t>> labelSizes =
-      idxSizes(*labels, 1, *labelsPath, error);
+      idxSizes(labels, 1, labelsPath, error);
   if (!imageSizes || !labelSizes)
     return std::nullopt;
   if ((*imageSizes)[0] != (*labelSizes)[0]) {
-    error = fmt::format("{} has {} images but {} has {} labels", *imagesPath,
-                        (*imageSizes)[0], *labelsPath, (*labelSizes)[0]);
+    error = fmt::format("{} has {} images but {} has {} labels", imagesPath,
+                        (*imageSizes)[0], labelsPath, (*labelSizes)[0]);
     return std::nullopt;
   }
   Dataset dataset;
   dataset.count = (*imageSizes)[0];
   dataset.pixelsPerImage = (*imageSizes)[1] * (*imageSizes)[2];
-  dataset.pixels.assign(images->begin() + 16, images->end());
-  dataset.labels.assign(labels->begin() + 8, labels->end());
+  dataset.pixels.assign(images.begin() + 16, images.end());
+  dataset.labels.assign(labels.begin() + 8, labels.end());
   for (uint8_t label : dataset.labels)
     if (label >= 10) {
-      error = fmt::format("{} holds a label {} outside [0, 10)", *labelsPath,
-                          label);
+      error =
+          fmt::format("{} holds a label {} outside [0, 10)", labelsPath, label);
       return std::nullopt;
     }
   return dataset;

@@ -54,6 +54,15 @@ std::optional<Dataset> loadFashionMnist(const std::string &dir,
                                         const std::string &split,
                                         std::string &error);
 
+/// The dataset in the bytes of an idx file of images (3 dims) and one of
+/// labels (1 dim), read and decompressed: loadFashionMnist's checks without
+/// the files; the paths name them in errors.
+std::optional<Dataset> parseFashionMnist(const std::vector<uint8_t> &images,
+                                         const std::string &imagesPath,
+                                         const std::vector<uint8_t> &labels,
+                                         const std::string &labelsPath,
+                                         std::string &error);
+
 } // namespace tessel::driver
 
 #endif // TESSEL_RUNTIME_DRIVER_FASHIONMNIST_H

@@ -48,9 +48,26 @@ target_include_directories(ShardIndexFuzzerReplay PRIVATE
   ${PROJECT_SOURCE_DIR}/runtime)
 target_link_libraries(ShardIndexFuzzerReplay PRIVATE TesselSafetensors)
 
+find_package(ZLIB REQUIRED)
+add_executable(NpyFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/NpyFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp
+  ${PROJECT_SOURCE_DIR}/reference/npy/NpyArray.cpp)
+target_include_directories(NpyFuzzerReplay PRIVATE ${PROJECT_SOURCE_DIR})
+add_executable(IdxFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/IdxFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp
+  ${PROJECT_SOURCE_DIR}/runtime/driver/FashionMnist.cpp)
+add_executable(TextCorpusFuzzerReplay
+  ${TESSEL_FUZZ_DIR}/TextCorpusFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp
+  ${PROJECT_SOURCE_DIR}/runtime/driver/TextCorpus.cpp)
+foreach(fuzzer IdxFuzzer TextCorpusFuzzer)
+  target_include_directories(${fuzzer}Replay PRIVATE
+    ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/runtime)
+  target_link_libraries(${fuzzer}Replay PRIVATE fmt::fmt ZLIB::ZLIB)
+endforeach()
+
 foreach(fuzzer LayoutFileFuzzer MeshStringFuzzer ModelFuzzer CheckpointFuzzer
                MetadataFuzzer MachineProfileFuzzer WeightMapFuzzer
-               ShardIndexFuzzer)
+               ShardIndexFuzzer NpyFuzzer IdxFuzzer TextCorpusFuzzer)
   file(GLOB inputs CONFIGURE_DEPENDS ${TESSEL_FUZZ_DIR}/corpus/${fuzzer}/*)
   add_test(NAME fuzz-corpus-${fuzzer} COMMAND ${fuzzer}Replay ${inputs})
   set_tests_properties(fuzz-corpus-${fuzzer} PROPERTIES TIMEOUT 300)
