@@ -473,11 +473,16 @@ std::vector<Candidate> search::pipelinedCandidates(
     }
     // Micro-batches: the bubble (p - 1) / (m + p - 1) shrinks with m, each
     // micro-batch's kernels grow less efficient; p, 2p and 4p where the
-    // batch divides into m micro-batches that the data axis splits evenly.
-    for (int64_t factor : {1, 2, 4}) {
-      int64_t microbatches = factor * numStages;
-      if (batch.size % (microbatches * data) != 0)
-        continue;
+    // batch divides into m micro-batches that the data axis splits evenly,
+    // else the most micro-batches up to 4p that it divides into.
+    std::vector<int64_t> microbatchCounts;
+    for (int64_t factor : {1, 2, 4})
+      if (batch.size % (factor * numStages * data) == 0)
+        microbatchCounts.push_back(factor * numStages);
+    for (int64_t m = 4 * numStages; microbatchCounts.empty() && m >= 2; --m)
+      if (batch.size % (m * data) == 0)
+        microbatchCounts.push_back(m);
+    for (int64_t microbatches : microbatchCounts) {
       Candidate candidate;
       if (data > 1)
         candidate.mesh.push_back({"data", data});

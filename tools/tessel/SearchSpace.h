@@ -130,7 +130,8 @@ std::vector<Candidate> refine(const ModelDims &dims, const Candidate &base);
 /// best first) whose dims are all at least the axis size (else the
 /// largest dim that is), for every factorization of the rest; p, 2p and
 /// 4p micro-batches for p stages, where the data axis times the
-/// micro-batches divides the batch.
+/// micro-batches divides the batch (none of them: the most up to 4p that
+/// do, if any).
 std::vector<Candidate>
 pipelinedCandidates(const ModelDims &dims, int64_t ranks,
                     const std::vector<std::vector<std::string>> &stages,

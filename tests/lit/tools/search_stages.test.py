@@ -113,7 +113,11 @@ def space(path, ranks, batch, most):
         assert math.prod(mesh.values()) == ranks, mesh
         p, m = mesh["stage"], pipeline["microbatches"]
         d = mesh.get("data", 1)
-        assert m in (p, 2 * p, 4 * p) and batch % (m * d) == 0, entry
+        assert batch % (m * d) == 0, entry
+        usual = [k * p for k in (1, 2, 4) if batch % (k * p * d) == 0]
+        fallback = max((k for k in range(2, 4 * p + 1) if batch % (k * d) == 0),
+                       default=None)
+        assert m in usual if usual else m == fallback, entry
         cuts.setdefault(p, set()).add(json.dumps(pipeline["stages"]))
         three_d += len(mesh) == 3
     assert sorted(cuts) == stage_counts, cuts
@@ -126,6 +130,34 @@ def space(path, ranks, batch, most):
     assert len(entries) <= bound, (len(entries), bound)
 
 
+def layout_yaml(candidate):
+    """The layout file of a pipelined candidate of search's JSON."""
+    pipeline = candidate["pipeline"]
+    mesh = ", ".join(f"{a}: {n}" for a, n in candidate["mesh"].items())
+    rules = ", ".join(f"{d}: {a}" for d, a in candidate["layout"].items())
+    stages = ", ".join("[" + ", ".join(s) + "]" for s in pipeline["stages"])
+    return (f"mesh: {{{mesh}}}\nlayout: {{{rules}}}\n"
+            f"pipeline: {{axis: {pipeline['axis']}, microbatches: "
+            f"{pipeline['microbatches']}, schedule: {pipeline['schedule']}, "
+            f"stages: [{stages}]}}\n")
+
+
+def chain(path, yaml_path):
+    """Inputs/chain.mlir's segments, and its 3 stages with 8 micro-batches;
+    writes that candidate's layout to `yaml_path`."""
+    result = load(path)
+    segments = [["pre", "fc0", "act0"], ["fc1", "act1"], ["fc2"]]
+    assert result["stage_axis"]["segments"] == segments, result["stage_axis"]
+    entries = pipelined(result["candidates"])
+    assert entries and len(entries) == result["pipelined"], result
+    [candidate] = entries
+    assert candidate["mesh"] == {"stage": 3}, candidate
+    assert candidate["pipeline"]["stages"] == segments, candidate
+    assert candidate["pipeline"]["microbatches"] == 8, candidate
+    with open(yaml_path, "w") as f:
+        f.write(layout_yaml(candidate))
+
+
 if __name__ == "__main__":
     check, *args = sys.argv[1:]
     if check == "budget-needs-stages":
@@ -136,6 +168,8 @@ if __name__ == "__main__":
         same_as_explain(args[0], args[1])
     elif check == "compared":
         compared(args[0])
+    elif check == "chain":
+        chain(args[0], args[1])
     elif check == "space":
         space(args[0], int(args[1]), int(args[2]), int(args[3]))
     else:
