@@ -60,9 +60,9 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                "Skip a step whose loss is NaN or infinite (its update is "
                "dropped) instead of stopping with an error");
   app.add_flag("--profile", options.profile,
-               "Time every op during training and print, on rank 0, the "
-               "time per step of each kind of op and of the costliest call "
-               "sites");
+               "Time every op during training (from the second step: the "
+               "first loads kernels) and print, on rank 0, the time per step "
+               "of each kind of op and of the costliest call sites");
   app.add_flag("!--no-evaluate", options.evaluate,
                "skip the test-split accuracy after training");
   app.add_option("--eval-every", options.evalEvery,

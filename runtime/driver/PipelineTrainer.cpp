@@ -691,10 +691,10 @@ int trainPipelined(
   std::map<std::string, std::vector<unsigned char>> staging;
   GradientSums sums(context);
   StepWatchdog watchdog(options.stepTimeout, static_cast<int>(rank));
-  if (options.profile)
-    runtime::enableOpProfiling();
   int status = 0;
   for (int64_t s = 0; s < options.steps; ++s) {
+    if (options.profile && s == report.firstProfiledStep())
+      runtime::enableOpProfiling();
     watchdog.stepStarted(s + 1);
     Clock::time_point stepStart = Clock::now();
     double lr = learningRate(options.schedule, options.learningRate,

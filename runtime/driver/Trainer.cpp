@@ -367,9 +367,10 @@ int train(const Options &options, const Program &program,
   int64_t lastCheckpoint = firstStep;
   std::vector<std::vector<unsigned char>> staging(step.arguments.size());
   StepWatchdog watchdog(options.stepTimeout, rank);
-  if (options.profile)
-    runtime::enableOpProfiling();
   for (int64_t s = firstStep; s < options.steps; ++s) {
+    bool profiled = options.profile && s >= report.firstProfiledStep();
+    if (profiled && s == report.firstProfiledStep())
+      runtime::enableOpProfiling();
     watchdog.stepStarted(s + 1);
     Clock::time_point stepStart = Clock::now();
     double lr = learningRate(options.schedule, options.learningRate,
@@ -439,13 +440,13 @@ int train(const Options &options, const Program &program,
         (s + 1) % options.evalEvery == 0) {
       Clock::time_point validationStart = Clock::now();
       // The profile is of the training steps.
-      if (options.profile)
+      if (profiled)
         runtime::disableOpProfiling();
       validation = evaluator->run(
           mesh, rank, context,
           [&](const std::string &name) { return state.find(name); },
           options.evalBatches, error);
-      if (options.profile)
+      if (profiled)
         runtime::enableOpProfiling();
       if (anyRankFailed(rank, validation ? std::nullopt
                                          : std::optional<std::string>(error)))

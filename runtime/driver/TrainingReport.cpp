@@ -151,7 +151,7 @@ void TrainingReport::printSummary() {
              largest, peakMiB[0]);
   std::fflush(stdout);
   if (options.profile)
-    printOpProfile(stdout, trained);
+    printOpProfile(stdout, options.steps - firstProfiledStep());
   if (metrics) {
     nlohmann::json line = {
         {"trained_steps", trained},

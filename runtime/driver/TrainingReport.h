@@ -65,6 +65,15 @@ public:
   /// On rank 0, prints the progress line of step `step` with `suffix`.
   void printProgress(int64_t step, double loss, const std::string &suffix);
 
+  /// The first step --profile times: the run's second, since its first
+  /// also loads kernels, makes oneDNN primitives and chooses cuDNN
+  /// algorithms, once (about 100 ms of one einsum's first call on a GPU,
+  /// which spread over the steps hid where a step's time goes); the first
+  /// when the run trains one step.
+  int64_t firstProfiledStep() const {
+    return options.steps - firstStep > 1 ? firstStep + 1 : firstStep;
+  }
+
   /// After the last step: on rank 0 the steps' time, samples/s and loss,
   /// each rank's peak memory (collective) and the op profile, and their
   /// metrics line.
