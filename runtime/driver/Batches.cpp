@@ -10,7 +10,6 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
-#include <limits>
 #include <numeric>
 
 namespace tessel::driver {
@@ -95,18 +94,21 @@ std::optional<std::string> checkArrayFits(const NpyArray &array,
       if (!std::isfinite(array.at(i)))
         return fmt::format("{}: element {} is {}; the data must be finite",
                            array.path(), i, array.at(i));
-  // Integers the model's type cannot hold (int64 labels into i32) would
-  // wrap around into other, valid-looking values.
-  if (global.type == ref::ElementType::I32 ||
-      global.type == ref::ElementType::I1) {
-    double lowest = global.type == ref::ElementType::I1
-                        ? 0
-                        : std::numeric_limits<int32_t>::min();
-    double highest = global.type == ref::ElementType::I1
-                         ? 1
-                         : std::numeric_limits<int32_t>::max();
+  // Integers the model's type cannot hold (int64 labels into i32, uint64
+  // values of 2^63 or more into i64) would wrap around or saturate into
+  // other, valid-looking values. The upper bound is exclusive: 2^63 - 1 is
+  // not a double (it rounds up to 2^63), 2^63 is.
+  if (!ref::isFloatType(global.type)) {
+    double lowest = 0, pastHighest = 2;
+    if (global.type == ref::ElementType::I32) {
+      lowest = -2147483648.0;
+      pastHighest = 2147483648.0;
+    } else if (global.type == ref::ElementType::I64) {
+      lowest = -9223372036854775808.0;
+      pastHighest = 9223372036854775808.0;
+    }
     for (int64_t i = 0; i < array.numElements(); ++i)
-      if (array.at(i) < lowest || array.at(i) > highest)
+      if (array.at(i) < lowest || array.at(i) >= pastHighest)
         return fmt::format("{}: element {} is {:.0f}, which the model's '{}' "
                            "({}) cannot hold",
                            array.path(), i, array.at(i), argument.name,

@@ -86,6 +86,18 @@ endforeach()
 
 find_package(nlohmann_json 3 REQUIRED)
 
+# The driver's check of a --data array against the argument it feeds; no
+# MPI job.
+add_executable(tessel-runtime-array-fits-tests ArrayFitsTest.cpp)
+target_include_directories(tessel-runtime-array-fits-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+# gtest_main before the driver, whose archive has a main() of its own.
+target_link_libraries(tessel-runtime-array-fits-tests PRIVATE
+  GTest::gtest_main tessel_driver GTest::gtest)
+set(name ${TESSEL_RUNTIME_TEST_PREFIX}array-fits)
+add_test(NAME ${name} COMMAND tessel-runtime-array-fits-tests)
+set_tests_properties(${name} PROPERTIES TIMEOUT 60)
+
 # Checkpoints damaged or read as another program: each an error naming the
 # file and the tensor; a failed write keeps the checkpoint before it.
 add_executable(tessel-runtime-checkpoint-tests
