@@ -182,8 +182,16 @@ public:
                   : reason;
       return false;
     }
-    if (context.comm)
-      state->nccl = std::make_unique<NcclGroups>(context.mesh, context.rank);
+    if (context.comm) {
+      try {
+        // Collective: every rank got here (allRanksAgree).
+        state->nccl = std::make_unique<NcclGroups>(context.mesh, context.rank);
+      } catch (const std::exception &failure) {
+        destroy(state);
+        error = failure.what();
+        return false;
+      }
+    }
     context.device = state;
     return true;
   }

@@ -5,10 +5,12 @@
 // axis, ordered by layout::Mesh::positionInGroup (the CPU runtime's order,
 // so both backends compute the same thing). Each group gets its own
 // ncclComm_t whose NCCL rank is the position: the position-0 member makes
-// an ncclUniqueId and sends it over MPI to the others (an MPI_Comm_split of
-// MPI_COMM_WORLD by group), and all call ncclCommInitRank. Made on the
-// first use of an axis list; every rank reaches that use at the same op of
-// the SPMD program, so the collective creation cannot deadlock.
+// an ncclUniqueId and sends it to the other members, point to point over a
+// communicator of the ids' own, and all call ncclCommInitRank. Made on the
+// first use of an axis list by the group's members alone, as the MPI
+// communicator makes its groups: the stages of a pipelined program run
+// different functions and reach their groups' first collectives at
+// different times, so nothing may wait on a rank outside the group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include "layouts/Mesh.h"
 
+#include <mpi.h>
 #include <nccl.h>
 
 #include <map>
@@ -27,8 +30,9 @@ namespace tessel::runtime::gpu {
 
 class NcclGroups {
 public:
-  NcclGroups(layout::Mesh mesh, int64_t rank)
-      : mesh(std::move(mesh)), rank(rank) {}
+  /// Collective over MPI_COMM_WORLD (the backend's start-up, which every
+  /// rank runs): duplicates it for the ids. OpError when MPI fails.
+  NcclGroups(layout::Mesh mesh, int64_t rank);
   ~NcclGroups();
   NcclGroups(const NcclGroups &) = delete;
   NcclGroups &operator=(const NcclGroups &) = delete;
@@ -46,8 +50,12 @@ public:
   const layout::Mesh &meshOf() const { return mesh; }
 
 private:
+  /// The tag of the ids for `axes`: the same on every member.
+  int idTag(const std::vector<std::string> &axes) const;
+
   layout::Mesh mesh;
   int64_t rank;
+  MPI_Comm ids = MPI_COMM_NULL;
   std::map<std::vector<std::string>, ncclComm_t> comms;
 };
 
