@@ -163,27 +163,30 @@ void RuntimeLowering::addFunctionTable(ArrayRef<func::FuncOp> functions) {
   LLVM::ReturnOp::create(builder, loc, entries);
 }
 
-/// The runtime computes a fused body in f32, with i1 conditions: anything
-/// else is refused here, at compile time, rather than when the program
-/// first runs the op.
+/// The runtime computes a fused body's floats (f32, bf16, f16) in f32
+/// registers, with i1 conditions: anything else is refused here, at compile
+/// time, rather than when the program first runs the op.
 static LogicalResult checkFusedTypes(FusedOp fused) {
-  auto isComputable = [](Type type) {
+  auto isFloat = [](Type type) {
     Type element = cast<NamedTensorType>(type).getElementType();
-    return element.isF32() || element.isInteger(1);
+    return element.isF32() || element.isBF16() || element.isF16();
   };
-  if (!cast<NamedTensorType>(fused.getResult().getType())
-           .getElementType()
-           .isF32())
+  auto isComputable = [&](Type type) {
+    return isFloat(type) ||
+           cast<NamedTensorType>(type).getElementType().isInteger(1);
+  };
+  if (!isFloat(fused.getResult().getType()))
     return fused.emitError() << "tessel-lower-to-runtime: the runtime "
-                                "computes fused ops in f32, but this one "
-                                "gives "
+                                "computes fused ops in f32, bf16 or f16, but "
+                                "this one gives "
                              << fused.getResult().getType();
   WalkResult walk = fused.getBody().walk([&](Operation *op) {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (isa<NamedTensorType>(value.getType()) &&
           !isComputable(value.getType())) {
         op->emitError() << "tessel-lower-to-runtime: the runtime computes "
-                           "fused bodies in f32 (with i1 conditions), but '"
+                           "fused bodies in f32, bf16 or f16 (with i1 "
+                           "conditions), but '"
                         << op->getName() << "' here has " << value.getType();
         return WalkResult::interrupt();
       }

@@ -17,7 +17,7 @@ bool mlir::tessel::isFusibleElementwiseOp(Operation *op) {
   }
   return isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
              ReluOp, GeluOp, ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, DivOp,
-             MaxOp, MinOp, PowOp, CompareOp, SelectOp>(op);
+             MaxOp, MinOp, PowOp, CompareOp, SelectOp, CastOp>(op);
 }
 
 bool mlir::tessel::haveSameDimensionSet(NamedTensorType a, NamedTensorType b) {

@@ -52,7 +52,7 @@ constexpr llvm::StringLiteral kRoleAttrName = "tessel.role";
 void addTesselInlinerInterface(TesselDialect &dialect);
 
 /// Whether `op` may be part of a tessel.fused body: an element-wise op
-/// (unary, binary, compare, select) or a splat constant.
+/// (unary, binary, compare, select, cast) or a splat constant.
 bool isFusibleElementwiseOp(Operation *op);
 
 /// Whether both types have the same dimensions with the same sizes, in any

@@ -21,7 +21,7 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
   let description = [{
     Computes its body for every element of its result. The body's block
     arguments are the inputs; its ops are element-wise ops (unary, binary,
-    `compare`, `select`) and splat `constant`s, each of which, but the
+    `compare`, `select`, `cast`) and splat `constant`s, each of which, but the
     constants, has the result's dimensions (in any order): the body computes
     one result element from the input elements at the same index, with the
     inputs broadcast by name as the element-wise ops broadcast them. The

@@ -8,13 +8,20 @@
 // inputs. The pass groups such chains into tessel.fused ops, which the
 // runtime computes in one pass over the data.
 //
+// Values may be f32, bf16 or f16 (a mixed-precision step's chains, and the
+// casts between those types: the runtime computes them in f32 registers and
+// rounds each op's value to its type), with i1 conditions.
+//
 // Groups are grown backwards from a root: an element-wise op whose result
-// is f32. A producer joins its consumer's group when it is element-wise
+// is a float. A producer joins its consumer's group when it is element-wise
 // too, has the root's dimensions (a smaller producer, broadcast into the
 // root, would be recomputed for every element it is broadcast to), and
 // every use of its result is inside the group (so no intermediate value
 // has to be stored). Splat constants are copied into every body that uses
-// them.
+// them. A group of one op stays that op, except where a value is bf16 or
+// f16: the fused kernel is the runtime's vectorized loop for every
+// element-wise op in those types (oneDNN has no GELU, erf, log, sin or cos
+// to offer, nor comparisons and select, and f16 hardly anything).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,8 +43,15 @@ using namespace mlir::tessel;
 
 namespace {
 
-bool isF32(Value value) {
-  return cast<NamedTensorType>(value.getType()).getElementType().isF32();
+/// f32, bf16 or f16: the types the runtime's fused kernel computes.
+bool isComputedFloat(Value value) {
+  Type element = cast<NamedTensorType>(value.getType()).getElementType();
+  return element.isF32() || element.isBF16() || element.isF16();
+}
+
+bool isNarrowFloat(Value value) {
+  Type element = cast<NamedTensorType>(value.getType()).getElementType();
+  return element.isBF16() || element.isF16();
 }
 
 bool isI1(Value value) {
@@ -45,17 +59,22 @@ bool isI1(Value value) {
 }
 
 /// Whether the runtime's fused kernel computes `op`: an element-wise op
-/// on f32 values (a comparison of f32 values into i1, a select on an i1
-/// condition). Constants are not members: they are copied into bodies.
+/// or a cast on float values (a comparison of floats into i1, a select on
+/// an i1 condition). Constants are not members: they are copied into
+/// bodies.
 bool isFusionMember(Operation *op) {
   if (!isFusibleElementwiseOp(op) || isa<ConstantOp>(op))
     return false;
   if (auto compare = dyn_cast<CompareOp>(op))
-    return isF32(compare.getLhs()) && isF32(compare.getRhs());
+    return isComputedFloat(compare.getLhs()) &&
+           isComputedFloat(compare.getRhs());
   if (auto select = dyn_cast<SelectOp>(op))
-    return isI1(select.getCondition()) && isF32(select.getOnTrue()) &&
-           isF32(select.getOnFalse()) && isF32(select.getResult());
-  return llvm::all_of(op->getOperands(), isF32) && isF32(op->getResult(0));
+    return isI1(select.getCondition()) &&
+           isComputedFloat(select.getOnTrue()) &&
+           isComputedFloat(select.getOnFalse()) &&
+           isComputedFloat(select.getResult());
+  return llvm::all_of(op->getOperands(), isComputedFloat) &&
+         isComputedFloat(op->getResult(0));
 }
 
 bool sameDimensions(Value a, Value b) {
@@ -157,10 +176,12 @@ struct FuseElementwisePass
     SmallVector<Group> groups;
     for (Operation &op : llvm::reverse(block)) {
       if (taken.contains(&op) || !isFusionMember(&op) ||
-          !isF32(op.getResult(0)))
+          !isComputedFloat(op.getResult(0)))
         continue;
       Group group = growGroup(&op, taken);
-      if (group.members.size() < 2)
+      if (group.members.size() < 2 &&
+          !llvm::any_of(op.getOperands(), isNarrowFloat) &&
+          !isNarrowFloat(op.getResult(0)))
         continue;
       for (Operation *member : group.members)
         taken.insert(member);

@@ -623,20 +623,23 @@ def TesselFuseElementwise
     : Pass<"tessel-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "compute chains of element-wise ops as one op";
   let description = [{
-    Groups chains of element-wise ops on f32 tensors into `tessel.fused`
-    ops, which the runtime computes in one pass over the data: one call
+    Groups chains of element-wise ops on f32, bf16 and f16 tensors into
+    `tessel.fused` ops, which the runtime computes (in f32 registers, each
+    bf16 or f16 value rounded to its type) in one pass over the data: one call
     instead of one per op, and no intermediate tensor written to memory or
     read back. An optimizer's update (AdamW is sixteen ops per parameter),
     GELU and its gradient, and the element-wise parts of a layer norm's
     gradient each become one op.
 
-    A group grows backwards from an op with an f32 result over the ops that
+    A group grows backwards from an op with a float result over the ops that
     compute its operands. A producer joins when it is an element-wise op
-    (unary, binary, `compare` of f32 values, `select`), it has the same
+    (unary, binary, `compare` of floats, `select`, `cast` between f32, bf16
+    and f16), it has the same
     dimensions as the group's result (a smaller one, broadcast into it,
     would be computed again for every element it is broadcast to), and all
     its uses are in the group. Splat constants are copied into each body
-    that uses them. Groups of one op are left alone.
+    that uses them. Groups of one op are left alone, but for an op on bf16
+    or f16 values, which only the fused kernel computes fast for every op.
 
     It runs on a rank's program, after tessel-partition; `tessel compile`
     runs it last before lowering to runtime calls, for the CPU runtime.

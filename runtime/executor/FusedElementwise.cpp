@@ -18,6 +18,14 @@
 // result. Registers are reused once their value is dead, so a 16-op AdamW
 // update needs a handful and stays in L1.
 //
+// Values are f32, bf16 or f16 (and i1 conditions); registers are f32. A
+// bf16 or f16 operand is widened as it is read, each instruction whose value
+// is bf16 or f16 rounds its tile to that type (to nearest, ties to even:
+// what the op computed on its own gives), tessel.cast is such a rounding
+// (or a plain copy), and a narrow result is narrowed as it is written. So a
+// mixed-precision step's element-wise chains, and the casts of its
+// parameters and gradients, run here rather than op by op.
+//
 // Numerics are f32, as the ops' oneDNN kernels compute them: add, sub, mul,
 // div and sqrt are IEEE f32 operations, equal to the reference's double
 // computation rounded once (rsqrt, 1 / sqrt, rounds twice: within an ulp);
@@ -37,6 +45,7 @@
 
 #include "executor/Buffers.h"
 #include "executor/FastKernel.h"
+#include "executor/NarrowFloat.h"
 #include "executor/OuterWalk.h"
 #include "executor/VectorMath.h"
 
@@ -117,9 +126,9 @@ enum class Opcode : uint8_t {
   Gt,
   Ge,
   Select,
-  // Copies its argument: the instruction of a body whose last entry is a
-  // constant, which is otherwise not an instruction but a tile filled when
-  // the site is prepared.
+  // Copies its argument: tessel.cast, and the instruction of a body whose
+  // last entry is a constant, which is otherwise not an instruction but a
+  // tile filled when the site is prepared.
   Copy,
 };
 
@@ -135,6 +144,7 @@ struct BodyOp {
 constexpr const char *kConstantOp = "tessel.constant";
 constexpr const char *kCompareOp = "tessel.compare";
 constexpr const char *kSelectOp = "tessel.select";
+constexpr const char *kCastOp = "tessel.cast";
 
 constexpr BodyOp kBodyOps[] = {
     {"tessel.neg", Opcode::Neg, 1},   {"tessel.abs", Opcode::Abs, 1},
@@ -148,7 +158,7 @@ constexpr BodyOp kBodyOps[] = {
     {"tessel.div", Opcode::Div, 2},   {"tessel.max", Opcode::Max, 2},
     {"tessel.min", Opcode::Min, 2},   {"tessel.pow", Opcode::Pow, 2},
     {kCompareOp, Opcode::Eq, 2},      {kSelectOp, Opcode::Select, 3},
-    {kConstantOp, Opcode::Copy, 0},
+    {kConstantOp, Opcode::Copy, 0},   {kCastOp, Opcode::Copy, 1},
 };
 
 constexpr std::pair<const char *, Opcode> kCompareKinds[] = {
@@ -156,9 +166,30 @@ constexpr std::pair<const char *, Opcode> kCompareKinds[] = {
     {"le", Opcode::Le}, {"gt", Opcode::Gt}, {"ge", Opcode::Ge},
 };
 
+/// The element types a fused value may have besides i1: those it computes.
+bool isFloat(ref::ElementType type) {
+  return type == ref::ElementType::F32 || type == ref::ElementType::BF16 ||
+         type == ref::ElementType::F16;
+}
+
 //===----------------------------------------------------------------------===//
 // The program
 //===----------------------------------------------------------------------===//
+
+/// The rounding an instruction applies to its tile: none for f32 (and i1)
+/// values, to bf16 or to f16 for those.
+enum class Rounding : uint8_t { None, Bf16, F16 };
+
+Rounding roundingOf(ref::ElementType type) {
+  switch (type) {
+  case ref::ElementType::BF16:
+    return Rounding::Bf16;
+  case ref::ElementType::F16:
+    return Rounding::F16;
+  default:
+    return Rounding::None;
+  }
+}
 
 /// How an operand's elements of a tile reach the instructions.
 enum class ReadMode : uint8_t {
@@ -171,8 +202,9 @@ enum class ReadMode : uint8_t {
 
 struct OperandRead {
   ReadMode mode = ReadMode::Unused;
-  /// An i1 operand, one byte per element, read as 0.0f or 1.0f.
-  bool isCondition = false;
+  /// Its element type: f32, bf16 or f16, or i1 (an i1 operand, one byte per
+  /// element, is read as 0.0f or 1.0f).
+  ref::ElementType type = ref::ElementType::F32;
   /// Its register, for Splat and Gather.
   int reg = -1;
   /// Its walk along the result in row-major order: the sizes of the
@@ -197,7 +229,9 @@ struct ValueHome {
 
 struct Instruction {
   Opcode opcode;
-  /// The register it writes; -1 for the result buffer.
+  /// To the value's type, after the opcode has computed it in f32.
+  Rounding rounding;
+  /// The register it writes; -1 for the result tile.
   int dest;
   /// The values it reads; unused ones repeat the first.
   int args[3];
@@ -206,6 +240,10 @@ struct Instruction {
 struct FusedProgram {
   int64_t count = 0; // The result's elements.
   int64_t tile = 0;  // Elements per tile (fewer for a small result).
+  /// The result's type; a bf16 or f16 result is computed into a register
+  /// (`staging`) and narrowed into the result buffer.
+  ref::ElementType resultType = ref::ElementType::F32;
+  int staging = -1;
   int numRegisters = 0;
   size_t maxWalkRank = 0;
   std::vector<OperandRead> operands;
@@ -308,9 +346,10 @@ BodyEntry parseEntry(const json &entry, size_t index,
 
   if (parsed.isConstant) {
     // A splat of any shape: its value is read at every index.
-    if (parsed.result.type != ref::ElementType::F32 &&
+    if (!isFloat(parsed.result.type) &&
         parsed.result.type != ref::ElementType::I1)
-      throw OpError(fmt::format("{}: the result {} is neither f32 nor i1",
+      throw OpError(fmt::format("{}: the result {} is neither a float (f32, "
+                                "bf16, f16) nor i1",
                                 where, parsed.result.str()));
     auto valueIt = attrs.find("value");
     std::optional<double> number;
@@ -351,22 +390,23 @@ BodyEntry parseEntry(const json &entry, size_t index,
     parsed.opcode = kind->second;
   }
 
-  ref::ElementType resultType =
-      parsed.op == kCompareOp ? ref::ElementType::I1 : ref::ElementType::F32;
-  if (parsed.result.type != resultType)
+  if (parsed.op == kCompareOp ? parsed.result.type != ref::ElementType::I1
+                              : !isFloat(parsed.result.type))
     throw OpError(fmt::format("{}: the result {} is not {}", where,
                               parsed.result.str(),
-                              ref::elementTypeName(resultType)));
+                              parsed.op == kCompareOp
+                                  ? "i1"
+                                  : "a float (f32, bf16, f16)"));
   for (size_t k = 0; k < parsed.args.size(); ++k) {
     bool condition = parsed.op == kSelectOp && k == 0;
-    ref::ElementType wanted =
-        condition ? ref::ElementType::I1 : ref::ElementType::F32;
     const TensorType &argType = types[parsed.args[k]];
-    if (argType.type != wanted)
+    if (condition ? argType.type != ref::ElementType::I1
+                  : !isFloat(argType.type))
       throw OpError(fmt::format("{}: argument {} is value {} of type {}, "
                                 "where {} is needed",
                                 where, k, parsed.args[k], argType.str(),
-                                condition ? "an i1 condition" : "f32"));
+                                condition ? "an i1 condition"
+                                          : "a float (f32, bf16, f16)"));
   }
   return parsed;
 }
@@ -406,16 +446,17 @@ private:
 /// Checks the result, the operands and every body entry.
 std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
   const TensorType &result = desc.result;
-  if (result.type != ref::ElementType::F32)
-    throw OpError(fmt::format("the result {} is not f32", result.str()));
+  if (!isFloat(result.type))
+    throw OpError(fmt::format("the result {} is not a float (f32, bf16, f16)",
+                              result.str()));
   checkBroadcastsInto(result, result, "the result");
   std::vector<TensorType> types;
   for (size_t i = 0; i < desc.operands.size(); ++i) {
     const TensorType &operand = desc.operands[i];
     std::string what = fmt::format("operand {}", i);
-    if (operand.type != ref::ElementType::F32 &&
-        operand.type != ref::ElementType::I1)
-      throw OpError(fmt::format("{} {} is neither f32 nor an i1 condition",
+    if (!isFloat(operand.type) && operand.type != ref::ElementType::I1)
+      throw OpError(fmt::format("{} {} is neither a float (f32, bf16, f16) "
+                                "nor an i1 condition",
                                 what, operand.str()));
     checkBroadcastsInto(operand, result, what);
     types.push_back(operand);
@@ -431,10 +472,11 @@ std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
     body.push_back(parseEntry((*bodyIt)[i], i, types, result));
     types.push_back(body.back().result);
   }
-  if (body.back().result.type != ref::ElementType::F32)
-    throw OpError(fmt::format("the last body entry's result {} is not f32, "
+  if (body.back().result.type != result.type)
+    throw OpError(fmt::format("the last body entry's result {} is not {}, "
                               "as the fused result is",
-                              body.back().result.str()));
+                              body.back().result.str(),
+                              ref::elementTypeName(result.type)));
   return body;
 }
 
@@ -459,6 +501,7 @@ FusedProgram compileBody(const OpDescriptor &desc,
   }
 
   FusedProgram program;
+  program.resultType = result.type;
   program.count = result.numElements();
   program.tile = std::max<int64_t>(1, std::min(kTileElements, program.count));
   program.homes.resize(numValues);
@@ -467,7 +510,7 @@ FusedProgram compileBody(const OpDescriptor &desc,
   // Operands, all in their registers before the first instruction.
   for (size_t i = 0; i < numOperands; ++i) {
     OperandRead read;
-    read.isCondition = desc.operands[i].type == ref::ElementType::I1;
+    read.type = desc.operands[i].type;
     walkOperand(desc.operands[i], result, read);
     bool broadcastEverywhere =
         std::all_of(read.strides.begin(), read.strides.end(),
@@ -476,7 +519,7 @@ FusedProgram compileBody(const OpDescriptor &desc,
       read.mode = ReadMode::Unused;
     else if (broadcastEverywhere)
       read.mode = ReadMode::Splat;
-    else if (!read.isCondition && read.sizes.size() == 1 &&
+    else if (read.type == ref::ElementType::F32 && read.sizes.size() == 1 &&
              read.strides[0] == 1)
       read.mode = ReadMode::InPlace;
     else
@@ -522,7 +565,8 @@ FusedProgram compileBody(const OpDescriptor &desc,
     const BodyEntry &entry = body[i];
     if (!live[value] || (entry.isConstant && !last))
       continue;
-    Instruction instruction{entry.opcode, -1, {0, 0, 0}};
+    Instruction instruction{entry.opcode, roundingOf(entry.result.type), -1,
+                            {0, 0, 0}};
     std::vector<int> args = entry.args;
     if (entry.isConstant)
       args = {static_cast<int>(value)}; // Copy from its own tile.
@@ -539,7 +583,10 @@ FusedProgram compileBody(const OpDescriptor &desc,
     program.code.push_back(instruction);
     giveBackDead(entry.args, static_cast<int>(i));
   }
+  // A register of its own, which no instruction reads.
   program.numRegisters = registers.count();
+  if (program.resultType != ref::ElementType::F32)
+    program.staging = program.numRegisters++;
   return program;
 }
 
@@ -575,17 +622,52 @@ Scratch &threadScratch() {
   return scratch;
 }
 
-inline float toFloat(float value) { return value; }
-inline float toFloat(unsigned char condition) {
-  return condition != 0 ? 1.0f : 0.0f;
+/// How each stored element type reads as f32.
+struct FromF32 {
+  using Element = float;
+  float operator()(float value) const { return value; }
+};
+struct FromCondition {
+  using Element = unsigned char;
+  float operator()(unsigned char condition) const {
+    return condition != 0 ? 1.0f : 0.0f;
+  }
+};
+struct FromBf16 {
+  using Element = uint16_t;
+  float operator()(uint16_t bits) const { return narrow::fromBf16(bits); }
+};
+struct FromF16 {
+  using Element = uint16_t;
+  float operator()(uint16_t bits) const { return narrow::fromF16(bits); }
+};
+
+/// Calls `f` with the reader of the operand's element type.
+template <typename F> void withReader(ref::ElementType type, F &&f) {
+  switch (type) {
+  case ref::ElementType::I1:
+    f(FromCondition());
+    return;
+  case ref::ElementType::BF16:
+    f(FromBf16());
+    return;
+  case ref::ElementType::F16:
+    f(FromF16());
+    return;
+  default:
+    f(FromF32());
+    return;
+  }
 }
 
 /// Copies elements [start, start + n) of the operand's walk into `out`:
 /// one run of the innermost merged dim at a time, which is a plain copy
 /// (stride 1), a fill (stride 0) or a strided loop.
-template <typename Element>
-void gatherTile(const Element *base, const OperandRead &read, int64_t start,
-                int64_t n, float *out, int64_t *index) {
+template <typename Reader>
+void gatherTile(const typename Reader::Element *base, const OperandRead &read,
+                int64_t start, int64_t n, float *out, int64_t *index,
+                Reader toFloat) {
+  using Element = typename Reader::Element;
   const std::vector<int64_t> &sizes = read.sizes, &strides = read.strides;
   int inner = static_cast<int>(sizes.size()) - 1;
   // The walk's index of element `start` and the offset it reads.
@@ -744,14 +826,32 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       std::copy(a, a + n, out);
       break;
     }
+    if (in.rounding == Rounding::Bf16)
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = narrow::roundToBf16(out[i]);
+    else if (in.rounding == Rounding::F16)
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = narrow::roundToF16(out[i]);
   }
+}
+
+/// Writes a computed tile into a bf16 or f16 result.
+TESSEL_FUSED_CLONES
+void narrowTile(const float *tile, ref::ElementType type, uint16_t *out,
+                int64_t n) {
+  if (type == ref::ElementType::BF16)
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = narrow::toBf16(tile[i]);
+  else
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = narrow::toF16(tile[i]);
 }
 
 /// One thread's part of a call: its registers, with the splats filled and
 /// every value's tile located, ready to compute any tile of the result.
 class TileRunner {
 public:
-  TileRunner(const FusedProgram &program, void *const *operands, float *result,
+  TileRunner(const FusedProgram &program, void *const *operands, void *result,
              Scratch &scratch)
       : program_(program), operands_(operands), result_(result),
         scratch_(scratch) {
@@ -770,10 +870,11 @@ public:
       const OperandRead &read = program.operands[i];
       if (read.mode != ReadMode::Splat)
         continue;
-      float value =
-          read.isCondition
-              ? toFloat(*static_cast<const unsigned char *>(operands[i]))
-              : *static_cast<const float *>(operands[i]);
+      float value = 0;
+      withReader(read.type, [&](auto toFloat) {
+        using Element = typename decltype(toFloat)::Element;
+        value = toFloat(*static_cast<const Element *>(operands[i]));
+      });
       std::fill(registers_ + read.reg * tile,
                 registers_ + (read.reg + 1) * tile, value);
     }
@@ -789,28 +890,36 @@ public:
         scratch_.slots[i] = static_cast<const float *>(operands_[i]) + start;
       } else if (read.mode == ReadMode::Gather) {
         float *out = registers_ + read.reg * tile;
-        if (read.isCondition)
-          gatherTile(static_cast<const unsigned char *>(operands_[i]), read,
-                     start, n, out, scratch_.index.data());
-        else
-          gatherTile(static_cast<const float *>(operands_[i]), read, start, n,
-                     out, scratch_.index.data());
+        withReader(read.type, [&](auto toFloat) {
+          using Element = typename decltype(toFloat)::Element;
+          gatherTile(static_cast<const Element *>(operands_[i]), read, start,
+                     n, out, scratch_.index.data(), toFloat);
+        });
       }
     }
+    if (program_.staging < 0) {
+      evaluateTile(program_.code.data(), program_.code.size(),
+                   scratch_.slots.data(), registers_, tile,
+                   static_cast<float *>(result_) + start, n);
+      return;
+    }
+    float *staged = registers_ + program_.staging * tile;
     evaluateTile(program_.code.data(), program_.code.size(),
-                 scratch_.slots.data(), registers_, tile, result_ + start, n);
+                 scratch_.slots.data(), registers_, tile, staged, n);
+    narrowTile(staged, program_.resultType,
+               static_cast<uint16_t *>(result_) + start, n);
   }
 
 private:
   const FusedProgram &program_;
   void *const *operands_;
-  float *result_;
+  void *result_;
   Scratch &scratch_;
   float *registers_ = nullptr;
 };
 
 void runProgram(const FusedProgram &program, void *const *operands,
-                float *result) {
+                void *result) {
   if (program.count == 0)
     return;
   int64_t tiles = (program.count + program.tile - 1) / program.tile;
@@ -852,7 +961,7 @@ Kernel buildFused(const OpDescriptor &desc) {
   auto program = std::make_shared<const FusedProgram>(
       compileBody(desc, checkedBody(desc)));
   return [program](tessel_context_t &, void *const *operands, void *result) {
-    runProgram(*program, operands, static_cast<float *>(result));
+    runProgram(*program, operands, result);
   };
 }
 

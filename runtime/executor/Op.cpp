@@ -3,8 +3,11 @@
 #include "executor/Op.h"
 
 #include "executor/Backend.h"
+#include "executor/WidenedOps.h"
 
 #include <fmt/format.h>
+
+#include <optional>
 
 namespace tessel::runtime {
 
@@ -47,7 +50,13 @@ std::unique_ptr<PreparedOp> prepareOp(const char *descriptor,
     throw OpError(
         fmt::format("the runtime has no kernel for op '{}'", desc.op));
   auto op = std::make_unique<PreparedOp>();
-  op->kernel = builder->second(desc);
+  // A computing op on f16 (and a bf16 one that oneDNN has no kernel for)
+  // runs its f32 kernel between conversions (WidenedOps.h); the device
+  // backends' kernels take those types as they are.
+  std::optional<Kernel> widened;
+  if (activeBackend().buffersAreHostMemory())
+    widened = buildWidened(desc, builder->second);
+  op->kernel = widened ? std::move(*widened) : builder->second(desc);
   if (auto start = builders.starts.find(desc.op);
       start != builders.starts.end())
     op->start = start->second(desc);

@@ -31,6 +31,15 @@ set(name ${TESSEL_RUNTIME_TEST_PREFIX}fused-vs-reference)
 add_test(NAME ${name} COMMAND tessel-runtime-fused-tests)
 set_tests_properties(${name} PROPERTIES TIMEOUT 120)
 
+# f16 ops, and bf16 ops oneDNN has no kernel for, on their f32 kernels
+# against the ops' definitions; no MPI.
+add_executable(tessel-runtime-widened-tests WidenedOpsTest.cpp)
+target_link_libraries(tessel-runtime-widened-tests PRIVATE
+  TesselRuntimeExecutor GTest::gtest GTest::gtest_main)
+set(name ${TESSEL_RUNTIME_TEST_PREFIX}widened-vs-reference)
+add_test(NAME ${name} COMMAND tessel-runtime-widened-tests)
+set_tests_properties(${name} PROPERTIES TIMEOUT 120)
+
 # An op failing on one rank while the other waits in a collective ends the
 # job with the op's message instead of hanging.
 add_executable(tessel-runtime-executor-abort ExecutorAbortMain.cpp)

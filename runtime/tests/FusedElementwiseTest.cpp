@@ -19,6 +19,9 @@
 #include "executor/Context.h"
 #include "executor/Descriptor.h"
 #include "executor/Execute.h"
+#include "executor/NarrowFloat.h"
+
+#include "base/Float16.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -206,6 +209,8 @@ std::vector<double> reference(const Fused &fused, const Buffers &operands) {
           ref::compare(kCompareKinds.at(kind), *args[0], *args[1], spec));
     } else if (op == "tessel.select") {
       values.push_back(ref::select(*args[0], *args[1], *args[2], spec));
+    } else if (op == "tessel.cast") {
+      values.push_back(ref::cast(ref::broadcast(*args[0], spec), spec.type));
     } else {
       ADD_FAILURE() << "the test's reference has no op " << op;
       return {};
@@ -216,25 +221,26 @@ std::vector<double> reference(const Fused &fused, const Buffers &operands) {
   return ref::broadcast(values.back(), resultSpec).data;
 }
 
-/// Whether `got` is `want` to 1e-6 relative and 1e-7 absolute; infinities
-/// and NaN must match exactly.
-bool close(double got, double want) {
+/// Whether `got` is `want` to `relative` (1e-6 for f32 results) and a
+/// tenth of it absolute; infinities and NaN must match exactly.
+bool close(double got, double want, double relative = 1e-6) {
   if (std::isnan(want) || std::isnan(got))
     return std::isnan(want) && std::isnan(got);
   if (std::isinf(want) || std::isinf(got))
     return got == want;
-  return std::fabs(got - want) <= 1e-7 + 1e-6 * std::fabs(want);
+  return std::fabs(got - want) <= relative / 10 + relative * std::fabs(want);
 }
 
 /// Runs the fused op and compares every element with the reference.
 void expectMatchesReference(const Fused &fused, Buffers operands,
-                            const std::string &what = "") {
+                            const std::string &what = "",
+                            double relative = 1e-6) {
   std::vector<double> got = runFused(fused, operands);
   std::vector<double> want = reference(fused, operands);
   ASSERT_EQ(got.size(), want.size()) << what;
   int mismatches = 0;
   for (size_t k = 0; k < got.size(); ++k)
-    if (!close(got[k], want[k]) && ++mismatches <= 5)
+    if (!close(got[k], want[k], relative) && ++mismatches <= 5)
       ADD_FAILURE() << what << " element " << k << ": got " << got[k]
                     << ", the ops one by one give " << want[k];
   EXPECT_EQ(mismatches, 0) << what;
@@ -523,6 +529,117 @@ TEST(FusedElementwise, SmallShapesRepeatedArgumentsAndDeadEntries) {
   expectMatchesReference(unit, makeOperands(unit, 0.5, 1), "size 1");
 }
 
+// The fused kernel's inline conversions (executor/NarrowFloat.h) against
+// base/Float16.h's: every 16-bit pattern widened, and f32 values across
+// the whole range (f16 subnormals, ties, overflow, NaN) narrowed.
+TEST(FusedElementwise, NarrowConversionsAgreeWithTheRuntimes) {
+  auto bitsOf = [](float value) { return narrow::bitsOf(value); };
+  for (uint32_t bits = 0; bits <= 0xffffu; ++bits) {
+    auto pattern = static_cast<uint16_t>(bits);
+    float bf16 = narrow::fromBf16(pattern), f16 = narrow::fromF16(pattern);
+    ASSERT_EQ(bitsOf(bf16), bitsOf(bf16ToFloat(pattern))) << bits;
+    ASSERT_EQ(bitsOf(f16), bitsOf(f16ToFloat(pattern))) << bits;
+  }
+  std::mt19937 generator(7);
+  std::vector<float> values = {0.0f, -0.0f, 65504.0f, 65519.0f, 65520.0f,
+                               -65520.0f, 5.9604645e-8f, 2.9802322e-8f,
+                               2.9802326e-8f, 6.1035156e-5f, 6.1035152e-5f,
+                               std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN(),
+                               std::numeric_limits<float>::max()};
+  for (int k = 0; k < 200000; ++k)
+    values.push_back(narrow::floatOf(static_cast<uint32_t>(generator())));
+  for (float value : values) {
+    ASSERT_EQ(narrow::toBf16(value), floatToBf16(value)) << value;
+    ASSERT_EQ(narrow::toF16(value), floatToF16(value)) << value;
+    if (std::isnan(value)) {
+      // In registers a NaN stays a NaN; its payload does not matter.
+      ASSERT_TRUE(std::isnan(narrow::roundToF16(value)));
+      ASSERT_TRUE(std::isnan(narrow::roundToBf16(value)));
+      continue;
+    }
+    ASSERT_EQ(bitsOf(narrow::roundToF16(value)),
+              bitsOf(f16ToFloat(floatToF16(value))))
+        << value;
+    ASSERT_EQ(bitsOf(narrow::roundToBf16(value)),
+              bitsOf(bf16ToFloat(floatToBf16(value))))
+        << value;
+  }
+}
+
+// A mixed-precision step's chains: bf16 and f16 values computed in f32
+// registers, each op's value rounded to its type as the op alone rounds it.
+// Casts, add, sub and mul of narrow values are exact in f32 before that
+// rounding, so those agree bit for bit with the ops one by one: bf16 and
+// f16 results, operands read in place, broadcast (gathered) and as scalars,
+// f16 overflow to infinity and f16 subnormals, NaN.
+TEST(FusedElementwise, CastsAndArithmeticInBf16AndF16AreExact) {
+  for (const char *narrow : {"bf16", "f16"}) {
+    json wide = T({"b", "d"}, {9, 70}), low = T({"b", "d"}, {9, 70}, narrow);
+    json row = T({"d"}, {70}, narrow), scalar = T({}, {}, narrow);
+    for (const char *resultType : {"f32", "bf16", "f16"}) {
+      json result = T({"b", "d"}, {9, 70}, resultType);
+      Fused fused{{wide, row, scalar, low},
+                  result,
+                  {
+                      E("tessel.cast", {0}, low),  // 4: f32 -> narrow
+                      E("tessel.mul", {4, 1}, low), // 5: broadcast row
+                      E("tessel.add", {5, 2}, low), // 6: scalar
+                      E("tessel.sub", {6, 3}, low), // 7: narrow operand
+                      C(4096.0, T({}, {}, narrow)), // 8
+                      E("tessel.mul", {7, 8}, low), // 9: f16 overflows
+                      E("tessel.cast", {9}, result),
+                  }};
+      // Large and tiny f32 inputs: f16 infinities and subnormals.
+      expectMatchesReference(
+          fused, makeOperands(fused, -3, 3, {7e4, -1e-6, 3e-8, kNaN, 65519.0}),
+          std::string(narrow) + " into " + resultType, 0);
+    }
+  }
+}
+
+// The GELU MLP's forward and backward chains in bf16 and f16, with the
+// transcendental ops (gelu, erf, exp, tanh) and compare and select: each
+// op's f32 value is within an f32 ulp or two of the exact one, so its
+// rounding to the narrow type agrees with the reference's but at the odd
+// tie; the result is within a few of the narrow type's ulps.
+TEST(FusedElementwise, TranscendentalChainsInBf16AndF16) {
+  for (const char *narrow : {"bf16", "f16"}) {
+    json low = T({"s", "f"}, {33, 40}, narrow);
+    json bias = T({"f"}, {40}, narrow);
+    json condition = T({"s", "f"}, {33, 40}, "i1");
+    Fused fused{{low, bias, low},
+                T({"s", "f"}, {33, 40}),
+                {
+                    E("tessel.add", {0, 1}, low),        // 3: x + b
+                    E("tessel.gelu", {3}, low),          // 4
+                    E("tessel.erf", {3}, low),           // 5
+                    E("tessel.mul", {4, 5}, low),        // 6
+                    E("tessel.tanh", {6}, low),          // 7
+                    E("tessel.exp", {7}, low),           // 8
+                    C(0.0, T({}, {}, narrow)),           // 9
+                    compare("gt", {3, 9}, condition),    // 10
+                    E("tessel.select", {10, 8, 2}, low), // 11
+                    E("tessel.cast", {11}, T({"s", "f"}, {33, 40})),
+                }};
+    expectMatchesReference(fused, makeOperands(fused, -4, 4), narrow, 2e-2);
+  }
+}
+
+// A bf16 result large enough to be split across threads, narrowed tile by
+// tile.
+TEST(FusedElementwise, LargeBf16ResultAcrossThreads) {
+  json low = T({"r", "c"}, {300, 400}, "bf16");
+  Fused fused{{T({"r", "c"}, {300, 400}), T({"c"}, {400}, "bf16")},
+              low,
+              {
+                  E("tessel.cast", {0}, low),   // 2
+                  E("tessel.add", {2, 1}, low), // 3
+                  E("tessel.mul", {3, 3}, low), // 4
+              }};
+  expectMatchesReference(fused, makeOperands(fused, -2, 2), "bf16", 0);
+}
+
 TEST(FusedElementwise, MalformedBodiesAreErrorsNamingTheProblem) {
   std::string prefix = "tessel: rank 0: error at test.mlir:1:1 in "
                        "tessel.fused: ";
@@ -576,7 +693,7 @@ TEST(FusedElementwise, MalformedBodiesAreErrorsNamingTheProblem) {
   // Types and dims of the entries.
   EXPECT_EQ(withBody({E("tessel.add", {0, 1}, T({"a", "b"}, {4, 3}, "i32"))}),
             prefix + "body entry 0 (tessel.add): the result [a:4, b:3] i32 "
-                     "is not f32");
+                     "is not a float (f32, bf16, f16)");
   EXPECT_EQ(withBody({E("tessel.add", {0, 1}, T({"a"}, {4}))}),
             prefix + "body entry 0 (tessel.add): the result [a:4] f32 does "
                      "not have the dims of the fused result [a:4, b:3] f32");
@@ -599,7 +716,7 @@ TEST(FusedElementwise, MalformedBodiesAreErrorsNamingTheProblem) {
   expectError(
       withBody({compare("lt", {0, 1}, full), E("tessel.add", {2, 0}, full)}),
       "body entry 1 (tessel.add): argument 0 is value 2 of type "
-      "[a:4, b:3] i1, where f32 is needed");
+      "[a:4, b:3] i1, where a float (f32, bf16, f16) is needed");
   EXPECT_EQ(withBody({compare("lt", {0, 1}, full)}),
             prefix + "the last body entry's result [a:4, b:3] i1 is not f32, "
                      "as the fused result is");
@@ -619,11 +736,18 @@ TEST(FusedElementwise, MalformedBodiesAreErrorsNamingTheProblem) {
               "f32 of size 3");
   expectError(
       withBody({E("tessel.neg", {0}, full)}, {T({"a", "b"}, {4, 3}, "i32")}),
-      "operand 0 [a:4, b:3] i32 is neither f32 nor an i1 condition");
+      "operand 0 [a:4, b:3] i32 is neither a float (f32, bf16, f16) nor an "
+      "i1 condition");
   EXPECT_EQ(errorOf(Fused{{full},
                           T({"a", "b"}, {4, 3}, "i1"),
                           {E("tessel.neg", {0}, full)}}),
-            prefix + "the result [a:4, b:3] i1 is not f32");
+            prefix + "the result [a:4, b:3] i1 is not a float (f32, bf16, "
+                     "f16)");
+  EXPECT_EQ(errorOf(Fused{{full},
+                          T({"a", "b"}, {4, 3}, "bf16"),
+                          {E("tessel.neg", {0}, full)}}),
+            prefix + "the last body entry's result [a:4, b:3] f32 is not "
+                     "bf16, as the fused result is");
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 // RUN: tessel-opt %s -split-input-file -verify-diagnostics --tessel-lower-to-runtime
 
-// The runtime computes fused bodies in f32 with i1 conditions; other element
-// types are refused when the program is compiled, not when it first runs.
+// The runtime computes fused bodies in f32, bf16 or f16 with i1 conditions;
+// other element types are refused when the program is compiled, not when it first runs.
 
 func.func @f64_body(%x: !tessel.tensor<[n:4], f64>) -> !tessel.tensor<[n:4], f64> {
-  // expected-error @+1 {{the runtime computes fused ops in f32, but this one gives '!tessel.tensor<[n:4], f64>'}}
+  // expected-error @+1 {{the runtime computes fused ops in f32, bf16 or f16, but this one gives '!tessel.tensor<[n:4], f64>'}}
   %y = tessel.fused %x : (!tessel.tensor<[n:4], f64>) -> !tessel.tensor<[n:4], f64> {
   ^bb0(%a: !tessel.tensor<[n:4], f64>):
     %e = tessel.exp %a : !tessel.tensor<[n:4], f64> -> !tessel.tensor<[n:4], f64>

@@ -11,6 +11,10 @@
 // RUN: tessel-eval --print-limit=64 --function=constants_only %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=left_alone %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=left_alone %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=mixed_precision %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=mixed_precision %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=lone_narrow_ops %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=lone_narrow_ops %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
 // And the fused ops print and parse back:
 // RUN: tessel-opt %t.mlir | tessel-opt | FileCheck %s
@@ -136,4 +140,52 @@ func.func @left_alone() -> (!v, !tessel.tensor<[k:3], i32>, !v, !v) {
   %b0 = tessel.abs %a : !v
   %b = tessel.sqrt %b0 : !v
   return %a, %n3, %b, %single : !v, !tessel.tensor<[k:3], i32>, !v, !v
+}
+
+// A mixed-precision chain, casts included: the runtime computes bf16 and f16
+// values in f32 and rounds each to its type, so the whole chain is one op,
+// from the f32 input to the f32 result.
+// CHECK-LABEL: func.func @mixed_precision
+func.func @mixed_precision() -> !v {
+  %x = tessel.iota "i" : !v
+  %scale = tessel.constant 0.3 : bf16 -> !tessel.tensor<[], bf16>
+  // CHECK: tessel.fused %{{.*}} : (!tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[i:4, o:3], f32>
+  // CHECK: tessel.cast %{{.*}} : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[i:4, o:3], bf16>
+  // CHECK: tessel.mul
+  // CHECK: tessel.gelu
+  // CHECK: tessel.cast %{{.*}} : !tessel.tensor<[i:4, o:3], bf16> -> !tessel.tensor<[i:4, o:3], f16>
+  // CHECK: tessel.exp
+  // CHECK: tessel.cast %{{.*}} : !tessel.tensor<[i:4, o:3], f16> -> !tessel.tensor<[i:4, o:3], f32>
+  // CHECK: tessel.add
+  // CHECK-NOT: tessel.cast
+  // CHECK: return
+  %narrow = tessel.cast %x : !v -> !tessel.tensor<[i:4, o:3], bf16>
+  %scaled = tessel.mul %narrow, %scale : !tessel.tensor<[i:4, o:3], bf16>, !tessel.tensor<[], bf16> -> !tessel.tensor<[i:4, o:3], bf16>
+  %g = tessel.gelu %scaled : !tessel.tensor<[i:4, o:3], bf16>
+  %h = tessel.cast %g : !tessel.tensor<[i:4, o:3], bf16> -> !tessel.tensor<[i:4, o:3], f16>
+  %e = tessel.exp %h : !tessel.tensor<[i:4, o:3], f16>
+  %wide = tessel.cast %e : !tessel.tensor<[i:4, o:3], f16> -> !v
+  %y = tessel.add %wide, %x : !v, !v -> !v
+  return %y : !v
+}
+
+// A lone op on bf16 or f16 values is a fused op of one: the fused kernel
+// computes those types where the single ops have no fast kernel (GELU);
+// f32 ops stay alone.
+// CHECK-LABEL: func.func @lone_narrow_ops
+func.func @lone_narrow_ops() -> (!tessel.tensor<[i:4, o:3], bf16>, !tessel.tensor<[i:4, o:3], bf16>, !v) {
+  %x = tessel.iota "i" : !v
+  // CHECK: tessel.exp %{{.*}} : !tessel.tensor<[i:4, o:3], f32>
+  %e = tessel.exp %x : !v
+  // CHECK: tessel.fused %{{.*}} : (!tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[i:4, o:3], bf16>
+  // CHECK-NEXT: ^bb0
+  // CHECK-NEXT: tessel.cast
+  // CHECK-NEXT: tessel.yield
+  %b = tessel.cast %x : !v -> !tessel.tensor<[i:4, o:3], bf16>
+  // CHECK: tessel.fused %{{.*}} : (!tessel.tensor<[i:4, o:3], bf16>) -> !tessel.tensor<[i:4, o:3], bf16>
+  // CHECK-NEXT: ^bb0
+  // CHECK-NEXT: tessel.gelu
+  // CHECK-NEXT: tessel.yield
+  %g = tessel.gelu %b : !tessel.tensor<[i:4, o:3], bf16>
+  return %b, %g, %e : !tessel.tensor<[i:4, o:3], bf16>, !tessel.tensor<[i:4, o:3], bf16>, !v
 }

@@ -1,0 +1,40 @@
+//===- WidenedOps.h - f16 and bf16 ops on their f32 kernels -----*- C++ -*-===//
+//
+// oneDNN 2.6 has f16 kernels on x86 CPUs for few ops, and only its
+// reference implementations of those, so an f16 op (a mixed-precision
+// step under --precision f16) would otherwise run on tessel's reference
+// kernels, a hundred times slower than its f32 kernel. The computing ops
+// (einsum, reductions, softmax, layer norm, convolution, pooling, ...) run
+// their f32 kernel instead, between conversions: f16 operands widened into
+// f32 scratch, the f32 result rounded once to f16 (to nearest, ties to
+// even). That is what the dialect specifies for an f16 op, computed
+// exactly and rounded once to f16, up to the f32 kernel's own rounding,
+// as for bf16 einsums on oneDNN's f32-accumulating GEMM. bf16 ops have
+// oneDNN's bf16 kernels; the few that have none (one_hot, the fused
+// softmax cross-entropy, cumsum) are widened the same way.
+//
+// Element-wise chains of f16 and bf16 values are fused and computed in f32
+// by tessel.fused's kernel (FusedElementwise.h); casts convert themselves;
+// ops that only move data (broadcast, transpose, slice, ...) are left as
+// they are, since they do not compute.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_EXECUTOR_WIDENEDOPS_H
+#define TESSEL_RUNTIME_EXECUTOR_WIDENEDOPS_H
+
+#include "executor/Op.h"
+
+#include <optional>
+
+namespace tessel::runtime {
+
+/// The kernel that runs `build`'s kernel for `desc` with its f16 (or, for
+/// the ops oneDNN has no bf16 kernel for, bf16) tensors made f32,
+/// converting around it; nothing for any other op (see the file comment).
+std::optional<Kernel> buildWidened(const OpDescriptor &desc,
+                                   KernelBuilder build);
+
+} // namespace tessel::runtime
+
+#endif // TESSEL_RUNTIME_EXECUTOR_WIDENEDOPS_H
