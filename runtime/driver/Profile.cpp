@@ -41,6 +41,27 @@ static void printCommunication(std::FILE *out,
              waited * perStep, overlapped * perStep);
 }
 
+/// The call sites that ran reference kernels (a slow path: no fast kernel
+/// took the op), costliest first, or "none"; `sites` is sorted so.
+template <typename Row>
+static void printReferenceKernels(std::FILE *out,
+                                  const std::vector<runtime::OpTime> &sites,
+                                  int64_t steps, const Row &row) {
+  int64_t calls = 0;
+  for (const runtime::OpTime &site : sites)
+    calls += site.referenceCalls;
+  if (calls == 0) {
+    fmt::print(out, "  reference kernels (slow paths): none\n");
+    return;
+  }
+  fmt::print(out,
+             "  reference kernels (slow paths): {:.0f} calls per step, at:\n",
+             static_cast<double>(calls) / steps);
+  for (const runtime::OpTime &site : sites)
+    if (site.referenceCalls > 0)
+      row(site, site.op + " at " + site.loc);
+}
+
 void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
   std::vector<runtime::OpTime> sites = runtime::opTimes();
   if (sites.empty() || steps <= 0)
@@ -81,6 +102,7 @@ void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
   for (const runtime::OpTime &kind : kinds)
     row(kind, kind.op);
   printCommunication(out, sites, perStep);
+  printReferenceKernels(out, sites, steps, row);
   fmt::print(out, "  costliest call sites:\n");
   for (int i = 0; i < topSites && i < static_cast<int>(sites.size()); ++i)
     row(sites[i], sites[i].op + " at " + sites[i].loc);

@@ -3,7 +3,8 @@
 // `--profile` times every op's kernel during training (the executor's op
 // profiling) and prints, on rank 0, the time per step of each kind of op
 // and of the costliest call sites, so that a user comparing layouts sees
-// what each spends its time on, computation or communication.
+// what each spends its time on, computation or communication, and which
+// ops no fast kernel took.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +18,9 @@ namespace tessel::driver {
 
 /// Prints rank 0's kernel time per training step (`steps` steps were
 /// profiled): by op name, the communication (time waited for, and time in
-/// flight behind other ops: runtime/README.md, "The driver"), then
-/// the `topSites` costliest call sites.
+/// flight behind other ops: runtime/README.md, "The driver"), the call
+/// sites that ran reference kernels (slow paths; "none" when none did),
+/// then the `topSites` costliest call sites.
 void printOpProfile(std::FILE *out, int64_t steps, int topSites = 15);
 
 } // namespace tessel::driver

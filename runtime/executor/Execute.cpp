@@ -11,12 +11,14 @@
 #include "executor/Context.h"
 #include "executor/Fatal.h"
 #include "executor/Op.h"
+#include "executor/ReferenceKernel.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -43,7 +45,8 @@ public:
     std::vector<OpTime> result;
     for (const std::unique_ptr<PreparedOp> &op : ops)
       if (op->calls > 0)
-        result.push_back({op->desc.op, op->desc.loc, op->calls, op->seconds});
+        result.push_back({op->desc.op, op->desc.loc, op->calls, op->seconds,
+                          op->referenceCalls});
     return result;
   }
 
@@ -133,11 +136,42 @@ PreparedOp &siteOp(tessel_context_t *context, void **site,
   return *op;
 }
 
+/// Whether TESSEL_REPORT_REFERENCE_KERNELS is set: each call site is named
+/// on stderr the first time it runs a reference kernel.
+bool reportingReferenceKernels() {
+  static const bool report = std::getenv("TESSEL_REPORT_REFERENCE_KERNELS");
+  return report;
+}
+
+/// Counts (while profiling) and reports the reference kernels one call of
+/// `op` ran.
+void noteReferenceKernels(PreparedOp &op, const tessel_context_t &context,
+                          int64_t calls, bool timed) {
+  if (timed)
+    op.referenceCalls += calls;
+  if (op.referenceReported || !reportingReferenceKernels())
+    return;
+  op.referenceReported = true;
+  std::string operands;
+  for (const TensorType &operand : op.desc.operands)
+    operands += (operands.empty() ? "" : ", ") + operand.str();
+  fmt::print(stderr,
+             "tessel: rank {}: {} at {} runs on a reference kernel (a slow "
+             "path): ({}) -> {}\n",
+             context.rank, op.desc.op,
+             op.desc.loc.empty() ? "an unknown location" : op.desc.loc,
+             operands, op.desc.result.str());
+  std::fflush(stderr);
+}
+
 /// Runs the op's blocking kernel, timed while profiling (on a device, from
-/// an idle device to the kernel's end).
+/// an idle device to the kernel's end); the reference
+/// kernels it runs are noted.
 void runKernel(PreparedOp &op, tessel_context_t &context, void *const *operands,
                void *result) {
-  if (profiling.load(std::memory_order_relaxed)) {
+  int64_t referenceBefore = referenceKernelCalls();
+  bool timed = profiling.load(std::memory_order_relaxed);
+  if (timed) {
     Backend &backend = activeBackend();
     backend.waitForDevice(context);
     double start = secondsNow();
@@ -148,6 +182,8 @@ void runKernel(PreparedOp &op, tessel_context_t &context, void *const *operands,
   } else {
     op.kernel(context, operands, result);
   }
+  if (int64_t calls = referenceKernelCalls() - referenceBefore)
+    noteReferenceKernels(op, context, calls, timed);
 }
 
 /// Lets the collectives in flight progress. Testing the oldest drives

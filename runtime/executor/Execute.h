@@ -32,8 +32,9 @@ std::optional<std::string> tryStart(tessel_context_t *context, void **site,
                                     void *result);
 std::optional<std::string> tryWait(tessel_context_t *context, void **site);
 
-/// From now on, times every op's kernel (the driver's --profile). The time
-/// is the host's: a backend that queues work (CUDA) is timed as it queues.
+/// From now on, times every op's kernel and counts its reference kernels
+/// (the driver's --profile). The time is the host's: a backend that queues
+/// work (CUDA) is timed as it queues.
 /// The counts are plain fields of each call site, for a program run by one
 /// thread per rank, as the driver runs it.
 void enableOpProfiling();
@@ -49,6 +50,9 @@ struct OpTime {
   /// Time the rank spent in the op's calls: its kernel, or for a started
   /// collective its start and its wait.
   double seconds = 0;
+  /// Reference kernels the calls ran (executor/ReferenceKernel.h): a call
+  /// on a slow path, which no fast kernel took.
+  int64_t referenceCalls = 0;
 };
 
 /// Every call site that ran while profiling was on.

@@ -1,4 +1,4 @@
-//===- FastCopy.cpp - slice and concat as copies of memory runs -----------===//
+//===- FastCopy.cpp - Data movement as copies of memory runs --------------===//
 
 #include "executor/FastCopy.h"
 
@@ -34,17 +34,46 @@ struct CopyPlan {
     }
     size_t inner = sizes.size() - 1;
     bool contiguous = from[inner] == 1 && to[inner] == 1;
+    // A broadcast's innermost run repeats one element.
+    bool repeated = from[inner] == 0 && to[inner] == 1;
     OuterWalk<2> walk(sizes, inner, {&from, &to});
     do {
       const unsigned char *in = source + walk.offset(0) * bytesPerElement;
       unsigned char *out = destination + walk.offset(1) * bytesPerElement;
       if (contiguous)
         std::memcpy(out, in, sizes[inner] * bytesPerElement);
+      else if (repeated)
+        fill(in, out, sizes[inner]);
       else
         for (int64_t i = 0; i < sizes[inner]; ++i)
           std::memcpy(out + i * to[inner] * bytesPerElement,
                       in + i * from[inner] * bytesPerElement, bytesPerElement);
     } while (walk.next());
+  }
+
+private:
+  /// Writes `count` copies of the element at `in` from `out` on.
+  void fill(const unsigned char *in, unsigned char *out, int64_t count) const {
+    auto fillAs = [&](auto element) {
+      std::memcpy(&element, in, sizeof element);
+      // Element by element through memcpy: `out` need not be aligned.
+      for (int64_t i = 0; i < count; ++i)
+        std::memcpy(out + i * sizeof element, &element, sizeof element);
+    };
+    switch (bytesPerElement) {
+    case 1:
+      std::memset(out, *in, static_cast<size_t>(count));
+      return;
+    case 2:
+      return fillAs(uint16_t{});
+    case 4:
+      return fillAs(uint32_t{});
+    case 8:
+      return fillAs(uint64_t{});
+    default:
+      for (int64_t i = 0; i < count; ++i)
+        std::memcpy(out + i * bytesPerElement, in, bytesPerElement);
+    }
   }
 };
 
@@ -82,6 +111,29 @@ std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
           fmt::format("the result {} is not a slice of {}", y.str(), x.str()));
     plan.dims.add(y.shape[d], {strideOf(x, name), own[d]});
   }
+  return Kernel(
+      [plan](tessel_context_t &, void *const *operands, void *result) {
+        plan.run(static_cast<const unsigned char *>(operands[0]),
+                 static_cast<unsigned char *>(result));
+      });
+}
+
+std::optional<Kernel> buildFastRearrange(const OpDescriptor &desc) {
+  const TensorType &x = desc.operands[0], &y = desc.result;
+  if (x.type != y.type || y.numElements() == 0)
+    return std::nullopt;
+  for (size_t d = 0; d < x.dims.size(); ++d)
+    if (!hasDim(y, x.dims[d]) ||
+        y.shape[y.dimIndex(x.dims[d], "the result")] != x.shape[d])
+      throw OpError(fmt::format("the result {} does not hold the operand {}",
+                                y.str(), x.str()));
+  CopyPlan plan;
+  plan.bytesPerElement = static_cast<int64_t>(elementBytes(y.type));
+  std::vector<int64_t> own = ref::rowMajorStrides(y.shape);
+  // A dim the operand lacks is read with stride 0: the same element again.
+  for (size_t d = 0; d < y.dims.size(); ++d)
+    plan.dims.add(y.shape[d],
+                  {hasDim(x, y.dims[d]) ? strideOf(x, y.dims[d]) : 0, own[d]});
   return Kernel(
       [plan](tessel_context_t &, void *const *operands, void *result) {
         plan.run(static_cast<const unsigned char *>(operands[0]),

@@ -1,10 +1,11 @@
-//===- FastCopy.h - slice and concat as copies of memory runs ---*- C++ -*-===//
+//===- FastCopy.h - Data movement as copies of memory runs ------*- C++ -*-===//
 //
-// slice and concat move elements without computing: the reference kernels
-// convert every operand to double and back, which made the buffers of
-// tessel-bucket-all-reduces (a concat before the all_reduce, a slice per
-// gradient after it) cost more than the collective. These copy the bytes,
-// one run of memory at a time.
+// slice, concat, broadcast and transpose move elements without computing:
+// the reference kernels convert every operand to double and back, which
+// made the buffers of tessel-bucket-all-reduces (a concat before the
+// all_reduce, a slice per gradient after it) cost more than the
+// collective. These copy the bytes, one run of memory at a time (a run of
+// one repeated element, for a broadcast).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,12 @@ namespace tessel::runtime {
 std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
                                      const std::vector<std::string> &dims,
                                      const std::vector<int64_t> &starts);
+
+/// broadcast's and transpose's kernel, for any element type: the result's
+/// dims hold the operand's (in any order, with the same sizes) and perhaps
+/// more, along which the operand is repeated; nothing where the element
+/// types differ, an OpError where the result does not hold the operand.
+std::optional<Kernel> buildFastRearrange(const OpDescriptor &desc);
 
 /// concat's kernel along `dim`, or nothing where the element types differ;
 /// an OpError where the operands' sizes do not make the result's.

@@ -11,6 +11,7 @@
 
 #include "executor/Buffers.h"
 #include "executor/Context.h"
+#include "executor/ReferenceKernel.h"
 
 #include "reference/Contraction.h"
 
@@ -90,13 +91,9 @@ std::optional<Kernel> buildFastEinsum(const OpDescriptor &desc) {
       std::array<LabeledTensor, 3>{labeled(lhs), labeled(rhs),
                                    labeled(desc.result)});
   ref::TensorSpec spec = desc.result.spec();
-  Kernel reference = [spec, lhs, rhs, result = desc.result](
-                         tessel_context_t &, void *const *operands, void *out) {
-    storeTensor(ref::einsum({loadTensor(lhs, operands[0]),
-                             loadTensor(rhs, operands[1])},
-                            spec),
-                result, out);
-  };
+  Kernel reference = viaReference(desc, [spec](const ReferenceInputs &inputs) {
+    return ref::einsum(inputs, spec);
+  });
   // Made once when every tensor can be read in place; a small model's step
   // otherwise spends more time planning and describing its matmuls than in
   // them.

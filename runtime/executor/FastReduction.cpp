@@ -15,12 +15,18 @@
 // operand's dims, each kept one with the result's stride for it, so a
 // result that holds the kept dims in another order is written in place.
 //
+// The other element types (f64, i1, i32, i64) run on a loop in double, in
+// the reference's order: each result element's operand elements in
+// row-major order of the reduced dims, so the result is the reference's.
+//
 //===----------------------------------------------------------------------===//
 
 #include "executor/FastReduction.h"
 
 #include "executor/FastKernel.h"
+#include "executor/ElementWalk.h"
 #include "executor/OuterWalk.h"
+#include "executor/TypedElements.h"
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 #include "kernels/Reduction.h"
@@ -191,6 +197,51 @@ std::optional<Kernel> buildFastReduce(ref::ReductionKind kind,
   (void)reference;
   return std::nullopt;
 #endif
+}
+
+std::optional<Kernel> buildTypedReduce(ref::ReductionKind kind,
+                                       const OpDescriptor &desc) {
+  if (desc.operands.size() != 1 || desc.operands[0].type != desc.result.type)
+    return std::nullopt;
+  const TensorType &x = desc.operands[0], &y = desc.result;
+  // The reference's loop: the result's dims, then the reduced dims in the
+  // operand's order; the result element is the loop's position over the
+  // first part.
+  TensorType loop = y;
+  int64_t reducedCount = 1;
+  for (size_t d = 0; d < x.dims.size(); ++d) {
+    if (hasDim(y, x.dims[d]))
+      continue;
+    loop.dims.push_back(x.dims[d]);
+    loop.shape.push_back(x.shape[d]);
+    reducedCount *= x.shape[d];
+  }
+  for (const std::string &dim : y.dims)
+    if (!hasDim(x, dim) || y.shape[y.dimIndex(dim, "the result")] !=
+                               x.shape[x.dimIndex(dim, "operand 0")])
+      return std::nullopt;
+  std::array<OperandWalk, 1> walk = {OperandWalk(x, loop)};
+  int64_t count = y.numElements();
+  std::vector<int64_t> shape = loop.shape;
+  return byType(y.type, [&](auto tag) -> std::optional<Kernel> {
+    using T = typename decltype(tag)::type;
+    return Kernel([=](tessel_context_t &, void *const *operands, void *result) {
+      const T *in = static_cast<const T *>(operands[0]);
+      T *out = static_cast<T *>(result);
+      std::vector<double> accumulators(count, ref::reductionIdentity(kind));
+      if (reducedCount > 0)
+        forEachElement(shape, walk, [&](int64_t k, const auto &offsets) {
+          double &accumulator = accumulators[k / reducedCount];
+          accumulator = ref::reductionCombine(kind, accumulator,
+                                              loadValue(in[offsets[0]]));
+        });
+      for (int64_t i = 0; i < count; ++i)
+        out[i] = storeValue<T>(kind == ref::ReductionKind::Mean
+                                   ? accumulators[i] /
+                                         static_cast<double>(reducedCount)
+                                   : accumulators[i]);
+    });
+  });
 }
 
 } // namespace tessel::runtime

@@ -22,6 +22,13 @@ std::optional<Kernel> buildFastReduce(ref::ReductionKind kind,
                                       const OpDescriptor &desc,
                                       Kernel reference);
 
+/// reduce's kernel for an operand and result of one element type among
+/// f32, f64, i1, i32 and i64 (used for all but f32): a loop in double in
+/// the reference's order, which gives the reference's result; nothing for
+/// other types or a result dim the operand lacks.
+std::optional<Kernel> buildTypedReduce(ref::ReductionKind kind,
+                                       const OpDescriptor &desc);
+
 } // namespace tessel::runtime
 
 #endif // TESSEL_RUNTIME_EXECUTOR_FASTREDUCTION_H

@@ -8,11 +8,14 @@
 //
 // Where oneDNN has the op for the types and shapes at hand, it runs there
 // instead (the Fast*.cpp files, one per family: einsum, convolution,
-// pooling, softmax, layer norm, reduction, element-wise); each builder
-// tries its fast path first and keeps the reference kernel for what it
-// leaves out and for contexts without oneDNN. tessel.fused, a chain of
-// element-wise ops that the compiler fused into one, has only its own
-// kernel (FusedElementwise.cpp).
+// pooling, softmax, layer norm, reduction, element-wise, data movement),
+// and element-wise ops of element types other than f32 and bf16 on loops
+// in their own types (TypedElementwise.cpp); each builder tries its fast
+// path first and keeps the reference kernel for what it leaves out and for
+// contexts without oneDNN. Each call of a reference kernel is counted
+// (ReferenceKernel.h): `--profile` lists the sites on such slow paths.
+// tessel.fused, a chain of element-wise ops that the compiler fused into
+// one, has only its own kernel (FusedElementwise.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,8 @@
 #include "executor/FastSoftmax.h"
 #include "executor/FusedElementwise.h"
 #include "executor/Op.h"
+#include "executor/ReferenceKernel.h"
+#include "executor/TypedElementwise.h"
 
 #include "reference/Dropout.h"
 #include "reference/Kernels.h"
@@ -46,22 +51,7 @@ namespace tessel::runtime {
 
 namespace {
 
-using Inputs = std::vector<ref::Tensor>;
-using RefFunction = std::function<ref::Tensor(const Inputs &)>;
-
-/// A kernel that loads the operands as reference tensors, calls `compute`
-/// and stores what it returns into the result.
-Kernel viaReference(const OpDescriptor &desc, RefFunction compute) {
-  return [operandTypes = desc.operands, resultType = desc.result,
-          compute = std::move(compute)](tessel_context_t &,
-                                        void *const *operands, void *result) {
-    Inputs inputs;
-    inputs.reserve(operandTypes.size());
-    for (size_t i = 0; i < operandTypes.size(); ++i)
-      inputs.push_back(loadTensor(operandTypes[i], operands[i]));
-    storeTensor(compute(inputs), resultType, result);
-  };
-}
+using Inputs = ReferenceInputs;
 
 /// A kernel for reference kernels that can fail on their data (a label or
 /// an id out of range): `compute` fills the result or returns false with a
@@ -221,10 +211,14 @@ Kernel buildParameter(const OpDescriptor &desc) {
   auto global = desc.attrs.find("global_type");
   if (global == desc.attrs.end()) {
     // The whole tensor of the result's type: a parameter that the layout
-    // does not split.
-    return viaReference(desc, [=](const Inputs &) {
-      return ref::initializeParameter(spec, kind, scale, seed);
-    });
+    // does not split. Initializers have only reference/'s implementation,
+    // run once per parameter at init, as the split blocks' below: not
+    // counted as a slow path.
+    return [=, resultType = desc.result](tessel_context_t &, void *const *,
+                                         void *result) {
+      storeTensor(ref::initializeParameter(spec, kind, scale, seed), resultType,
+                  result);
+    };
   }
   // A block of a split parameter: this rank's elements only, each the value
   // of its global index, so that the ranks' blocks make up the parameter.
@@ -287,6 +281,8 @@ Kernel buildIota(const OpDescriptor &desc) {
   desc.expectOperands(0);
   std::string dim = desc.stringAttr("dim");
   desc.result.dimIndex(dim, "the result");
+  if (std::optional<Kernel> typed = buildTypedIota(desc, dim))
+    return *typed;
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc,
                       [=](const Inputs &) { return ref::iota(spec, dim); });
@@ -306,7 +302,9 @@ template <ref::UnaryKind Kind> Kernel buildUnary(const OpDescriptor &desc) {
   desc.expectOperands(1);
   if (std::optional<Kernel> fast = buildFastUnary(Kind, desc))
     return *fast;
-  // bf16 on oneDNN too; other types on the reference kernel.
+  if (std::optional<Kernel> typed = buildTypedUnary(Kind, desc))
+    return *typed;
+  // bf16 on oneDNN too; f16 on the reference kernel.
   Kernel reference = viaReference(
       desc, [](const Inputs &inputs) { return ref::unary(Kind, inputs[0]); });
   return buildOneDnnUnary(Kind, desc, reference).value_or(reference);
@@ -316,6 +314,8 @@ template <ref::BinaryKind Kind> Kernel buildBinary(const OpDescriptor &desc) {
   desc.expectOperands(2);
   if (std::optional<Kernel> fast = buildFastBinary(Kind, desc))
     return *fast;
+  if (std::optional<Kernel> typed = buildTypedBinary(Kind, desc))
+    return *typed;
   ref::TensorSpec spec = desc.result.spec();
   Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::binary(Kind, inputs[0], inputs[1], spec);
@@ -329,6 +329,8 @@ Kernel buildCompare(const OpDescriptor &desc) {
   ref::TensorSpec spec = desc.result.spec();
   if (std::optional<Kernel> fast = buildFastCompare(kind, desc))
     return *fast;
+  if (std::optional<Kernel> typed = buildTypedCompare(kind, desc))
+    return *typed;
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::compare(kind, inputs[0], inputs[1], spec);
   });
@@ -338,6 +340,8 @@ Kernel buildSelect(const OpDescriptor &desc) {
   desc.expectOperands(3);
   if (std::optional<Kernel> fast = buildFastSelect(desc))
     return *fast;
+  if (std::optional<Kernel> typed = buildTypedSelect(desc))
+    return *typed;
   ref::TensorSpec spec = desc.result.spec();
   return viaReference(desc, [=](const Inputs &inputs) {
     return ref::select(inputs[0], inputs[1], inputs[2], spec);
@@ -349,7 +353,10 @@ Kernel buildCast(const OpDescriptor &desc) {
   ref::ElementType type = desc.result.type;
   Kernel reference = viaReference(
       desc, [=](const Inputs &inputs) { return ref::cast(inputs[0], type); });
-  return buildFastCast(desc, reference).value_or(reference);
+  // f32 and bf16 on oneDNN's reorder; f32, f64, i1, i32 and i64 on a loop.
+  if (std::optional<Kernel> fast = buildFastCast(desc, reference))
+    return *fast;
+  return buildTypedCast(desc).value_or(reference);
 }
 
 /// Broadcast, rename, reshape and transpose: the result's type says it all.
@@ -372,9 +379,14 @@ Kernel buildDataMove(const OpDescriptor &desc) {
   ref::TensorSpec spec = desc.result.spec();
   Kernel reference = viaReference(
       desc, [=](const Inputs &inputs) { return Move(inputs[0], spec); });
+  if (Move != &ref::broadcast && Move != &ref::transpose)
+    return reference;
+  // Copies of memory runs, for any element type; a transpose of f32 or
+  // bf16 on oneDNN's reorder first.
+  Kernel copy = buildFastRearrange(desc).value_or(reference);
   if (Move == &ref::transpose)
-    return buildFastTranspose(desc, reference).value_or(reference);
-  return reference;
+    return buildFastTranspose(desc, copy).value_or(copy);
+  return copy;
 }
 
 Kernel buildReduce(const OpDescriptor &desc) {
@@ -384,7 +396,9 @@ Kernel buildReduce(const OpDescriptor &desc) {
   Kernel reference = viaReference(desc, [=](const Inputs &inputs) {
     return ref::reduce(kind, inputs[0], spec);
   });
-  return buildFastReduce(kind, desc, reference).value_or(reference);
+  if (std::optional<Kernel> fast = buildFastReduce(kind, desc, reference))
+    return *fast;
+  return buildTypedReduce(kind, desc).value_or(reference);
 }
 
 Kernel buildSoftmax(const OpDescriptor &desc) {
@@ -627,6 +641,7 @@ Kernel buildDropout(const OpDescriptor &desc) {
           });
       return;
     }
+    countReferenceKernelCall();
     ref::Tensor x = loadTensor(inputType, operands[0]);
     storeTensor(ref::dropoutBlock(x, rate, seed, count, globalShape, offsets),
                 resultType, result);

@@ -76,6 +76,11 @@ struct PreparedOp {
   /// (enableOpProfiling in Execute.h).
   int64_t calls = 0;
   double seconds = 0;
+  /// Of those calls, the reference kernels they ran (executor/
+  /// ReferenceKernel.h): the op's slow path.
+  int64_t referenceCalls = 0;
+  /// Whether TESSEL_REPORT_REFERENCE_KERNELS has named this site.
+  bool referenceReported = false;
 };
 
 /// Parses `descriptor` and builds its kernel; OpError when either fails.

@@ -159,6 +159,10 @@ TEST(Driver, ProfilePrintsTheTimeOfEachKindOfOp) {
   EXPECT_NE(job.output.find("costliest call sites:"), std::string::npos);
   EXPECT_NE(job.output.find(" at linear.mlir:"), std::string::npos)
       << job.output;
+  // Every op of its step runs on a fast kernel.
+  EXPECT_NE(job.output.find("reference kernels (slow paths): none"),
+            std::string::npos)
+      << job.output;
 }
 
 TEST(Driver, OneAndTwoRanksPrintTheSameLosses) {

@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 using namespace tessel;
 using namespace tessel::runtime;
@@ -339,6 +340,43 @@ TEST(Executor, EinsumOutsideMatmulUsesTheReference) {
                         T({"x"}, {2}, "bf16")),
                      {a, b}),
              half.data, 0);
+}
+
+TEST(Executor, ReferenceKernelCallsAreCountedPerSite) {
+  // While profiling, each call site counts the reference kernels its calls
+  // ran (--profile lists those sites as slow paths): a three-operand
+  // einsum's every call, a matmul's none where oneDNN is built in.
+  auto at = [](const char *loc, std::string descriptor) {
+    json parsed = json::parse(descriptor);
+    parsed["loc"] = loc;
+    return parsed.dump();
+  };
+  std::string three = at(
+      "three.mlir:2:3",
+      op("tessel.einsum", {T({"x", "y"}, {2, 3}), T({"y"}, {3}), T({"x"}, {2})},
+         T({"x"}, {2})));
+  std::string matmul =
+      at("matmul.mlir:4:5",
+         op("tessel.einsum", {T({"x", "y"}, {2, 3}), T({"y", "z"}, {3, 4})},
+            T({"x", "z"}, {2, 4})));
+  void *threeSite = nullptr, *matmulSite = nullptr;
+  enableOpProfiling();
+  for (int call = 0; call < 2; ++call) {
+    execute(three, {ramp(6), ramp(3), ramp(2)}, &threeSite);
+    execute(matmul, {ramp(6), ramp(12)}, &matmulSite);
+  }
+  disableOpProfiling();
+  std::map<std::string, OpTime> byLoc;
+  for (const OpTime &time : opTimes())
+    byLoc[time.loc] = time;
+  ASSERT_EQ(byLoc.count("three.mlir:2:3"), 1u);
+  EXPECT_EQ(byLoc["three.mlir:2:3"].calls, 2);
+  EXPECT_EQ(byLoc["three.mlir:2:3"].referenceCalls, 2);
+  ASSERT_EQ(byLoc.count("matmul.mlir:4:5"), 1u);
+  EXPECT_EQ(byLoc["matmul.mlir:4:5"].calls, 2);
+  if (context()->kernels) {
+    EXPECT_EQ(byLoc["matmul.mlir:4:5"].referenceCalls, 0);
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -26,6 +26,7 @@
 #include "executor/FastReduction.h"
 #include "executor/FastReorder.h"
 #include "executor/FastSoftmax.h"
+#include "executor/TypedElementwise.h"
 #include "tessel/runtime/kernels.h"
 
 #include <gtest/gtest.h>
@@ -1073,4 +1074,145 @@ TEST(FastOneHot, DeclinesReorderedDims) {
                          tensor({"batch", "seq", "vocab"}, {3, 4, 5}));
   desc.attrs["dim"] = "vocab";
   EXPECT_FALSE(buildFastOneHot(desc));
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement and element-wise ops of other element types
+//===----------------------------------------------------------------------===//
+
+TEST(FastCopy, BroadcastAndTransposeOfEveryElementType) {
+  using ET = ref::ElementType;
+  for (ET type : {ET::F32, ET::F64, ET::BF16, ET::I1, ET::I32, ET::I64}) {
+    // A batch norm's gradient ([c] over [a, c, b]), a scalar repeated, a
+    // broadcast that also permutes, and a transpose.
+    std::vector<std::pair<TensorType, TensorType>> cases = {
+        {tensor({"c"}, {3}, type), tensor({"a", "c", "b"}, {2, 3, 5}, type)},
+        {tensor({}, {}, type), tensor({"a"}, {7}, type)},
+        {tensor({"a", "b"}, {2, 5}, type),
+         tensor({"b", "c", "a"}, {5, 3, 2}, type)},
+        {tensor({"a", "b", "c"}, {2, 5, 3}, type),
+         tensor({"c", "a", "b"}, {3, 2, 5}, type)},
+    };
+    for (const auto &[x, y] : cases) {
+      SCOPED_TRACE(x.str() + " -> " + y.str());
+      std::optional<Kernel> fast = buildFastRearrange(op({x}, y));
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {Buffer(x, Values::Large, 41)};
+      ref::Tensor expected = x.dims.size() == y.dims.size()
+                                 ? ref::transpose(in[0].load(), y.spec())
+                                 : ref::broadcast(in[0].load(), y.spec());
+      expectMatches(*fast, in, y, expected, 0);
+    }
+  }
+  // Element types that differ are left to the reference; sizes that differ
+  // are an error.
+  EXPECT_FALSE(buildFastRearrange(
+      op({tensor({"c"}, {3}, ET::I32)}, tensor({"a", "c"}, {2, 3}))));
+  EXPECT_THROW(
+      buildFastRearrange(op({tensor({"c"}, {3})}, tensor({"a", "c"}, {2, 4}))),
+      OpError);
+}
+
+/// Buffers of the values the loops must get exactly right: integers that
+/// wrap or saturate, fractions that truncate, NaN and infinities.
+static Buffer edgeValues(const TensorType &type, unsigned seed) {
+  Buffer buffer(type, Values::Large, seed);
+  const double infinity = std::numeric_limits<double>::infinity();
+  const double edges[] = {3e9, -3e9, 2.5, -2.5, 1e19, std::nan(""), infinity,
+                          0.0};
+  for (int64_t i = 0; i < type.numElements() && i < 8; ++i)
+    storeElement(type.type, buffer.bytes.data(), i * 3 % type.numElements(),
+                 edges[i]);
+  return buffer;
+}
+
+TEST(TypedElementwise, EveryOpOfOtherTypesIsTheReferenceExactly) {
+  using ET = ref::ElementType;
+  for (ET type : {ET::F64, ET::I1, ET::I32, ET::I64}) {
+    TensorType full = tensor({"a", "b", "c"}, {3, 4, 5}, type);
+    TensorType row = tensor({"c", "a"}, {5, 3}, type);
+    TensorType scalar = tensor({}, {}, type);
+    SCOPED_TRACE(full.str());
+    for (ref::UnaryKind kind : {ref::UnaryKind::Neg, ref::UnaryKind::Abs,
+                                ref::UnaryKind::Sqrt, ref::UnaryKind::Exp}) {
+      std::optional<Kernel> fast = buildTypedUnary(kind, op({full}, full));
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {edgeValues(full, 51)};
+      expectMatches(*fast, in, full, ref::unary(kind, in[0].load()), 0);
+    }
+    using BK = ref::BinaryKind;
+    for (BK kind :
+         {BK::Add, BK::Sub, BK::Mul, BK::Div, BK::Max, BK::Min, BK::Pow}) {
+      for (const auto &[a, b] : std::vector<std::pair<TensorType, TensorType>>{
+               {full, full}, {scalar, full}, {full, row}, {row, scalar}}) {
+        // Division by zero too: integers give 0, as in the reference.
+        std::vector<Buffer> in = {edgeValues(a, 52),
+                                  Buffer(b, Values::Ties, 53)};
+        TensorType y = a.rank() == 0 ? b : a;
+        std::optional<Kernel> fast = buildTypedBinary(kind, op({a, b}, y));
+        ASSERT_TRUE(fast);
+        expectMatches(*fast, in, y,
+                      ref::binary(kind, in[0].load(), in[1].load(), y.spec()),
+                      0);
+      }
+    }
+    TensorType mask = tensor({"a", "b", "c"}, {3, 4, 5}, ET::I1);
+    using CK = ref::CompareKind;
+    for (CK kind : {CK::Eq, CK::Ne, CK::Lt, CK::Le, CK::Gt, CK::Ge}) {
+      std::optional<Kernel> fast =
+          buildTypedCompare(kind, op({full, row}, mask));
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {Buffer(full, Values::Ties, 54),
+                                edgeValues(row, 55)};
+      expectMatches(*fast, in, mask,
+                    ref::compare(kind, in[0].load(), in[1].load(), mask.spec()),
+                    0);
+    }
+    std::optional<Kernel> select =
+        buildTypedSelect(op({tensor({"c"}, {5}, ET::I1), full, scalar}, full));
+    ASSERT_TRUE(select);
+    std::vector<Buffer> in = {
+        Buffer(tensor({"c"}, {5}, ET::I1), Values::Ties, 56),
+        edgeValues(full, 57), edgeValues(scalar, 58)};
+    expectMatches(
+        *select, in, full,
+        ref::select(in[0].load(), in[1].load(), in[2].load(), full.spec()), 0);
+    using RK = ref::ReductionKind;
+    for (RK kind : {RK::Sum, RK::Mean, RK::Max, RK::Min, RK::Prod}) {
+      for (const TensorType &y :
+           {tensor({}, {}, type), tensor({"c", "a"}, {5, 3}, type),
+            tensor({"b"}, {4}, type)}) {
+        std::optional<Kernel> fast = buildTypedReduce(kind, op({full}, y));
+        ASSERT_TRUE(fast);
+        std::vector<Buffer> in = {Buffer(full, Values::Large, 59)};
+        expectMatches(*fast, in, y, ref::reduce(kind, in[0].load(), y.spec()),
+                      0);
+      }
+    }
+  }
+}
+
+TEST(TypedElementwise, CastsBetweenEveryPairAndIota) {
+  using ET = ref::ElementType;
+  const ET types[] = {ET::F32, ET::F64, ET::I1, ET::I32, ET::I64};
+  for (ET from : types) {
+    for (ET to : types) {
+      TensorType x = tensor({"a", "b"}, {4, 6}, from);
+      TensorType y = tensor({"a", "b"}, {4, 6}, to);
+      SCOPED_TRACE(x.str() + " -> " + y.str());
+      std::optional<Kernel> fast = buildTypedCast(op({x}, y));
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {edgeValues(x, 61)};
+      expectMatches(*fast, in, y, ref::cast(in[0].load(), to), 0);
+    }
+    TensorType y = tensor({"a", "b", "c"}, {3, 4, 2}, from);
+    OpDescriptor desc = op({}, y);
+    std::optional<Kernel> fast = buildTypedIota(desc, "b");
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> none;
+    expectMatches(*fast, none, y, ref::iota(y.spec(), "b"), 0);
+  }
+  // f16 and bf16 stay on the reference and oneDNN.
+  EXPECT_FALSE(buildTypedCast(
+      op({tensor({"a"}, {2}, ET::BF16)}, tensor({"a"}, {2}, ET::I32))));
 }
