@@ -48,8 +48,9 @@ inline constexpr const char *kDefaultDataDir =
 
 /// Loads `<dir>/<split>-images-idx3-ubyte` and
 /// `<dir>/<split>-labels-idx1-ubyte` (each with or without .gz); `split` is
-/// "train" or "t10k". Returns nothing and says which file and what is wrong in
-/// `error` otherwise.
+/// "train" or "t10k". Reads no more of a file than its header promises and
+/// one byte (so a small .gz cannot inflate to gigabytes in memory). Returns
+/// nothing and says which file and what is wrong in `error` otherwise.
 std::optional<Dataset> loadFashionMnist(const std::string &dir,
                                         const std::string &split,
                                         std::string &error);

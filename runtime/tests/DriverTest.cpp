@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include <sys/wait.h>
 #include <utility>
 #include <vector>
+#include <zlib.h>
 
 namespace fs = std::filesystem;
 
@@ -463,6 +465,63 @@ TEST(Driver, EmptyOrOverflowingDataIsAClearError) {
   writeIdx(huge / "train-labels-idx1-ubyte", {100}, 100);
   expectDataError(huge, (huge / "train-images-idx3-ubyte").string() +
                             ": its header's sizes overflow");
+}
+
+/// Writes a gzipped idx file of unsigned bytes with the given sizes, holding
+/// `bytes` zero bytes of data (compressed about 1000:1).
+void writeGzipIdx(const fs::path &path, std::vector<uint32_t> sizes,
+                  size_t bytes) {
+  gzFile file = gzopen(path.c_str(), "wb9");
+  ASSERT_NE(file, nullptr) << path;
+  std::string header("\x00\x00\x08", 3);
+  header += static_cast<char>(sizes.size());
+  for (uint32_t size : sizes)
+    for (int shift = 24; shift >= 0; shift -= 8)
+      header += static_cast<char>(size >> shift);
+  gzwrite(file, header.data(), static_cast<unsigned>(header.size()));
+  std::vector<char> zeros(1 << 20, 0);
+  for (size_t written = 0; written < bytes; written += zeros.size())
+    gzwrite(file, zeros.data(),
+            static_cast<unsigned>(std::min(zeros.size(), bytes - written)));
+  ASSERT_EQ(gzclose(file), Z_OK) << path;
+}
+
+// The reader reads no more of an idx file than its header promises: a small
+// .gz that inflates to far more (a "gzip bomb") is refused after the
+// promised bytes and one more, and a header that promises more than the
+// file can hold (its size, or 1032 times it for gzip, deflate's largest
+// expansion) is refused before the data are read.
+TEST(Driver, DataBeyondWhatItsHeaderPromisesIsNotRead) {
+  // 200 MB of zeros in about 200 KB, behind a header of 100 images.
+  fs::path bomb = scratch("gzip-bomb");
+  writeGzipIdx(bomb / "train-images-idx3-ubyte.gz", {100, 28, 28}, 200u << 20);
+  writeIdx(bomb / "train-labels-idx1-ubyte", {100}, 100);
+  expectDataError(bomb, (bomb / "train-images-idx3-ubyte.gz").string() +
+                            " holds more data than its header promises "
+                            "(78400 bytes)");
+  fs::path surplus = scratch("surplus-data");
+  writeIdx(surplus / "train-images-idx3-ubyte", {100, 28, 28}, 100 * 784);
+  writeIdx(surplus / "train-labels-idx1-ubyte", {100}, 101);
+  expectDataError(surplus, (surplus / "train-labels-idx1-ubyte").string() +
+                               " holds more data than its header promises "
+                               "(100 bytes)");
+
+  fs::path plain = scratch("promise-past-file");
+  writeIdx(plain / "train-images-idx3-ubyte", {4000000, 28, 28}, 10);
+  writeIdx(plain / "train-labels-idx1-ubyte", {4000000}, 10);
+  expectDataError(plain, (plain / "train-images-idx3-ubyte").string() +
+                             " holds 10 bytes of data, its header promises "
+                             "3136000000");
+  fs::path gz = scratch("promise-past-gzip");
+  fs::path images = gz / "train-images-idx3-ubyte.gz";
+  writeGzipIdx(images, {4000000, 28, 28}, 10);
+  writeIdx(gz / "train-labels-idx1-ubyte", {4000000}, 10);
+  uintmax_t gzipBytes = fs::file_size(images);
+  expectDataError(gz, images.string() + " is " + std::to_string(gzipBytes) +
+                          " bytes of gzip, which inflate to at most " +
+                          std::to_string(gzipBytes * 1032) +
+                          " bytes, but its header promises 3136000000 "
+                          "bytes of data");
 }
 
 } // namespace

@@ -126,9 +126,11 @@ set_tests_properties(${name} PROPERTIES
   ENVIRONMENT "${TESSEL_MPI_TEST_ENVIRONMENT}"
   TIMEOUT 120)
 
+# zlib writes the gzipped data files of the tests of the idx reader.
+find_package(ZLIB REQUIRED)
 add_executable(tessel-runtime-driver-tests DriverTest.cpp)
 target_link_libraries(tessel-runtime-driver-tests PRIVATE
-  GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json)
+  GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json ZLIB::ZLIB)
 target_compile_definitions(tessel-runtime-driver-tests PRIVATE
   TESSEL_MPIEXEC="${MPIEXEC_EXECUTABLE}"
   TESSEL_LINEAR_NP1="$<TARGET_FILE:tessel-runtime-linear-np1>"
@@ -152,6 +154,7 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              NonFiniteOptions:NonFiniteOptionsAreRefused
              Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk
              EmptyData:EmptyOrOverflowingDataIsAClearError
+             InflatedData:DataBeyondWhatItsHeaderPromisesIsNotRead
              WideIntegers:IntegersTheModelCannotHoldAreAnError
              NanData:NonFiniteDataAreAnError
              Pipeline:PipelinedTrainingHasTheUnpipelinedLosses
