@@ -30,7 +30,7 @@ std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
 /// broadcast's and transpose's kernel, for any element type: the result's
 /// dims hold the operand's (in any order, with the same sizes) and perhaps
 /// more, along which the operand is repeated; nothing where the element
-/// types differ, an OpError where the result does not hold the operand.
+/// types differ or the result does not hold the operand.
 std::optional<Kernel> buildFastRearrange(const OpDescriptor &desc);
 
 /// concat's kernel along `dim`, or nothing where the element types differ;
