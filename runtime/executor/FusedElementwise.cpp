@@ -44,6 +44,7 @@
 #include "executor/FusedElementwise.h"
 
 #include "executor/Buffers.h"
+#include "executor/F16Blocks.h"
 #include "executor/FastKernel.h"
 #include "executor/NarrowFloat.h"
 #include "executor/OuterWalk.h"
@@ -62,6 +63,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -683,8 +685,11 @@ void gatherTile(const typename Reader::Element *base, const OperandRead &read,
     const Element *from = base + offset;
     float *to = out + done;
     if (innerStride == 1) {
-      for (int64_t k = 0; k < run; ++k)
-        to[k] = toFloat(from[k]);
+      if constexpr (std::is_same_v<Reader, FromF16>)
+        widenF16(from, to, run);
+      else
+        for (int64_t k = 0; k < run; ++k)
+          to[k] = toFloat(from[k]);
     } else if (innerStride == 0) {
       std::fill(to, to + run, toFloat(*from));
     } else {
@@ -830,8 +835,7 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       for (int64_t i = 0; i < n; ++i)
         out[i] = narrow::roundToBf16(out[i]);
     else if (in.rounding == Rounding::F16)
-      for (int64_t i = 0; i < n; ++i)
-        out[i] = narrow::roundToF16(out[i]);
+      roundToF16InPlace(out, n);
   }
 }
 
@@ -843,8 +847,7 @@ void narrowTile(const float *tile, ref::ElementType type, uint16_t *out,
     for (int64_t i = 0; i < n; ++i)
       out[i] = narrow::toBf16(tile[i]);
   else
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = narrow::toF16(tile[i]);
+    narrowToF16(tile, out, n);
 }
 
 /// One thread's part of a call: its registers, with the splats filled and

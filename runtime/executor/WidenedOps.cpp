@@ -2,6 +2,7 @@
 
 #include "executor/WidenedOps.h"
 
+#include "executor/F16Blocks.h"
 #include "executor/NarrowFloat.h"
 
 #include <algorithm>
@@ -65,24 +66,42 @@ const std::set<std::string, std::less<>> kWidenedBf16Ops = {
 /// threads, as the fused kernel splits its results.
 constexpr int64_t kParallelElements = int64_t(1) << 16;
 
+/// Elements a thread converts at a time: f16 in runs on the conversion
+/// instructions (F16Blocks.h).
+constexpr int64_t kChunk = 4096;
+
 void widen(ref::ElementType type, const uint16_t *from, float *to,
            int64_t count) {
   bool bf16 = type == ref::ElementType::BF16;
+  int64_t chunks = (count + kChunk - 1) / kChunk;
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
 #pragma omp parallel for if (count >= kParallelElements) schedule(static)
 #endif
-  for (int64_t k = 0; k < count; ++k)
-    to[k] = bf16 ? narrow::fromBf16(from[k]) : narrow::fromF16(from[k]);
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t begin = c * kChunk, end = std::min(count, begin + kChunk);
+    if (bf16)
+      for (int64_t k = begin; k < end; ++k)
+        to[k] = narrow::fromBf16(from[k]);
+    else
+      widenF16(from + begin, to + begin, end - begin);
+  }
 }
 
 void narrowInto(ref::ElementType type, const float *from, uint16_t *to,
                 int64_t count) {
   bool bf16 = type == ref::ElementType::BF16;
+  int64_t chunks = (count + kChunk - 1) / kChunk;
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
 #pragma omp parallel for if (count >= kParallelElements) schedule(static)
 #endif
-  for (int64_t k = 0; k < count; ++k)
-    to[k] = bf16 ? narrow::toBf16(from[k]) : narrow::toF16(from[k]);
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t begin = c * kChunk, end = std::min(count, begin + kChunk);
+    if (bf16)
+      for (int64_t k = begin; k < end; ++k)
+        to[k] = narrow::toBf16(from[k]);
+    else
+      narrowToF16(from + begin, to + begin, end - begin);
+  }
 }
 
 /// f32 copies of a call's f16 tensors, kept on the thread for its next

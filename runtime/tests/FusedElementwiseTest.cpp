@@ -19,6 +19,7 @@
 #include "executor/Context.h"
 #include "executor/Descriptor.h"
 #include "executor/Execute.h"
+#include "executor/F16Blocks.h"
 #include "executor/NarrowFloat.h"
 
 #include "base/Float16.h"
@@ -564,6 +565,48 @@ TEST(FusedElementwise, NarrowConversionsAgreeWithTheRuntimes) {
     ASSERT_EQ(bitsOf(narrow::roundToBf16(value)),
               bitsOf(bf16ToFloat(floatToBf16(value))))
         << value;
+  }
+}
+
+// The run conversions (executor/F16Blocks.h: the CPU's conversion
+// instructions where it has them, with a portable tail) against
+// base/Float16.h's, over every f16 pattern and the values above, in runs
+// of odd lengths; a NaN need only stay a NaN.
+TEST(FusedElementwise, F16RunConversionsAgreeWithTheRuntimes) {
+  std::vector<uint16_t> patterns(0x10000);
+  for (uint32_t bits = 0; bits <= 0xffffu; ++bits)
+    patterns[bits] = static_cast<uint16_t>(bits);
+  std::vector<float> widened(patterns.size());
+  widenF16(patterns.data(), widened.data(), 0x10000 - 3);
+  for (uint32_t bits = 0; bits < 0x10000 - 3; ++bits) {
+    float want = f16ToFloat(patterns[bits]);
+    if (std::isnan(want))
+      ASSERT_TRUE(std::isnan(widened[bits])) << bits;
+    else
+      ASSERT_EQ(narrow::bitsOf(widened[bits]), narrow::bitsOf(want)) << bits;
+  }
+  std::mt19937 generator(11);
+  std::vector<float> values = {0.0f, -0.0f, 65504.0f, 65519.0f, 65520.0f,
+                               -65520.0f, 5.9604645e-8f, 2.9802322e-8f,
+                               2.9802326e-8f, 6.1035156e-5f, 6.1035152e-5f,
+                               std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN()};
+  for (int k = 0; k < 100003; ++k)
+    values.push_back(narrow::floatOf(static_cast<uint32_t>(generator())));
+  std::vector<uint16_t> narrowed(values.size());
+  narrowToF16(values.data(), narrowed.data(), values.size());
+  std::vector<float> rounded = values;
+  roundToF16InPlace(rounded.data(), rounded.size());
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (std::isnan(values[k])) {
+      ASSERT_TRUE(std::isnan(f16ToFloat(narrowed[k]))) << values[k];
+      ASSERT_TRUE(std::isnan(rounded[k])) << values[k];
+      continue;
+    }
+    ASSERT_EQ(narrowed[k], floatToF16(values[k])) << values[k];
+    ASSERT_EQ(narrow::bitsOf(rounded[k]),
+              narrow::bitsOf(f16ToFloat(floatToF16(values[k]))))
+        << values[k];
   }
 }
 
