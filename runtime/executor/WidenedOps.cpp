@@ -70,38 +70,39 @@ constexpr int64_t kParallelElements = int64_t(1) << 16;
 /// instructions (F16Blocks.h).
 constexpr int64_t kChunk = 4096;
 
-void widen(ref::ElementType type, const uint16_t *from, float *to,
-           int64_t count) {
-  bool bf16 = type == ref::ElementType::BF16;
+/// Calls `convert(begin, end)` on chunks of [0, count), across the OpenMP
+/// threads for large counts.
+template <typename Convert> void inChunks(int64_t count, Convert &&convert) {
   int64_t chunks = (count + kChunk - 1) / kChunk;
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
 #pragma omp parallel for if (count >= kParallelElements) schedule(static)
 #endif
-  for (int64_t c = 0; c < chunks; ++c) {
-    int64_t begin = c * kChunk, end = std::min(count, begin + kChunk);
+  for (int64_t c = 0; c < chunks; ++c)
+    convert(c * kChunk, std::min(count, c * kChunk + kChunk));
+}
+
+void widen(ref::ElementType type, const uint16_t *from, float *to,
+           int64_t count) {
+  bool bf16 = type == ref::ElementType::BF16;
+  inChunks(count, [&](int64_t begin, int64_t end) {
     if (bf16)
       for (int64_t k = begin; k < end; ++k)
         to[k] = narrow::fromBf16(from[k]);
     else
       widenF16(from + begin, to + begin, end - begin);
-  }
+  });
 }
 
 void narrowInto(ref::ElementType type, const float *from, uint16_t *to,
                 int64_t count) {
   bool bf16 = type == ref::ElementType::BF16;
-  int64_t chunks = (count + kChunk - 1) / kChunk;
-#ifdef TESSEL_RUNTIME_HAS_OPENMP
-#pragma omp parallel for if (count >= kParallelElements) schedule(static)
-#endif
-  for (int64_t c = 0; c < chunks; ++c) {
-    int64_t begin = c * kChunk, end = std::min(count, begin + kChunk);
+  inChunks(count, [&](int64_t begin, int64_t end) {
     if (bf16)
       for (int64_t k = begin; k < end; ++k)
         to[k] = narrow::toBf16(from[k]);
     else
       narrowToF16(from + begin, to + begin, end - begin);
-  }
+  });
 }
 
 /// f32 copies of a call's f16 tensors, kept on the thread for its next
