@@ -404,9 +404,8 @@ Kernel buildReduce(const OpDescriptor &desc) {
   if (!op || !fibers)
     return buildOnHost(desc);
   DType inType = dtypeOf(in.type), outType = dtypeOf(desc.result.type);
-  int64_t partials = reduceChunks(*fibers) > 1
-                         ? fibers->outer.count() * reduceChunks(*fibers)
-                         : 0;
+  int64_t chunks = reduceChunks(*fibers);
+  int64_t partials = chunks > 1 ? fibers->outer.count() * chunks : 0;
   return [=](tessel_context_t &context, void *const *operands, void *result) {
     cudaStream_t stream = streamOf(context);
     std::optional<DeviceBuffer> scratch;
