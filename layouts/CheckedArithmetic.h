@@ -69,6 +69,12 @@ inline int64_t saturatingSub(int64_t a, int64_t b) {
   return a == kSaturatedCount ? kSaturatedCount : a - b;
 }
 
+/// For a >= 0 and b > 0: ceil(a / b), computed without a + b - 1, which
+/// passes int64_t for a dimension near 2^63 - 1.
+inline int64_t ceilDiv(int64_t a, int64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
+
 } // namespace tessel
 
 #endif // TESSEL_LAYOUTS_CHECKEDARITHMETIC_H

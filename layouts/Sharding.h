@@ -10,6 +10,7 @@
 #ifndef TESSEL_LAYOUTS_SHARDING_H
 #define TESSEL_LAYOUTS_SHARDING_H
 
+#include "layouts/CheckedArithmetic.h"
 #include "layouts/Mesh.h"
 
 #include <string>
@@ -48,7 +49,7 @@ int64_t splitCount(const Mesh &mesh, const AxisList &axes);
 /// Returns the elements of each block of a dimension of `size` split into
 /// `blocks`: ceil(size / blocks).
 inline int64_t blockSize(int64_t size, int64_t blocks) {
-  return blocks > 0 ? (size + blocks - 1) / blocks : size;
+  return blocks > 0 ? ceilDiv(size, blocks) : size;
 }
 
 /// Returns the shape of the block each rank holds (padding included).

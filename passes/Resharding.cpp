@@ -3,6 +3,7 @@
 #include "passes/Resharding.h"
 
 #include "dialect/MeshConversion.h"
+#include "layouts/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -114,7 +115,7 @@ Value Resharder::sliceDim(Value block, StringRef dim,
   // ceil(n / g): a split that does not divide pads its last blocks.
   SmallVector<int64_t> shape(type.getShape());
   int64_t &size = shape[*type.getDimIndex(dim)];
-  size = (size + group - 1) / group;
+  size = ::tessel::ceilDiv(size, group);
   return ShardSliceOp::create(builder, loc,
                               NamedTensorType::get(type.getContext(),
                                                    type.getDimNames(), shape,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 using namespace tessel::layout;
@@ -150,6 +151,20 @@ TEST(ShardingTest, BytesPerRankPastInt64AreNone) {
   // Split over both axes, the same tensor's block fits.
   huge.axes = {{"data"}, {"model"}};
   EXPECT_EQ(bytesPerRank(mesh, huge, 1), big * big);
+}
+
+TEST(ShardingTest, BlocksOfTheLargestDimensionDoNotOverflow) {
+  // ceil((2^63 - 1) / 4) is 2^61; computed as (size + 3) / 4 it passed
+  // int64_t (found by ModelFuzzer under UBSan, in tessel-partition).
+  int64_t largest = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(blockSize(largest, 4), int64_t(1) << 61);
+  EXPECT_EQ(blockSize(largest, 1), largest);
+  EXPECT_EQ(blockSize(largest, 2), (int64_t(1) << 62));
+  EXPECT_EQ(blockSize(9, 4), 3);
+  EXPECT_EQ(blockSize(8, 4), 2);
+  EXPECT_EQ(blockSize(0, 4), 0);
+  TensorLayout vector = {{"n"}, {largest}, {{"model"}}};
+  EXPECT_EQ(localShape(mesh2x4(), vector), (Sizes{int64_t(1) << 61}));
 }
 
 TEST(ShardingTest, IllegalLayoutsNameTheDimensionAndAxis) {
