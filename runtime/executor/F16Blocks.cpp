@@ -2,7 +2,7 @@
 
 #include "executor/F16Blocks.h"
 
-#include "executor/NarrowFloat.h"
+#include "base/Float16.h"
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -68,19 +68,19 @@ bool hasAvx512() { return false; }
 void widenF16(const uint16_t *from, float *to, int64_t count) {
   int64_t k = hasAvx512() ? widenVector(from, to, count) : 0;
   for (; k < count; ++k)
-    to[k] = narrow::fromF16(from[k]);
+    to[k] = f16ToFloat(from[k]);
 }
 
 void narrowToF16(const float *from, uint16_t *to, int64_t count) {
   int64_t k = hasAvx512() ? narrowVector(from, to, count) : 0;
   for (; k < count; ++k)
-    to[k] = narrow::toF16(from[k]);
+    to[k] = floatToF16(from[k]);
 }
 
 void roundToF16InPlace(float *values, int64_t count) {
   int64_t k = hasAvx512() ? roundVector(values, count) : 0;
   for (; k < count; ++k)
-    values[k] = narrow::roundToF16(values[k]);
+    values[k] = roundToF16(values[k]);
 }
 
 } // namespace tessel::runtime

@@ -2,7 +2,7 @@
 //
 // f16 to f32 and back over a run of elements, on the CPU's conversion
 // instructions (AVX-512's vcvtph2ps and vcvtps2ph, sixteen elements an
-// instruction) where it has them, on NarrowFloat.h's portable loops
+// instruction) where it has them, on base/Float16.h's portable loops
 // elsewhere and for the tail. Both round to nearest even with f16's
 // subnormals and infinities; a NaN stays a NaN (the instructions keep its
 // payload where the portable loop writes the canonical quiet NaN). The

@@ -43,10 +43,10 @@
 
 #include "executor/FusedElementwise.h"
 
+#include "base/Float16.h"
 #include "executor/Buffers.h"
 #include "executor/F16Blocks.h"
 #include "executor/FastKernel.h"
-#include "executor/NarrowFloat.h"
 #include "executor/OuterWalk.h"
 #include "executor/VectorMath.h"
 
@@ -637,11 +637,11 @@ struct FromCondition {
 };
 struct FromBf16 {
   using Element = uint16_t;
-  float operator()(uint16_t bits) const { return narrow::fromBf16(bits); }
+  float operator()(uint16_t bits) const { return bf16ToFloat(bits); }
 };
 struct FromF16 {
   using Element = uint16_t;
-  float operator()(uint16_t bits) const { return narrow::fromF16(bits); }
+  float operator()(uint16_t bits) const { return f16ToFloat(bits); }
 };
 
 /// Calls `f` with the reader of the operand's element type.
@@ -833,7 +833,7 @@ void evaluateTile(const Instruction *code, size_t codeSize,
     }
     if (in.rounding == Rounding::Bf16)
       for (int64_t i = 0; i < n; ++i)
-        out[i] = narrow::roundToBf16(out[i]);
+        out[i] = roundToBf16(out[i]);
     else if (in.rounding == Rounding::F16)
       roundToF16InPlace(out, n);
   }
@@ -845,7 +845,7 @@ void narrowTile(const float *tile, ref::ElementType type, uint16_t *out,
                 int64_t n) {
   if (type == ref::ElementType::BF16)
     for (int64_t i = 0; i < n; ++i)
-      out[i] = narrow::toBf16(tile[i]);
+      out[i] = floatToBf16(tile[i]);
   else
     narrowToF16(tile, out, n);
 }

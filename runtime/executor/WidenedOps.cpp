@@ -3,7 +3,7 @@
 #include "executor/WidenedOps.h"
 
 #include "executor/F16Blocks.h"
-#include "executor/NarrowFloat.h"
+#include "base/Float16.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -87,7 +87,7 @@ void widen(ref::ElementType type, const uint16_t *from, float *to,
   inChunks(count, [&](int64_t begin, int64_t end) {
     if (bf16)
       for (int64_t k = begin; k < end; ++k)
-        to[k] = narrow::fromBf16(from[k]);
+        to[k] = bf16ToFloat(from[k]);
     else
       widenF16(from + begin, to + begin, end - begin);
   });
@@ -99,7 +99,7 @@ void narrowInto(ref::ElementType type, const float *from, uint16_t *to,
   inChunks(count, [&](int64_t begin, int64_t end) {
     if (bf16)
       for (int64_t k = begin; k < end; ++k)
-        to[k] = narrow::toBf16(from[k]);
+        to[k] = floatToBf16(from[k]);
     else
       narrowToF16(from + begin, to + begin, end - begin);
   });

@@ -80,7 +80,7 @@ TESSEL_HOST_DEVICE inline long long toI64(double value) {
 TESSEL_HOST_DEVICE inline void store(DType type, void *data, int64_t i,
                                      double value) {
   // NaNs of the 16-bit types get the host's quiet NaN with the value's
-  // sign (base/Float16.cpp), not the library's, so that both runtimes write
+  // sign (base/Float16.h), not the library's, so that both runtimes write
   // the same bytes.
   if (isnan(value) && (type == DType::BF16 || type == DType::F16)) {
     unsigned short sign = signbit(value) ? 0x8000 : 0;

@@ -20,7 +20,6 @@
 #include "executor/Descriptor.h"
 #include "executor/Execute.h"
 #include "executor/F16Blocks.h"
-#include "executor/NarrowFloat.h"
 
 #include "base/Float16.h"
 
@@ -530,44 +529,6 @@ TEST(FusedElementwise, SmallShapesRepeatedArgumentsAndDeadEntries) {
   expectMatchesReference(unit, makeOperands(unit, 0.5, 1), "size 1");
 }
 
-// The fused kernel's inline conversions (executor/NarrowFloat.h) against
-// base/Float16.h's: every 16-bit pattern widened, and f32 values across
-// the whole range (f16 subnormals, ties, overflow, NaN) narrowed.
-TEST(FusedElementwise, NarrowConversionsAgreeWithTheRuntimes) {
-  auto bitsOf = [](float value) { return narrow::bitsOf(value); };
-  for (uint32_t bits = 0; bits <= 0xffffu; ++bits) {
-    auto pattern = static_cast<uint16_t>(bits);
-    float bf16 = narrow::fromBf16(pattern), f16 = narrow::fromF16(pattern);
-    ASSERT_EQ(bitsOf(bf16), bitsOf(bf16ToFloat(pattern))) << bits;
-    ASSERT_EQ(bitsOf(f16), bitsOf(f16ToFloat(pattern))) << bits;
-  }
-  std::mt19937 generator(7);
-  std::vector<float> values = {0.0f, -0.0f, 65504.0f, 65519.0f, 65520.0f,
-                               -65520.0f, 5.9604645e-8f, 2.9802322e-8f,
-                               2.9802326e-8f, 6.1035156e-5f, 6.1035152e-5f,
-                               std::numeric_limits<float>::infinity(),
-                               std::numeric_limits<float>::quiet_NaN(),
-                               std::numeric_limits<float>::max()};
-  for (int k = 0; k < 200000; ++k)
-    values.push_back(narrow::floatOf(static_cast<uint32_t>(generator())));
-  for (float value : values) {
-    ASSERT_EQ(narrow::toBf16(value), floatToBf16(value)) << value;
-    ASSERT_EQ(narrow::toF16(value), floatToF16(value)) << value;
-    if (std::isnan(value)) {
-      // In registers a NaN stays a NaN; its payload does not matter.
-      ASSERT_TRUE(std::isnan(narrow::roundToF16(value)));
-      ASSERT_TRUE(std::isnan(narrow::roundToBf16(value)));
-      continue;
-    }
-    ASSERT_EQ(bitsOf(narrow::roundToF16(value)),
-              bitsOf(f16ToFloat(floatToF16(value))))
-        << value;
-    ASSERT_EQ(bitsOf(narrow::roundToBf16(value)),
-              bitsOf(bf16ToFloat(floatToBf16(value))))
-        << value;
-  }
-}
-
 // The run conversions (executor/F16Blocks.h: the CPU's conversion
 // instructions where it has them, with a portable tail) against
 // base/Float16.h's, over every f16 pattern and the values above, in runs
@@ -583,7 +544,7 @@ TEST(FusedElementwise, F16RunConversionsAgreeWithTheRuntimes) {
     if (std::isnan(want))
       ASSERT_TRUE(std::isnan(widened[bits])) << bits;
     else
-      ASSERT_EQ(narrow::bitsOf(widened[bits]), narrow::bitsOf(want)) << bits;
+      ASSERT_EQ(float32Bits(widened[bits]), float32Bits(want)) << bits;
   }
   std::mt19937 generator(11);
   std::vector<float> values = {0.0f, -0.0f, 65504.0f, 65519.0f, 65520.0f,
@@ -592,7 +553,7 @@ TEST(FusedElementwise, F16RunConversionsAgreeWithTheRuntimes) {
                                std::numeric_limits<float>::infinity(),
                                std::numeric_limits<float>::quiet_NaN()};
   for (int k = 0; k < 100003; ++k)
-    values.push_back(narrow::floatOf(static_cast<uint32_t>(generator())));
+    values.push_back(float32FromBits(static_cast<uint32_t>(generator())));
   std::vector<uint16_t> narrowed(values.size());
   narrowToF16(values.data(), narrowed.data(), values.size());
   std::vector<float> rounded = values;
@@ -604,8 +565,8 @@ TEST(FusedElementwise, F16RunConversionsAgreeWithTheRuntimes) {
       continue;
     }
     ASSERT_EQ(narrowed[k], floatToF16(values[k])) << values[k];
-    ASSERT_EQ(narrow::bitsOf(rounded[k]),
-              narrow::bitsOf(f16ToFloat(floatToF16(values[k]))))
+    ASSERT_EQ(float32Bits(rounded[k]),
+              float32Bits(f16ToFloat(floatToF16(values[k]))))
         << values[k];
   }
 }
