@@ -4,6 +4,7 @@
 
 #include "executor/ElementWalk.h"
 #include "executor/FastKernel.h"
+#include "executor/ParallelChunks.h"
 #include "executor/VectorMath.h"
 
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
@@ -280,15 +281,20 @@ std::optional<Kernel> vectorUnary(ref::UnaryKind kind, int64_t count) {
                               void *result) {
     const float *x = static_cast<const float *>(operands[0]);
     float *y = static_cast<float *>(result);
-    if (kind == UK::Log)
-      return applyVectorFunction(VectorFunction::Log, x, y, count);
-    if (kind == UK::Erf)
-      return applyVectorFunction(VectorFunction::Erf, x, y, count);
-    if (kind == UK::Sin)
-      return applyVectorFunction(VectorFunction::Sin, x, y, count);
-    if (kind == UK::Cos)
-      return applyVectorFunction(VectorFunction::Cos, x, y, count);
-    applyGelu(x, y, count);
+    inChunks(count, [&](int64_t begin, int64_t end) {
+      const float *from = x + begin;
+      float *to = y + begin;
+      int64_t n = end - begin;
+      if (kind == UK::Log)
+        return applyVectorFunction(VectorFunction::Log, from, to, n);
+      if (kind == UK::Erf)
+        return applyVectorFunction(VectorFunction::Erf, from, to, n);
+      if (kind == UK::Sin)
+        return applyVectorFunction(VectorFunction::Sin, from, to, n);
+      if (kind == UK::Cos)
+        return applyVectorFunction(VectorFunction::Cos, from, to, n);
+      applyGelu(from, to, n);
+    });
   });
 }
 

@@ -3,6 +3,7 @@
 #include "executor/WidenedOps.h"
 
 #include "executor/F16Blocks.h"
+#include "executor/ParallelChunks.h"
 #include "base/Float16.h"
 
 #include <algorithm>
@@ -61,25 +62,6 @@ const std::set<std::string, std::less<>> kWidenedBf16Ops = {
     "tessel.softmax_cross_entropy",
     "tessel.cumsum",
 };
-
-/// Conversions of this many elements or more are split across the OpenMP
-/// threads, as the fused kernel splits its results.
-constexpr int64_t kParallelElements = int64_t(1) << 16;
-
-/// Elements a thread converts at a time: f16 in runs on the conversion
-/// instructions (F16Blocks.h).
-constexpr int64_t kChunk = 4096;
-
-/// Calls `convert(begin, end)` on chunks of [0, count), across the OpenMP
-/// threads for large counts.
-template <typename Convert> void inChunks(int64_t count, Convert &&convert) {
-  int64_t chunks = (count + kChunk - 1) / kChunk;
-#ifdef TESSEL_RUNTIME_HAS_OPENMP
-#pragma omp parallel for if (count >= kParallelElements) schedule(static)
-#endif
-  for (int64_t c = 0; c < chunks; ++c)
-    convert(c * kChunk, std::min(count, c * kChunk + kChunk));
-}
 
 void widen(ref::ElementType type, const uint16_t *from, float *to,
            int64_t count) {

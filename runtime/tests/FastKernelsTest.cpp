@@ -767,6 +767,22 @@ TEST(FastElementwise, LogErfAndGeluOnVectorMath) {
   }
 }
 
+TEST(FastElementwise, VectorMathSplitsLargeArraysIntoChunksAcrossThreads) {
+  // Past 2^16 elements the walk is cut into chunks of 4096 handed to the
+  // OpenMP threads; 3 x 2^16 + 37 elements end in a partial chunk, and
+  // every element, in every chunk, must be the op's.
+  using UK = ref::UnaryKind;
+  TensorType x = tensor({"a", "b"}, {3 * 1024 + 1, 64 + 1});
+  for (UK kind : {UK::Log, UK::Erf, UK::Gelu}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    std::optional<Kernel> fast = buildFastUnary(kind, op({x}, x));
+    ASSERT_TRUE(fast);
+    std::vector<Buffer> in = {Buffer(
+        x, kind == UK::Log ? Values::Positive : Values::Large, 23)};
+    expectMatches(*fast, in, x, ref::unary(kind, in[0].load()), 1e-6);
+  }
+}
+
 TEST(FastCrossEntropy, RowsAlongAStridedClassDimAndLabelsInAnotherOrder) {
   TensorType logits = tensor({"b", "c", "s"}, {3, 11, 5});
   TensorType result = tensor({"b", "s"}, {3, 5});
