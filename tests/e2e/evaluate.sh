@@ -23,17 +23,7 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-passed=0
-failed=0
-result() { # name, status
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
+source "$(dirname "$0")/common.sh"
 
 # 21600 bytes over "abcdefgh \n", then 2400 over "XYZ": the default
 # --holdout 0.1 holds out exactly the second part.
@@ -242,8 +232,7 @@ result "evaluation without evaluate, held-out data, enough text or fitting array
 
 # Image classifiers: Fashion-MNIST's test split, and the test/ arrays of a
 # .npy dataset.
-data=/usr/share/datasets/fashion-mnist
-if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ubyte" ]; then
+if have_fashion_mnist; then
   status=0
   "$bin/tessel" compile "$examples/mlp/mlp.mlir" -o "$work/mlp.spmd" &&
     "$work/mlp.spmd" --steps 40 --lr 0.05 --eval-every 20 --eval-batches 5 \
@@ -263,7 +252,7 @@ print("MLP:", [(r["after_step"], round(r["accuracy"], 3)) for r in validation])
 PY
   result "the MLP validates on 5 batches of Fashion-MNIST's test split, tests on all" $status
 else
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
+  echo "SKIP: $no_fashion_mnist"
 fi
 
 status=0
@@ -296,5 +285,4 @@ assert evaluations == [("validation", 2, 128), ("validation", 4, 128), ("test", 
 PY
 result ".npy data validate on their test/ arrays" $status
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -15,30 +15,9 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
 export OMPI_MCA_mpi_yield_when_idle=1 OMP_NUM_THREADS=1
 export TESSEL_REPORT_REFERENCE_KERNELS=1
-data=/usr/share/datasets/fashion-mnist
-have_images=0
-if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ubyte" ]; then
-  have_images=1
-fi
-
-passed=0
-failed=0
-result() {
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
-
-# The ranks a layout file's mesh needs.
-ranks_of() {
-  python3 -c "import math, re, sys; m = re.search(r'mesh: \{(.*)\}', open(sys.argv[1]).read()); \
-print(math.prod(int(v.split(':')[1]) for v in m.group(1).split(',')))" "$1"
-}
 
 # Compiles MODEL (with the compile options after it, up to `--`), runs
 # three steps (and a validation batch) on RANKS ranks with the run options
@@ -86,7 +65,7 @@ check_model() { # example, run options...
   for layout in "$examples/$example"/*.yaml; do
     local name ranks
     name=$example.$(basename "$layout" .yaml)
-    ranks=$(ranks_of "$layout")
+    ranks=$(layout_ranks "$layout")
     status=0
     run_model "$name" "$ranks" "$model" --layout "$layout" -- "$@" || status=1
     if [ $status -eq 0 ] && slow_paths "$name"; then
@@ -100,7 +79,7 @@ check_model() { # example, run options...
 # The check itself: a three-input einsum left to the runtime is reported,
 # by rank 0's profile and by TESSEL_REPORT_REFERENCE_KERNELS; split into
 # pairwise einsums (tessel compile's default) it is not.
-if [ $have_images -eq 1 ]; then
+if have_fashion_mnist; then
   status=0
   run_model low_rank.whole 1 "$here/models/low_rank.mlir" --no-decompose-einsum \
     -- --data "$data" || status=1
@@ -123,13 +102,12 @@ fi
 for example in transformer gpt moe; do
   check_model "$example"
 done
-if [ $have_images -eq 1 ]; then
+if have_fashion_mnist; then
   for example in mlp cnn vit resnet; do
     check_model "$example" --data "$data"
   done
 else
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist): low_rank, mlp, cnn, vit, resnet"
+  echo "SKIP: $no_fashion_mnist: low_rank, mlp, cnn, vit, resnet"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -29,13 +29,8 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-data=/usr/share/datasets/fashion-mnist
-if [ ! -f "$data/train-images-idx3-ubyte.gz" ] && [ ! -f "$data/train-images-idx3-ubyte" ]; then
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
-  exit 0
-fi
-work=$(mktemp -d)
+source "$(dirname "$0")/common.sh"
+require_fashion_mnist
 jobs_started=()
 cleanup() {
   # Only the jobs this script started, by their process ids.
@@ -43,7 +38,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 BOUND=${TESSEL_FAULT_BOUND:-30}
 # Enough steps that six kill-and-resume segments in part 3 (each runs
 # tens of steps before its kill lands on a loaded machine) never reach the
@@ -57,13 +51,6 @@ program=$work/mlp.spmd
   --dim-size hidden=1024 --optimizer momentum -o "$program"
 run_opts=(--data "$data" --lr 0.02 --seed 3 --log-every 1000 --no-evaluate --steps $steps)
 mpi=(mpirun -n 2 --oversubscribe --bind-to none)
-
-passed=0
-failed=0
-result() { # name, status
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 
 # The process id of `rank` of the running program, from the rank Open MPI
 # puts in each process's environment; empty until it has started.
@@ -351,5 +338,4 @@ grep -q "resumed from $work/fifo/step-00000005 after step 5" "$work/agreed.out" 
 grep -q "trained steps 6-7" "$work/agreed.out" || status=1
 result "every rank resumes from the checkpoint rank 0 finds" $status
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -14,18 +14,9 @@
 set -euo pipefail
 bin=$1
 examples=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
 export OMPI_MCA_mpi_yield_when_idle=1
 model=$examples/gpt/gpt.mlir
-
-passed=0
-failed=0
-result() {
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 
 "$bin/tessel" compile "$model" --mesh "data:2" --rules "batch:data" --optimizer adamw \
   -o "$work/train.spmd"
@@ -216,5 +207,4 @@ mpirun --oversubscribe -n 1 "$work/data.spmd" generate --checkpoint-dir "$work/c
   { head -3 "$work/agreed.out"; status=1; }
 result "every rank reads the checkpoint rank 0 finds" $status
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -18,14 +18,10 @@ set -euo pipefail
 bin=$1
 examples=$2
 mode=$3
-here=$(cd "$(dirname "$0")" && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
+source "$(dirname "$0")/common.sh"
 
 [ -f "$bin/../lib/tessel-link-cuda.rsp" ] ||
   skip "the CUDA runtime is not built (the build found no CUDA toolkit)"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mlp=$examples/mlp/mlp.mlir
 cnn=$examples/cnn/cnn.mlir
 probe=$("$bin/tessel-cuda-probe") && devices=${probe%% *} || devices=0
@@ -62,9 +58,7 @@ no-device)
   ;;
 train)
   [ "$devices" != 0 ] || skip "$probe"
-  data=/usr/share/datasets/fashion-mnist
-  [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ubyte" ] ||
-    skip "Fashion-MNIST is not installed in $data"
+  have_fashion_mnist || skip "$no_fashion_mnist"
   opts=(--data "$data" --lr 0.02 --seed 3 --log-every 1000 --no-evaluate)
   failed=0
   check() { # name, command...

@@ -17,24 +17,11 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-data=/usr/share/datasets/fashion-mnist
-if [ ! -f "$data/train-images-idx3-ubyte.gz" ]; then
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
-  exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
+require_fashion_mnist --gz
 mpi=(mpirun --oversubscribe --bind-to none)
 model=$examples/mlp/mlp.mlir
 
-passed=0
-failed=0
-result() { # name, status
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 # The "(N of M examples)" of a line that reports an accuracy.
 accuracy_of() { grep -o 'accuracy [0-9.]*% ([0-9]* of [0-9]* examples)' "$1"; }
 
@@ -204,5 +191,4 @@ result "the checkpoint given as --metrics is kept" $status
 expect_error "--metrics on a full disk" "cannot write metrics to /dev/full" \
   "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --metrics /dev/full
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -15,17 +15,12 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-data=/usr/share/datasets/fashion-mnist
-skip() { echo "SKIP: $*"; exit 77; }
+source "$(dirname "$0")/common.sh"
 for tool in ip unshare mpirun; do
   command -v "$tool" > /dev/null || skip "$tool is not installed"
 done
-if [ ! -f "$data/train-images-idx3-ubyte.gz" ] && [ ! -f "$data/train-images-idx3-ubyte" ]; then
-  skip "Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
-fi
+have_fashion_mnist || skip "$no_fashion_mnist"
 
-work=$(mktemp -d)
 # Names of this run's own: namespaces and links are machine-wide.
 hosts=(tessel-host$$-a tessel-host$$-b)
 addresses=(10.23.0.1 10.23.0.2)
@@ -66,7 +61,6 @@ AGENT
 chmod +x "$work/netns-ssh"
 printf '%s slots=2\n%s slots=2\n' "${addresses[0]}" "${addresses[1]}" > "$work/hostfile"
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # TCP on the pair's subnet only, for the ranks and for mpirun's daemons
 # (the daemons and ranks inherit the environment through netns-ssh).
 tcp_only=(OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=$subnet
@@ -79,12 +73,6 @@ on_first_host() {
     sh -c 'hostname "$0"; exec "$@"' "${hosts[0]}" "$bin/tessel" "$@"
 }
 
-passed=0
-failed=0
-result() {
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 # Two ranks on each host, as mpirun's map shows.
 two_per_host() { # mpirun's output
   python3 - "$1" "${hosts[0]}" "${addresses[1]}" << 'PY'
@@ -131,5 +119,4 @@ tx_opts=(--steps 20 --lr 0.003 --seed 5 --log-every 1000 --no-evaluate)
 train_on_two_hosts transformer-hybrid "$work/tx1.jsonl" "$transformer" \
   --layout "$examples/transformer/hybrid.yaml" "${tx_train[@]}" -- "${tx_opts[@]}"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

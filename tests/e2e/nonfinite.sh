@@ -18,10 +18,7 @@
 # usage: nonfinite.sh BUILD_BIN_DIR
 set -euo pipefail
 bin=$1
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
 
 # x.npy: 8 examples of 2 values in [0.5, 2], but example 5 has a 0.
 python3 - "$work/data" <<'PY'
@@ -37,12 +34,6 @@ with open(os.path.join(sys.argv[1], "x.npy"), "wb") as out:
     out.write(array.array("f", values).tobytes())
 PY
 
-passed=0
-failed=0
-result() { # name, status
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 model=$here/models/sqrt_of_data.mlir
 "$bin/tessel" compile "$model" -o "$work/one.spmd"
 "$bin/tessel" compile "$model" --mesh "data:2" --rules "batch:data" -o "$work/two.spmd"
@@ -109,5 +100,4 @@ for ranks in 1 2; do
   result "a NaN gradient norm stops training at step $first on $ranks rank(s)" $status
 done
 
-echo "nonfinite: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish nonfinite

@@ -10,9 +10,7 @@
 set -euo pipefail
 bin=$1
 examples=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
 
 model=$examples/gpt/gpt.mlir
 sizes=(--batch 64 --dim-size seq=128 --dim-size key=128)

@@ -10,14 +10,8 @@
 set -euo pipefail
 bin=$1
 examples=$2
-data=/usr/share/datasets/fashion-mnist
-if [ ! -f "$data/train-images-idx3-ubyte.gz" ] && [ ! -f "$data/train-images-idx3-ubyte" ]; then
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
-  exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
+require_fashion_mnist
 # Four ranks share two cores in CI: ranks that wait in MPI yield the core
 # instead of spinning (without it a step takes three times as long), and the
 # kernels run on one thread each.
@@ -33,5 +27,5 @@ mpirun -n 4 --oversubscribe "$work/cnn.spmd" --data "$data" --steps 2800 --lr 0.
 echo "trained and evaluated in $(($(date +%s) - start)) s"
 
 # The whole test split, less the last partial batch.
-python3 "$(dirname "$0")/check_accuracy.py" "$work/cnn.jsonl" "$threshold" \
+python3 "$here/check_accuracy.py" "$work/cnn.jsonl" "$threshold" \
   "spatial.yaml on 4 ranks" $((10000 - 64))

@@ -12,19 +12,10 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 model=$examples/transformer/transformer.mlir
 train=(--optimizer adamw --weight-decay 0.01 --clip-norm 1.0)
 run_opts=(--steps 30 --lr 0.003 --seed 5 --log-every 1000 --no-evaluate)
-
-passed=0
-failed=0
-result() {
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 
 "$bin/tessel" compile "$model" "${train[@]}" -o "$work/f32.spmd"
 "$work/f32.spmd" --metrics "$work/f32.jsonl" "${run_opts[@]}" > "$work/f32.out"
@@ -67,5 +58,4 @@ status=0
   { status=1; tail -5 "$work/bf16-unfused.out"; }
 result "bf16 --no-fusion: the fused program's loss curve to 1%" $status
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

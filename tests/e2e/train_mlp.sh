@@ -9,26 +9,13 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-data=/usr/share/datasets/fashion-mnist
-if [ ! -f "$data/train-images-idx3-ubyte.gz" ] && [ ! -f "$data/train-images-idx3-ubyte" ]; then
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
-  exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
+require_fashion_mnist
 model=$examples/mlp/mlp.mlir
 train=(--optimizer momentum)
 steps=100
 run_opts=(--data "$data" --lr 0.02 --seed 3 --log-every 1000 --no-evaluate)
 
-passed=0
-failed=0
-result() { # name, status
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 ranks_of() { # a compiled program's rank count, from its mesh
   "$bin/tessel" compile "$model" "${@}" "${train[@]}" --emit=mlir -o "$work/probe.mlir"
   python3 -c '
@@ -193,5 +180,4 @@ sys.exit(0 if accuracy >= 85.0 else 1)
 PY
 result "the MLP reaches 85% test accuracy" $status
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -10,15 +10,8 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-data=/usr/share/datasets/fashion-mnist
-if [ ! -f "$data/train-images-idx3-ubyte.gz" ]; then
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist)"
-  exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
+require_fashion_mnist --gz
 model=$examples/mlp/mlp.mlir
 
 # The arrays, written without numpy (the format is a short text header).
@@ -49,12 +42,6 @@ save(f"{target}-bad/images.npy", "f", "<f4", (4, 28, 28), [0.0] * (4 * 784))
 save(f"{target}-bad/labels.npy", "i", "<i4", (4,), [0, 1, 2, 3])
 PY
 
-passed=0
-failed=0
-result() { # name, status
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 opts=(--lr 0.05 --seed 5 --log-every 1000)
 steps=60
 
@@ -93,5 +80,4 @@ grep -q "this program was compiled for a batch of 64; compile the model with \`t
 [ $status -eq 0 ] || cat "$work/batch.out"
 result "--batch other than the compiled batch says how to compile for it" $status
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

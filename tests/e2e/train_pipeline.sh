@@ -16,18 +16,8 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
 run_opts=(--steps 20 --lr 0.01 --seed 3 --log-every 1000)
-
-passed=0
-failed=0
-result() {
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 
 model=$work/gpt4.mlir
 "$bin/tessel-example-gpt" --layers 4 --batch 8 --emit "$model"
@@ -109,5 +99,4 @@ for option in "--checkpoint-dir $work/checkpoints" "--eval-every 5"; do
   result "$option is refused" $status
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

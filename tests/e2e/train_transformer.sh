@@ -11,20 +11,10 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
 model=$examples/transformer/transformer.mlir
 train=(--optimizer adamw --weight-decay 0.01 --clip-norm 1.0)
 run_opts=(--steps 40 --lr 0.003 --seed 5 --log-every 1000)
-
-passed=0
-failed=0
-result() {
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 
 "$bin/tessel" compile "$model" "${train[@]}" -o "$work/reference.spmd"
 "$work/reference.spmd" --metrics "$work/reference.jsonl" "${run_opts[@]}" | tee "$work/reference.out"
@@ -90,5 +80,4 @@ for entry in "hybrid8|reference|" "zero8|reference8|--batch=8"; do
     { status=1; tail -5 "$work/$layout.out"; }
   result "$layout on 8 ranks: the 1-rank loss curve" $status
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -12,19 +12,8 @@
 set -euo pipefail
 bin=$1
 examples=$2
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "$0")/common.sh"
 export OMPI_MCA_mpi_yield_when_idle=1
-data=/usr/share/datasets/fashion-mnist
-
-passed=0
-failed=0
-result() {
-  if [ "$2" -eq 0 ]; then echo "PASS: $1"; passed=$((passed + 1));
-  else echo "FAIL: $1"; failed=$((failed + 1)); fi
-}
 
 # The loss curve of every layout file against one rank, over 30 steps, to
 # relative error CURVE_TOLERANCE (1e-4 unless set).
@@ -41,8 +30,7 @@ curves() { # example, data options...
     local name
     name=$(basename "$layout" .yaml)
     local ranks
-    ranks=$(python3 -c "import re,sys; m=re.search(r'mesh: \{(.*)\}', open(sys.argv[1]).read()); \
-import math; print(math.prod(int(v.split(':')[1]) for v in m.group(1).split(',')))" "$layout")
+    ranks=$(layout_ranks "$layout")
     local status=0
     "$bin/tessel" compile "$model" --layout "$layout" "${train[@]}" -o "$work/$example.$name.spmd" &&
       mpirun -n "$ranks" --oversubscribe "$work/$example.$name.spmd" \
@@ -56,7 +44,7 @@ import math; print(math.prod(int(v.split(':')[1]) for v in m.group(1).split(',')
 
 curves gpt
 curves moe
-if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ubyte" ]; then
+if have_fashion_mnist; then
   curves vit --data "$data"
 
   status=0
@@ -101,8 +89,7 @@ if [ -f "$data/train-images-idx3-ubyte.gz" ] || [ -f "$data/train-images-idx3-ub
   result "resnet: the checkpoint's running statistics give the same evaluation after resuming" \
     $status
 else
-  echo "SKIP: Fashion-MNIST is not installed in $data (Debian package dataset-fashion-mnist): vit, resnet"
+  echo "SKIP: $no_fashion_mnist: vit, resnet"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
