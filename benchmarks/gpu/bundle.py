@@ -75,6 +75,13 @@ def programs(bin_dir, tmp):
         ("mlp_1024", mlp_1024["model"], mlp_1024["compile"]),
         ("transformer", realistic, transformer["compile"]),
         ("transformer_bf16", realistic, [*transformer["compile"], "--precision", "bf16"]),
+        # The GPU's fused element-wise kernel (--gpu-fusion, docs/gpu.md):
+        # GPU programs only, against the ones above.
+        ("mlp_fused", REPO / "examples/mlp/mlp.mlir", ["--optimizer", "momentum", "--gpu-fusion"]),
+        ("mlp_1024_fused", mlp_1024["model"], [*mlp_1024["compile"], "--gpu-fusion"]),
+        ("transformer_fused", realistic, [*transformer["compile"], "--gpu-fusion"]),
+        ("transformer_bf16_fused", realistic,
+         [*transformer["compile"], "--precision", "bf16", "--gpu-fusion"]),
     ]
 
 
@@ -146,7 +153,8 @@ def pack(bin_dir, out):
 
     flops = {}
     for name, model, options in programs(bin_dir, tmp):
-        for target in ("cpu", "cuda"):
+        # --gpu-fusion changes only the GPU's program.
+        for target in ("cuda",) if "--gpu-fusion" in options else ("cpu", "cuda"):
             suffix = "gpu" if target == "cuda" else "cpu"
             run([bin_dir / "tessel", "compile", model, *options, "--target", target,
                  "-o", out / "bin" / f"{name}.{suffix}"])

@@ -91,6 +91,16 @@ limited 240 "${tessel_env[@]}" "$bin/tessel-runtime-gpu-tests"
 status=$?
 record gpu_tests "status $status $(gtest_summary "$since")"
 tail -n "+$since" "$log" | grep -E '^\[  FAILED  \]' | sort -u > "$out/failed_tests.txt"
+
+# The fused element-wise kernel on its own line: its per-element program
+# against the CPU's fused kernel on the host, then the kernel on the GPU.
+note "the fused kernel: its program on the host, then on the GPU"
+since=$(wc -l < "$log")
+limited 120 "${tessel_env[@]}" "$bin/tessel-runtime-gpu-plan-tests" --gtest_filter='GpuFused*'
+record fused_program_tests "status $? $(gtest_summary "$since")"
+since=$(wc -l < "$log")
+limited 240 "${tessel_env[@]}" "$bin/tessel-runtime-gpu-tests" --gtest_filter='Gpu.Fused*'
+record fused_gpu_tests "status $? $(gtest_summary "$since")"
 fi
 
 # tests/e2e/gpu.sh's train mode with the bundle's programs: the CPU
@@ -114,6 +124,29 @@ for name in mlp cnn; do
   record "${name}_gpu_checkpoint_resumes_on_cpu" "status $? $(tail -1 "$log")"
 
 done
+
+# --gpu-fusion: the MLP with its chains in the fused kernel gives the CPU
+# runtime's curve (which fuses them too), and the Transformer, f32 and
+# bf16, the unfused GPU program's.
+if wants train; then
+  note "mlp --gpu-fusion: 40 steps on the GPU against the CPU runtime"
+  TESSEL_GPU_REPORT_HOST_OPS=1 limited 120 "${tessel_env[@]}" "$bin/mlp_fused.gpu" --steps 40 \
+    --metrics "$work/mlp_fused.gpu.jsonl" "${opts[@]}"
+  python3 "$repo/tests/e2e/compare_losses.py" "$work/mlp.cpu.jsonl" "$work/mlp_fused.gpu.jsonl" 1e-3 \
+    >> "$log" 2>&1
+  record mlp_fused_losses_gpu_vs_cpu "status $? $(tail -1 "$log")"
+  for name in transformer transformer_bf16; do
+    note "$name --gpu-fusion: 20 steps against the unfused GPU program"
+    for program in "$name" "${name}_fused"; do
+      TESSEL_GPU_REPORT_HOST_OPS=1 limited 180 "${tessel_env[@]}" "$bin/$program.gpu" --steps 20 \
+        --data "$text" --lr 0.003 --seed 3 --log-every 1000 --no-evaluate \
+        --metrics "$work/$program.losses.jsonl"
+    done
+    python3 "$repo/tests/e2e/compare_losses.py" "$work/$name.losses.jsonl" \
+      "$work/${name}_fused.losses.jsonl" 1e-3 >> "$log" 2>&1
+    record "${name}_fused_losses_vs_unfused" "status $? $(tail -1 "$log")"
+  done
+fi
 
 # Step times (median after the warm-up, batch preparation included, as
 # benchmarks/throughput.py takes them) of tessel on the GPU and on this
@@ -141,6 +174,9 @@ record cnn_gpu_ms "$(timed cnn.gpu 60 --data "$data" --lr 0.02)"
 record cnn_cpu_ms "$(timed cnn.cpu 30 --data "$data" --lr 0.02)"
 record transformer_gpu_ms "$(timed transformer.gpu 60 --data "$text" --lr 0.003)"
 record transformer_bf16_gpu_ms "$(timed transformer_bf16.gpu 60 --data "$text" --lr 0.003)"
+record mlp_1024_fused_gpu_ms "$(timed mlp_1024_fused.gpu 60 --data "$data" --lr 0.1)"
+record transformer_fused_gpu_ms "$(timed transformer_fused.gpu 60 --data "$text" --lr 0.003)"
+record transformer_bf16_fused_gpu_ms "$(timed transformer_bf16_fused.gpu 60 --data "$text" --lr 0.003)"
 record transformer_cpu_ms "$(timed transformer.cpu 30 --data "$text" --lr 0.003)"
 fi
 
@@ -182,7 +218,7 @@ fi
 # every op), to the log and to OUT_DIR/profile-NAME.txt.
 if wants profile; then
   for run in "mlp_1024 --data $data --lr 0.1" "transformer --data $text --lr 0.003" \
-             "cnn --data $data --lr 0.02"; do
+             "transformer_fused --data $text --lr 0.003" "cnn --data $data --lr 0.02"; do
     set -- $run
     name=$1; shift
     note "profile of $name on the GPU"

@@ -99,40 +99,7 @@ constexpr int64_t kParallelElements = int64_t(1) << 16;
 /// Tiles a thread takes at a time when the result is split across threads.
 constexpr int kTilesPerTask = 8;
 
-enum class Opcode : uint8_t {
-  Neg,
-  Abs,
-  Exp,
-  Log,
-  Sqrt,
-  Rsqrt,
-  Tanh,
-  Sigmoid,
-  Relu,
-  Gelu,
-  Erf,
-  Sin,
-  Cos,
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Max,
-  Min,
-  Pow,
-  // Comparisons write 1.0f where they hold and 0.0f elsewhere.
-  Eq,
-  Ne,
-  Lt,
-  Le,
-  Gt,
-  Ge,
-  Select,
-  // Copies its argument: tessel.cast, and the instruction of a body whose
-  // last entry is a constant, which is otherwise not an instruction but a
-  // tile filled when the site is prepared.
-  Copy,
-};
+using Opcode = FusedOpcode;
 
 /// The ops a body may hold, with their argument counts. compare's opcode is
 /// its "kind" attribute's (kCompareKinds); constant's is an instruction only
@@ -258,15 +225,7 @@ struct FusedProgram {
 // Compiling the body
 //===----------------------------------------------------------------------===//
 
-/// A body entry as read from the descriptor and checked.
-struct BodyEntry {
-  std::string op;
-  Opcode opcode = Opcode::Copy;
-  bool isConstant = false;
-  std::vector<int> args;
-  TensorType result;
-  float value = 0; // A constant's.
-};
+using BodyEntry = FusedEntry;
 
 /// Checks that `type` names no dim twice and that each of its dims is one
 /// of the result's with the result's size: what broadcasting by name into
@@ -959,6 +918,10 @@ void runProgram(const FusedProgram &program, void *const *operands,
 }
 
 } // namespace
+
+std::vector<FusedEntry> checkFusedBody(const OpDescriptor &desc) {
+  return checkedBody(desc);
+}
 
 Kernel buildFused(const OpDescriptor &desc) {
   auto program = std::make_shared<const FusedProgram>(

@@ -18,7 +18,63 @@
 
 #include "executor/Op.h"
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 namespace tessel::runtime {
+
+/// What a body entry computes. Comparisons give 1 where they hold and 0
+/// elsewhere.
+enum class FusedOpcode : uint8_t {
+  Neg,
+  Abs,
+  Exp,
+  Log,
+  Sqrt,
+  Rsqrt,
+  Tanh,
+  Sigmoid,
+  Relu,
+  Gelu,
+  Erf,
+  Sin,
+  Cos,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Max,
+  Min,
+  Pow,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Select,
+  // Copies its argument: tessel.cast, and the instruction of a body whose
+  // last entry is a constant, which is otherwise not an instruction but a
+  // tile filled when the site is prepared.
+  Copy,
+};
+
+/// A body entry as read from the descriptor and checked.
+struct FusedEntry {
+  std::string op;
+  FusedOpcode opcode = FusedOpcode::Copy;
+  bool isConstant = false;
+  /// Value numbers: the operands first, then the body's entries.
+  std::vector<int> args;
+  TensorType result;
+  float value = 0; // A constant's, rounded to its type.
+};
+
+/// The body of a `tessel.fused` descriptor, checked as buildFused checks it
+/// (the GPU runtime's fused kernel encodes the same entries). OpError
+/// naming the entry and the problem otherwise.
+std::vector<FusedEntry> checkFusedBody(const OpDescriptor &desc);
 
 /// Makes the kernel of a `tessel.fused` descriptor: checks the body (its
 /// ops, their argument counts, indices and types, and that every entry has

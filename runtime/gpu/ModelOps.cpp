@@ -1,7 +1,7 @@
 //===- ModelOps.cpp - Model-level ops on CUDA kernels ---------------------===//
 //
-// The builders of the CUDA backend for model-level ops: element-wise ops,
-// reductions, softmax, layer norm and cross-entropy on the kernels of
+// The builders of the CUDA backend for model-level ops: element-wise ops
+// and fused chains of them (FusedPlan.h), reductions, softmax, layer norm and cross-entropy on the kernels of
 // Launch.h; data movement (broadcast, transpose, slice, pad, concat) on its
 // strided copy; einsum, convolutions and pooling through cuBLAS and cuDNN
 // (Einsum.cpp, Convolution.cpp). Whatever a builder does not cover falls
@@ -11,6 +11,7 @@
 
 #include "gpu/CudaStatus.h"
 #include "gpu/DeviceState.h"
+#include "gpu/FusedPlan.h"
 #include "gpu/Ops.h"
 #include "gpu/Views.h"
 
@@ -20,8 +21,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -238,6 +241,23 @@ Kernel buildCast(const OpDescriptor &desc) {
   return [=](tessel_context_t &context, void *const *operands, void *result) {
     launchConvert(streamOf(context), from, operands[0], to, result, count);
     launched("the convert kernel");
+  };
+}
+
+/// tessel.fused: the whole body per element, in one launch; a body beyond
+/// the program's limits runs on the host.
+Kernel buildFusedElementwise(const OpDescriptor &desc) {
+  std::optional<FusedCode> planned = planFused(desc);
+  if (!planned)
+    return buildOnHost(desc);
+  auto program = std::make_shared<const FusedCode>(*planned);
+  size_t numOperands = desc.operands.size();
+  return [program, numOperands](tessel_context_t &context,
+                                void *const *operands, void *result) {
+    FusedOperands pointers{};
+    std::copy(operands, operands + numOperands, pointers.at);
+    launchFused(streamOf(context), *program, pointers, result);
+    launched("the fused kernel");
   };
 }
 
@@ -539,6 +559,7 @@ void registerGpuModelOps(KernelRegistry &registry) {
       {"tessel.compare", buildCompare},
       {"tessel.select", buildSelect},
       {"tessel.cast", buildCast},
+      {"tessel.fused", buildFusedElementwise},
       {"tessel.broadcast", buildByName},
       {"tessel.transpose", buildByName},
       {"tessel.rename", buildSameBytes},

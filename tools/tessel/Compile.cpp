@@ -99,6 +99,12 @@ cl::opt<bool> noFusion(
     cl::desc("run every element-wise op as its own runtime call instead of "
              "fusing chains of them (tessel-fuse-elementwise)"),
     cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<bool> gpuFusion(
+    "gpu-fusion",
+    cl::desc("with --target cuda, fuse element-wise chains too, into the GPU "
+             "runtime's fused kernel (one launch per chain); off by default "
+             "until that kernel has run on a GPU (docs/gpu.md)"),
+    cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<bool> noOverlap(
     "no-overlap",
     cl::desc("run collectives blocking, in program order, instead of "
@@ -205,9 +211,11 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   options.rulesSpec = rulesSpec;
   options.padUneven = padUneven;
   options.bucketBytes = bucketBytes;
-  // The GPU runtime has no fused kernel: it would run fused ops on the host
-  // between copies, slower than its own kernel per op.
-  options.fuseElementwise = !noFusion && target == RuntimeTarget::Cpu;
+  // The GPU runtime's fused kernel (runtime/gpu/FusedElementwise.cu) is
+  // checked against the CPU's on the host but has not run on a device yet,
+  // so --target cuda fuses only when asked to.
+  options.fuseElementwise =
+      !noFusion && (target == RuntimeTarget::Cpu || gpuFusion);
   options.decomposeEinsum = !noDecomposeEinsum;
   options.overlapCommunication = !noOverlap;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());

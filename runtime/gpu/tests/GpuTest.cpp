@@ -137,11 +137,12 @@ double tolerance(ref::ElementType type) {
 }
 
 /// Runs `descriptor` on the GPU and on the host with the same operands and
-/// expects the same result. The operands differ per rank (the seed has the
-/// rank in it), as they would in a real program.
+/// expects the same result: the same value with `exact`, else to the
+/// type's tolerance plus `extraTolerance`. The operands differ per rank
+/// (the seed has the rank in it), as they would in a real program.
 void expectSameOnGpu(const std::string &descriptor,
                      const std::vector<Values> &values,
-                     double extraTolerance = 0) {
+                     double extraTolerance = 0, bool exact = false) {
   OpDescriptor desc;
   parseDescriptor(descriptor.c_str(), desc);
   ASSERT_EQ(values.size(), desc.operands.size());
@@ -182,17 +183,23 @@ void expectSameOnGpu(const std::string &descriptor,
   std::vector<unsigned char> actual(desc.result.numBytes() + 1);
   activeBackend().copyFromBuffer(*ctx, actual.data(), deviceResult,
                                  static_cast<size_t>(desc.result.numBytes()));
-  double allowed = tolerance(desc.result.type) + extraTolerance;
+  double allowed = exact ? 0.0 : tolerance(desc.result.type) + extraTolerance;
+  int mismatches = 0;
   for (int64_t j = 0; j < desc.result.numElements(); ++j) {
     double want = loadElement(desc.result.type, expected.data(), j);
     double got = loadElement(desc.result.type, actual.data(), j);
-    if (std::isnan(want)) {
-      EXPECT_TRUE(std::isnan(got)) << desc.op << " element " << j;
-      continue;
-    }
-    EXPECT_NEAR(got, want, allowed * std::max(1.0, std::fabs(want)))
-        << desc.op << " element " << j << " of " << desc.result.str();
+    bool same = std::isnan(want) || std::isnan(got)
+                    ? std::isnan(want) && std::isnan(got)
+                    : std::fabs(got - want) <=
+                              allowed * std::max(1.0, std::fabs(want)) ||
+                          got == want;
+    // At most a few reports, for the results of millions of elements.
+    if (!same && ++mismatches <= 5)
+      ADD_FAILURE() << desc.op << " element " << j << " of "
+                    << desc.result.str() << ": the GPU gives " << got
+                    << ", the host " << want;
   }
+  EXPECT_EQ(mismatches, 0) << desc.op << " on " << desc.result.str();
   tessel_rt_free(ctx, deviceResult);
   for (void *buffer : devicePointers)
     tessel_rt_free(ctx, buffer);
@@ -357,6 +364,108 @@ TEST_F(Gpu, CrossEntropyReportsABadLabel) {
       << *error;
   for (void *buffer : {logits, labelBuffer, result})
     tessel_rt_free(ctx, buffer);
+}
+
+//===----------------------------------------------------------------------===//
+// tessel.fused
+//===----------------------------------------------------------------------===//
+
+json entry(const char *name, std::vector<int> args, json result,
+           json attrs = json::object()) {
+  return {{"op", name}, {"args", args}, {"result", result}, {"attrs", attrs}};
+}
+
+json constant(double value, json result = T({}, {})) {
+  return entry("tessel.constant", {}, std::move(result), {{"value", value}});
+}
+
+std::string fused(std::vector<json> operands, json result,
+                  std::vector<json> body) {
+  return op("tessel.fused", std::move(operands), std::move(result),
+            {{"body", body}});
+}
+
+// The fused kernel (FusedElementwise.cu) against the CPU's fused kernel:
+// the same bits for bodies of exact ops (tests/FusedBodyTest.cpp says
+// which), in f32, bf16 and f16, with operands in the result's layout,
+// transposed, broadcast and scalar, i1 conditions and constants.
+TEST_F(Gpu, FusedExactChains) {
+  json full = T({"b", "s", "d"}, {3, 50, 70}), scalar = T({}, {});
+  // AdamW's update, without its bias corrections.
+  expectSameOnGpu(
+      fused({full, full, full, full, scalar},
+            full,
+            {entry("tessel.mul", {1, 1}, full), constant(0.001),
+             entry("tessel.mul", {6, 5}, full), constant(0.999),
+             entry("tessel.mul", {8, 3}, full),
+             entry("tessel.add", {9, 7}, full),
+             entry("tessel.sqrt", {10}, full), constant(1e-8),
+             entry("tessel.add", {11, 12}, full),
+             entry("tessel.div", {2, 13}, full),
+             entry("tessel.mul", {4, 14}, full),
+             entry("tessel.sub", {0, 15}, full)}),
+      {kSigned, kSigned, kSigned, kPositive, kPositive}, 0, true);
+  // Broadcast, transposed and i1 operands; compare, select, max, min.
+  json i1 = T({"b", "s", "d"}, {3, 50, 70}, "i1");
+  expectSameOnGpu(
+      fused({T({"d", "s", "b"}, {70, 50, 3}), T({"d"}, {70}),
+             T({"s"}, {50}, "i1"), full},
+            full,
+            {entry("tessel.mul", {0, 1}, full),
+             entry("tessel.compare", {4, 3}, i1, {{"kind", "lt"}}),
+             entry("tessel.max", {4, 3}, full),
+             entry("tessel.min", {4, 1}, full),
+             entry("tessel.select", {5, 6, 7}, full),
+             entry("tessel.neg", {8}, full),
+             entry("tessel.select", {2, 9, 0}, full)}),
+      {kSigned, kSigned, {0, 2, true}, kSigned}, 0, true);
+  // Mixed precision: casts and arithmetic in bf16 and f16, into each type.
+  for (const char *narrow : {"bf16", "f16"})
+    for (const char *resultType : {"f32", "bf16", "f16"}) {
+      json low = T({"b", "s", "d"}, {3, 50, 70}, narrow);
+      json result = T({"b", "s", "d"}, {3, 50, 70}, resultType);
+      expectSameOnGpu(
+          fused({full, T({"d"}, {70}, narrow), low},
+                result,
+                {entry("tessel.cast", {0}, low),
+                 entry("tessel.mul", {3, 1}, low),
+                 entry("tessel.sub", {4, 2}, low),
+                 constant(300.0, T({}, {}, narrow)),
+                 entry("tessel.mul", {5, 6}, low),
+                 entry("tessel.cast", {7}, result)}),
+          {{-300, 300}, kSigned, kSigned}, 0, true);
+    }
+}
+
+// Transcendental ops (double on the GPU, f32 SLEEF on the CPU) to the
+// type's tolerance; a result past the grid's 65535 blocks of 256, so the
+// grid-stride loop runs; and a body with more operands than the kernel
+// takes, which runs on the host.
+TEST_F(Gpu, FusedTranscendentalLargeAndOnHost) {
+  json full = T({"r", "c"}, {64, 300});
+  expectSameOnGpu(
+      fused({full, T({"c"}, {300})},
+            full,
+            {entry("tessel.add", {0, 1}, full), entry("tessel.gelu", {2}, full),
+             entry("tessel.tanh", {3}, full), entry("tessel.exp", {4}, full),
+             entry("tessel.log", {5}, full), entry("tessel.sigmoid", {6}, full),
+             entry("tessel.rsqrt", {7}, full), entry("tessel.erf", {8}, full),
+             entry("tessel.sin", {9}, full), entry("tessel.cos", {10}, full),
+             entry("tessel.pow", {11, 1}, full)}),
+      {kSigned, kPositive});
+  json huge = T({"r", "c"}, {4097, 4099});
+  expectSameOnGpu(fused({huge, T({"r"}, {4097})},
+                        huge,
+                        {entry("tessel.mul", {0, 1}, huge),
+                         entry("tessel.add", {2, 0}, huge)}),
+                  {kSigned, kSigned}, 0, true);
+  json x = T({"n"}, {100});
+  std::vector<json> operands(17, x);
+  std::vector<json> body = {entry("tessel.add", {0, 1}, x)};
+  for (int i = 2; i < 17; ++i)
+    body.push_back(entry("tessel.add", {17 + i - 2, i}, x));
+  expectSameOnGpu(fused(operands, x, body), std::vector<Values>(17, kSigned),
+                  0, true);
 }
 
 //===----------------------------------------------------------------------===//
