@@ -104,6 +104,24 @@ double sendSeconds(ArrayRef<Type> types, const MachineProfile &profile,
   return seconds;
 }
 
+/// The elements of a value of `type` on a rank.
+int64_t localElements(Type type) {
+  auto tensor = dyn_cast<NamedTensorType>(type);
+  return tensor ? tensor.getNumElements() : 0;
+}
+
+/// The seconds the driver spends on `types`, one micro-batch's message in
+/// one direction: copying each tensor between its buffer and the message's
+/// block (an element-wise kernel of its elements), and, for a message the
+/// stage receives, its transfer.
+double messageHandlingSeconds(ArrayRef<Type> types, bool received,
+                              const MachineProfile &profile, int64_t ranks) {
+  double seconds = received ? sendSeconds(types, profile, ranks) : 0;
+  for (Type type : types)
+    seconds += profile.kernelSeconds("elementwise", localElements(type), ranks);
+  return seconds;
+}
+
 /// What the runtime allocates running `fused` beyond `counted`: the
 /// buffer bytes of its arguments and results that the stage's cost counts
 /// elsewhere (parameters, state, sums, kept micro-batches).
@@ -139,8 +157,8 @@ std::vector<std::vector<std::string>> layersOfStages(ModuleOp split) {
 }
 
 const char *stepTimeFormula() {
-  return "(m + p - 1) x max_s(F_s + B_s) + (p - 1) x (t_fwd + t_back) + "
-         "max_s A_s";
+  return "(p - 1) x (max_s(F_s + B_s) + t_fwd + t_back) + "
+         "max_s(m x (F_s + B_s + M_s) + (m - 1) x G_s) + max_s A_s";
 }
 
 std::optional<PipelineCost>
@@ -266,6 +284,32 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         sendSeconds(forwardMessages, profile, cost.numRanks);
     stage.sendBackSeconds = sendSeconds(backMessages, profile, cost.numRanks);
 
+    // The driver's work per micro-batch beside the functions: the messages
+    // it packs, unpacks and waits for (the activations from stage s-1 are
+    // the forward's stage{s}.input arguments, the cotangents from stage s+1
+    // the backward's stage{s+1}.input ones), and the gradient sums.
+    SmallVector<Type> receivedMessages;
+    for (unsigned i = 0; i < forward.getNumArguments(); ++i)
+      if (argumentName(forward, i).starts_with(input))
+        receivedMessages.push_back(forward.getArgumentTypes()[i]);
+    for (unsigned i = 0; i < backward.getNumArguments(); ++i)
+      if (argumentName(backward, i).starts_with(output))
+        receivedMessages.push_back(backward.getArgumentTypes()[i]);
+    stage.messageSeconds =
+        messageHandlingSeconds(forwardMessages, /*received=*/false, profile,
+                               cost.numRanks) +
+        messageHandlingSeconds(backMessages, /*received=*/false, profile,
+                               cost.numRanks) +
+        messageHandlingSeconds(receivedMessages, /*received=*/true, profile,
+                               cost.numRanks);
+    for (unsigned i = 0; i < apply.getNumArguments(); ++i)
+      if (argumentRole(apply, i) != "parameter" &&
+          argumentRole(apply, i) != "optimizer_state" &&
+          argumentName(apply, i).ends_with(".gradient"))
+        stage.gradientSumSeconds += profile.kernelSeconds(
+            "elementwise", localElements(apply.getArgumentTypes()[i]),
+            cost.numRanks);
+
     std::tie(stage.forwardFlops, stage.forwardSeconds) =
         workOf(forward, profile);
     std::tie(stage.backwardFlops, stage.backwardSeconds) =
@@ -309,27 +353,29 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
   }
 
   cost.bubbleFraction = double(p - 1) / double(m + p - 1);
-  double slowest = -1;
+  double busiest = -1;
   for (const StageCost &stage : cost.stages) {
-    double perMicrobatch = stage.forwardSeconds + stage.backwardSeconds;
-    if (perMicrobatch > slowest) {
-      slowest = perMicrobatch;
+    double busy = stage.busySeconds(m);
+    if (busy > busiest) {
+      busiest = busy;
       cost.slowestStage = stage.stage;
     }
+    cost.fillSlotSeconds = std::max(
+        cost.fillSlotSeconds, stage.forwardSeconds + stage.backwardSeconds);
     cost.sendForwardSeconds =
         std::max(cost.sendForwardSeconds, stage.sendForwardSeconds);
     cost.sendBackSeconds =
         std::max(cost.sendBackSeconds, stage.sendBackSeconds);
     cost.applySeconds = std::max(cost.applySeconds, stage.applySeconds);
   }
-  // Every stage runs m forwards and m backwards and waits p - 1 slots
-  // while the pipeline fills and drains; the messages of the steady state
-  // travel while stages compute (non-blocking), those of the first
-  // micro-batch's way forward and the last one's way back do not.
+  // The busiest stage runs its m forwards and backwards, the driver's work
+  // around each (messages, gradient sums), and waits p - 1 slots while the
+  // pipeline fills and drains; the messages of the first micro-batch's way
+  // forward and the last one's way back lie on that wait.
   cost.stepSeconds =
-      double(m + p - 1) * slowest +
-      double(p - 1) * (cost.sendForwardSeconds + cost.sendBackSeconds) +
-      cost.applySeconds;
+      double(p - 1) * (cost.fillSlotSeconds + cost.sendForwardSeconds +
+                       cost.sendBackSeconds) +
+      busiest + cost.applySeconds;
   return cost;
 }
 

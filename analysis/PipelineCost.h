@@ -75,6 +75,24 @@ struct StageCost {
   double applySeconds = 0;
   double sendForwardSeconds = 0;
   double sendBackSeconds = 0;
+  /// What the driver does per micro-batch on the stage's own time, beside
+  /// the compiled functions: adding each micro-batch's gradients after the
+  /// first to their sums (one tessel.add per gradient, as an element-wise
+  /// kernel of the gradient's size), and moving its messages: each message
+  /// sent or received is copied between its buffers and one contiguous
+  /// block, and each one received arrives while the stage waits for it (on
+  /// one machine the ranks' own cores move MPI's bytes), timed as a
+  /// collective permute of two ranks.
+  double gradientSumSeconds = 0;
+  double messageSeconds = 0;
+
+  /// The seconds the stage is busy in a step of `microbatches`:
+  /// m (F + B + M) + (m - 1) G, without the update.
+  double busySeconds(int64_t microbatches) const {
+    return double(microbatches) *
+               (forwardSeconds + backwardSeconds + messageSeconds) +
+           double(microbatches - 1) * gradientSumSeconds;
+  }
 };
 
 struct PipelineCost {
@@ -89,15 +107,19 @@ struct PipelineCost {
   /// (p - 1) / (m + p - 1): the share of a step a stage waits while the
   /// pipeline fills and drains.
   double bubbleFraction = 0;
-  /// The stage with the longest forward + backward per micro-batch.
+  /// The stage busiest over the step's micro-batches (busySeconds).
   int64_t slowestStage = 0;
+  /// The longest forward + backward of one micro-batch on any stage: the
+  /// time of each of the p - 1 slots while the pipeline fills and drains.
+  double fillSlotSeconds = 0;
   /// The largest one-micro-batch transfer forward and back over any
   /// boundary, and the slowest apply.
   double sendForwardSeconds = 0;
   double sendBackSeconds = 0;
   double applySeconds = 0;
-  /// (m + p - 1) (F + B of the slowest stage) + (p - 1) (the two
-  /// transfers) + the slowest apply (formulaText()).
+  /// (p - 1) (the longest F + B and the two transfers) + the busiest
+  /// stage's m (F + B + M) + (m - 1) G + the slowest apply
+  /// (stepTimeFormula()).
   double stepSeconds = 0;
   /// The driver's own memory (machine profile), beside each stage's peak.
   int64_t driverBytes = 0;

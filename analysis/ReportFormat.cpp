@@ -280,6 +280,10 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
       [](const StageCost &s) { return secondsText(s.sendForwardSeconds); });
   row("send back / mb",
       [](const StageCost &s) { return secondsText(s.sendBackSeconds); });
+  row("messages / mb",
+      [](const StageCost &s) { return secondsText(s.messageSeconds); });
+  row("gradient sum / mb",
+      [](const StageCost &s) { return secondsText(s.gradientSumSeconds); });
 
   size_t labelWidth = 0, cellWidth = 8;
   for (const auto &[label, cells] : rows) {
@@ -303,13 +307,17 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
   out += fmt::format(
       "\nbubble       (p - 1) / (m + p - 1) = {} / {} = {:.3f}\n"
       "step time    {}\n"
-      "             = {} x {} (stage {}) + {} x ({} + {}) + {} = {}\n"
+      "             = {} x ({} + {} + {}) + {} x ({} + {}) + {} x {} "
+      "(stage {}) + {} = {}\n"
       "driver       {} per rank besides the peak memory above\n",
-      p - 1, m + p - 1, cost.bubbleFraction, stepTimeFormula(), m + p - 1,
+      p - 1, m + p - 1, cost.bubbleFraction, stepTimeFormula(), p - 1,
+      secondsText(cost.fillSlotSeconds), secondsText(cost.sendForwardSeconds),
+      secondsText(cost.sendBackSeconds), m,
       secondsText(slowest.forwardSeconds + slowest.backwardSeconds),
-      cost.slowestStage, p - 1, secondsText(cost.sendForwardSeconds),
-      secondsText(cost.sendBackSeconds), secondsText(cost.applySeconds),
-      secondsText(cost.stepSeconds), bytesText(cost.driverBytes));
+      secondsText(slowest.messageSeconds), m - 1,
+      secondsText(slowest.gradientSumSeconds), cost.slowestStage,
+      secondsText(cost.applySeconds), secondsText(cost.stepSeconds),
+      bytesText(cost.driverBytes));
   return out;
 }
 
@@ -354,10 +362,13 @@ std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
         {"apply_seconds", stage.applySeconds},
         {"send_forward_seconds_per_microbatch", stage.sendForwardSeconds},
         {"send_back_seconds_per_microbatch", stage.sendBackSeconds},
+        {"message_seconds_per_microbatch", stage.messageSeconds},
+        {"gradient_sum_seconds_per_microbatch", stage.gradientSumSeconds},
     });
   json["bubble_fraction"] = cost.bubbleFraction;
   json["step"] = {{"formula", stepTimeFormula()},
                   {"slowest_stage", cost.slowestStage},
+                  {"fill_slot_seconds", cost.fillSlotSeconds},
                   {"send_forward_seconds", cost.sendForwardSeconds},
                   {"send_back_seconds", cost.sendBackSeconds},
                   {"apply_seconds", cost.applySeconds},

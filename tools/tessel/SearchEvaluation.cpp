@@ -156,7 +156,8 @@ void Evaluator::applyPipelined(
   const analysis::PipelineCost &pipeline = *result.pipeline;
   int64_t p = static_cast<int64_t>(pipeline.stages.size());
   result.step.commSeconds =
-      double(p - 1) * (pipeline.sendForwardSeconds + pipeline.sendBackSeconds);
+      double(p - 1) * (pipeline.sendForwardSeconds + pipeline.sendBackSeconds) +
+      double(m) * pipeline.stages[pipeline.slowestStage].messageSeconds;
   result.step.computeSeconds = pipeline.stepSeconds - result.step.commSeconds;
   result.commBytes = sent;
   result.flops = flops;

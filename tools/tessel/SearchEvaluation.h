@@ -49,10 +49,11 @@ struct Evaluation {
   bool memoryIsLowerBound = false;
   int64_t commBytes = 0;
   int64_t flops = 0;
-  /// For a pipelined candidate: computeSeconds is the step but the fill
-  /// and drain messages ((m + p - 1) x the slowest stage's forward and
-  /// backward, collectives within a stage included, + the slowest update),
-  /// commSeconds those messages.
+  /// For a pipelined candidate: commSeconds is the messages between
+  /// stages on the step's path (those of the fill and drain, and the
+  /// busiest stage's handling of its own: m x M_s), computeSeconds the rest
+  /// of the step (its functions, collectives within a stage included, the
+  /// gradient sums and the slowest update; PipelineCost.h).
   ::tessel::analysis::StepTime step;
   /// What explain reports for a pipelined candidate: each stage's cost,
   /// the bubble and the step.

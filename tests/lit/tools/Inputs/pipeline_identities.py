@@ -4,8 +4,8 @@ Reads the report on stdin and asserts, for every stage, that the held
 activations are the micro-batches held times what one keeps, and that the
 peak is the parameters, state and gradient sums plus the larger of the held
 micro-batches with the larger working memory of forward and backward and
-the working memory of apply; and the bubble (p - 1) / (m + p - 1). Prints
-one line per stage for FileCheck.
+the working memory of apply; the bubble (p - 1) / (m + p - 1) and the step
+time (analysis/PipelineCost.h). Prints one line per stage for FileCheck.
 """
 
 import json
@@ -27,11 +27,22 @@ for stage in report["stages"]:
     assert stage["peak_bytes_per_rank"] == peak, (stage, peak)
     print(f"stage {stage['stage']} holds {stage['microbatches_held']} "
           f"peak {stage['peak_bytes_per_rank']} ok")
+# The step: p - 1 fill and drain slots of the longest forward and
+# backward with the first and last messages, and the busiest stage's m
+# forwards, backwards and message handlings and m - 1 gradient sums.
+def busy(stage):
+    return (m * (stage["forward_seconds_per_microbatch"] +
+                 stage["backward_seconds_per_microbatch"] +
+                 stage["message_seconds_per_microbatch"]) +
+            (m - 1) * stage["gradient_sum_seconds_per_microbatch"])
 slowest = report["stages"][report["step"]["slowest_stage"]]
-step = ((m + p - 1) * (slowest["forward_seconds_per_microbatch"] +
-                       slowest["backward_seconds_per_microbatch"]) +
-        (p - 1) * (report["step"]["send_forward_seconds"] +
+assert busy(slowest) == max(busy(stage) for stage in report["stages"])
+fill = max(stage["forward_seconds_per_microbatch"] +
+           stage["backward_seconds_per_microbatch"]
+           for stage in report["stages"])
+assert abs(report["step"]["fill_slot_seconds"] - fill) <= 1e-12 * fill
+step = ((p - 1) * (fill + report["step"]["send_forward_seconds"] +
                    report["step"]["send_back_seconds"]) +
-        report["step"]["apply_seconds"])
+        busy(slowest) + report["step"]["apply_seconds"])
 assert abs(report["step"]["seconds"] - step) <= 1e-9 * step
 print("step time ok")
