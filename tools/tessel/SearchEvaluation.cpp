@@ -29,6 +29,40 @@ std::string search::bytesText(int64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+namespace {
+
+/// Runs `passes` on `module`; on failure returns the first error they
+/// reported (or, if none did, that `what` failed). Evaluating a candidate
+/// is quiet: its errors are the reason it is illegal.
+std::optional<std::string> runQuietly(PassManager &passes, ModuleOp module,
+                                      StringRef what) {
+  std::string firstError;
+  ScopedDiagnosticHandler quiet(module.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      firstError = d.str();
+    return success();
+  });
+  if (succeeded(passes.run(module)))
+    return std::nullopt;
+  return firstError.empty() ? what.str() + " failed" : firstError;
+}
+
+/// A clone of `module` with its element-wise chains fused, as compile
+/// lowers it: the buffers the runtime allocates (memory is counted on it).
+OwningOpRef<ModuleOp> fusedClone(ModuleOp module, std::string &error) {
+  OwningOpRef<ModuleOp> fused = module.clone();
+  PassManager fuse(module.getContext());
+  fuse.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
+  if (std::optional<std::string> failure =
+          runQuietly(fuse, *fused, "tessel-fuse-elementwise")) {
+    error = *failure;
+    return nullptr;
+  }
+  return fused;
+}
+
+} // namespace
+
 Evaluation Evaluator::evaluate(const Candidate &candidate,
                                const ModelDims &dims) {
   Evaluation result;
@@ -89,15 +123,7 @@ Evaluator::pipelineCost(const std::string &layoutFile, bool padUneven,
     error = "the model has no layer calls to cut into stages";
     return std::nullopt;
   }
-  MLIRContext *context = layered.getContext();
   OwningOpRef<ModuleOp> module = layered.clone();
-  std::string firstError;
-  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
-        firstError.empty())
-      firstError = diagnostic.str();
-    return success();
-  });
   // As tessel explain --train builds a pipelined step: compile's passes,
   // FLOPs counted before fusion and buffers after it.
   CompilePipelineOptions compile;
@@ -108,19 +134,16 @@ Evaluator::pipelineCost(const std::string &layoutFile, bool padUneven,
   compile.padUneven = padUneven;
   compile.fuseElementwise = false;
   compile.lower = false;
-  PassManager pm(context);
+  PassManager pm(layered.getContext());
   buildCompilePipeline(pm, compile);
-  if (failed(pm.run(*module))) {
-    error = firstError.empty() ? "the pipelined compile failed" : firstError;
+  if (std::optional<std::string> failure =
+          runQuietly(pm, *module, "the pipelined compile")) {
+    error = *failure;
     return std::nullopt;
   }
-  OwningOpRef<ModuleOp> fused = module->clone();
-  PassManager fuse(context);
-  fuse.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
-  if (failed(fuse.run(*fused))) {
-    error = firstError.empty() ? "tessel-fuse-elementwise failed" : firstError;
+  OwningOpRef<ModuleOp> fused = fusedClone(*module, error);
+  if (!fused)
     return std::nullopt;
-  }
   return analysis::buildPipelineCost(*module, *fused, layers, profile, error);
 }
 
@@ -167,40 +190,33 @@ void Evaluator::apply(Evaluation &result, const std::string &layoutFile,
                       bool padUneven) {
   MLIRContext *context = trained.getContext();
   OwningOpRef<ModuleOp> module = trained.clone();
-  std::string firstError;
-  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diagnostic) {
-    if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
-        firstError.empty())
-      firstError = diagnostic.str();
-    return success();
-  });
+  auto fail = [&](std::string reason) {
+    result.status = Evaluation::Illegal;
+    result.reason = std::move(reason);
+  };
   PassManager layout(context);
   TesselApplyLayoutOptions options;
   options.layoutFile = layoutFile;
   options.padUneven = padUneven;
   layout.addPass(createTesselApplyLayout(options));
-  auto fail = [&](const char *stage) {
-    result.status = Evaluation::Illegal;
-    result.reason =
-        firstError.empty() ? std::string(stage) + " failed" : firstError;
-  };
-  if (failed(layout.run(*module)))
-    return fail("tessel-apply-layout");
+  if (std::optional<std::string> failure =
+          runQuietly(layout, *module, "tessel-apply-layout"))
+    return fail(*failure);
   auto step = module->lookupSymbol<func::FuncOp>("train_step");
   analysis::CostReport report = analysis::buildCostReport(step);
   PassManager partition(context);
   buildPartitionPipeline(partition, kDefaultBucketBytes);
-  if (failed(partition.run(*module)))
-    return fail("tessel-partition");
+  if (std::optional<std::string> failure =
+          runQuietly(partition, *module, "tessel-partition"))
+    return fail(*failure);
   step = module->lookupSymbol<func::FuncOp>("train_step");
   analysis::addPartitionedCosts(report, step);
   // Memory as tessel explain counts it: what the compiled step holds (on
   // the fused program compile lowers) and the driver's own.
-  OwningOpRef<ModuleOp> fused = module->clone();
-  PassManager fuse(context);
-  fuse.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
-  if (failed(fuse.run(*fused)))
-    return fail("tessel-fuse-elementwise");
+  std::string error;
+  OwningOpRef<ModuleOp> fused = fusedClone(*module, error);
+  if (!fused)
+    return fail(error);
   analysis::addRuntimeMemory(
       report, fused->lookupSymbol<func::FuncOp>("train_step"),
       fused->lookupSymbol<func::FuncOp>("init"), profile);
