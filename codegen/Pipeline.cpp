@@ -79,6 +79,8 @@ static void buildStep(OpPassManager &pm,
     autodiff.precision = options.precision;
     autodiff.weightDecay = options.weightDecay;
     autodiff.clipNorm = options.clipNorm;
+    autodiff.lossScale = options.lossScale;
+    autodiff.lossScaleGrowthInterval = options.lossScaleGrowthInterval;
     pm.addPass(createTesselAutodiff(autodiff));
   }
   if (!options.layoutFile.empty() || !options.meshSpec.empty()) {

@@ -51,6 +51,15 @@ struct CompilePipelineOptions
   Option<double> clipNorm{*this, "clip-norm",
                           llvm::cl::desc("global gradient norm limit"),
                           llvm::cl::init(0.0)};
+  Option<std::string> lossScale{
+      *this, "loss-scale",
+      llvm::cl::desc("dynamic loss scaling: auto (on for f16), off, or the "
+                     "initial scale"),
+      llvm::cl::init("auto")};
+  Option<int64_t> lossScaleGrowthInterval{
+      *this, "loss-scale-growth-interval",
+      llvm::cl::desc("finite steps after which the loss scale doubles"),
+      llvm::cl::init(2000)};
   Option<std::string> layoutFile{*this, "layout-file",
                                  llvm::cl::desc("a YAML layout file")};
   Option<std::string> meshSpec{*this, "mesh",

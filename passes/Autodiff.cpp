@@ -2,7 +2,8 @@
 //
 // Implements tessel-autodiff: @init and @train_step beside the loss
 // function. The gradient comes from createGradientFunction; this pass adds
-// the optimizer's state and update around it.
+// the optimizer's state and update around it, and dynamic loss scaling
+// (LossScaling.h) when it is on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "passes/Differentiate.h"
 #include "passes/ElementTypes.h"
 #include "passes/InlineLayers.h"
+#include "passes/LossScaling.h"
 #include "passes/Optimizers.h"
 
 namespace mlir::tessel {
@@ -36,19 +38,23 @@ private:
   LogicalResult buildTrainStep(func::FuncOp step,
                                ArrayRef<ParameterOp> parameters,
                                ArrayRef<StateTensor> state,
-                               const OptimizerConfig &config);
+                               const OptimizerConfig &config,
+                               const std::optional<LossScaleConfig> &scaling,
+                               ArrayRef<StateTensor> scalingState);
 };
 
 // The gradient function has arguments (parameters..., data...) and results
 // (loss, parameter gradients..., data gradients...). The step gets the
 // state after the parameters and the learning rate last, and returns the
 // updated parameters and state, then the loss and the gradients' global
-// norm.
-LogicalResult
-TesselAutodiffPass::buildTrainStep(func::FuncOp step,
-                                   ArrayRef<ParameterOp> parameters,
-                                   ArrayRef<StateTensor> state,
-                                   const OptimizerConfig &config) {
+// norm. With loss scaling, the gradient function's last argument is the
+// scale its backward pass starts from; it becomes the loss-scale state,
+// after the optimizer's.
+LogicalResult TesselAutodiffPass::buildTrainStep(
+    func::FuncOp step, ArrayRef<ParameterOp> parameters,
+    ArrayRef<StateTensor> state, const OptimizerConfig &config,
+    const std::optional<LossScaleConfig> &scaling,
+    ArrayRef<StateTensor> scalingState) {
   OpBuilder builder(step.getContext());
   Location loc = step.getLoc();
   unsigned numParameters = parameters.size();
@@ -80,7 +86,11 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step,
   });
   if (updated.wasInterrupted())
     return failure();
-  for (auto [offset, tensor] : llvm::enumerate(state)) {
+  BlockArgument seed =
+      scaling ? step.getArgument(step.getNumArguments() - 1) : BlockArgument();
+  SmallVector<StateTensor> carried(state);
+  llvm::append_range(carried, scalingState);
+  for (auto [offset, tensor] : llvm::enumerate(carried)) {
     SmallVector<NamedAttribute> attrs = {
         builder.getNamedAttr(kNameAttr, builder.getStringAttr(tensor.name)),
         builder.getNamedAttr(kRoleAttrName,
@@ -124,6 +134,8 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step,
                         ? body.getArgument(numParameters + state.size() - 1)
                         : Value();
   Value learningRate = body.getArgument(step.getNumArguments() - 1);
+  if (scaling)
+    unscaleGradients(b, slots, body.getArgument(numParameters + state.size()));
   OptimizerUpdate update =
       buildOptimizerUpdate(b, config, slots, learningRate, stepCount);
 
@@ -145,6 +157,17 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step,
     llvm::append_range(results, slotState);
   if (update.step)
     results.push_back(update.step);
+  if (scaling) {
+    BlockArgument scale = body.getArgument(numParameters + state.size());
+    LossScaleUpdate next = buildLossScaleUpdate(
+        b, *scaling, scale, body.getArgument(scale.getArgNumber() + 1),
+        update.gradientNorm);
+    results.push_back(next.scale);
+    results.push_back(next.goodSteps);
+    seed.replaceAllUsesWith(scale);
+    if (failed(step.eraseArgument(seed.getArgNumber())))
+      return failure();
+  }
   // The new values carry their tensors' names, so that a layout file's
   // override for a parameter (say `unembed: {vocab: model}`) lays out the
   // value the step returns as it lays out the argument the next step takes.
@@ -161,7 +184,7 @@ TesselAutodiffPass::buildTrainStep(func::FuncOp step,
   oldReturn.erase();
 
   SmallVector<DictionaryAttr> resultAttrs;
-  for (unsigned i = 0; i < numParameters + state.size(); ++i)
+  for (unsigned i = 0; i < numParameters + carried.size(); ++i)
     resultAttrs.push_back(builder.getDictionaryAttr(
         {builder.getNamedAttr(kNameAttr, step.getArgAttr(i, kNameAttr))}));
   resultAttrs.push_back(builder.getDictionaryAttr(
@@ -255,17 +278,31 @@ void TesselAutodiffPass::runOnOperation() {
     differentiated = createMixedPrecisionCopy(lossFunction, computeType,
                                               functionName + "_" + precision);
   }
-  FailureOr<func::FuncOp> step =
-      createGradientFunction(differentiated, "train_step");
+  FailureOr<std::optional<LossScaleConfig>> scaling = parseLossScale(
+      module, lossScale, precision, lossScaleGrowthInterval);
+  if (failed(scaling))
+    return signalPassFailure();
+  FailureOr<func::FuncOp> step = createGradientFunction(
+      differentiated, "train_step", /*withGradients=*/true,
+      *scaling ? StringRef(kLossScaleName) : StringRef());
   if (differentiated != lossFunction)
     differentiated.erase();
   if (failed(step))
     return signalPassFailure();
   SmallVector<StateTensor> state = optimizerStateOf(trainable, config.kind);
-  if (failed(buildTrainStep(*step, parameters, state, config)))
+  // The scale is of the loss's type (the gradient function's seed).
+  SmallVector<StateTensor> scalingState;
+  if (*scaling)
+    scalingState = lossScaleStateOf(
+        cast<NamedTensorType>(lossFunction.getResultTypes().front())
+            .getElementType(),
+        **scaling);
+  if (failed(buildTrainStep(*step, parameters, state, config, *scaling,
+                            scalingState)))
     return signalPassFailure();
   // Gradients of the data are not part of a training step.
   eraseDeadOps(*step);
+  llvm::append_range(state, scalingState);
   OpBuilder atEnd = OpBuilder::atBlockEnd(module.getBody());
   buildInitFunction(atEnd, lossFunction.getLoc(), "init", parameters, state);
   // The loss function computes the loss; a buffer's update is the step's.

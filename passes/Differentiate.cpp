@@ -105,8 +105,9 @@ namespace {
 /// Builds one gradient function.
 class Differentiator {
 public:
-  Differentiator(func::FuncOp lossFunction, bool withGradients)
-      : source(lossFunction), withGradients(withGradients),
+  Differentiator(func::FuncOp lossFunction, bool withGradients,
+                 StringRef seedName)
+      : source(lossFunction), withGradients(withGradients), seedName(seedName),
         builder(lossFunction.getContext()) {}
 
   FailureOr<func::FuncOp> run(StringRef name);
@@ -125,6 +126,8 @@ private:
 
   func::FuncOp source;
   bool withGradients;
+  /// The name of the argument the backward pass starts from; empty for 1.
+  StringRef seedName;
   OpBuilder builder;
   SmallVector<ParameterOp> parameters;
   IRMapping mapping;
@@ -229,6 +232,10 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
                                 ? source.getArgAttrDict(index)
                                 : DictionaryAttr::get(context));
   }
+  if (withGradients && !seedName.empty()) {
+    argumentTypes.push_back(source.getResultTypes().front());
+    argumentAttrs.push_back(named(seedName));
+  }
 
   builder.setInsertionPointAfter(source);
   auto func = func::FuncOp::create(builder, loc, name,
@@ -244,9 +251,13 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
   if (withGradients) {
     findActiveValues(*body);
     builder.setInsertionPointToEnd(body);
-    gradients[loss] = ConstantOp::create(
-        builder, loc, loss.getType(),
-        builder.getFloatAttr(tensorTypeOf(loss).getElementType(), 1.0));
+    gradients[loss] =
+        seedName.empty()
+            ? Value(ConstantOp::create(
+                  builder, loc, loss.getType(),
+                  builder.getFloatAttr(tensorTypeOf(loss).getElementType(),
+                                       1.0)))
+            : body->getArguments().back();
     if (failed(propagate(*body))) {
       func.erase();
       return failure();
@@ -282,8 +293,8 @@ FailureOr<func::FuncOp> Differentiator::run(StringRef name) {
 
 FailureOr<func::FuncOp>
 mlir::tessel::createGradientFunction(func::FuncOp lossFunction, StringRef name,
-                                     bool withGradients) {
+                                     bool withGradients, StringRef seedName) {
   if (failed(verifyLossFunction(lossFunction)))
     return failure();
-  return Differentiator(lossFunction, withGradients).run(name);
+  return Differentiator(lossFunction, withGradients, seedName).run(name);
 }

@@ -46,10 +46,14 @@ void eraseDeadOps(func::FuncOp func);
 /// not depend on get a zero gradient. Argument and result names
 /// (`tessel.name`) are the parameters' names, the original arguments' names,
 /// "loss" and "<name>.gradient". Emits an error at the first op that cannot
-/// be differentiated.
+/// be differentiated. With `seedName`, the function takes one more argument,
+/// last, of the loss's type and named `seedName`, from which the backward
+/// pass starts instead of 1: the gradients are those of loss * seed (a
+/// loss scale), the loss returned is the loss.
 FailureOr<func::FuncOp> createGradientFunction(func::FuncOp lossFunction,
                                                StringRef name,
-                                               bool withGradients = true);
+                                               bool withGradients = true,
+                                               StringRef seedName = {});
 
 } // namespace mlir::tessel
 

@@ -207,11 +207,12 @@ func::FuncOp mlir::tessel::buildInitFunction(OpBuilder &builder, Location loc,
     names.push_back(parameter.getNameAttr());
   }
   for (const StateTensor &tensor : state) {
-    auto zeros = ConstantOp::create(
+    auto initial = ConstantOp::create(
         builder, loc, tensor.type,
-        builder.getFloatAttr(tensor.type.getElementType(), 0.0));
-    zeros->setAttr(nameAttr, builder.getStringAttr(tensor.name));
-    results.push_back(zeros);
+        builder.getFloatAttr(tensor.type.getElementType(),
+                             tensor.initialValue));
+    initial->setAttr(nameAttr, builder.getStringAttr(tensor.name));
+    results.push_back(initial);
     names.push_back(builder.getStringAttr(tensor.name));
   }
   func::ReturnOp::create(builder, loc, results);

@@ -56,6 +56,8 @@ struct StateTensor {
   std::string name;
   NamedTensorType type;
   bool nonNegative;
+  /// What @init fills it with: 0 for the optimizer's state.
+  double initialValue = 0.0;
 };
 
 /// The state the optimizer keeps for `parameters`, in the order a step
@@ -67,8 +69,9 @@ SmallVector<StateTensor> optimizerStateOf(ArrayRef<ParameterOp> parameters,
 
 /// Creates, at the builder's insertion point, the function `name` that
 /// returns the initial values of `parameters` (clones of their ops) and of
-/// `state` (zeros), each result and each zeros op named after its tensor so
-/// that a layout lays the initial state out as the step's.
+/// `state` (each filled with its initialValue), each result and each
+/// constant named after its tensor so that a layout lays the initial state
+/// out as the step's.
 func::FuncOp buildInitFunction(OpBuilder &builder, Location loc, StringRef name,
                                ArrayRef<ParameterOp> parameters,
                                ArrayRef<StateTensor> state);

@@ -114,6 +114,13 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
     the model: the parameters, the optimizer state, the update and the loss
     stay f32 (master weights), the forward and backward ops compute in the
     narrow type, and casts at the parameters carry f32 gradients back.
+    With `precision=f16` the step scales its loss dynamically
+    (`loss-scale`, `loss-scale-growth-interval`; passes/LossScaling.h):
+    the backward pass starts from the state `loss_scale` instead of 1, the
+    gradients are divided by it before the optimizer, and the step returns
+    its next value (halved after non-finite gradients, doubled after
+    `loss-scale-growth-interval` finite steps) and that of
+    `loss_scale.good_steps`.
 
     Before:
 
@@ -164,6 +171,12 @@ def TesselAutodiff : Pass<"tessel-autodiff", "::mlir::ModuleOp"> {
     Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
            "f32 (the model's own types), or bf16 or f16: mixed precision "
            "with f32 master weights">,
+    Option<"lossScale", "loss-scale", "std::string", /*default=*/"\"auto\"",
+           "dynamic loss scaling: auto (on from 32768 for precision=f16, "
+           "off otherwise), off, or the initial scale">,
+    Option<"lossScaleGrowthInterval", "loss-scale-growth-interval",
+           "int64_t", /*default=*/"2000",
+           "finite steps in a row after which the loss scale doubles">,
   ];
   let dependentDialects = ["::mlir::tessel::TesselDialect",
                            "::mlir::func::FuncDialect"];

@@ -8,6 +8,7 @@
 #include "driver/DataSources.h"
 #include "driver/Evaluation.h"
 #include "driver/HostCopies.h"
+#include "driver/LossScaling.h"
 #include "driver/Schedule.h"
 #include "driver/TrainingData.h"
 #include "driver/TrainingReport.h"
@@ -49,6 +50,8 @@ struct StepPlan {
   /// The gradients' global norm (tessel-autodiff's `gradient_norm`); -1
   /// for a step that returns none.
   int gradientNormResult = -1;
+  /// Dynamic loss scaling, for a step compiled with it.
+  std::optional<LossScaling> lossScaling;
 };
 
 /// Whether init returns `argument` (same name and local type), which makes
@@ -163,6 +166,10 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
   if (plan.gradientNormResult >= 0 &&
       plan.step->results[plan.gradientNormResult].local.numElements() != 1)
     return std::string("train_step's 'gradient_norm' is not a scalar");
+  plan.lossScaling = LossScaling::find(*plan.step, *plan.init);
+  if (plan.lossScaling && plan.gradientNormResult < 0)
+    return std::string("train_step scales its loss but returns no "
+                       "'gradient_norm' to tell an overflow by");
   return std::nullopt;
 }
 
@@ -177,16 +184,17 @@ public:
       tessel_rt_free(context, buffer);
   }
 
-  /// Takes ownership of a function's results: those named like state
-  /// replace it; the rest are freed, except `keep`, which is returned.
+  /// Takes ownership of a function's results: those named like state (and
+  /// accepted by `only`, when given) replace it; the rest are freed, except
+  /// `keep`, which is returned.
   void *absorb(const FunctionSpec &function, std::vector<void *> &results,
-               int keep) {
+               int keep, bool (*only)(const std::string &) = nullptr) {
     void *kept = nullptr;
     for (size_t i = 0; i < results.size(); ++i) {
       const std::string &name = function.results[i].name;
       if (static_cast<int>(i) == keep) {
         kept = results[i];
-      } else if (isState(name)) {
+      } else if (isState(name) && (!only || only(name))) {
         tessel_rt_free(context, buffers[name]);
         buffers[name] = results[i];
       } else {
@@ -389,6 +397,12 @@ int train(const Options &options, const Program &program,
       fillDataArgument(batches, *plan.feeds[i], argument, examples, mesh, rank,
                        s, lr, context, buffer, staging[i]);
     }
+    // The scale this step's backward pass starts from.
+    std::optional<double> lossScale;
+    if (plan.lossScaling)
+      lossScale = runtime::readScalar(
+          *context, step.results[plan.lossScaling->nextScaleResult].local.type,
+          state[LossScaling::scaleName()]);
     std::vector<void *> results(step.results.size(), nullptr);
     program.trainStep(context, arguments.data(), results.data());
     for (void *buffer : data)
@@ -407,8 +421,12 @@ int train(const Options &options, const Program &program,
     // step before kept, as mixed-precision trainers skip a step whose
     // gradients overflowed. The loss and the norm are reduced over the
     // ranks, so all of them see the same values and take the same branch.
+    // With dynamic loss scaling, gradients that are not finite under a
+    // finite loss are the scale overflowing: the step is dropped but for
+    // its new (halved) scale, and training goes on (LossScaling.h).
     bool finite =
         std::isfinite(loss) && (!gradientNorm || std::isfinite(*gradientNorm));
+    bool overflowed = plan.lossScaling && std::isfinite(loss) && !finite;
     // NaN without the sign fmt gives it ("-nan"), which means nothing here.
     auto spell = [](double value) {
       return std::isnan(value) ? std::string("nan") : fmt::format("{}", value);
@@ -417,11 +435,21 @@ int train(const Options &options, const Program &program,
         !std::isfinite(loss)
             ? "the loss is " + spell(loss)
             : "the gradient norm is " + spell(gradientNorm.value_or(0));
+    std::optional<double> nextLossScale;
+    if (plan.lossScaling)
+      nextLossScale = runtime::readScalar(
+          *context, step.results[plan.lossScaling->nextScaleResult].local.type,
+          results[plan.lossScaling->nextScaleResult]);
     if (finite) {
       tessel_rt_free(context, state.absorb(step, results, plan.lossResult));
+    } else if (overflowed) {
+      tessel_rt_free(context, state.absorb(step, results, plan.lossResult,
+                                           &LossScaling::isScaleState));
+      report.lossScaleOverflowed(s, nonFinite, *lossScale, *nextLossScale);
     } else {
       for (void *result : results)
         tessel_rt_free(context, result);
+      nextLossScale.reset(); // dropped with the rest of the step
       if (report.stopsAtNonFinite(s, nonFinite))
         return 1;
     }
@@ -431,8 +459,19 @@ int train(const Options &options, const Program &program,
     nlohmann::json extra = nlohmann::json::object();
     if (gradientNorm)
       extra["gradient_norm"] = *gradientNorm;
+    if (lossScale)
+      extra["loss_scale"] = *lossScale;
     report.stepFinished(s, loss, lr, secondsBetween(stepStart, stepEnd), finite,
                         extra);
+    // Every rank holds the same scale: all of them stop here together.
+    if (std::optional<std::string> tooSmall =
+            nextLossScale ? LossScaling::checkScale(s, *nextLossScale)
+                          : std::nullopt) {
+      if (rank == 0)
+        fmt::print(stderr, "error: {}\n", *tooSmall);
+      report.close();
+      return 1;
+    }
     // Validation: the held-out split every --eval-every steps, between
     // steps (its time is left out of the samples/s).
     std::optional<EvaluationResult> validation;

@@ -75,6 +75,17 @@ bool TrainingReport::stopsAtNonFinite(int64_t step,
   return false;
 }
 
+void TrainingReport::lossScaleOverflowed(int64_t step,
+                                         const std::string &problem,
+                                         double scale, double nextScale) {
+  ++skippedSteps;
+  if (rank == 0)
+    fmt::print(stderr,
+               "tessel: step {}: {} at loss scale {:g}; step skipped, loss "
+               "scale now {:g}\n",
+               step + 1, problem, scale, nextScale);
+}
+
 void TrainingReport::stepFinished(int64_t step, double loss,
                                   double learningRate, double seconds,
                                   bool finite, const nlohmann::json &extra) {

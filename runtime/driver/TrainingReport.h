@@ -46,6 +46,11 @@ public:
   /// why: "the loss is nan"). Returns true when training stops (without
   /// --skip-nonfinite); false when the step is skipped. Rank 0 says which.
   bool stopsAtNonFinite(int64_t step, const std::string &problem);
+  /// Dynamic loss scaling: step `step`'s gradients were not finite
+  /// (`problem`) at loss scale `scale`, so it is skipped and the scale is
+  /// now `nextScale`. Counted with the skipped steps; rank 0 says so.
+  void lossScaleOverflowed(int64_t step, const std::string &problem,
+                           double scale, double nextScale);
 
   /// Step `step` (from 0) took `seconds`: writes its metrics line (with
   /// the fields of `extra`) and keeps its loss for the summary.

@@ -87,6 +87,16 @@ cl::opt<std::string> precision("precision",
                                cl::desc("f32, or bf16 / f16 mixed precision"),
                                cl::init("f32"), cl::sub(compileCommand),
                                cl::sub(runCommand));
+cl::opt<std::string> lossScale(
+    "loss-scale",
+    cl::desc("dynamic loss scaling of a mixed-precision step: auto (on from "
+             "32768 with --precision f16, off otherwise), off, or the "
+             "initial scale (docs/training.md)"),
+    cl::init("auto"), cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<int64_t> lossScaleGrowthInterval(
+    "loss-scale-growth-interval",
+    cl::desc("finite steps in a row after which the loss scale doubles"),
+    cl::init(2000), cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<double> weightDecay("weight-decay", cl::desc("weight decay"),
                             cl::init(0.0), cl::sub(compileCommand),
                             cl::sub(runCommand));
@@ -191,9 +201,15 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
       outputIsAnInput("tessel", output,
                       {{modelPath, "the model"}, {layoutPath, "the layout"}}))
     return 1;
-  ModelFile model(modelPath,
-                  /*inlineLayers=*/!pipelinesTrainingStep(
-                      mode == Mode::Infer ? "infer" : "train", layoutPath));
+  bool pipelined = pipelinesTrainingStep(
+      mode == Mode::Infer ? "infer" : "train", layoutPath);
+  // A pipelined step has no mixed precision, so no loss scaling either.
+  if (pipelined && lossScale != "auto" && lossScale != "off") {
+    llvm::errs() << "tessel: --loss-scale " << lossScale
+                 << ": a pipelined training step has no loss scaling\n";
+    return 1;
+  }
+  ModelFile model(modelPath, /*inlineLayers=*/!pipelined);
   if (!model.module())
     return 1;
   ModuleOp module = model.module();
@@ -206,6 +222,8 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   options.precision = precision;
   options.weightDecay = weightDecay;
   options.clipNorm = clipNorm;
+  options.lossScale = lossScale;
+  options.lossScaleGrowthInterval = lossScaleGrowthInterval;
   options.layoutFile = layoutPath;
   options.meshSpec = meshSpec;
   options.rulesSpec = rulesSpec;

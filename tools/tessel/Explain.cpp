@@ -70,6 +70,15 @@ static cl::opt<double>
     clipNorm("clip-norm",
              cl::desc("with --train: clip gradients to this global L2 norm"),
              cl::init(0.0), cl::sub(mlir::tessel::explainCommand));
+static cl::opt<std::string> lossScale(
+    "loss-scale",
+    cl::desc("with --train: dynamic loss scaling, auto (on for --precision "
+             "f16), off, or the initial scale"),
+    cl::init("auto"), cl::sub(mlir::tessel::explainCommand));
+static cl::opt<int64_t> lossScaleGrowthInterval(
+    "loss-scale-growth-interval",
+    cl::desc("with --train: finite steps after which the loss scale doubles"),
+    cl::init(2000), cl::sub(mlir::tessel::explainCommand));
 static cl::list<std::string>
     dimSizes("dim-size",
              cl::desc("NAME=SIZE: resize a named dimension (repeatable)"),
@@ -116,11 +125,13 @@ int mlir::tessel::runExplain() {
   }
   bool trainingOption =
       optimizer.getNumOccurrences() || precision.getNumOccurrences() ||
-      weightDecay.getNumOccurrences() || clipNorm.getNumOccurrences();
+      weightDecay.getNumOccurrences() || clipNorm.getNumOccurrences() ||
+      lossScale.getNumOccurrences() ||
+      lossScaleGrowthInterval.getNumOccurrences();
   if (trainingOption && !train) {
-    llvm::errs() << "tessel explain: --optimizer, --precision, --weight-decay "
-                    "and --clip-norm describe the training step: add "
-                    "--train\n";
+    llvm::errs() << "tessel explain: --optimizer, --precision, --weight-decay, "
+                    "--clip-norm and --loss-scale describe the training step: "
+                    "add --train\n";
     return 1;
   }
   if (picturePath.empty() && !pictureTensors.empty()) {
@@ -191,6 +202,8 @@ int mlir::tessel::runExplain() {
     autodiff.precision = precision;
     autodiff.weightDecay = weightDecay;
     autodiff.clipNorm = clipNorm;
+    autodiff.lossScale = lossScale;
+    autodiff.lossScaleGrowthInterval = lossScaleGrowthInterval;
     pm.addPass(mlir::tessel::createTesselAutodiff(autodiff));
   }
   mlir::tessel::TesselApplyLayoutOptions options;

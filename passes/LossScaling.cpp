@@ -1,0 +1,84 @@
+//===- LossScaling.cpp - dynamic loss scaling of a training step ----------===//
+
+#include "passes/LossScaling.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+FailureOr<std::optional<LossScaleConfig>>
+mlir::tessel::parseLossScale(ModuleOp module, StringRef spec,
+                             StringRef precision, int64_t growthInterval) {
+  // The count of finite steps is a float scalar, exact up to 2^24.
+  if (growthInterval < 1 || growthInterval > (int64_t(1) << 24)) {
+    module.emitError() << "tessel-autodiff: loss-scale-growth-interval "
+                       << growthInterval << " must be between 1 and 2^24";
+    return failure();
+  }
+  LossScaleConfig config;
+  config.growthInterval = growthInterval;
+  if (spec == "off")
+    return std::optional<LossScaleConfig>();
+  if (spec == "auto")
+    return precision == "f16" ? std::optional<LossScaleConfig>(config)
+                              : std::optional<LossScaleConfig>();
+  double scale = 0;
+  if (spec.getAsDouble(scale) || !std::isfinite(scale) || scale <= 0) {
+    module.emitError() << "tessel-autodiff: loss-scale '" << spec
+                       << "' is not auto, off or a positive number";
+    return failure();
+  }
+  config.initialScale = scale;
+  return std::optional<LossScaleConfig>(config);
+}
+
+SmallVector<StateTensor>
+mlir::tessel::lossScaleStateOf(Type elementType,
+                               const LossScaleConfig &config) {
+  auto scalar = NamedTensorType::get({}, {}, elementType);
+  return {{kLossScaleName.str(), scalar, /*nonNegative=*/true,
+           config.initialScale},
+          {kLossScaleGoodStepsName.str(), scalar, /*nonNegative=*/true, 0.0}};
+}
+
+void mlir::tessel::unscaleGradients(TensorBuilder &b,
+                                    MutableArrayRef<ParameterSlot> slots,
+                                    Value scale) {
+  Value inverse = b.div(b.scalarLike(1.0, scale), scale);
+  for (ParameterSlot &slot : slots) {
+    Type gradientType = tensorTypeOf(slot.gradient).getElementType();
+    Value factor = inverse;
+    if (tensorTypeOf(inverse).getElementType() != gradientType)
+      factor = CastOp::create(b.builder, b.loc,
+                              NamedTensorType::get({}, {}, gradientType),
+                              inverse);
+    slot.gradient = b.mul(slot.gradient, factor);
+  }
+}
+
+LossScaleUpdate mlir::tessel::buildLossScaleUpdate(
+    TensorBuilder &b, const LossScaleConfig &config, Value scale,
+    Value goodSteps, Value gradientNorm) {
+  NamedTensorType type = tensorTypeOf(scale);
+  // NaN < inf and inf < inf are both false.
+  Value finite =
+      b.compare(CompareKind::Lt, gradientNorm,
+                b.scalarLike(std::numeric_limits<double>::infinity(),
+                             gradientNorm));
+  Value counted = b.add(goodSteps, b.scalarLike(1.0, goodSteps));
+  Value grows =
+      b.compare(CompareKind::Ge, counted,
+                b.scalarLike(static_cast<double>(config.growthInterval),
+                             counted));
+  Value afterFinite =
+      b.select(grows, b.mul(scale, b.scalarLike(2.0, scale)), scale, type);
+  Value halved = b.mul(scale, b.scalarLike(0.5, scale));
+  LossScaleUpdate update;
+  update.scale = b.select(finite, afterFinite, halved, type);
+  Value zero = b.scalarLike(0.0, goodSteps);
+  update.goodSteps =
+      b.select(finite, b.select(grows, zero, counted, type), zero, type);
+  return update;
+}
