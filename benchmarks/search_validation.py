@@ -3,7 +3,9 @@
 
     benchmarks/search_validation.py --bin build/bin [--ranks 2,4]
         [--model examples/mlp/mlp.mlir] [--profile FILE] [--top 3]
-        [--sample 4] [--steps 300] [--warmup 30] [-o RESULTS.json]
+        [--sample 4] [--steps 300] [--warmup 30] [--repeats 1]
+        [--batch N] [--dim-size NAME=N ...] [--pipelined]
+        [--baseline-bin OTHER/bin] [-o RESULTS.json]
 
 For each rank count: `tessel search --format json` lists every candidate it
 ranked with its predicted step time; this measures the step time of the
@@ -14,8 +16,18 @@ hand-written layouts (the example directory's *.yaml on that many ranks).
 It reports the Spearman rank correlation between predicted and measured
 times, the measured time of search's pick against the fastest measured
 candidate, and against the fastest hand-written layout. Trains on
-Fashion-MNIST (Debian package dataset-fashion-mnist). Run it alone on the
-machine: other load changes what it measures.
+Fashion-MNIST (Debian package dataset-fashion-mnist), or a language model
+on the driver's text corpus. Run it alone on the machine: other load
+changes what it measures.
+
+--pipelined measures every pipelined candidate instead (the stage axis,
+docs/search.md) and reports their Spearman and how far each prediction is
+from its measurement (measured / predicted). --repeats runs every layout
+that many times, interleaved (each round runs each layout once), and takes
+the median of the runs. --baseline-bin names another build's bin
+directory: its search's predictions of the same layouts are reported
+beside this one's (the same measurements judge both), to show what a
+change of the cost model does.
 """
 
 import argparse
@@ -87,11 +99,23 @@ def describe(candidate):
     return f"{mesh} ({', '.join(rules) or 'replicated'})"
 
 
-def measure(args, layout, ranks, tmp):
-    """Median step_ms of `layout` (a path) on `ranks` ranks."""
-    exe = tmp / "model.spmd"
+def model_options(args):
+    """The options that resize the model, for search and compile alike."""
+    options = []
+    if args.batch:
+        options += ["--batch", args.batch]
+    for size in args.dim_size:
+        options += ["--dim-size", size]
+    return options
+
+
+def compile_layout(args, layout, exe):
     run([args.bin / "tessel", "compile", args.model, "--layout", layout,
-         "--optimizer", args.optimizer, "-o", exe])
+         "--optimizer", args.optimizer, *model_options(args), "-o", exe])
+
+
+def measure(args, exe, ranks, tmp):
+    """Median step_ms of the compiled `exe` on `ranks` ranks."""
     metrics = tmp / "metrics.jsonl"
     metrics.unlink(missing_ok=True)
     run(["mpirun", "--oversubscribe", "--bind-to", "none", "-n", ranks, exe,
@@ -126,6 +150,48 @@ def spearman(xs, ys):
     return cov / (vx * vy) ** 0.5 if vx and vy else float("nan")
 
 
+def measure_all(args, layouts, ranks, tmp):
+    """Each layout's step time: compiled once, run --repeats times
+    interleaved, the median of the runs' medians."""
+    exes = []
+    for i, layout in enumerate(layouts):
+        exe = tmp / f"layout{i}.spmd"
+        compile_layout(args, layout, exe)
+        exes.append(exe)
+    runs = [[] for _ in layouts]
+    for _ in range(args.repeats):
+        for i, exe in enumerate(exes):
+            runs[i].append(measure(args, exe, ranks, tmp))
+    return [statistics.median(r) for r in runs], runs
+
+
+def candidate_key(candidate):
+    """What makes a candidate the layout it is (its predictions aside)."""
+    pipeline = candidate.get("pipeline")
+    return json.dumps([candidate["mesh"], candidate["layout"],
+                       candidate["overrides"], candidate["pad_uneven"],
+                       pipeline and [pipeline["microbatches"],
+                                     pipeline["stages"]]], sort_keys=True)
+
+
+def search_candidates(args, bin_dir, ranks):
+    search = ["search", args.model, "-n", ranks, "--top", "1000",
+              "--format", "json", "--optimizer", args.optimizer,
+              *model_options(args)]
+    if args.profile:
+        search += ["--profile", args.profile]
+    return json.loads(run([bin_dir / "tessel", *search]))
+
+
+def prediction_error(rows, key):
+    """measured / predicted: the median and the range over `rows`."""
+    ratios = [r["measured_ms"] / r[key] for r in rows if r.get(key)]
+    if not ratios:
+        return None
+    return {"median": statistics.median(ratios), "min": min(ratios),
+            "max": max(ratios)}
+
+
 def chosen(ranked, top, sample):
     """Indices of the top candidates and an evenly spaced sample of the rest."""
     picks = list(range(min(top, len(ranked))))
@@ -138,36 +204,54 @@ def chosen(ranked, top, sample):
 
 
 def validate(args, ranks, tmp):
-    search = ["search", args.model, "-n", ranks, "--top", "1000",
-              "--format", "json", "--optimizer", args.optimizer]
-    if args.profile:
-        search += ["--profile", args.profile]
-    result = json.loads(run([args.bin / "tessel", *search]))
+    result = search_candidates(args, args.bin, ranks)
     ranked = result["candidates"]
-    rows = []
-    for index in chosen(ranked, args.top, args.sample):
-        candidate = ranked[index]
+    baseline = {}
+    if args.baseline_bin:
+        for candidate in search_candidates(args, args.baseline_bin,
+                                           ranks)["candidates"]:
+            baseline[candidate_key(candidate)] = candidate["step_seconds"] * 1e3
+    if args.pipelined:
+        indices = [i for i, c in enumerate(ranked) if "pipeline" in c]
+    else:
+        indices = chosen(ranked, args.top, args.sample)
+    layouts = []
+    for index in indices:
         layout = tmp / f"candidate{index}.yaml"
-        layout.write_text(layout_yaml(candidate))
-        measured = measure(args, layout, ranks, tmp)
-        rows.append({"rank": index + 1, "layout": describe(candidate),
-                     "predicted_ms": candidate["step_seconds"] * 1e3,
-                     "measured_ms": measured})
+        layout.write_text(layout_yaml(ranked[index]))
+        layouts.append(layout)
+    hand_paths = []
+    if not args.pipelined:
+        for path in sorted(args.model.parent.glob("*.yaml")):
+            text = path.read_text()
+            sizes = [int(s) for s in text.split("mesh: {", 1)[-1].split("}", 1)[0]
+                     .replace(",", " ").split() if s.isdigit()]
+            if "mesh: {" in text and sizes and math.prod(sizes) == ranks:
+                hand_paths.append(path)
+    measured, runs = measure_all(args, layouts + hand_paths, ranks, tmp)
+    rows = []
+    for n, index in enumerate(indices):
+        candidate = ranked[index]
+        row = {"rank": index + 1, "layout": describe(candidate),
+               "predicted_ms": candidate["step_seconds"] * 1e3,
+               "measured_ms": measured[n], "runs_ms": runs[n]}
+        if args.baseline_bin:
+            row["baseline_predicted_ms"] = baseline.get(candidate_key(candidate))
+        rows.append(row)
         print(f"  {ranks} ranks #{index + 1} {describe(candidate)}: predicted "
-              f"{rows[-1]['predicted_ms']:.3f} ms, measured {measured:.3f} ms",
-              file=sys.stderr)
+              f"{row['predicted_ms']:.3f} ms"
+              + (f" (baseline {row['baseline_predicted_ms']:.3f})"
+                 if row.get("baseline_predicted_ms") else "")
+              + f", measured {row['measured_ms']:.3f} ms", file=sys.stderr)
     hand = []
-    for path in sorted(args.model.parent.glob("*.yaml")):
-        text = path.read_text()
-        sizes = [int(s) for s in text.split("mesh: {", 1)[-1].split("}", 1)[0]
-                 .replace(",", " ").split() if s.isdigit()]
-        if "mesh: {" in text and sizes and math.prod(sizes) == ranks:
-            hand.append({"layout": path.name, "measured_ms": measure(args, path, ranks, tmp)})
-            print(f"  {ranks} ranks hand-written {path.name}: measured "
-                  f"{hand[-1]['measured_ms']:.3f} ms", file=sys.stderr)
+    for n, path in enumerate(hand_paths, start=len(layouts)):
+        hand.append({"layout": path.name, "measured_ms": measured[n],
+                     "runs_ms": runs[n]})
+        print(f"  {ranks} ranks hand-written {path.name}: measured "
+              f"{measured[n]:.3f} ms", file=sys.stderr)
     best_measured = min(r["measured_ms"] for r in rows)
     pick = rows[0]["measured_ms"]
-    return {
+    report = {
         "ranks": ranks,
         "candidates_ranked": len(ranked),
         "search_seconds": result["seconds"],
@@ -175,10 +259,19 @@ def validate(args, ranks, tmp):
         "hand_written": hand,
         "spearman": spearman([r["predicted_ms"] for r in rows],
                              [r["measured_ms"] for r in rows]),
+        "measured_over_predicted": prediction_error(rows, "predicted_ms"),
         "pick_over_best_measured": pick / best_measured,
         "pick_over_best_hand_written":
             pick / min(h["measured_ms"] for h in hand) if hand else None,
     }
+    if args.baseline_bin:
+        paired = [r for r in rows if r.get("baseline_predicted_ms")]
+        report["baseline_spearman"] = spearman(
+            [r["baseline_predicted_ms"] for r in paired],
+            [r["measured_ms"] for r in paired])
+        report["baseline_measured_over_predicted"] = prediction_error(
+            paired, "baseline_predicted_ms")
+    return report
 
 
 def main():
@@ -193,6 +286,11 @@ def main():
     parser.add_argument("--sample", type=int, default=4)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--batch", type=int)
+    parser.add_argument("--dim-size", action="append", default=[])
+    parser.add_argument("--pipelined", action="store_true")
+    parser.add_argument("--baseline-bin", type=pathlib.Path)
     parser.add_argument("-o", "--output", type=pathlib.Path)
     args = parser.parse_args()
     if not pathlib.Path("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz").exists():
@@ -203,15 +301,24 @@ def main():
                    for r in args.ranks.split(",")]
     summary = {"model": str(args.model.relative_to(REPO) if args.model.is_relative_to(REPO) else args.model),
                "optimizer": args.optimizer, "steps": args.steps,
-               "warmup": args.warmup,
+               "warmup": args.warmup, "repeats": args.repeats,
+               "batch": args.batch, "dim_sizes": args.dim_size,
+               "pipelined_only": args.pipelined,
                "profile": str(args.profile) if args.profile else "built-in default",
                "results": reports}
+    def error_text(error):
+        return (f"measured / predicted {error['median']:.2f} "
+                f"({error['min']:.2f} to {error['max']:.2f})")
     for report in reports:
         hand = report["pick_over_best_hand_written"]
         print(f"{report['ranks']} ranks: Spearman {report['spearman']:.2f} over "
-              f"{len(report['measured'])} layouts; pick / best measured "
-              f"{report['pick_over_best_measured']:.2f}"
+              f"{len(report['measured'])} layouts; "
+              f"{error_text(report['measured_over_predicted'])}; "
+              f"pick / best measured {report['pick_over_best_measured']:.2f}"
               + (f"; pick / best hand-written {hand:.2f}" if hand else ""))
+        if "baseline_spearman" in report:
+            print(f"  baseline: Spearman {report['baseline_spearman']:.2f}; "
+                  f"{error_text(report['baseline_measured_over_predicted'])}")
     if args.output:
         args.output.write_text(json.dumps(summary, indent=2) + "\n")
 
