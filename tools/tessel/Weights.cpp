@@ -72,6 +72,11 @@ cl::opt<std::string>
                     cl::desc("f32, or bf16 / f16 mixed precision, as the "
                              "program will be compiled"),
                     cl::init("f32"), cl::sub(importWeightsCommand));
+cl::opt<std::string> importLossScale(
+    "loss-scale",
+    cl::desc("auto, off or the initial loss scale, as the program will be "
+             "compiled (its scale is part of the state)"),
+    cl::init("auto"), cl::sub(importWeightsCommand));
 cl::list<std::string> importDimSizes(
     "dim-size",
     cl::desc("NAME=SIZE: resize a named dimension of the model (repeatable)"),
@@ -185,6 +190,7 @@ int mlir::tessel::runImportWeights() {
     TesselAutodiffOptions options;
     options.optimizer = importOptimizer;
     options.precision = importPrecision;
+    options.lossScale = importLossScale;
     autodiff.addPass(createTesselAutodiff(options));
     if (failed(autodiff.run(module)))
       return 1;
