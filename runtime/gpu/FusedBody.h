@@ -1,5 +1,4 @@
-//===- FusedBody.h - A fused op's body, one element, on device and host -*- C++
-//-*-===//
+//===- FusedBody.h - A fused op's program, on device and host ---*- C++ -*-===//
 //
 // The GPU's kernel for `tessel.fused` (FusedElementwise.cu) runs the whole
 // body of a fused op per element of its result, in one launch: each thread
@@ -36,10 +35,13 @@
 
 namespace tessel::runtime::gpu {
 
-/// The most operands, instructions, registers and constants a program may
+/// The most operands, strides (all operands' together: one per operand
+/// and walk dim), instructions, registers and constants a program may
 /// have; a fused op beyond them runs on the host. They keep FusedCode
-/// within the 4 KiB of parameters every CUDA version passes to a kernel.
-constexpr int kFusedMaxOperands = 16;
+/// within the 4 KiB of parameters every CUDA version passes to a kernel,
+/// and let a sum of many scalars (the Transformer's 53) have a program.
+constexpr int kFusedMaxOperands = 64;
+constexpr int kFusedMaxStrides = 64;
 constexpr int kFusedMaxInstructions = 128;
 constexpr int kFusedMaxRegisters = 32;
 constexpr int kFusedMaxConstants = 32;
@@ -64,8 +66,8 @@ struct FusedInstruction {
 };
 
 struct FusedOperand {
-  DType type; // F32, BF16, F16 or I1 (read as 0 or 1)
-  Strides strides;
+  uint8_t type;        // Its DType: F32, BF16, F16 or I1 (read as 0 or 1).
+  uint8_t firstStride; // Its stride along walk dim d: strides[first + d].
 };
 
 /// A fused op's program over a walk of its result (row-major, dims that
@@ -74,6 +76,7 @@ struct FusedCode {
   Walk walk;
   DType resultType = DType::F32;
   int32_t numInstructions = 0;
+  int64_t strides[kFusedMaxStrides];
   FusedOperand operands[kFusedMaxOperands];
   FusedInstruction code[kFusedMaxInstructions];
   float constants[kFusedMaxConstants];
@@ -87,6 +90,19 @@ static_assert(sizeof(FusedCode) + sizeof(void *) * (kFusedMaxOperands + 1) +
 struct FusedOperands {
   const void *at[kFusedMaxOperands];
 };
+
+/// The offset of walk index `flat` in a buffer with `strides` along the
+/// walk's dims (Launch.h's offsetOf over a run of the program's strides).
+TESSEL_HOST_DEVICE inline int64_t
+offsetAlong(const Walk &walk, const int64_t *strides, int64_t flat) {
+  int64_t offset = 0;
+  for (int32_t d = walk.rank - 1; d >= 0; --d) {
+    int64_t size = walk.shape[d];
+    offset += (flat % size) * strides[d];
+    flat /= size;
+  }
+  return offset;
+}
 
 /// `value` rounded to a value of `type` (f32, bf16 or f16), as an f32.
 TESSEL_HOST_DEVICE inline float roundToValueType(DType type, float value) {
@@ -111,8 +127,9 @@ TESSEL_HOST_DEVICE inline float evaluateFused(const FusedCode &program,
     switch (in.step) {
     case FusedStep::Load: {
       const FusedOperand &operand = program.operands[in.args[0]];
-      exact = load(operand.type, operands.at[in.args[0]],
-                   offsetOf(program.walk, operand.strides, flat));
+      exact = load(static_cast<DType>(operand.type), operands.at[in.args[0]],
+                   offsetAlong(program.walk,
+                               program.strides + operand.firstStride, flat));
       break;
     }
     case FusedStep::Constant:
@@ -126,8 +143,8 @@ TESSEL_HOST_DEVICE inline float evaluateFused(const FusedCode &program,
                           registers[in.args[1]], false);
       break;
     case FusedStep::Compare:
-      exact = applyCompare(static_cast<CompareOp>(in.op),
-                           registers[in.args[0]], registers[in.args[1]])
+      exact = applyCompare(static_cast<CompareOp>(in.op), registers[in.args[0]],
+                           registers[in.args[1]])
                   ? 1.0
                   : 0.0;
       break;
@@ -148,8 +165,8 @@ TESSEL_HOST_DEVICE inline float evaluateFused(const FusedCode &program,
 
 /// Writes an element of the result (f32, bf16 or f16); `value` is already
 /// of that type. A NaN is written as Elements.h's store writes it.
-TESSEL_HOST_DEVICE inline void storeFused(DType type, void *result,
-                                          int64_t i, float value) {
+TESSEL_HOST_DEVICE inline void storeFused(DType type, void *result, int64_t i,
+                                          float value) {
   if (type == DType::F32)
     static_cast<float *>(result)[i] = value;
   else

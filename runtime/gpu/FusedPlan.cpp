@@ -129,7 +129,7 @@ int64_t strideByName(const TensorType &type, const std::string &name) {
 }
 
 /// Sets the program's walk and each operand's strides along it; false when
-/// more than kMaxDims dims are left.
+/// more than kMaxDims dims are left or the strides do not fit.
 bool planWalk(const OpDescriptor &desc, FusedCode &code) {
   const TensorType &result = desc.result;
   size_t numOperands = desc.operands.size();
@@ -155,14 +155,17 @@ bool planWalk(const OpDescriptor &desc, FusedCode &code) {
     for (size_t i = 0; i < numOperands; ++i)
       strides[i].push_back(inner[i]);
   }
-  if (sizes.size() > static_cast<size_t>(kMaxDims))
+  if (sizes.size() > static_cast<size_t>(kMaxDims) ||
+      sizes.size() * numOperands > static_cast<size_t>(kFusedMaxStrides))
     return false;
   code.walk.rank = static_cast<int32_t>(sizes.size());
   std::copy(sizes.begin(), sizes.end(), code.walk.shape);
   for (size_t i = 0; i < numOperands; ++i) {
-    code.operands[i].type = dtypeOf(desc.operands[i].type);
-    std::copy(strides[i].begin(), strides[i].end(),
-              code.operands[i].strides.at);
+    size_t first = i * sizes.size();
+    code.operands[i].type =
+        static_cast<uint8_t>(dtypeOf(desc.operands[i].type));
+    code.operands[i].firstStride = static_cast<uint8_t>(first);
+    std::copy(strides[i].begin(), strides[i].end(), code.strides + first);
   }
   return true;
 }

@@ -1,11 +1,12 @@
 //===- ModelOps.cpp - Model-level ops on CUDA kernels ---------------------===//
 //
 // The builders of the CUDA backend for model-level ops: element-wise ops
-// and fused chains of them (FusedPlan.h), reductions, softmax, layer norm and cross-entropy on the kernels of
-// Launch.h; data movement (broadcast, transpose, slice, pad, concat) on its
-// strided copy; einsum, convolutions and pooling through cuBLAS and cuDNN
-// (Einsum.cpp, Convolution.cpp). Whatever a builder does not cover falls
-// back to buildOnHost: the host kernel between copies.
+// and fused chains of them (FusedPlan.h), reductions, softmax, layer norm and
+// cross-entropy on the kernels of Launch.h; data movement (broadcast,
+// transpose, slice, pad, concat) on its strided copy; einsum, convolutions and
+// pooling through cuBLAS and cuDNN (Einsum.cpp, Convolution.cpp). Whatever a
+// builder does not cover falls back to buildOnHost: the host kernel between
+// copies.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- FusedBodyTest.cpp - The GPU's fused program against the CPU's kernel ===//
+//===- FusedBodyTest.cpp - The GPU's fused program against the CPU's ------===//
 //
 // The GPU's kernel for tessel.fused interprets, per element, the program
 // planFused makes of the body (FusedPlan.h) with evaluateFused and
@@ -78,12 +78,13 @@ struct Fused {
   std::vector<json> body;
 
   OpDescriptor descriptor() const {
-    std::string text = json{{"op", "tessel.fused"},
-                            {"loc", "fused-test.mlir:1:1"},
-                            {"operands", operands},
-                            {"result", result},
-                            {"attrs", {{"body", body}}}}
-                           .dump();
+    std::string text = json{
+        {"op", "tessel.fused"},
+        {"loc", "fused-test.mlir:1:1"},
+        {"operands", operands},
+        {"result", result},
+        {"attrs",
+         {{"body", body}}}}.dump();
     OpDescriptor desc;
     parseDescriptor(text.c_str(), desc);
     return desc;
@@ -172,8 +173,8 @@ int64_t orderedBits(ref::ElementType type, const unsigned char *data,
 }
 
 struct Allowed {
-  int64_t ulps = 0;       // of the result's type
-  double absolute = 0.0;  // besides
+  int64_t ulps = 0;      // of the result's type
+  double absolute = 0.0; // besides
 };
 const Allowed kExact{};
 
@@ -211,9 +212,9 @@ void expectSameAsCpu(const Fused &fused, double low, double high,
                         orderedBits(type, want.data(), i)) <= allowed.ulps ||
              std::fabs(gotValue - wantValue) <= allowed.absolute;
     if (!same && ++mismatches <= 5)
-      ADD_FAILURE() << what << " element " << i << " of "
-                    << desc.result.str() << ": the GPU's program gives "
-                    << gotValue << ", the CPU's fused kernel " << wantValue;
+      ADD_FAILURE() << what << " element " << i << " of " << desc.result.str()
+                    << ": the GPU's program gives " << gotValue
+                    << ", the CPU's fused kernel " << wantValue;
   }
   EXPECT_EQ(mismatches, 0) << what;
 }
@@ -229,17 +230,28 @@ Fused adamW(std::vector<std::string> dims, std::vector<int64_t> shape) {
   return {{full, full, full, full, scalar, scalar},
           full,
           {
-              E("tessel.mul", {5, 2}, full),   C(0.1),
-              E("tessel.mul", {7, 1}, full),   E("tessel.add", {6, 8}, full),
-              C(0.999),                        E("tessel.mul", {10, 3}, full),
-              E("tessel.mul", {1, 1}, full),   C(0.001),
-              E("tessel.mul", {13, 12}, full), E("tessel.add", {11, 14}, full),
-              C(0.19),                         E("tessel.div", {9, 16}, full),
-              C(0.001999),                     E("tessel.div", {15, 18}, full),
-              E("tessel.sqrt", {19}, full),    C(1e-8),
-              E("tessel.add", {20, 21}, full), E("tessel.div", {17, 22}, full),
-              C(0.01),                         E("tessel.mul", {24, 0}, full),
-              E("tessel.add", {23, 25}, full), E("tessel.mul", {4, 26}, full),
+              E("tessel.mul", {5, 2}, full),
+              C(0.1),
+              E("tessel.mul", {7, 1}, full),
+              E("tessel.add", {6, 8}, full),
+              C(0.999),
+              E("tessel.mul", {10, 3}, full),
+              E("tessel.mul", {1, 1}, full),
+              C(0.001),
+              E("tessel.mul", {13, 12}, full),
+              E("tessel.add", {11, 14}, full),
+              C(0.19),
+              E("tessel.div", {9, 16}, full),
+              C(0.001999),
+              E("tessel.div", {15, 18}, full),
+              E("tessel.sqrt", {19}, full),
+              C(1e-8),
+              E("tessel.add", {20, 21}, full),
+              E("tessel.div", {17, 22}, full),
+              C(0.01),
+              E("tessel.mul", {24, 0}, full),
+              E("tessel.add", {23, 25}, full),
+              E("tessel.mul", {4, 26}, full),
               E("tessel.sub", {0, 27}, full),
           }};
 }
@@ -283,8 +295,8 @@ TEST(GpuFusedBody, ExactUnaryOps) {
   for (const char *op :
        {"tessel.neg", "tessel.abs", "tessel.sqrt", "tessel.relu"})
     expectSameAsCpu(Fused{{full}, full, {E(op, {0}, full)}}, -10, 100,
-                    {0.0, -0.0, kInf, -kInf, kNaN, -1.0, 1e-30, -1e-30},
-                    kExact, op);
+                    {0.0, -0.0, kInf, -kInf, kNaN, -1.0, 1e-30, -1e-30}, kExact,
+                    op);
 }
 
 TEST(GpuFusedBody, TranscendentalUnaryOpsWithinUlps) {
@@ -293,36 +305,36 @@ TEST(GpuFusedBody, TranscendentalUnaryOpsWithinUlps) {
     double low, high;
   };
   const Range ranges[] = {
-      {"tessel.exp", -20, 20},   {"tessel.log", 1e-3, 100},
+      {"tessel.exp", -20, 20},     {"tessel.log", 1e-3, 100},
       {"tessel.rsqrt", 1e-3, 100}, {"tessel.tanh", -10, 10},
       {"tessel.sigmoid", -30, 30}, {"tessel.gelu", -12, 12},
-      {"tessel.erf", -5, 5},     {"tessel.sin", -30, 30},
+      {"tessel.erf", -5, 5},       {"tessel.sin", -30, 30},
       {"tessel.cos", -30, 30},
   };
   json full = T({"n"}, {4000});
   for (const Range &range : ranges) {
     bool gelu = std::string(range.op) == "tessel.gelu";
-    expectSameAsCpu(Fused{{full}, full, {E(range.op, {0}, full)}},
-                    range.low, range.high,
-                    {0.0, -0.0, kInf, -kInf, kNaN, -1.0, 1e-30, -1e-30},
-                    gelu ? kGeluAllowed : Allowed{kTranscendentalUlps, 0},
-                    range.op);
+    expectSameAsCpu(
+        Fused{{full}, full, {E(range.op, {0}, full)}}, range.low, range.high,
+        {0.0, -0.0, kInf, -kInf, kNaN, -1.0, 1e-30, -1e-30},
+        gelu ? kGeluAllowed : Allowed{kTranscendentalUlps, 0}, range.op);
   }
 }
 
 TEST(GpuFusedBody, BinaryOpsWithABroadcastOperand) {
   json full = T({"a", "b"}, {8, 33});
-  for (const char *op : {"tessel.add", "tessel.sub", "tessel.mul",
-                         "tessel.div", "tessel.max", "tessel.min"}) {
+  for (const char *op : {"tessel.add", "tessel.sub", "tessel.mul", "tessel.div",
+                         "tessel.max", "tessel.min"}) {
     Fused fused{{full, T({"b"}, {33})}, full, {E(op, {0, 1}, full)}};
     expectSameAsCpu(fused, -2, 2, {kNaN, kInf, -kInf, 0.0, -0.0, 1.0}, kExact,
                     op);
     fused.body[0]["args"] = {1, 0};
-    expectSameAsCpu(fused, -2, 2, {kNaN}, kExact, std::string(op) + " reversed");
+    expectSameAsCpu(fused, -2, 2, {kNaN}, kExact,
+                    std::string(op) + " reversed");
   }
   Fused pow{{full, T({"b"}, {33})}, full, {E("tessel.pow", {0, 1}, full)}};
-  expectSameAsCpu(pow, 0.5, 2, {kNaN, kInf, 0.0, 1.0},
-                  {kTranscendentalUlps, 0}, "pow");
+  expectSameAsCpu(pow, 0.5, 2, {kNaN, kInf, 0.0, 1.0}, {kTranscendentalUlps, 0},
+                  "pow");
 }
 
 TEST(GpuFusedBody, EveryComparisonWithSelect) {
@@ -355,9 +367,12 @@ TEST(GpuFusedBody, ConstantsInfinitiesAndNaN) {
   Fused masked{{full, T({"k"}, {11})},
                full,
                {
-                   C("-inf"), C("inf", T({"k"}, {11})),
-                   E("tessel.max", {0, 2}, full), E("tessel.min", {4, 3}, full),
-                   C(0.25, T({"q"}, {9})), compare("gt", {1, 6}, full),
+                   C("-inf"),
+                   C("inf", T({"k"}, {11})),
+                   E("tessel.max", {0, 2}, full),
+                   E("tessel.min", {4, 3}, full),
+                   C(0.25, T({"q"}, {9})),
+                   compare("gt", {1, 6}, full),
                    E("tessel.select", {7, 5, 2}, full),
                }};
   expectSameAsCpu(masked, -1, 1, {}, kExact, "masked");
@@ -431,36 +446,41 @@ TEST(GpuFusedBody, TranscendentalChainsInBf16AndF16) {
 
 TEST(GpuFusedBody, SmallShapesRepeatedArgumentsAndDeadEntries) {
   json scalar = T({}, {});
-  expectSameAsCpu(Fused{{scalar, scalar},
-                        scalar,
-                        {E("tessel.mul", {0, 0}, scalar),
-                         E("tessel.neg", {1}, scalar),
-                         E("tessel.add", {2, 2}, scalar)}},
-                  -1, 1, {}, kExact, "scalar");
+  expectSameAsCpu(
+      Fused{{scalar, scalar},
+            scalar,
+            {E("tessel.mul", {0, 0}, scalar), E("tessel.neg", {1}, scalar),
+             E("tessel.add", {2, 2}, scalar)}},
+      -1, 1, {}, kExact, "scalar");
   json empty = T({"a", "b"}, {0, 3});
   expectSameAsCpu(
       Fused{{empty, T({"b"}, {3})}, empty, {E("tessel.add", {0, 1}, empty)}},
       -1, 1, {}, kExact, "empty");
   json ones = T({"a", "b", "c"}, {1, 5, 1});
-  expectSameAsCpu(Fused{{T({"b", "a"}, {5, 1}), T({"c"}, {1})},
-                        ones,
-                        {E("tessel.neg", {1}, ones),
-                         E("tessel.div", {0, 2}, ones),
-                         E("tessel.mul", {3, 3}, ones)}},
-                  0.5, 1, {}, kExact, "size 1");
+  expectSameAsCpu(
+      Fused{{T({"b", "a"}, {5, 1}), T({"c"}, {1})},
+            ones,
+            {E("tessel.neg", {1}, ones), E("tessel.div", {0, 2}, ones),
+             E("tessel.mul", {3, 3}, ones)}},
+      0.5, 1, {}, kExact, "size 1");
   json result = T({"b", "h"}, {4, 6}), swapped = T({"h", "b"}, {6, 4});
-  expectSameAsCpu(Fused{{T({"h", "b"}, {6, 4}), T({"h"}, {6})},
-                        result,
-                        {E("tessel.mul", {0, 1}, swapped),
-                         E("tessel.abs", {2}, swapped),
-                         E("tessel.add", {3, 0}, result),
-                         E("tessel.sub", {4, 3}, swapped)}},
-                  -2, 2, {}, kExact, "intermediates transposed");
+  expectSameAsCpu(
+      Fused{{T({"h", "b"}, {6, 4}), T({"h"}, {6})},
+            result,
+            {E("tessel.mul", {0, 1}, swapped), E("tessel.abs", {2}, swapped),
+             E("tessel.add", {3, 0}, result),
+             E("tessel.sub", {4, 3}, swapped)}},
+      -2, 2, {}, kExact, "intermediates transposed");
 }
 
 //===----------------------------------------------------------------------===//
 // The plan
 //===----------------------------------------------------------------------===//
+
+/// Operand `i`'s stride along walk dim `d`.
+int64_t strideOf(const FusedCode &program, int i, int d) {
+  return program.strides[program.operands[i].firstStride + d];
+}
 
 TEST(GpuFusedPlan, DimsEveryOperandWalksAlikeAreMerged) {
   json full = T({"a", "b", "c"}, {4, 5, 6});
@@ -470,33 +490,56 @@ TEST(GpuFusedPlan, DimsEveryOperandWalksAlikeAreMerged) {
   ASSERT_TRUE(program);
   EXPECT_EQ(program->walk.rank, 1);
   EXPECT_EQ(program->walk.shape[0], 120);
-  EXPECT_EQ(program->operands[0].strides.at[0], 1);
-  EXPECT_EQ(program->operands[1].strides.at[0], 0);
+  EXPECT_EQ(strideOf(*program, 0, 0), 1);
+  EXPECT_EQ(strideOf(*program, 1, 0), 0);
   // Broadcast along c: [a b] merge, c stays.
-  Fused rows{{full, T({"a", "b"}, {4, 5})}, full,
-             {E("tessel.add", {0, 1}, full)}};
+  Fused rows{
+      {full, T({"a", "b"}, {4, 5})}, full, {E("tessel.add", {0, 1}, full)}};
   program = planFused(rows.descriptor());
   ASSERT_TRUE(program);
   ASSERT_EQ(program->walk.rank, 2);
   EXPECT_EQ(program->walk.shape[0], 20);
   EXPECT_EQ(program->walk.shape[1], 6);
-  EXPECT_EQ(program->operands[1].strides.at[0], 1);
-  EXPECT_EQ(program->operands[1].strides.at[1], 0);
+  EXPECT_EQ(strideOf(*program, 1, 0), 1);
+  EXPECT_EQ(strideOf(*program, 1, 1), 0);
+}
+
+/// The sum of `count` operands of type `x`, one add at a time.
+Fused sumOf(int count, json x) {
+  Fused sum{std::vector<json>(count, x), x, {E("tessel.add", {0, 1}, x)}};
+  for (int i = 2; i < count; ++i)
+    sum.body.push_back(E("tessel.add", {count + i - 2, i}, x));
+  return sum;
+}
+
+// The realistic Transformer's largest fused op: a sum of 53 scalars.
+TEST(GpuFusedBody, ASumOfManyScalars) {
+  expectSameAsCpu(sumOf(53, T({}, {})), -1, 1);
+  // A load and an add per operand, in two registers.
+  std::optional<FusedCode> program =
+      planFused(sumOf(53, T({}, {})).descriptor());
+  ASSERT_TRUE(program);
+  EXPECT_EQ(program->numInstructions, 53 + 52);
+  int registers = 0;
+  for (int p = 0; p < program->numInstructions; ++p)
+    registers = std::max(registers, program->code[p].dest + 1);
+  EXPECT_EQ(registers, 2);
+  expectSameAsCpu(sumOf(20, T({"a", "b"}, {3, 4})), -1, 1);
 }
 
 TEST(GpuFusedPlan, BodiesBeyondTheLimitsHaveNoProgram) {
-  json x = T({"n"}, {4});
+  json x = T({}, {});
+  EXPECT_TRUE(planFused(sumOf(kFusedMaxOperands, x).descriptor()));
   // More operands than the kernel's parameters hold.
-  Fused wide;
-  wide.result = x;
-  for (int i = 0; i <= kFusedMaxOperands; ++i)
-    wide.operands.push_back(x);
-  wide.body.push_back(E("tessel.add", {0, 1}, x));
-  for (int i = 2; i <= kFusedMaxOperands; ++i)
-    wide.body.push_back(
-        E("tessel.add", {static_cast<int>(wide.operands.size()) + i - 2, i},
-          x));
-  EXPECT_FALSE(planFused(wide.descriptor()));
+  EXPECT_FALSE(planFused(sumOf(kFusedMaxOperands + 1, x).descriptor()));
+  // More strides: each operand has one per walk dim.
+  json matrix = T({"a", "b"}, {3, 4}), transposed = T({"b", "a"}, {4, 3});
+  Fused strided = sumOf(kFusedMaxStrides / 2, matrix);
+  strided.operands[0] = transposed; // Two walk dims, 64 strides: fits.
+  EXPECT_TRUE(planFused(strided.descriptor()));
+  strided = sumOf(kFusedMaxStrides / 2 + 1, matrix);
+  strided.operands[0] = transposed;
+  EXPECT_FALSE(planFused(strided.descriptor()));
   // More instructions than the program holds.
   Fused longChain{{x}, x, {}};
   for (int i = 0; i <= kFusedMaxInstructions; ++i)
@@ -512,12 +555,12 @@ TEST(GpuFusedPlan, BodiesBeyondTheLimitsHaveNoProgram) {
   }
   reversed.assign(dims.rbegin(), dims.rend());
   json big = T(dims, shape);
-  EXPECT_FALSE(planFused(
-      Fused{{T(reversed, shape)}, big, {E("tessel.neg", {0}, big)}}
-          .descriptor()));
+  EXPECT_FALSE(
+      planFused(Fused{{T(reversed, shape)}, big, {E("tessel.neg", {0}, big)}}
+                    .descriptor()));
   // In the result's layout they merge into one.
-  EXPECT_TRUE(planFused(Fused{{big}, big, {E("tessel.neg", {0}, big)}}
-                            .descriptor()));
+  EXPECT_TRUE(
+      planFused(Fused{{big}, big, {E("tessel.neg", {0}, big)}}.descriptor()));
 }
 
 TEST(GpuFusedPlan, MalformedBodiesGiveTheCpuKernelsErrors) {

@@ -392,60 +392,54 @@ std::string fused(std::vector<json> operands, json result,
 TEST_F(Gpu, FusedExactChains) {
   json full = T({"b", "s", "d"}, {3, 50, 70}), scalar = T({}, {});
   // AdamW's update, without its bias corrections.
-  expectSameOnGpu(
-      fused({full, full, full, full, scalar},
-            full,
-            {entry("tessel.mul", {1, 1}, full), constant(0.001),
-             entry("tessel.mul", {6, 5}, full), constant(0.999),
-             entry("tessel.mul", {8, 3}, full),
-             entry("tessel.add", {9, 7}, full),
-             entry("tessel.sqrt", {10}, full), constant(1e-8),
-             entry("tessel.add", {11, 12}, full),
-             entry("tessel.div", {2, 13}, full),
-             entry("tessel.mul", {4, 14}, full),
-             entry("tessel.sub", {0, 15}, full)}),
-      {kSigned, kSigned, kSigned, kPositive, kPositive}, 0, true);
+  expectSameOnGpu(fused({full, full, full, full, scalar}, full,
+                        {entry("tessel.mul", {1, 1}, full), constant(0.001),
+                         entry("tessel.mul", {6, 5}, full), constant(0.999),
+                         entry("tessel.mul", {8, 3}, full),
+                         entry("tessel.add", {9, 7}, full),
+                         entry("tessel.sqrt", {10}, full), constant(1e-8),
+                         entry("tessel.add", {11, 12}, full),
+                         entry("tessel.div", {2, 13}, full),
+                         entry("tessel.mul", {4, 14}, full),
+                         entry("tessel.sub", {0, 15}, full)}),
+                  {kSigned, kSigned, kSigned, kPositive, kPositive}, 0, true);
   // Broadcast, transposed and i1 operands; compare, select, max, min.
   json i1 = T({"b", "s", "d"}, {3, 50, 70}, "i1");
-  expectSameOnGpu(
-      fused({T({"d", "s", "b"}, {70, 50, 3}), T({"d"}, {70}),
-             T({"s"}, {50}, "i1"), full},
-            full,
-            {entry("tessel.mul", {0, 1}, full),
-             entry("tessel.compare", {4, 3}, i1, {{"kind", "lt"}}),
-             entry("tessel.max", {4, 3}, full),
-             entry("tessel.min", {4, 1}, full),
-             entry("tessel.select", {5, 6, 7}, full),
-             entry("tessel.neg", {8}, full),
-             entry("tessel.select", {2, 9, 0}, full)}),
-      {kSigned, kSigned, {0, 2, true}, kSigned}, 0, true);
+  expectSameOnGpu(fused({T({"d", "s", "b"}, {70, 50, 3}), T({"d"}, {70}),
+                         T({"s"}, {50}, "i1"), full},
+                        full,
+                        {entry("tessel.mul", {0, 1}, full),
+                         entry("tessel.compare", {4, 3}, i1, {{"kind", "lt"}}),
+                         entry("tessel.max", {4, 3}, full),
+                         entry("tessel.min", {4, 1}, full),
+                         entry("tessel.select", {5, 6, 7}, full),
+                         entry("tessel.neg", {8}, full),
+                         entry("tessel.select", {2, 9, 0}, full)}),
+                  {kSigned, kSigned, {0, 2, true}, kSigned}, 0, true);
   // Mixed precision: casts and arithmetic in bf16 and f16, into each type.
   for (const char *narrow : {"bf16", "f16"})
     for (const char *resultType : {"f32", "bf16", "f16"}) {
       json low = T({"b", "s", "d"}, {3, 50, 70}, narrow);
       json result = T({"b", "s", "d"}, {3, 50, 70}, resultType);
-      expectSameOnGpu(
-          fused({full, T({"d"}, {70}, narrow), low},
-                result,
-                {entry("tessel.cast", {0}, low),
-                 entry("tessel.mul", {3, 1}, low),
-                 entry("tessel.sub", {4, 2}, low),
-                 constant(300.0, T({}, {}, narrow)),
-                 entry("tessel.mul", {5, 6}, low),
-                 entry("tessel.cast", {7}, result)}),
-          {{-300, 300}, kSigned, kSigned}, 0, true);
+      expectSameOnGpu(fused({full, T({"d"}, {70}, narrow), low}, result,
+                            {entry("tessel.cast", {0}, low),
+                             entry("tessel.mul", {3, 1}, low),
+                             entry("tessel.sub", {4, 2}, low),
+                             constant(300.0, T({}, {}, narrow)),
+                             entry("tessel.mul", {5, 6}, low),
+                             entry("tessel.cast", {7}, result)}),
+                      {{-300, 300}, kSigned, kSigned}, 0, true);
     }
 }
 
 // Transcendental ops (double on the GPU, f32 SLEEF on the CPU) to the
 // type's tolerance; a result past the grid's 65535 blocks of 256, so the
-// grid-stride loop runs; and a body with more operands than the kernel
-// takes, which runs on the host.
+// grid-stride loop runs; and sums of many operands, on the GPU and, past
+// the kernel's 64, on the host.
 TEST_F(Gpu, FusedTranscendentalLargeAndOnHost) {
   json full = T({"r", "c"}, {64, 300});
   expectSameOnGpu(
-      fused({full, T({"c"}, {300})},
-            full,
+      fused({full, T({"c"}, {300})}, full,
             {entry("tessel.add", {0, 1}, full), entry("tessel.gelu", {2}, full),
              entry("tessel.tanh", {3}, full), entry("tessel.exp", {4}, full),
              entry("tessel.log", {5}, full), entry("tessel.sigmoid", {6}, full),
@@ -454,18 +448,20 @@ TEST_F(Gpu, FusedTranscendentalLargeAndOnHost) {
              entry("tessel.pow", {11, 1}, full)}),
       {kSigned, kPositive});
   json huge = T({"r", "c"}, {4097, 4099});
-  expectSameOnGpu(fused({huge, T({"r"}, {4097})},
-                        huge,
+  expectSameOnGpu(fused({huge, T({"r"}, {4097})}, huge,
                         {entry("tessel.mul", {0, 1}, huge),
                          entry("tessel.add", {2, 0}, huge)}),
                   {kSigned, kSigned}, 0, true);
-  json x = T({"n"}, {100});
-  std::vector<json> operands(17, x);
-  std::vector<json> body = {entry("tessel.add", {0, 1}, x)};
-  for (int i = 2; i < 17; ++i)
-    body.push_back(entry("tessel.add", {17 + i - 2, i}, x));
-  expectSameOnGpu(fused(operands, x, body), std::vector<Values>(17, kSigned),
-                  0, true);
+  // Sums of many operands: 53 scalars (the Transformer's largest fused op)
+  // on the GPU, 65 on the host.
+  for (int count : {53, 65}) {
+    json x = T({}, {});
+    std::vector<json> body = {entry("tessel.add", {0, 1}, x)};
+    for (int i = 2; i < count; ++i)
+      body.push_back(entry("tessel.add", {count + i - 2, i}, x));
+    expectSameOnGpu(fused(std::vector<json>(count, x), x, body),
+                    std::vector<Values>(count, kSigned), 0, true);
+  }
 }
 
 //===----------------------------------------------------------------------===//
