@@ -209,6 +209,17 @@ target_link_libraries(tessel-runtime-carried-state-tests PRIVATE
 gtest_discover_tests(tessel-runtime-carried-state-tests
   TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
 
+# Dynamic loss scaling in the training loop: the state found by name, kept
+# from a skipped step, and the scale's floor (runtime/driver/LossScaling).
+add_executable(tessel-runtime-loss-scaling-tests LossScalingTest.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/LossScaling.cpp)
+target_include_directories(tessel-runtime-loss-scaling-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-loss-scaling-tests PRIVATE
+  TesselRuntimeExecutor GTest::gtest GTest::gtest_main)
+gtest_discover_tests(tessel-runtime-loss-scaling-tests
+  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+
 # The safetensors format below tessel's checkpoints: PyTorch's files, every
 # dtype's conversions, headers that lie (runtime/safetensors).
 add_executable(tessel-runtime-safetensors-tests SafetensorsTest.cpp)
