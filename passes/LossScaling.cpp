@@ -2,6 +2,8 @@
 
 #include "passes/LossScaling.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cmath>
 #include <limits>
 
@@ -19,6 +21,12 @@ mlir::tessel::parseLossScale(ModuleOp module, StringRef spec,
   }
   LossScaleConfig config;
   config.growthInterval = growthInterval;
+  const llvm::fltSemantics &seedSemantics =
+      precision == "f16"    ? llvm::APFloat::IEEEhalf()
+      : precision == "bf16" ? llvm::APFloat::BFloat()
+                            : llvm::APFloat::IEEEsingle();
+  config.largestScale =
+      llvm::APFloat::getLargest(seedSemantics).convertToDouble();
   if (spec == "off")
     return std::optional<LossScaleConfig>();
   if (spec == "auto")
@@ -28,6 +36,13 @@ mlir::tessel::parseLossScale(ModuleOp module, StringRef spec,
   if (spec.getAsDouble(scale) || !std::isfinite(scale) || scale <= 0) {
     module.emitError() << "tessel-autodiff: loss-scale '" << spec
                        << "' is not auto, off or a positive number";
+    return failure();
+  }
+  // The scale is an f32 scalar: a larger one would start as inf, and halve
+  // to inf at every step.
+  if (scale > std::numeric_limits<float>::max()) {
+    module.emitError() << "tessel-autodiff: loss-scale '" << spec
+                       << "' is beyond f32's largest value, 3.4e38";
     return failure();
   }
   config.initialScale = scale;
@@ -72,8 +87,13 @@ LossScaleUpdate mlir::tessel::buildLossScaleUpdate(
       b.compare(CompareKind::Ge, counted,
                 b.scalarLike(static_cast<double>(config.growthInterval),
                              counted));
+  // GradScaler keeps a scale whose double is not finite; here the double
+  // must also be finite in the seed's type (LossScaling.h).
+  Value doubled = b.mul(scale, b.scalarLike(2.0, scale));
+  Value doubles = b.compare(CompareKind::Le, doubled,
+                            b.scalarLike(config.largestScale, doubled));
   Value afterFinite =
-      b.select(grows, b.mul(scale, b.scalarLike(2.0, scale)), scale, type);
+      b.select(grows, b.select(doubles, doubled, scale, type), scale, type);
   Value halved = b.mul(scale, b.scalarLike(0.5, scale));
   LossScaleUpdate update;
   update.scale = b.select(finite, afterFinite, halved, type);

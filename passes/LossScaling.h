@@ -8,6 +8,10 @@
 // The step returns S's next value: halved when the gradients are not
 // finite (the driver then drops the step's update, the new scale aside),
 // doubled after `growthInterval` finite steps in a row, kept otherwise.
+// As GradScaler grows only to a finite scale, S doubles only while the
+// double is finite in the type the backward pass starts in (S at most
+// 32768 for f16): a larger S would overflow every step it is tried, and
+// past f32's range S would be inf for good, halving to inf.
 // The scale and its count of finite steps are two scalars of state, carried
 // between steps and checkpointed like the optimizer's; they are replicated,
 // and computed from the global gradient norm, so every rank holds the same.
@@ -38,12 +42,16 @@ struct LossScaleConfig {
   double initialScale = kDefaultInitialLossScale;
   /// Finite steps in a row after which the scale doubles.
   int64_t growthInterval = 2000;
+  /// The largest finite value of the seed's type (the compute type's): the
+  /// scale doubles only to at most this.
+  double largestScale = 65504.0;
 };
 
 /// Parses tessel-autodiff's `loss-scale` option for `precision`: "auto"
 /// (on from 2^15 for f16, off for bf16 and f32), "off", or the initial
-/// scale, a positive number. Returns no config when scaling is off; fails,
-/// with an error at `module`, on a value it cannot read.
+/// scale, a positive number within f32's range (the state's type). Returns
+/// no config when scaling is off; fails, with an error at `module`, on a
+/// value it cannot read.
 FailureOr<std::optional<LossScaleConfig>>
 parseLossScale(ModuleOp module, StringRef spec, StringRef precision,
                int64_t growthInterval);

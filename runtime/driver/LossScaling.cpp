@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace tessel::driver {
 
 namespace {
@@ -36,6 +38,13 @@ bool LossScaling::isScaleState(const std::string &name) {
 
 std::optional<std::string> LossScaling::checkScale(int64_t step,
                                                    double nextScale) {
+  // A scale that is not finite halves to itself: every later step would be
+  // skipped (a checkpoint can hold one, or a step compiled without the
+  // growth's limit).
+  if (std::isinf(nextScale))
+    return fmt::format("step {}: the loss scale is {:g}: every step would "
+                       "overflow and be skipped",
+                       step + 1, nextScale);
   if (nextScale >= kMinLossScale)
     return std::nullopt;
   return fmt::format(

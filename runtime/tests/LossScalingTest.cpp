@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace tessel::driver;
 
 namespace {
@@ -65,6 +67,16 @@ TEST(LossScaling, AScaleBelowTwoToTheMinus24StopsNamingTheStep) {
             std::string::npos)
       << *error;
   EXPECT_TRUE(LossScaling::checkScale(0, 0).has_value());
+}
+
+TEST(LossScaling, AnInfiniteScaleStopsNamingTheStep) {
+  // inf halves to inf: without the error every later step would be skipped.
+  std::optional<std::string> error =
+      LossScaling::checkScale(6, std::numeric_limits<double>::infinity());
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("step 7: the loss scale is inf"), std::string::npos)
+      << *error;
+  EXPECT_EQ(LossScaling::checkScale(6, 0x1p127), std::nullopt);
 }
 
 } // namespace

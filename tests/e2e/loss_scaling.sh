@@ -5,12 +5,15 @@
 #    without loss scaling every gradient is 0 and the loss never moves;
 #    with it (the default for --precision f16) the gradient norms follow
 #    the f32 run's to 1%, and the metrics report the scale.
-# 2. An initial scale of 65536 overflows f16 (its largest value is 65504):
-#    that step is skipped, not fatal, and the scale halves; after
-#    --loss-scale-growth-interval 2 finite steps it doubles, overflows and
-#    halves again. The skipped steps are counted in the summary.
-# 3. The scale and its count survive a checkpoint: a run stopped after
-#    step 2 and resumed gives the uninterrupted run's steps 3 to 6.
+# 2. Initial scales of 131072 and 65536 overflow f16 (its largest value is
+#    65504): those steps are skipped, not fatal, and the scale halves; it
+#    then stays at 32768, the largest scale finite in f16, however many
+#    finite steps follow. The skipped steps are counted in the summary.
+#    From 8192, --loss-scale-growth-interval 2 finite steps double it, up
+#    to 32768.
+# 3. The scale and its count survive a checkpoint: a growing run stopped
+#    after step 3 (its count at 1) and resumed gives the uninterrupted
+#    run's steps 4 to 8.
 # 4. On 2 ranks (batch split over data, and w's contraction split over
 #    model) the scales, skipped steps and gradient norms are the 1-rank
 #    run's.
@@ -83,37 +86,44 @@ sys.exit(1 if problems else 0)
 PY
 result "f16: gradients lost without loss scaling, the f32 run's with it" $status
 
-# 2. Overflow, halving and growth.
-"$bin/tessel" compile "$tiny" --precision f16 --loss-scale 65536 \
+# 2. Overflow, halving and growth, up to f16's largest scale.
+"$bin/tessel" compile "$tiny" --precision f16 --loss-scale 131072 \
   --loss-scale-growth-interval 2 -o "$work/overflow.spmd"
+"$bin/tessel" compile "$tiny" --precision f16 --loss-scale 8192 \
+  --loss-scale-growth-interval 2 -o "$work/growth.spmd"
 status=0
 "$work/overflow.spmd" "${opts[@]}" --steps 6 --metrics "$work/overflow.jsonl" \
   > "$work/overflow.out" 2>&1 || { status=1; tail -5 "$work/overflow.out"; }
-check "$work/overflow.jsonl" <<'PY' || status=1
+"$work/growth.spmd" "${opts[@]}" --steps 8 --metrics "$work/growth.jsonl" \
+  > "$work/growth.out" 2>&1 || { status=1; tail -5 "$work/growth.out"; }
+check "$work/overflow.jsonl" "$work/growth.jsonl" <<'PY' || status=1
 import json, math, sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
-steps = [l for l in lines if "step" in l]
-scales = [s["loss_scale"] for s in steps]
-skipped = [s["step"] for s in steps if s.get("skipped")]
-summary = [l for l in lines if "trained_steps" in l][0]
 problems = []
-if scales != [65536, 32768, 32768, 65536, 32768, 32768]:
-    problems.append(f"scales {scales}")
-if skipped != [1, 4]:
-    problems.append(f"skipped steps {skipped}, not [1, 4]")
-if summary.get("skipped_steps") != 2:
-    problems.append(f"summary {summary}")
-for s in steps:
-    if not s.get("skipped") and not (s["gradient_norm"] and math.isfinite(s["gradient_norm"])):
-        problems.append(f"step {s['step']}: gradient norm {s['gradient_norm']}")
-print(f"scales {scales}, skipped {skipped}")
+for path, expected_scales, expected_skipped in (
+        (sys.argv[1], [131072, 65536, 32768, 32768, 32768, 32768], [1, 2]),
+        (sys.argv[2], [8192, 8192, 16384, 16384, 32768, 32768, 32768, 32768], [])):
+    lines = [json.loads(l) for l in open(path)]
+    steps = [l for l in lines if "step" in l]
+    scales = [s["loss_scale"] for s in steps]
+    skipped = [s["step"] for s in steps if s.get("skipped")]
+    summary = [l for l in lines if "trained_steps" in l][0]
+    if scales != expected_scales:
+        problems.append(f"scales {scales}, not {expected_scales}")
+    if skipped != expected_skipped:
+        problems.append(f"skipped steps {skipped}, not {expected_skipped}")
+    if summary.get("skipped_steps", 0) != len(expected_skipped):
+        problems.append(f"summary {summary}")
+    for s in steps:
+        if not s.get("skipped") and not (s["gradient_norm"] and math.isfinite(s["gradient_norm"])):
+            problems.append(f"step {s['step']}: gradient norm {s['gradient_norm']}")
+    print(f"scales {scales}, skipped {skipped}")
 for problem in problems:
     print("  " + problem)
 sys.exit(1 if problems else 0)
 PY
-grep -qF "tessel: step 4: the gradient norm is inf at loss scale 65536; step skipped, loss scale now 32768" \
+grep -qF "tessel: step 2: the gradient norm is inf at loss scale 65536; step skipped, loss scale now 32768" \
   "$work/overflow.out" || { status=1; grep "step" "$work/overflow.out" | head -3; }
-result "an overflowing step is skipped and halves the scale; 2 finite steps double it" $status
+result "an overflowing step is skipped and halves the scale; 2 finite steps double it, up to 32768" $status
 
 # Same steps, same metrics (but for the time each took).
 same_steps() { # reference, other, first step, tolerance
@@ -146,19 +156,19 @@ PY
 
 # 3. Checkpoint and resume.
 status=0
-"$work/overflow.spmd" "${opts[@]}" --steps 2 --checkpoint-dir "$work/ckpt" \
+"$work/growth.spmd" "${opts[@]}" --steps 3 --checkpoint-dir "$work/ckpt" \
   --metrics "$work/resumed.jsonl" > "$work/first.out" 2>&1 &&
-  "$work/overflow.spmd" "${opts[@]}" --steps 6 --checkpoint-dir "$work/ckpt" --resume \
+  "$work/growth.spmd" "${opts[@]}" --steps 8 --checkpoint-dir "$work/ckpt" --resume \
     --metrics "$work/resumed.jsonl" > "$work/resumed.out" 2>&1 ||
   { status=1; tail -5 "$work/first.out" "$work/resumed.out"; }
-same_steps "$work/overflow.jsonl" "$work/resumed.jsonl" 3 0 || status=1
+same_steps "$work/growth.jsonl" "$work/resumed.jsonl" 4 0 || status=1
 result "the scale and its count survive --resume" $status
 
 # 4. Two ranks.
 for rules in "batch:data" "k:model"; do
   status=0
   axis=${rules#*:}
-  "$bin/tessel" compile "$tiny" --precision f16 --loss-scale 65536 \
+  "$bin/tessel" compile "$tiny" --precision f16 --loss-scale 131072 \
     --loss-scale-growth-interval 2 --mesh "$axis:2" --rules "$rules" -o "$work/two.spmd" &&
     timeout 120 mpirun -n 2 --oversubscribe --bind-to none "$work/two.spmd" "${opts[@]}" \
       --steps 6 --metrics "$work/two.jsonl" > "$work/two.out" 2>&1 ||
