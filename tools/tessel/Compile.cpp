@@ -205,8 +205,10 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
       mode == Mode::Infer ? "infer" : "train", layoutPath);
   // A pipelined step has no mixed precision, so no loss scaling either.
   if (pipelined && lossScale != "auto" && lossScale != "off") {
-    llvm::errs() << "tessel: --loss-scale " << lossScale
-                 << ": a pipelined training step has no loss scaling\n";
+    llvm::errs() << "tessel: --loss-scale " << lossScale << ": the layout "
+                 << layoutPath
+                 << " pipelines the training step, which has no loss "
+                    "scaling (nor mixed precision)\n";
     return 1;
   }
   ModelFile model(modelPath, /*inlineLayers=*/!pipelined);
