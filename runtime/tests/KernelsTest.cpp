@@ -174,6 +174,16 @@ TEST_F(Einsum, EveryOperandTransposed) {
   check("km", "nk", "nm", {{'m', 5}, {'k', 7}, {'n', 3}});
 }
 
+// Long products with a transposed operand, whose dense copy costs little
+// beside the product (1024 FLOPs or more per copied element): the copy
+// path, where oneDNN takes brgemm for the dense operands rather than its
+// jit GEMM for the transposed one in place.
+TEST_F(Einsum, TransposedOperandsOfLongProductsCopiedForBrgemm) {
+  check("mk", "nk", "mn", {{'m', 512}, {'k', 48}, {'n', 40}});
+  check("km", "kn", "mn", {{'m', 24}, {'k', 40}, {'n', 600}});
+  check("bmk", "bnk", "bmn", {{'b', 2}, {'m', 520}, {'k', 16}, {'n', 24}});
+}
+
 TEST_F(Einsum, BatchInTheMiddle) {
   check("mbk", "kbn", "bnm", {{'b', 3}, {'m', 4}, {'k', 5}, {'n', 2}});
 }
