@@ -48,6 +48,7 @@
 #include "executor/F16Blocks.h"
 #include "executor/FastKernel.h"
 #include "executor/OuterWalk.h"
+#include "executor/RegisterPool.h"
 #include "executor/VectorMath.h"
 
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
@@ -385,24 +386,6 @@ void walkOperand(const TensorType &operand, const TensorType &result,
   read.sizes = std::move(walk.sizes);
   read.strides = std::move(walk.strides[0]);
 }
-
-/// Hands out registers, reusing those of dead values.
-class RegisterPool {
-public:
-  int take() {
-    if (free_.empty())
-      return count_++;
-    int reg = free_.back();
-    free_.pop_back();
-    return reg;
-  }
-  void give(int reg) { free_.push_back(reg); }
-  int count() const { return count_; }
-
-private:
-  std::vector<int> free_;
-  int count_ = 0;
-};
 
 /// Checks the result, the operands and every body entry.
 std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {

@@ -19,6 +19,7 @@
 #include "gpu/Views.h"
 
 #include "executor/FusedElementwise.h"
+#include "executor/RegisterPool.h"
 
 #include <algorithm>
 #include <string>
@@ -100,24 +101,6 @@ StepAndOp stepOf(FusedOpcode opcode) {
   }
   return {S::Copy};
 }
-
-/// Hands out registers, reusing those of dead values.
-class RegisterPool {
-public:
-  int take() {
-    if (free_.empty())
-      return count_++;
-    int reg = free_.back();
-    free_.pop_back();
-    return reg;
-  }
-  void give(int reg) { free_.push_back(reg); }
-  int count() const { return count_; }
-
-private:
-  std::vector<int> free_;
-  int count_ = 0;
-};
 
 /// The stride of the dim `name` of `type`, 0 when it lacks the dim.
 int64_t strideByName(const TensorType &type, const std::string &name) {
