@@ -22,6 +22,7 @@
 #include "executor/F16Blocks.h"
 
 #include "base/Float16.h"
+#include "runtime/tests/FusedBodyJson.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -35,6 +36,7 @@
 using namespace tessel;
 using namespace tessel::runtime;
 using nlohmann::json;
+using namespace tessel::runtime::test;
 
 namespace {
 
@@ -52,41 +54,13 @@ tessel_context_t *context() {
   return shared.get();
 }
 
-json T(std::vector<std::string> dims, std::vector<int64_t> shape,
-       const char *type = "f32") {
-  return {{"dims", dims}, {"shape", shape}, {"type", type}};
-}
-
-/// A body entry.
-json E(const char *op, std::vector<int> args, json result,
-       json attrs = json::object()) {
-  return {{"op", op}, {"args", args}, {"result", result}, {"attrs", attrs}};
-}
-
-/// A constant body entry, a splat of `value` (a number or "inf", "-inf",
-/// "nan").
-json C(json value, json result = T({}, {})) {
-  return E("tessel.constant", {}, std::move(result), {{"value", value}});
-}
-
-json compare(const char *kind, std::vector<int> args, json result) {
-  json type = result;
-  type["type"] = "i1";
-  return E("tessel.compare", std::move(args), type, {{"kind", kind}});
-}
-
 struct Fused {
   std::vector<json> operands;
   json result;
   std::vector<json> body;
 
   std::string descriptor() const {
-    return json{{"op", "tessel.fused"},
-                {"loc", "test.mlir:1:1"},
-                {"operands", operands},
-                {"result", result},
-                {"attrs", {{"body", body}}}}
-        .dump();
+    return fusedDescriptorJson(operands, result, body);
   }
 };
 

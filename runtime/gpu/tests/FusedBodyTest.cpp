@@ -24,6 +24,7 @@
 #include "executor/Context.h"
 #include "executor/Descriptor.h"
 #include "executor/FusedElementwise.h"
+#include "runtime/tests/FusedBodyJson.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,7 @@ using namespace tessel;
 using namespace tessel::runtime;
 using namespace tessel::runtime::gpu;
 using nlohmann::json;
+using namespace tessel::runtime::test;
 
 namespace {
 
@@ -51,40 +53,14 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// double value rounded once is within half an ulp of the exact one.
 constexpr int64_t kTranscendentalUlps = 4;
 
-json T(std::vector<std::string> dims, std::vector<int64_t> shape,
-       const char *type = "f32") {
-  return {{"dims", dims}, {"shape", shape}, {"type", type}};
-}
-
-/// A body entry.
-json E(const char *op, std::vector<int> args, json result,
-       json attrs = json::object()) {
-  return {{"op", op}, {"args", args}, {"result", result}, {"attrs", attrs}};
-}
-
-/// A constant entry: a splat of `value` (a number, "inf", "-inf", "nan").
-json C(json value, json result = T({}, {})) {
-  return E("tessel.constant", {}, std::move(result), {{"value", value}});
-}
-
-json compare(const char *kind, std::vector<int> args, json result) {
-  result["type"] = "i1";
-  return E("tessel.compare", std::move(args), result, {{"kind", kind}});
-}
-
 struct Fused {
   std::vector<json> operands;
   json result;
   std::vector<json> body;
 
   OpDescriptor descriptor() const {
-    std::string text = json{
-        {"op", "tessel.fused"},
-        {"loc", "fused-test.mlir:1:1"},
-        {"operands", operands},
-        {"result", result},
-        {"attrs",
-         {{"body", body}}}}.dump();
+    std::string text =
+        fusedDescriptorJson(operands, result, body, "fused-test.mlir:1:1");
     OpDescriptor desc;
     parseDescriptor(text.c_str(), desc);
     return desc;
