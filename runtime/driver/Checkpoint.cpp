@@ -3,6 +3,7 @@
 #include "driver/Checkpoint.h"
 
 #include "driver/Blocks.h"
+#include "driver/LossScaling.h"
 #include "executor/Buffers.h"
 #include "safetensors/CheckpointDirectory.h"
 
@@ -262,15 +263,41 @@ bool readCheckpoint(safetensors::CheckpointFile &file,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
                     std::string &error) {
   step = file.step();
+  // The loss scale's state is in a checkpoint exactly when its program
+  // scaled its loss: --loss-scale (on by default for --precision f16) must
+  // be as it was.
+  auto scalingDiffers = [&](const std::string &name, bool programHasIt) {
+    error = fmt::format(
+        "checkpoint {}: it has {}tensor '{}', which the program {}: {} "
+        "scales its loss and {} does not; compile with --loss-scale as the "
+        "checkpoint's program was (docs/training.md)",
+        file.filePath(), programHasIt ? "no " : "", name,
+        programHasIt ? "needs" : "does not have",
+        programHasIt ? "the program" : "the checkpoint's program",
+        programHasIt ? "the checkpoint's" : "this one");
+  };
   for (const std::string &name : file.names()) {
     bool known = false;
     for (const StateTensor &tensor : tensors)
       known = known || tensor.spec->name == name;
+    if (!known && LossScaling::isScaleState(name)) {
+      scalingDiffers(name, /*programHasIt=*/false);
+      return false;
+    }
     if (!known) {
       error = fmt::format("checkpoint {}: it has tensor '{}', which the "
                           "program does not have (a different model or "
                           "optimizer?)",
                           file.filePath(), name);
+      return false;
+    }
+  }
+  for (const StateTensor &tensor : tensors) {
+    const std::string &name = tensor.spec->name;
+    if (LossScaling::isScaleState(name) &&
+        std::find(file.names().begin(), file.names().end(), name) ==
+            file.names().end()) {
+      scalingDiffers(name, /*programHasIt=*/true);
       return false;
     }
   }

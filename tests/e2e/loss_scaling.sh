@@ -13,7 +13,9 @@
 #    to 32768.
 # 3. The scale and its count survive a checkpoint: a growing run stopped
 #    after step 3 (its count at 1) and resumed gives the uninterrupted
-#    run's steps 4 to 8.
+#    run's steps 4 to 8. A checkpoint with the scale does not resume a
+#    program without, nor the other way round: the error says to compile
+#    with --loss-scale as the checkpoint's program was.
 # 4. On 2 ranks (batch split over data, and w's contraction split over
 #    model) the scales, skipped steps and gradient norms are the 1-rank
 #    run's.
@@ -163,6 +165,27 @@ status=0
   { status=1; tail -5 "$work/first.out" "$work/resumed.out"; }
 same_steps "$work/growth.jsonl" "$work/resumed.jsonl" 4 0 || status=1
 result "the scale and its count survive --resume" $status
+
+# A checkpoint written with loss scaling and a program without, or the
+# other way round: an error naming the checkpoint, the tensor and
+# --loss-scale.
+status=0
+"$work/f16-unscaled.spmd" "${opts[@]}" --steps 1 --checkpoint-dir "$work/unscaled-ckpt" \
+  > "$work/unscaled-ckpt.out" 2>&1 || { status=1; tail -5 "$work/unscaled-ckpt.out"; }
+for resume in "f16 unscaled-ckpt/step-00000001 2" "f16-unscaled ckpt/step-00000008 9"; do
+  read -r program checkpoint steps <<< "$resume"
+  code=0
+  "$work/$program.spmd" "${opts[@]}" --steps "$steps" --checkpoint-dir "$work/${checkpoint%/*}" \
+    --resume > "$work/mismatch.out" 2>&1 || code=$?
+  if [ "$program" = f16 ]; then
+    expected="checkpoint $work/$checkpoint: it has no tensor 'loss_scale', which the program needs: the program scales its loss and the checkpoint's does not; compile with --loss-scale as the checkpoint's program was"
+  else
+    expected="checkpoint $work/$checkpoint: it has tensor 'loss_scale', which the program does not have: the checkpoint's program scales its loss and this one does not; compile with --loss-scale as the checkpoint's program was"
+  fi
+  [ "$code" -eq 1 ] && grep -qF "$expected" "$work/mismatch.out" ||
+    { status=1; echo "$program from $checkpoint: exit status $code"; tail -3 "$work/mismatch.out"; }
+done
+result "resuming across --loss-scale names the checkpoint, the tensor and the option" $status
 
 # 4. Two ranks.
 for rules in "batch:data" "k:model"; do
