@@ -135,7 +135,8 @@ LogicalResult TesselAutodiffPass::buildTrainStep(
                         : Value();
   Value learningRate = body.getArgument(step.getNumArguments() - 1);
   if (scaling)
-    unscaleGradients(b, slots, body.getArgument(numParameters + state.size()));
+    unscaleGradients(b, *scaling, slots,
+                     body.getArgument(numParameters + state.size()));
   OptimizerUpdate update =
       buildOptimizerUpdate(b, config, slots, learningRate, stepCount);
 

@@ -27,6 +27,11 @@ mlir::tessel::parseLossScale(ModuleOp module, StringRef spec,
                             : llvm::APFloat::IEEEsingle();
   config.largestScale =
       llvm::APFloat::getLargest(seedSemantics).convertToDouble();
+  Builder types(module.getContext());
+  if (precision == "f16")
+    config.seedType = types.getF16Type();
+  else if (precision == "bf16")
+    config.seedType = types.getBF16Type();
   if (spec == "off")
     return std::optional<LossScaleConfig>();
   if (spec == "auto")
@@ -45,6 +50,13 @@ mlir::tessel::parseLossScale(ModuleOp module, StringRef spec,
                        << "' is beyond f32's largest value, 3.4e38";
     return failure();
   }
+  // The driver stops training after a step whose scale is below 2^-24
+  // (f16's smallest subnormal, runtime/driver/LossScaling.h).
+  if (scale < 0x1p-24) {
+    module.emitError() << "tessel-autodiff: loss-scale '" << spec
+                       << "' is below 2^-24 (5.96e-08), where training stops";
+    return failure();
+  }
   config.initialScale = scale;
   return std::optional<LossScaleConfig>(config);
 }
@@ -59,9 +71,20 @@ mlir::tessel::lossScaleStateOf(Type elementType,
 }
 
 void mlir::tessel::unscaleGradients(TensorBuilder &b,
+                                    const LossScaleConfig &config,
                                     MutableArrayRef<ParameterSlot> slots,
                                     Value scale) {
-  Value inverse = b.div(b.scalarLike(1.0, scale), scale);
+  // The backward pass starts from the scale cast to the seed's type (f16's
+  // 2049 is 2048, bf16's 3000 is 3008): dividing by the f32 scale instead
+  // would leave every gradient off by that rounding.
+  Value seed = scale;
+  if (config.seedType) {
+    NamedTensorType scaleType = tensorTypeOf(scale);
+    Value narrow = CastOp::create(
+        b.builder, b.loc, NamedTensorType::get({}, {}, config.seedType), scale);
+    seed = CastOp::create(b.builder, b.loc, scaleType, narrow);
+  }
+  Value inverse = b.div(b.scalarLike(1.0, seed), seed);
   for (ParameterSlot &slot : slots) {
     Type gradientType = tensorTypeOf(slot.gradient).getElementType();
     Value factor = inverse;

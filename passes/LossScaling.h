@@ -45,6 +45,9 @@ struct LossScaleConfig {
   /// The largest finite value of the seed's type (the compute type's): the
   /// scale doubles only to at most this.
   double largestScale = 65504.0;
+  /// The type the backward pass starts in when it is narrower than the
+  /// scale's (f16 or bf16 mixed precision); null otherwise.
+  Type seedType;
 };
 
 /// Parses tessel-autodiff's `loss-scale` option for `precision`: "auto"
@@ -62,10 +65,11 @@ parseLossScale(ModuleOp module, StringRef spec, StringRef precision,
 SmallVector<StateTensor> lossScaleStateOf(Type elementType,
                                           const LossScaleConfig &config);
 
-/// Divides each slot's gradient by `scale` (multiplies it by 1 / scale,
-/// exact for a power of two), in the gradient's type.
-void unscaleGradients(TensorBuilder &b, MutableArrayRef<ParameterSlot> slots,
-                      Value scale);
+/// Divides each slot's gradient by `scale` as the backward pass started
+/// from it, rounded to `config.seedType` (multiplies it by 1 / that, exact
+/// for a power of two), in the gradient's type.
+void unscaleGradients(TensorBuilder &b, const LossScaleConfig &config,
+                      MutableArrayRef<ParameterSlot> slots, Value scale);
 
 /// The next scale and count after a step whose unscaled gradients have the
 /// global norm `gradientNorm` (not finite when any gradient is not).

@@ -123,7 +123,7 @@ for problem in problems:
     print("  " + problem)
 sys.exit(1 if problems else 0)
 PY
-grep -qF "tessel: step 2: the gradient norm is inf at loss scale 65536; step skipped, loss scale now 32768" \
+grep -qF "tessel: step 2: the gradient norm is nan at loss scale 65536; step skipped, loss scale now 32768" \
   "$work/overflow.out" || { status=1; grep "step" "$work/overflow.out" | head -3; }
 result "an overflowing step is skipped and halves the scale; 2 finite steps double it, up to 32768" $status
 
