@@ -48,6 +48,7 @@
 #include "executor/F16Blocks.h"
 #include "executor/FastKernel.h"
 #include "executor/OuterWalk.h"
+#include "executor/ParallelChunks.h"
 #include "executor/RegisterPool.h"
 #include "executor/VectorMath.h"
 
@@ -90,12 +91,6 @@ using nlohmann::json;
 /// of the largest bodies (AdamW) stay in the 48 KiB of L1, while each
 /// instruction's loop is long enough that its switch costs nothing.
 constexpr int64_t kTileElements = 512;
-
-/// Results of at least this many elements are split across the OpenMP
-/// threads (the driver sizes the pool to the rank's share of the cores).
-/// Below it a fork and join cost more than the second core saves, as they
-/// do for oneDNN's kernels (kSingleThreadedElements in kernels/Primitives.h).
-constexpr int64_t kParallelElements = int64_t(1) << 16;
 
 /// Tiles a thread takes at a time when the result is split across threads.
 constexpr int kTilesPerTask = 8;

@@ -19,8 +19,11 @@
 
 namespace tessel::runtime {
 
-/// Arrays of this many elements or more are split across the threads;
-/// below it, starting the threads costs more than they save.
+/// Arrays (and fused results) of this many elements or more are split
+/// across the OpenMP threads (the driver sizes the pool to the rank's
+/// share of the cores); below it a fork and join cost more than the second
+/// core saves, as they do for oneDNN's kernels (kSingleThreadedElements in
+/// kernels/Primitives.h).
 constexpr int64_t kParallelElements = int64_t(1) << 16;
 
 /// Elements a thread handles at a time: 16 KiB of f32, which the passes a
