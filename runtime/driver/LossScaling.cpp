@@ -41,10 +41,10 @@ std::optional<std::string> LossScaling::checkScale(int64_t step,
   // A scale that is not finite halves to itself: every later step would be
   // skipped (a checkpoint can hold one, or a step compiled without the
   // growth's limit).
-  if (std::isinf(nextScale))
-    return fmt::format("step {}: the loss scale is {:g}: every step would "
+  if (!std::isfinite(nextScale))
+    return fmt::format("step {}: the loss scale is {}: every step would "
                        "overflow and be skipped",
-                       step + 1, nextScale);
+                       step + 1, std::isnan(nextScale) ? "nan" : "inf");
   if (nextScale >= kMinLossScale)
     return std::nullopt;
   return fmt::format(

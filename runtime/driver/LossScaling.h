@@ -45,7 +45,7 @@ struct LossScaling {
   static bool isScaleState(const std::string &name);
 
   /// The error when the scale after step `step` (from 0), `nextScale`, is
-  /// below kMinLossScale or infinite.
+  /// below kMinLossScale or not finite.
   static std::optional<std::string> checkScale(int64_t step,
                                                double nextScale);
 };

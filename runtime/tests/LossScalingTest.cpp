@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 using namespace tessel::driver;
@@ -77,6 +78,10 @@ TEST(LossScaling, AnInfiniteScaleStopsNamingTheStep) {
   EXPECT_NE(error->find("step 7: the loss scale is inf"), std::string::npos)
       << *error;
   EXPECT_EQ(LossScaling::checkScale(6, 0x1p127), std::nullopt);
+  error = LossScaling::checkScale(6, std::nan(""));
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("step 7: the loss scale is nan"), std::string::npos)
+      << *error;
 }
 
 } // namespace
