@@ -209,6 +209,8 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
 /// Adds the FLOPs and collectives of every op of `func` to `report`.
 static void countWork(const CostModel &model, func::FuncOp func,
                       CostReport &report) {
+  if (func.isExternal())
+    return;
   for (Operation &op : func.getBody().front().without_terminator()) {
     report.flopsPerRank = saturatingAdd(report.flopsPerRank, model.flops(&op));
     if (std::optional<CollectiveCost> collective = model.collective(&op)) {
@@ -249,6 +251,9 @@ CostReport buildCostReport(func::FuncOp func) {
     report.tensors.push_back(tensor);
   };
 
+  // A declaration has no tensors or work to count.
+  if (func.isExternal())
+    return report;
   // Values stay live from their definition to their last use; parameters
   // stay for the whole step.
   Block &body = func.getBody().front();
@@ -306,6 +311,8 @@ CostReport buildCostReport(func::FuncOp func) {
 std::vector<std::pair<Operation *, int64_t>> flopsPerOp(func::FuncOp func) {
   CostModel model(toLayoutMesh(getEnclosingMesh(func)));
   std::vector<std::pair<Operation *, int64_t>> result;
+  if (func.isExternal())
+    return result;
   for (Operation &op : func.getBody().front().without_terminator())
     result.emplace_back(&op, model.flops(&op));
   return result;

@@ -72,6 +72,7 @@ struct CostReport {
 
 /// Builds the report of `func`, whose values carry layouts (after
 /// tessel-apply-layout) on the mesh of its module.
+/// A declaration (no body) has no tensors and no work.
 CostReport buildCostReport(mlir::func::FuncOp func);
 
 /// Replaces the report's FLOPs and communication with those of

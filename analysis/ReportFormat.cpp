@@ -60,6 +60,17 @@ std::string bytesText(int64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+/// Writes a report as indented JSON. A model's names are MLIR strings,
+/// which may hold any bytes; JSON holds UTF-8 only, and nlohmann's default
+/// is to throw on anything else, which in tessel's tools, built without
+/// exceptions, aborts. Bytes that are not UTF-8 are written as U+FFFD, as
+/// the driver's metrics file writes them.
+std::string dumpJson(const nlohmann::ordered_json &json) {
+  return json.dump(2, ' ', /*ensure_ascii=*/false,
+                   nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
+}
+
 } // namespace
 
 std::string tessel::analysis::formatText(const CostReport &report) {
@@ -181,7 +192,7 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
         {"data_load_bytes", report.dataLoadBytes},
         {"data_resident_bytes", report.dataResidentBytes},
         {"driver_bytes", report.driverBytes}};
-  return json.dump(2) + "\n";
+  return dumpJson(json);
 }
 
 //===----------------------------------------------------------------------===//
@@ -374,5 +385,5 @@ std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
                   {"apply_seconds", cost.applySeconds},
                   {"seconds", cost.stepSeconds}};
   json["driver_bytes"] = cost.driverBytes;
-  return json.dump(2) + "\n";
+  return dumpJson(json);
 }

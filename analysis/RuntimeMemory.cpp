@@ -108,6 +108,9 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     auto type = dyn_cast<NamedTensorType>(value.getType());
     return type ? runtimeBufferBytes(type) : 0;
   };
+  // A declaration allocates nothing.
+  if (func.isExternal())
+    return;
   Block &body = func.getBody().front();
   Operation *terminator = body.getTerminator();
   llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
@@ -152,7 +155,11 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
   BufferLedger ledger;
   if (init)
     replay(init, ledger, memory);
-  for (BlockArgument argument : perRank.getBody().front().getArguments()) {
+  // A declaration has no arguments to hold (and replay adds nothing).
+  ArrayRef<BlockArgument> arguments;
+  if (!perRank.isExternal())
+    arguments = perRank.getBody().front().getArguments();
+  for (BlockArgument argument : arguments) {
     auto type = dyn_cast<NamedTensorType>(argument.getType());
     if (!type)
       continue;

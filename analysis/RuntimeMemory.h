@@ -60,6 +60,7 @@ int64_t runtimeBufferBytes(mlir::tessel::NamedTensorType type);
 /// With `init`, the function that makes the state first: its results stay
 /// alive as the arguments of `perRank` that are parameters, optimizer state
 /// or buffers, and its buffers count for the cache too.
+/// A declaration (no body) holds and allocates nothing.
 RuntimeMemory runtimeMemory(mlir::func::FuncOp perRank,
                             mlir::func::FuncOp init = nullptr);
 

@@ -220,6 +220,16 @@ int mlir::tessel::runExplain() {
                                                    : StringRef(functionName));
   if (!func)
     return 1;
+  // A declaration has no ops to count (it was a segmentation fault).
+  if (func.isExternal()) {
+    bool defaulted = functionName.empty() && !train;
+    llvm::errs() << "tessel explain: " << modelPath << ": "
+                 << (defaulted ? "the first function, '" : "function '")
+                 << func.getSymName() << (defaulted ? "', is" : "' is")
+                 << " a declaration without a body; name a function with "
+                    "one (--function)\n";
+    return 1;
+  }
   ::tessel::analysis::CostReport report =
       ::tessel::analysis::buildCostReport(func);
   // The collectives and the work per rank come from the program each rank
