@@ -6,11 +6,19 @@
 // fixed 2 x 2 mesh (tessel-apply-layout), partitioned (tessel-partition) and
 // its communication optimised (tessel-optimize-comm), as `tessel explain`
 // and `tessel compile` do, and also partitioned and optimised as it is, and
-// optimised alone. Errors are correct answers; crashes and sanitizer
-// reports are bugs.
+// optimised alone. On the same mesh it is then explained as `tessel explain
+// --mesh` explains each of its functions: the cost report (tensors, FLOPs,
+// bytes, collectives) of the laid-out function and of its partitioned
+// program, the runtime memory with the machine profile that ships, the step
+// time that profile predicts (`tessel search`'s), and both report formats.
+// Errors are correct answers; crashes and sanitizer reports are bugs.
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/CostReport.h"
+#include "analysis/MachineProfile.h"
+#include "analysis/StepTime.h"
+#include "codegen/Pipeline.h" // kDefaultBucketBytes only: not linked
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
@@ -22,6 +30,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -41,10 +50,65 @@ constexpr const char *kRules = "batch:data;hidden:model;k:model";
 const DialectRegistry &registry() {
   static const DialectRegistry *dialects = [] {
     auto *r = new DialectRegistry();
-    r->insert<tessel::TesselDialect, func::FuncDialect>();
+    r->insert<mlir::tessel::TesselDialect, func::FuncDialect>();
     return r;
   }();
   return *dialects;
+}
+
+/// Runs the analyses of `tessel explain` (tools/tessel/Explain.cpp) on the
+/// module laid out on the fixed mesh, for each function in turn, as
+/// `--function` names it. explain fails with the passes' diagnostics where
+/// they fail; so does this.
+void explainEachFunction(ModuleOp input, MLIRContext &context) {
+  namespace analysis = ::tessel::analysis;
+  OwningOpRef<ModuleOp> laidOut(input.clone());
+  PassManager layout(&context);
+  layout.addPass(mlir::tessel::createTesselDecomposeEinsum());
+  mlir::tessel::TesselApplyLayoutOptions options;
+  options.meshSpec = kMesh;
+  options.rulesSpec = kRules;
+  layout.addPass(mlir::tessel::createTesselApplyLayout(options));
+  if (failed(layout.run(*laidOut)))
+    return;
+  OwningOpRef<ModuleOp> partitioned(laidOut->clone());
+  // codegen's buildPartitionPipeline with explain's default --bucket-bytes,
+  // spelt out so that the fuzzer need not link the code generator (LLVM's
+  // back end).
+  PassManager partition(&context);
+  partition.addPass(mlir::tessel::createTesselPartition());
+  partition.addPass(mlir::tessel::createTesselOptimizeComm());
+  partition.addPass(createCSEPass());
+  mlir::tessel::TesselBucketAllReducesOptions bucket;
+  bucket.maxBytes = mlir::tessel::kDefaultBucketBytes;
+  partition.addNestedPass<func::FuncOp>(
+      mlir::tessel::createTesselBucketAllReduces(bucket));
+  if (failed(partition.run(*partitioned)))
+    return;
+  // explain measures the runtime memory after fusion and partitioned costs
+  // before it; the step time is predicted from the unfused program.
+  OwningOpRef<ModuleOp> fused(partitioned->clone());
+  PassManager fuse(&context);
+  fuse.addNestedPass<func::FuncOp>(mlir::tessel::createTesselFuseElementwise());
+  if (failed(fuse.run(*fused)))
+    return;
+  const analysis::MachineProfile &profile = analysis::defaultMachineProfile();
+  for (func::FuncOp func : laidOut->getOps<func::FuncOp>()) {
+    StringRef name = func.getSymName();
+    analysis::CostReport report = analysis::buildCostReport(func);
+    analysis::addPartitionedCosts(
+        report, partitioned->lookupSymbol<func::FuncOp>(name));
+    analysis::addRuntimeMemory(report, fused->lookupSymbol<func::FuncOp>(name),
+                               name == "train_step"
+                                   ? fused->lookupSymbol<func::FuncOp>("init")
+                                   : func::FuncOp(),
+                               profile);
+    (void)analysis::memoryBytesPerRank(report);
+    (void)analysis::predictStepTime(
+        partitioned->lookupSymbol<func::FuncOp>(name), report, profile);
+    (void)analysis::formatText(report);
+    (void)analysis::formatJson(report);
+  }
 }
 
 } // namespace
@@ -79,7 +143,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   StringRef text(reinterpret_cast<const char *>(data), size);
   // The tools refuse brackets nested past kMaxModelNesting before parsing
   // (MLIR's recursive parser would overflow the stack); so does the harness.
-  if (tessel::tooDeeplyNested(text))
+  if (mlir::tessel::tooDeeplyNested(text))
     return 0;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -97,18 +161,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     OwningOpRef<ModuleOp> copy(input.clone());
     PassManager pm(&context);
     if (applyLayout) {
-      tessel::TesselApplyLayoutOptions layout;
+      mlir::tessel::TesselApplyLayoutOptions layout;
       layout.meshSpec = kMesh;
       layout.rulesSpec = kRules;
-      pm.addPass(tessel::createTesselApplyLayout(layout));
+      pm.addPass(mlir::tessel::createTesselApplyLayout(layout));
     }
     if (partition)
-      pm.addPass(tessel::createTesselPartition());
-    pm.addPass(tessel::createTesselOptimizeComm());
+      pm.addPass(mlir::tessel::createTesselPartition());
+    pm.addPass(mlir::tessel::createTesselOptimizeComm());
     (void)pm.run(*copy);
   };
   run(*module, /*applyLayout=*/true, /*partition=*/true);
   run(*module, /*applyLayout=*/false, /*partition=*/true);
   run(*module, /*applyLayout=*/false, /*partition=*/false);
+  explainEachFunction(*module, context);
   return 0;
 }

@@ -22,7 +22,8 @@ add_llvm_executable(ModelFuzzerReplay
   PARTIAL_SOURCES_INTENDED)
 llvm_update_compile_flags(ModelFuzzerReplay)
 add_dependencies(ModelFuzzerReplay TesselDialectIncGen TesselPassesIncGen)
-target_link_libraries(ModelFuzzerReplay PRIVATE TesselToolSupport TesselPasses TesselDialect MLIR)
+target_link_libraries(ModelFuzzerReplay PRIVATE TesselAnalysis
+  TesselToolSupport TesselPasses TesselDialect MLIR)
 
 add_executable(MetadataFuzzerReplay
   ${TESSEL_FUZZ_DIR}/MetadataFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)
