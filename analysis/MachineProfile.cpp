@@ -96,8 +96,27 @@ std::string stringOr(const json &object, const char *key) {
 
 const std::vector<std::string> &kernelClasses() {
   static const std::vector<std::string> classes = {
-      "matmul", "convolution", "elementwise", "reduction", "normalization"};
+      "matmul",    "convolution",   "elementwise",
+      "reduction", "normalization", "transcendental"};
   return classes;
+}
+
+std::optional<std::string> kernelClassFallback(const std::string &opClass) {
+  // Profiles calibrated before transcendental ops had a class of their own
+  // timed them as element-wise ops.
+  if (opClass == "transcendental")
+    return std::string("elementwise");
+  return std::nullopt;
+}
+
+const std::vector<KernelPoint> *
+KernelRates::pointsFor(const std::string &opClass) const {
+  auto it = classes.find(opClass);
+  if (it != classes.end())
+    return &it->second;
+  if (std::optional<std::string> fallback = kernelClassFallback(opClass))
+    return pointsFor(*fallback);
+  return nullptr;
 }
 
 const std::vector<std::string> &profiledCollectives() {
@@ -111,12 +130,12 @@ double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
                                      int64_t ranks) const {
   std::vector<const KernelRates *> entries;
   for (const KernelRates &entry : kernels)
-    if (entry.classes.count(opClass))
+    if (entry.pointsFor(opClass))
       entries.push_back(&entry);
   const KernelRates *rates = nearestJob(entries, ranks);
   if (!rates)
     return 0;
-  const std::vector<KernelPoint> &points = rates->classes.at(opClass);
+  const std::vector<KernelPoint> &points = *rates->pointsFor(opClass);
   double seconds;
   if (work <= points.front().work) {
     seconds = points.front().seconds;
@@ -256,6 +275,10 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
     }
     for (const std::string &opClass : kernelClasses()) {
       auto points = classes->find(opClass);
+      // A class added since the profile was written is timed as the class
+      // it falls back to (kernelClassFallback).
+      if (points == classes->end() && kernelClassFallback(opClass))
+        continue;
       if (points == classes->end() || !points->is_array() || points->empty()) {
         error = fmt::format("{}: class '{}' needs a non-empty array of "
                             "points",
@@ -403,8 +426,12 @@ std::string formatMachineProfile(const MachineProfile &profile) {
   for (const KernelRates &rates : profile.kernels) {
     ordered_json classes = ordered_json::object();
     for (const std::string &opClass : kernelClasses()) {
-      ordered_json points = ordered_json::array();
       auto it = rates.classes.find(opClass);
+      // An older profile's missing class stays missing, and falls back
+      // again when read.
+      if (it == rates.classes.end() && kernelClassFallback(opClass))
+        continue;
+      ordered_json points = ordered_json::array();
       if (it != rates.classes.end())
         for (const KernelPoint &point : it->second)
           points.push_back({{"work", point.work},

@@ -35,9 +35,17 @@
 namespace tessel::analysis {
 
 /// The op classes a profile times: matmul (einsum), convolution,
-/// elementwise (also copies), reduction (also pooling, argmax) and
-/// normalization (softmax, cross-entropy, layer norm).
+/// elementwise (also copies), reduction (also pooling, argmax),
+/// normalization (softmax, cross-entropy, layer norm) and transcendental
+/// (gelu, erf, exp, log, tanh, sigmoid, sin, cos, pow, and fused ops by the
+/// transcendental ops of their body).
 const std::vector<std::string> &kernelClasses();
+
+/// The class whose points time `opClass` in a profile that lacks it: a
+/// class added after profiles were first written ("transcendental" falls
+/// back to "elementwise"), so that older profiles still read. std::nullopt
+/// for a class every profile must have.
+std::optional<std::string> kernelClassFallback(const std::string &opClass);
 
 /// The collectives a profile fits.
 const std::vector<std::string> &profiledCollectives();
@@ -55,6 +63,11 @@ struct KernelRates {
   int64_t threads = 0;
   /// Op class -> points sorted by work.
   std::map<std::string, std::vector<KernelPoint>> classes;
+
+  /// The points that time `opClass`: its own, or those of the class it
+  /// falls back to where these rates lack it (kernelClassFallback);
+  /// nullptr if neither was measured.
+  const std::vector<KernelPoint> *pointsFor(const std::string &opClass) const;
 };
 
 struct CollectivePoint {

@@ -16,7 +16,30 @@ namespace tessel::analysis {
 using ::tessel::saturatingAdd;
 using ::tessel::saturatingMul;
 
+bool isTranscendental(Operation *op) {
+  return isa<ExpOp, LogOp, TanhOp, SigmoidOp, GeluOp, ErfOp, SinOp, CosOp,
+             PowOp>(op);
+}
+
+int64_t transcendentalOpsPerElement(Operation *op) {
+  if (isTranscendental(op))
+    return 1;
+  auto fused = dyn_cast<FusedOp>(op);
+  if (!fused)
+    return 0;
+  int64_t count = 0;
+  for (Operation &bodyOp : fused.getBody().front())
+    if (isTranscendental(&bodyOp))
+      ++count;
+  return count;
+}
+
 std::string kernelClassOf(Operation *op) {
+  // gelu, erf, exp and the like cost several times an add per element
+  // (SLEEF's vector functions, glibc's powf); a fused op with any in its
+  // body is timed by them.
+  if (transcendentalOpsPerElement(op) > 0)
+    return "transcendental";
   return llvm::TypeSwitch<Operation *, std::string>(op)
       .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
             HaloExchangeOp, CollectivePermuteOp>([](Operation *) { return ""; })
@@ -50,6 +73,11 @@ StepTime predictStepTime(func::FuncOp partitioned, const CostReport &report,
             elements = saturatingMul(elements, size);
           work = saturatingAdd(work, elements);
         }
+    // A fused op computes each of its body's transcendental functions once
+    // per element; the rest of its body is cheap beside them, and a fused
+    // op without any is timed as one element-wise op of its result.
+    if (isa<FusedOp>(op) && opClass == "transcendental")
+      work = saturatingMul(work, transcendentalOpsPerElement(op));
     double seconds = profile.kernelSeconds(opClass, work, report.numRanks);
     step.classSeconds[opClass] += seconds;
     step.computeSeconds += seconds;

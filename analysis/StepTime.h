@@ -3,9 +3,10 @@
 //
 // The time one rank's program takes per step on a machine profile: each
 // op's kernel time for its class and work (FLOPs or elements, as CostReport
-// counts them), plus each collective's alpha-beta time for its group and
-// bytes. The runtime runs one op after another, so nothing overlaps and the
-// step is their sum (docs/search.md).
+// counts them; a fused op's elements times its body's transcendental ops),
+// plus each collective's alpha-beta time for its group and bytes. The
+// runtime runs one op after another, so nothing overlaps and the step is
+// their sum (docs/search.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,9 +30,19 @@ struct StepTime {
   double totalSeconds() const { return computeSeconds + commSeconds; }
 };
 
+/// Whether `op` is an element-wise transcendental function (gelu, erf, exp,
+/// log, tanh, sigmoid, sin, cos, pow).
+bool isTranscendental(mlir::Operation *op);
+
+/// How many transcendental functions `op` computes per element of its
+/// result: 1 for a transcendental op, the transcendental ops of its body for
+/// a tessel.fused op, 0 for any other.
+int64_t transcendentalOpsPerElement(mlir::Operation *op);
+
 /// Returns the profile's kernel class of `op` (one of kernelClasses()), or
 /// an empty string for a mesh-level collective, which is timed as
-/// communication.
+/// communication. A tessel.fused op is "transcendental" when its body
+/// computes a transcendental function, else "elementwise".
 std::string kernelClassOf(mlir::Operation *op);
 
 /// Predicts the step of `partitioned` (the per-rank program of the report's

@@ -15,8 +15,9 @@
 // as analysis/CostReport counts FLOPs: matmul (an einsum of two square
 // matrices, 2 M N K), convolution (conv2d, 2 x output x input channels x
 // window), elementwise (add, one per element), reduction (a sum over the
-// last dim, one per input element) and normalization (softmax, 5 per
-// element).
+// last dim, one per input element), normalization (softmax, 5 per
+// element) and transcendental (gelu, one per element: the costliest of
+// them, through erfc, and the one a Transformer's MLP computes).
 //
 // --collectives: each collective over a one-axis mesh of all ranks and, on
 // four or more ranks, over the inner axis of a (ranks/2) x 2 mesh, where
@@ -194,6 +195,8 @@ void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
     report("reduction", rows * 256, sum);
     Op softmax(context, "tessel.softmax", {shape}, shape, {{"dim", "cols"}});
     report("normalization", 5 * rows * 256, softmax);
+    Op gelu(context, "tessel.gelu", {shape}, shape);
+    report("transcendental", rows * 256, gelu);
   }
 }
 

@@ -85,6 +85,14 @@ def fewest_bytes(path):
     assert sent == sorted(sent), sent
 
 
+def transcendental(path):
+    """Every candidate times some transcendental kernels, their own class."""
+    result = load(path)
+    assert result["candidates"], result
+    for candidate in result["candidates"]:
+        assert candidate["kernel_seconds"].get("transcendental", 0) > 0, candidate
+
+
 if __name__ == "__main__":
     check, path, *rest = sys.argv[1:]
     if check == "ranking":
@@ -99,5 +107,7 @@ if __name__ == "__main__":
         compared(path)
     elif check == "fewest-bytes":
         fewest_bytes(path)
+    elif check == "transcendental":
+        transcendental(path)
     else:
         sys.exit(f"unknown check {check}")

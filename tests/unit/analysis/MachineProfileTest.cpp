@@ -83,6 +83,47 @@ TEST(MachineProfile, KernelTimesInterpolateAndExtrapolate) {
   EXPECT_EQ(profile.kernelSeconds("no such class", 10000, 1), 0);
 }
 
+TEST(MachineProfile, TranscendentalOpsHaveTheirOwnRate) {
+  MachineProfile profile = madeUpProfile();
+  for (KernelRates &rates : profile.kernels)
+    rates.classes["transcendental"] = {{100, 5e-6 * rates.ranks},
+                                       {1000000, 5e-3 * rates.ranks}};
+  EXPECT_NEAR(profile.kernelSeconds("transcendental", 100, 1), 5e-6, 1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("elementwise", 100, 1), 1e-6, 1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("transcendental", 1000000, 2), 1e-2,
+              1e-12);
+  // It is written and read back with the others.
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(formatMachineProfile(profile), "round trip", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_NEAR(read->kernelSeconds("transcendental", 100, 1), 5e-6, 1e-15);
+}
+
+TEST(MachineProfile, AnOlderProfileTimesTranscendentalOpsAsElementwise) {
+  // A profile written before the class existed: its JSON has no
+  // "transcendental" points.
+  MachineProfile older = madeUpProfile();
+  for (KernelRates &rates : older.kernels)
+    rates.classes.erase("transcendental");
+  std::string text = formatMachineProfile(older);
+  EXPECT_EQ(text.find("transcendental"), std::string::npos);
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(text, "older.json", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->kernels[0].classes.count("transcendental"), 0u);
+  for (int64_t ranks : {1, 2})
+    for (int64_t work : {10, 1000, 3000000})
+      EXPECT_EQ(read->kernelSeconds("transcendental", work, ranks),
+                read->kernelSeconds("elementwise", work, ranks));
+  // Written again, it still lacks the class rather than claiming a
+  // measurement.
+  EXPECT_EQ(formatMachineProfile(*read), text);
+  // A class every profile must have is still required.
+  EXPECT_FALSE(kernelClassFallback("elementwise"));
+}
+
 TEST(MachineProfile, CollectiveTimes) {
   MachineProfile profile = madeUpProfile();
   EXPECT_NEAR(profile.collectiveSeconds("all_reduce", 2, 1000000, 2),
@@ -175,6 +216,14 @@ TEST(MachineProfile, TheDefaultProfileReads) {
   for (const KernelRates &rates : profile.kernels)
     ranks.push_back(rates.ranks);
   EXPECT_EQ(ranks, (std::vector<int64_t>{1, 2, 4}));
+  // Every job size measured its transcendental rate (a gelu), well above an
+  // add's per element.
+  for (const KernelRates &rates : profile.kernels) {
+    EXPECT_EQ(rates.classes.count("transcendental"), 1u) << rates.ranks;
+    EXPECT_GT(profile.kernelSeconds("transcendental", 1 << 20, rates.ranks),
+              2 * profile.kernelSeconds("elementwise", 1 << 20, rates.ranks))
+        << rates.ranks;
+  }
   EXPECT_GT(profile.collectiveSeconds("all_reduce", 4, 1 << 20, 4), 0);
 }
 

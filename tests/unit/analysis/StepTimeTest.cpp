@@ -1,0 +1,115 @@
+//===- StepTimeTest.cpp - the classes and times of a step's kernels -------===//
+//
+// A made-up profile in which a transcendental function costs ten times an
+// add per element, both in proportion to the elements (so that each time
+// can be worked out by hand): element-wise 1e-8 s and transcendental 1e-7 s
+// an element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/StepTime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::tessel;
+using namespace ::tessel::analysis;
+
+namespace {
+
+MachineProfile madeUpProfile() {
+  MachineProfile profile;
+  profile.source = "made up";
+  profile.cores = 1;
+  KernelRates rates;
+  rates.ranks = 1;
+  rates.threads = 1;
+  for (const std::string &opClass : kernelClasses())
+    rates.classes[opClass] = {{100, 1e-6}, {1000000, 1e-2}};
+  rates.classes["transcendental"] = {{100, 1e-5}, {1000000, 1e-1}};
+  profile.kernels.push_back(rates);
+  return profile;
+}
+
+// An add, a gelu, a fused op with one erf (and a mul), one with an exp and
+// a tanh, and one with only a relu, each of 100 elements.
+constexpr const char *kStep = R"mlir(
+!v = !tessel.tensor<[n:100], f32>
+func.func @train_step(%x: !v, %y: !v) -> !v {
+  %a = tessel.add %x, %y : !v, !v -> !v
+  %g = tessel.gelu %a : !v
+  %f = tessel.fused %g, %x : (!v, !v) -> !v {
+  ^bb0(%p: !v, %q: !v):
+    %e = tessel.erf %p : !v
+    %m = tessel.mul %e, %q : !v, !v -> !v
+    tessel.yield %m : !v
+  }
+  %h = tessel.fused %f : (!v) -> !v {
+  ^bb0(%p: !v):
+    %e = tessel.exp %p : !v
+    %t = tessel.tanh %e : !v
+    tessel.yield %t : !v
+  }
+  %r = tessel.fused %h : (!v) -> !v {
+  ^bb0(%p: !v):
+    %l = tessel.relu %p : !v
+    tessel.yield %l : !v
+  }
+  return %r : !v
+}
+)mlir";
+
+class StepTimeTest : public ::testing::Test {
+protected:
+  StepTimeTest() { context.loadDialect<TesselDialect, func::FuncDialect>(); }
+
+  func::FuncOp parse(const char *source) {
+    module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    return *module->getOps<func::FuncOp>().begin();
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(StepTimeTest, TranscendentalOpsAndFusedBodiesHaveTheirClass) {
+  func::FuncOp step = parse(kStep);
+  std::vector<std::pair<std::string, int64_t>> classes;
+  for (Operation &op : step.getBody().front().without_terminator())
+    classes.emplace_back(kernelClassOf(&op), transcendentalOpsPerElement(&op));
+  EXPECT_EQ(classes, (std::vector<std::pair<std::string, int64_t>>{
+                         {"elementwise", 0},
+                         {"transcendental", 1},
+                         {"transcendental", 1},
+                         {"transcendental", 2},
+                         {"elementwise", 0}}));
+}
+
+TEST_F(StepTimeTest, TranscendentalOpsAreTimedAtTheirRate) {
+  func::FuncOp step = parse(kStep);
+  CostReport report;
+  StepTime time = predictStepTime(step, report, madeUpProfile());
+  // The add and the relu-only fused op: 100 elements each at 1e-8 s.
+  EXPECT_NEAR(time.classSeconds["elementwise"], 2e-6, 1e-15);
+  // The gelu and the erf fused op, 100 functions each; the exp-and-tanh
+  // fused op, 200: at 1e-7 s a function.
+  EXPECT_NEAR(time.classSeconds["transcendental"], 1e-5 + 1e-5 + 2e-5, 1e-15);
+  EXPECT_NEAR(time.computeSeconds, 4.2e-5, 1e-15);
+}
+
+TEST_F(StepTimeTest, AProfileWithoutTheClassTimesThemAsElementwise) {
+  func::FuncOp step = parse(kStep);
+  MachineProfile older = madeUpProfile();
+  older.kernels[0].classes.erase("transcendental");
+  StepTime time = predictStepTime(step, CostReport(), older);
+  // Every op at the element-wise rate; the exp-and-tanh fused op still
+  // counts its two functions.
+  EXPECT_NEAR(time.classSeconds["transcendental"], 1e-6 + 1e-6 + 2e-6, 1e-15);
+  EXPECT_NEAR(time.computeSeconds, 6e-6, 1e-15);
+}
+
+} // namespace
