@@ -83,13 +83,22 @@ int64_t globalElements(func::FuncOp func, unsigned index) {
 }
 
 /// The FLOPs on a rank and the predicted seconds of a partitioned
-/// function, as tessel explain counts a function.
-std::pair<int64_t, double> workOf(func::FuncOp partitioned,
-                                  const MachineProfile &profile) {
+/// function, as tessel explain counts a function, and its collectives
+/// (calls and bytes a rank sends).
+struct FunctionWork {
+  int64_t flops = 0;
+  double seconds = 0;
+  int64_t collectives = 0;
+  int64_t collectiveBytes = 0;
+};
+
+FunctionWork workOf(func::FuncOp partitioned, const MachineProfile &profile) {
   CostReport report = buildCostReport(partitioned);
   addPartitionedCosts(report, partitioned);
   return {report.flopsPerRank,
-          predictStepTime(partitioned, report, profile).totalSeconds()};
+          predictStepTime(partitioned, report, profile).totalSeconds(),
+          static_cast<int64_t>(report.collectives.size()),
+          report.commBytesPerRank};
 }
 
 /// The seconds of sending `types` (one message each) to a neighbour: a
@@ -310,11 +319,26 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
             "elementwise", localElements(apply.getArgumentTypes()[i]),
             cost.numRanks);
 
-    std::tie(stage.forwardFlops, stage.forwardSeconds) =
-        workOf(forward, profile);
-    std::tie(stage.backwardFlops, stage.backwardSeconds) =
-        workOf(backward, profile);
-    std::tie(stage.applyFlops, stage.applySeconds) = workOf(apply, profile);
+    FunctionWork forwardWork = workOf(forward, profile),
+                 backwardWork = workOf(backward, profile),
+                 applyWork = workOf(apply, profile);
+    stage.forwardFlops = forwardWork.flops;
+    stage.forwardSeconds = forwardWork.seconds;
+    stage.backwardFlops = backwardWork.flops;
+    stage.backwardSeconds = backwardWork.seconds;
+    stage.applyFlops = applyWork.flops;
+    stage.applySeconds = applyWork.seconds;
+    // Forward and backward run m times a step, apply once (the gradients'
+    // data-parallel all_reduces are apply's: tessel-reduce-gradients-once-
+    // per-step).
+    stage.collectivesPerStep = saturatingAdd(
+        saturatingMul(m, saturatingAdd(forwardWork.collectives,
+                                       backwardWork.collectives)),
+        applyWork.collectives);
+    stage.collectiveBytesPerStep = saturatingAdd(
+        saturatingMul(m, saturatingAdd(forwardWork.collectiveBytes,
+                                       backwardWork.collectiveBytes)),
+        applyWork.collectiveBytes);
 
     // Working memory: what each function allocates beyond the parameters
     // and the kept micro-batches (its own arguments) and, for the forward,

@@ -68,6 +68,11 @@ struct StageCost {
   /// parameters + state + gradient sums + the larger of held + the larger
   /// working memory of forward and backward, and apply's working memory.
   int64_t peakBytes = 0;
+  /// The collectives a rank calls in a step and the bytes it sends in
+  /// them: m times the forward's and the backward's, and apply's once
+  /// (the point-to-point messages between stages are not among them).
+  int64_t collectivesPerStep = 0;
+  int64_t collectiveBytesPerStep = 0;
   /// Predicted seconds (StepTime): per micro-batch, per step for apply,
   /// and one micro-batch's messages to each neighbour.
   double forwardSeconds = 0;

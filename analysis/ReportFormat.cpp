@@ -274,6 +274,10 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
       [](const StageCost &s) { return bytesText(s.sentForwardBytes); });
   row("sent back",
       [](const StageCost &s) { return bytesText(s.sentBackBytes); });
+  row("collectives", [](const StageCost &s) {
+    return fmt::format("{} ({})", countText(s.collectivesPerStep),
+                       bytesText(s.collectiveBytesPerStep));
+  });
   row("working forward",
       [](const StageCost &s) { return bytesText(s.forwardWorkingBytes); });
   row("working backward",
@@ -364,6 +368,8 @@ std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
         {"held_bytes", stage.heldBytes},
         {"sent_forward_bytes_per_step", stage.sentForwardBytes},
         {"sent_back_bytes_per_step", stage.sentBackBytes},
+        {"collectives_per_step", stage.collectivesPerStep},
+        {"collective_bytes_per_step", stage.collectiveBytesPerStep},
         {"forward_working_bytes", stage.forwardWorkingBytes},
         {"backward_working_bytes", stage.backwardWorkingBytes},
         {"apply_working_bytes", stage.applyWorkingBytes},

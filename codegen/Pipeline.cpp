@@ -45,7 +45,7 @@ static void buildPipelinedStep(OpPassManager &pm,
   layout.padUneven = options.padUneven;
   pm.addPass(createTesselApplyLayout(layout));
   pm.addPass(createTesselSplitForwardBackward());
-  buildPartitionPipeline(pm, options.bucketBytes);
+  buildPartitionPipeline(pm, options.bucketBytes, /*pipelined=*/true);
 }
 
 /// tessel-resize-dims with the options' `dim-sizes`, if any.
@@ -122,12 +122,18 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
 }
 
 void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,
-                                          int64_t bucketBytes) {
+                                          int64_t bucketBytes,
+                                          bool pipelined) {
   pm.addPass(createTesselPartition());
   pm.addPass(createTesselOptimizeComm());
   // The gradient builders make one constant per use, and one collective of
   // a parameter per use.
   pm.addPass(createCSEPass());
+  // A stage's gradient all_reduces, once a step in its apply instead of
+  // once per micro-batch in its backward; before the bucketing, which then
+  // merges apply's as it merged the backward's.
+  if (pipelined)
+    pm.addPass(createTesselReduceGradientsOncePerStep());
   if (bucketBytes > 0) {
     TesselBucketAllReducesOptions bucket;
     bucket.maxBytes = bucketBytes;

@@ -102,10 +102,13 @@ void buildCompilePipeline(OpPassManager &pm,
                           const CompilePipelineOptions &options);
 
 /// Adds what turns a laid-out module into the program of each rank:
-/// tessel-partition, tessel-optimize-comm, CSE and, unless `bucketBytes`
-/// is 0, tessel-bucket-all-reduces. `tessel compile` and `tessel explain`
-/// both use it, so that explain counts the collectives compile emits.
-void buildPartitionPipeline(OpPassManager &pm, int64_t bucketBytes);
+/// tessel-partition, tessel-optimize-comm, CSE, for a pipelined step
+/// (`pipelined`) tessel-reduce-gradients-once-per-step and, unless
+/// `bucketBytes` is 0, tessel-bucket-all-reduces. `tessel compile` and
+/// `tessel explain` both use it, so that explain counts the collectives
+/// compile emits.
+void buildPartitionPipeline(OpPassManager &pm, int64_t bucketBytes,
+                            bool pipelined = false);
 
 /// Whether a program of `mode` (train, infer, none) with the layout file
 /// `layoutFile` is a pipelined training step (the file has a `pipeline:`

@@ -286,6 +286,52 @@ def TesselSplitForwardBackward
                            "::mlir::func::FuncDialect"];
 }
 
+def TesselReduceGradientsOncePerStep
+    : Pass<"tessel-reduce-gradients-once-per-step", "::mlir::ModuleOp"> {
+  let summary = "all-reduce a pipeline stage's gradients once a step, in its "
+                "apply";
+  let description = [{
+    Runs after tessel-partition on the stage functions of a pipelined step
+    (docs/pipeline.md) and before tessel-bucket-all-reduces. A parameter's
+    gradient that `@stage{s}_backward` all-reduces over a data axis is
+    all-reduced once per micro-batch; the driver sums the backward's
+    `<parameter>.gradient` results over the micro-batches and calls
+    `@stage{s}_apply` with the sums once a step, and the sum of the
+    all_reduces is the all_reduce of the sum. For every such result made by
+    a `tessel.all_reduce sum` used by nothing else, the backward returns the
+    all_reduce's input instead, and apply all-reduces its argument of that
+    name, over the same axes, before anything reads it: one all_reduce a
+    step instead of m. Gradients made otherwise (a ZeRO override's
+    reduce_scatter) or used elsewhere in the backward are left as they are.
+
+    Before:
+
+    ```mlir
+    func.func @stage0_backward(...) -> (!tessel.tensor<[d:4], f32> {tessel.name = "w.gradient"}) {
+      %g = tessel.all_reduce sum %partial over ["data"] : !tessel.tensor<[d:4], f32>
+      return %g : !tessel.tensor<[d:4], f32>
+    }
+    func.func @stage0_apply(%w: ..., %sum: !tessel.tensor<[d:4], f32> {tessel.name = "w.gradient"}, ...) -> ... {
+      ... uses of %sum ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @stage0_backward(...) -> (!tessel.tensor<[d:4], f32> {tessel.name = "w.gradient"}) {
+      return %partial : !tessel.tensor<[d:4], f32>
+    }
+    func.func @stage0_apply(%w: ..., %sum: !tessel.tensor<[d:4], f32> {tessel.name = "w.gradient"}, ...) -> ... {
+      %reduced = tessel.all_reduce sum %sum over ["data"] : !tessel.tensor<[d:4], f32>
+      ... uses of %reduced ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TesselLiftParameters : Pass<"tessel-lift-parameters", "::mlir::ModuleOp"> {
   let summary = "make every function take its parameters as arguments "
                 "(forward-only programs)";

@@ -17,6 +17,13 @@ stage's micro-batch losses) and every stage's new parameters and optimizer
 state must match the one-rank step's (relative error under 1e-5, the
 evaluator's --check-against).
 
+`tessel compile` runs tessel-reduce-gradients-once-per-step too, which
+leaves each rank's partial sum of a gradient as the backward's result and
+all-reduces the sums in apply; the evaluator reads a function's results as
+whole tensors, whose copies must agree, so this sweep leaves that pass out
+and e2e-train-pipeline checks it (data:2 x stage:2 against the 1-rank
+losses).
+
 usage: pipeline_sweep.py BUILD_BIN_DIR CASES_DIR [CASE_NAME_REGEX]
 """
 import os

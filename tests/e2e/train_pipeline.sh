@@ -5,6 +5,8 @@
 # pipelined under mpirun gives the 1-rank loss curve (relative error below
 # 1e-5 over 20 steps) on stage:2 with 2 and 4 micro-batches under both
 # schedules, on stage:4, on data:2 x stage:2 and on stage:2 x model:2;
+# on data:2 x stage:2 the gradients' all-reduces run once a step, in apply
+# (explain's collectives a step do not grow with the micro-batches);
 # 1F1B's peak memory per rank is below GPipe's; and the options a
 # pipelined program cannot honour yet are refused.
 #
@@ -55,6 +57,28 @@ YAML
     { status=1; tail -5 "$work/$name.out"; }
   result "$name ($mesh, $layout, $microbatches micro-batches, $schedule) on $ranks ranks: the 1-rank loss curve" $status
 done
+
+# On data:2 x stage:2 the gradients' all_reduces over data run once a step,
+# in apply, on the sums of the micro-batches' gradients (which the
+# d2s2-m2-1f1b run above checks against the 1-rank losses): stage 0, whose
+# forward and backward have no collective left, calls as many collectives
+# a step with 4 micro-batches as with 2 (reduced in each backward, it was
+# 3 buckets per micro-batch: 6 and 12).
+status=0
+for microbatches in 2 4; do
+  printf 'mesh: {data: 2, stage: 2}\nlayout: {batch: data}\npipeline: {axis: stage, microbatches: %s}\n' \
+    "$microbatches" > "$work/explain-m$microbatches.yaml"
+  "$bin/tessel" explain "$model" --layout "$work/explain-m$microbatches.yaml" \
+    --train --format json > "$work/explain-m$microbatches.json" || status=1
+done
+python3 - "$work/explain-m2.json" "$work/explain-m4.json" <<'PY' || status=1
+import json, sys
+calls = [json.load(open(path))["stages"][0]["collectives_per_step"]
+         for path in sys.argv[1:]]
+print("stage 0 collectives per step, 2 and 4 micro-batches:", calls)
+sys.exit(0 if calls[0] == calls[1] and 0 < calls[0] <= 3 else 1)
+PY
+result "data:2 x stage:2: stage 0's gradient all_reduces run once a step, not once per micro-batch" $status
 
 # 1F1B holds at most p-s micro-batches' residuals on stage s, GPipe all m:
 # on a larger GPT (d_model 256, seq 128, 8 micro-batches of 4) the peak
