@@ -423,21 +423,11 @@ std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
 FusedProgram compileBody(const OpDescriptor &desc,
                          const std::vector<BodyEntry> &body) {
   const TensorType &result = desc.result;
-  // Liveness: the last entry, and what a live entry reads. An entry's last
-  // use is the last live entry that reads it.
   size_t numOperands = desc.operands.size();
   size_t numValues = numOperands + body.size();
-  std::vector<bool> live(numValues, false);
-  std::vector<int> lastUse(numValues, -1);
-  live.back() = true;
-  for (size_t i = body.size(); i-- > 0;) {
-    if (!live[numOperands + i])
-      continue;
-    for (int arg : body[i].args) {
-      live[arg] = true;
-      lastUse[arg] = std::max(lastUse[arg], static_cast<int>(i));
-    }
-  }
+  FusedLiveness liveness = fusedLiveness(numOperands, body);
+  const std::vector<bool> &live = liveness.live;
+  const std::vector<int> &lastUse = liveness.lastUse;
 
   FusedProgram program;
   program.resultType = result.type;
@@ -896,6 +886,25 @@ void runProgram(const FusedProgram &program, void *const *operands,
 }
 
 } // namespace
+
+FusedLiveness fusedLiveness(size_t numOperands,
+                            const std::vector<FusedEntry> &body) {
+  // The last entry is live, and what a live entry reads.
+  size_t numValues = numOperands + body.size();
+  FusedLiveness liveness{std::vector<bool>(numValues, false),
+                         std::vector<int>(numValues, -1)};
+  liveness.live.back() = true;
+  for (size_t i = body.size(); i-- > 0;) {
+    if (!liveness.live[numOperands + i])
+      continue;
+    for (int arg : body[i].args) {
+      liveness.live[arg] = true;
+      liveness.lastUse[arg] =
+          std::max(liveness.lastUse[arg], static_cast<int>(i));
+    }
+  }
+  return liveness;
+}
 
 std::vector<FusedEntry> checkFusedBody(const OpDescriptor &desc) {
   return checkedBody(desc);

@@ -76,6 +76,17 @@ struct FusedEntry {
 /// naming the entry and the problem otherwise.
 std::vector<FusedEntry> checkFusedBody(const OpDescriptor &desc);
 
+/// Which of a checked body's values (its `numOperands` operands, then its
+/// entries) the result needs, and each one's last use: the index of the
+/// last live entry that reads it, -1 for none. The compilers of the CPU's
+/// and the GPU's fused kernels free a value's register after its last use.
+struct FusedLiveness {
+  std::vector<bool> live;
+  std::vector<int> lastUse;
+};
+FusedLiveness fusedLiveness(size_t numOperands,
+                            const std::vector<FusedEntry> &body);
+
 /// Makes the kernel of a `tessel.fused` descriptor: checks the body (its
 /// ops, their argument counts, indices and types, and that every entry has
 /// the result's dims) and compiles it into a list of register

@@ -165,20 +165,10 @@ std::optional<FusedCode> planFused(const OpDescriptor &desc) {
   if (!planWalk(desc, code))
     return std::nullopt;
 
-  // Liveness: the last entry, and what a live entry reads. A value's last
-  // use is the last live entry that reads it.
   size_t numValues = numOperands + body.size();
-  std::vector<bool> live(numValues, false);
-  std::vector<int> lastUse(numValues, -1);
-  live.back() = true;
-  for (size_t i = body.size(); i-- > 0;) {
-    if (!live[numOperands + i])
-      continue;
-    for (int arg : body[i].args) {
-      live[arg] = true;
-      lastUse[arg] = std::max(lastUse[arg], static_cast<int>(i));
-    }
-  }
+  FusedLiveness liveness = fusedLiveness(numOperands, body);
+  const std::vector<bool> &live = liveness.live;
+  const std::vector<int> &lastUse = liveness.lastUse;
 
   std::vector<int> home(numValues, -1); // Each value's register.
   RegisterPool registers;
