@@ -314,13 +314,18 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   // others are permuted into dense copies.
   std::optional<InPlaceMatmul> inPlace = inPlaceMatmul(
       plan, lhsShape, rhsShape, resultShape, type, kernels.engine);
+  std::optional<dnnl::matmul::primitive_desc> matmulDesc;
   // A transposed operand read in place puts the product on oneDNN's jit
   // GEMM; where brgemm takes the dense copies and they are cheap, copy.
   if (inPlace && copyPaysOff(plan, lhs, rhs, result) &&
-      !isBrgemm(inPlace->desc) &&
-      isBrgemm(denseMatmul(plan, type, kernels.engine)))
-    inPlace.reset();
-  std::optional<dnnl::matmul::primitive_desc> matmulDesc;
+      !isBrgemm(inPlace->desc)) {
+    dnnl::matmul::primitive_desc dense =
+        denseMatmul(plan, type, kernels.engine);
+    if (isBrgemm(dense)) {
+      inPlace.reset();
+      matmulDesc = dense;
+    }
+  }
   std::vector<unsigned char> lhsStorage, rhsStorage;
   std::unique_ptr<unsigned char[]> product;
   void *a = lhs.data, *b = rhs.data, *c = result.data;
@@ -336,7 +341,8 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
       product.reset(new unsigned char[result.numBytes()]);
       c = product.get();
     }
-    matmulDesc.emplace(denseMatmul(plan, type, kernels.engine));
+    if (!matmulDesc)
+      matmulDesc.emplace(denseMatmul(plan, type, kernels.engine));
   }
   dnnl::memory aMemory(matmulDesc->src_desc(), kernels.engine, a);
   dnnl::memory bMemory(matmulDesc->weights_desc(), kernels.engine, b);
