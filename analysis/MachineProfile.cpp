@@ -309,6 +309,18 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
                   return a.work < b.work;
                 });
     }
+    // A misspelt class ("matmull") was ignored, and its ops timed by the
+    // class it was meant to replace or by the one it falls back to.
+    for (const auto &[opClass, points] : classes->items())
+      if (std::find(kernelClasses().begin(), kernelClasses().end(),
+                    opClass) == kernelClasses().end()) {
+        std::string known;
+        for (const std::string &name : kernelClasses())
+          known += (known.empty() ? "" : ", ") + name;
+        error = fmt::format("{}: unknown class '{}' (expected {})", where,
+                            opClass, known);
+        return std::nullopt;
+      }
     profile.kernels.push_back(std::move(rates));
   }
 
@@ -341,6 +353,11 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       error =
           fmt::format("{}: implausible fit (alpha {:.3g} s, {:.3g} bytes/s)",
                       where, fit.alphaSeconds, bandwidth);
+      return std::nullopt;
+    }
+    if (fit.group > fit.ranks) {
+      error = fmt::format("{}: a group of {} ranks in a job of {}", where,
+                          fit.group, fit.ranks);
       return std::nullopt;
     }
     fit.bytesPerSecond = bandwidth;

@@ -138,6 +138,15 @@ std::optional<layout::LayoutSpec> ApplyLayoutPass::readLayout() {
   MLIRContext *context = &getContext();
   std::vector<layout::Diagnostic> diagnostics;
   std::optional<layout::LayoutSpec> spec;
+  // Rules go with a mesh string; a layout file has its own. Either way
+  // rules beside them would be dropped without a word.
+  if (!rulesSpec.empty() && meshSpec.empty()) {
+    getOperation().emitError()
+        << "tessel-apply-layout: rules='" << rulesSpec.getValue()
+        << "' needs mesh=... to split over"
+        << (layoutFile.empty() ? "" : "; a layout-file has rules of its own");
+    return std::nullopt;
+  }
   if (!layoutFile.empty()) {
     spec = layout::parseLayoutFile(layoutFile, diagnostics);
   } else if (!meshSpec.empty()) {

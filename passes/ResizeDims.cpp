@@ -57,7 +57,15 @@ bool TesselResizeDimsPass::parseSizes() {
           << "' is not NAME=SIZE with a positive SIZE";
       return false;
     }
-    newSizes[name.trim()] = value;
+    // Two sizes for one dimension (--dim-size twice, or --batch and
+    // --dim-size batch=...) are a mistake, not "the last one wins".
+    auto [given, inserted] = newSizes.try_emplace(name.trim(), value);
+    if (!inserted && given->second != value) {
+      getOperation().emitError()
+          << "tessel-resize-dims: dimension '" << name.trim()
+          << "' is given two sizes, " << given->second << " and " << value;
+      return false;
+    }
   }
   return true;
 }

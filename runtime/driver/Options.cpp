@@ -5,6 +5,9 @@
 #include "driver/CommandLine.h"
 #include "driver/FashionMnist.h"
 
+#include <filesystem>
+#include <string>
+
 namespace tessel::driver {
 
 std::optional<Options> parseOptions(int argc, char **argv, bool print,
@@ -96,6 +99,31 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
   if (options.resume && options.checkpointDir.empty()) {
     if (print)
       std::fprintf(stderr, "tessel: --resume needs --checkpoint-dir\n");
+    exitStatus = 1;
+    return std::nullopt;
+  }
+  // Options that would be ignored without the one they qualify, and a
+  // checkpoint directory that cannot be one: refused before any training,
+  // not found out at the first checkpoint or never.
+  std::string refusal;
+  if (app.count("--checkpoint-every") && options.checkpointDir.empty())
+    refusal = "--checkpoint-every needs --checkpoint-dir (without it no "
+              "checkpoint is written)";
+  else if (app.count("--warmup-steps") && options.schedule == "constant")
+    refusal = "--warmup-steps applies to --schedule warmup or cosine; the "
+              "constant schedule has no warm-up";
+  else if (app.count("--eval-batches") && options.evalEvery == 0)
+    refusal = "--eval-batches limits the validations of --eval-every; the "
+              "test after training runs on all of the held-out data";
+  else if (std::error_code code;
+           !options.checkpointDir.empty() &&
+           std::filesystem::exists(options.checkpointDir, code) &&
+           !std::filesystem::is_directory(options.checkpointDir, code))
+    refusal = "--checkpoint-dir " + options.checkpointDir +
+              " exists and is not a directory";
+  if (!refusal.empty()) {
+    if (print)
+      std::fprintf(stderr, "tessel: %s\n", refusal.c_str());
     exitStatus = 1;
     return std::nullopt;
   }

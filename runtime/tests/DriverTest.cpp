@@ -423,6 +423,33 @@ TEST(Driver, NonFiniteOptionsAreRefused) {
   }
 }
 
+// An option that qualifies another one it lacks was ignored, and a
+// checkpoint directory that is a file failed only at the first checkpoint,
+// after the training before it; all are refused before the first step.
+TEST(Driver, OptionsThatWouldBeIgnoredAreRefused) {
+  fs::path dir = scratch("ignored-options");
+  fs::path notADirectory = dir / "a-file";
+  std::ofstream(notADirectory) << "not a directory\n";
+  for (auto [option, message] :
+       {std::pair<std::string, std::string>{
+            "--checkpoint-every 5",
+            "tessel: --checkpoint-every needs --checkpoint-dir"},
+        {"--warmup-steps 50",
+         "tessel: --warmup-steps applies to --schedule warmup or cosine"},
+        {"--eval-batches 3",
+         "tessel: --eval-batches limits the validations of --eval-every"},
+        {"--checkpoint-dir " + notADirectory.string(),
+         "tessel: --checkpoint-dir " + notADirectory.string() +
+             " exists and is not a directory"}}) {
+    Job job = runJob(1, TESSEL_LINEAR_NP1, "--steps 1 " + option);
+    EXPECT_EQ(job.status, 1) << option << "\n" << job.output;
+    EXPECT_NE(job.output.find(message), std::string::npos) << option << "\n"
+                                                           << job.output;
+    EXPECT_EQ(job.output.find("step 1"), std::string::npos) << job.output;
+  }
+  EXPECT_EQ(readAll(notADirectory), "not a directory\n");
+}
+
 // --metrics never truncates a file that is not a metrics file, and a
 // metrics file that cannot be written (a full disk: /dev/full) ends the job
 // with an error instead of exit 0.

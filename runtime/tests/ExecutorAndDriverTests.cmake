@@ -152,6 +152,7 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              DataShape:DataOfAnotherShapeIsAClearError
              NonFinite:NonFiniteLossStopsTrainingNamingTheStep
              NonFiniteOptions:NonFiniteOptionsAreRefused
+             IgnoredOptions:OptionsThatWouldBeIgnoredAreRefused
              Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk
              EmptyData:EmptyOrOverflowingDataIsAClearError
              InflatedData:DataBeyondWhatItsHeaderPromisesIsNotRead

@@ -26,6 +26,7 @@
 #include "reference/npy/NpyFile.h"
 #include "safetensors/CheckpointFile.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OptionValues.h"
 #include "tools/support/ToolVersion.h"
 #include "tools/tessel-eval/GradientCheck.h"
 
@@ -37,7 +38,9 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cmath>
 #include <map>
+#include <sstream>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -225,11 +228,69 @@ readCheckpointWeights(func::FuncOp func,
   return ok;
 }
 
+/// Refuses tolerances and steps that are NaN, infinite or of the wrong
+/// sign: they would be used as given, so that every comparison fails for a
+/// reason the message would not name.
+static bool checkNumericOptions() {
+  struct Bound {
+    const char *option;
+    double value;
+    bool positive;
+  };
+  for (const Bound &bound :
+       {Bound{"rtol", relativeTolerance, false},
+        Bound{"atol", absoluteTolerance, false},
+        Bound{"gradient-step", gradientStep, true},
+        Bound{"gradient-tolerance", gradientTolerance, false}}) {
+    if (std::isfinite(bound.value) &&
+        (bound.positive ? bound.value > 0 : bound.value >= 0))
+      continue;
+    std::ostringstream value; // "nan" and "-1" as given, not %e
+    value << bound.value;
+    llvm::errs() << "tessel-eval: --" << bound.option << " " << value.str()
+                 << ": must be a finite number"
+                 << (bound.positive ? " above 0" : ", 0 or more") << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// Whether writing result `path` would replace a file the run reads: an
+/// --input (each rank's, where its name has {rank}) or the reference of
+/// --check-against, which the result would then be compared with.
+static bool resultIsAnInput(const std::string &path,
+                            const std::map<std::string, std::string> &files,
+                            int64_t ranks) {
+  std::vector<std::pair<std::string, std::string>> inputs;
+  for (const auto &[name, pattern] : files) {
+    bool perRank = pattern.find("{rank}") != std::string::npos;
+    for (int64_t rank = 0; rank < (perRank ? ranks : 1); ++rank) {
+      std::string file = pattern;
+      for (size_t at = file.find("{rank}"); at != std::string::npos;
+           at = file.find("{rank}", at))
+        file.replace(at, 6, std::to_string(rank));
+      inputs.push_back({file, "input '" + name + "'"});
+    }
+  }
+  for (const auto &[file, what] : inputs) {
+    bool same = false;
+    if (!llvm::sys::fs::equivalent(path, file, same) && same) {
+      llvm::errs() << "tessel-eval: --output-dir " << outputDir
+                   << " would write " << path << " over " << what
+                   << "; write the results elsewhere\n";
+      return true;
+    }
+  }
+  return false;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(evalOptions);
   mlir::tessel::setToolVersionPrinter("tessel-eval");
   cl::ParseCommandLineOptions(argc, argv, "tessel reference evaluator\n");
+  if (!mlir::tessel::checkNoOptionRepeated("tessel-eval"))
+    return 1;
 
   mlir::tessel::ModelFile model(modelPath);
   if (!model.module())
@@ -247,7 +308,24 @@ int main(int argc, char **argv) {
       llvm::errs() << "--input '" << spec << "': expected NAME=FILE.npy\n";
       return 1;
     }
-    files[spec.substr(0, eq)] = spec.substr(eq + 1);
+    std::string name = spec.substr(0, eq), file = spec.substr(eq + 1);
+    if (auto [given, inserted] = files.emplace(name, file); !inserted) {
+      llvm::errs() << "tessel-eval: --input '" << name << "' is given twice ("
+                   << given->second << " and " << file << ")\n";
+      return 1;
+    }
+  }
+  if (!checkNumericOptions())
+    return 1;
+  // The results would be written over the references and then compared
+  // with themselves: every check would pass.
+  if (bool same = false;
+      !outputDir.empty() && !checkAgainst.empty() &&
+      !llvm::sys::fs::equivalent(outputDir, checkAgainst, same) && same) {
+    llvm::errs() << "tessel-eval: --output-dir " << outputDir
+                 << " is the --check-against directory; the results would "
+                    "replace the references they are compared with\n";
+    return 1;
   }
   if (checkGradients && !checkpointPath.empty()) {
     llvm::errs() << "--checkpoint runs a function on trained weights; "
@@ -287,11 +365,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   ::tessel::layout::Mesh mesh = ::tessel::eval::meshOf(func);
-  bool mismatch = false;
+  // Every result's name, then its tensor: all are checked against the
+  // inputs before the first is written.
+  std::vector<std::pair<std::string, ::tessel::ref::Tensor>> shown;
   for (auto [index, perRank] : llvm::enumerate(*results)) {
     // A partitioned function's result is shown whole, put back together
     // from the ranks' blocks; any other per-rank result rank by rank.
-    std::vector<std::pair<std::string, ::tessel::ref::Tensor>> shown;
     std::string label = "result" + std::to_string(index);
     auto globalType = func.getResultAttrOfType<TypeAttr>(
         index, ::tessel::eval::kGlobalTypeAttrName);
@@ -313,18 +392,24 @@ int main(int argc, char **argv) {
                              : label,
                          tensor});
     }
-    for (const auto &[name, tensor] : shown) {
-      printTensor(llvm::outs(), name, tensor);
-      std::string error;
-      if (!outputDir.empty() &&
-          !::tessel::ref::writeNpy(outputDir + "/" + name + ".npy", tensor,
-                                   error)) {
-        llvm::errs() << error << "\n";
+  }
+  if (!outputDir.empty())
+    for (const auto &[name, tensor] : shown)
+      if (resultIsAnInput(outputDir + "/" + name + ".npy", files,
+                          mesh.numRanks()))
         return 1;
-      }
-      if (!checkAgainst.empty())
-        mismatch |= !compareWithReference(name, tensor);
+  bool mismatch = false;
+  for (const auto &[name, tensor] : shown) {
+    printTensor(llvm::outs(), name, tensor);
+    std::string error;
+    if (!outputDir.empty() &&
+        !::tessel::ref::writeNpy(outputDir + "/" + name + ".npy", tensor,
+                                 error)) {
+      llvm::errs() << error << "\n";
+      return 1;
     }
+    if (!checkAgainst.empty())
+      mismatch |= !compareWithReference(name, tensor);
   }
   if (mismatch)
     return 1;

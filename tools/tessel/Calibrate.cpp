@@ -23,8 +23,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <unistd.h>
 
@@ -138,6 +140,18 @@ int mlir::tessel::runCalibrate(const char *tool) {
   if (maxRanks < 1 || repetitions < 1 || !(minSeconds > 0)) {
     llvm::errs() << "tessel calibrate: --max-ranks and --repetitions must be "
                     "at least 1 and --min-seconds positive\n";
+    return 1;
+  }
+  // mpirun's rank count is an int (and doubling past 2^62 would overflow);
+  // an infinite --min-seconds never ends a timed batch.
+  if (maxRanks > std::numeric_limits<int>::max()) {
+    llvm::errs() << "tessel calibrate: --max-ranks " << maxRanks
+                 << ": more ranks than MPI can start (2^31 - 1)\n";
+    return 1;
+  }
+  if (!std::isfinite(minSeconds)) {
+    llvm::errs() << "tessel calibrate: --min-seconds must be a finite "
+                    "number of seconds\n";
     return 1;
   }
   std::string probe = probePath(tool);

@@ -18,6 +18,7 @@
 #include "codegen/Passes.h"
 #include "codegen/Pipeline.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OptionValues.h"
 #include "tools/support/OutputFile.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -165,27 +166,18 @@ cl::opt<int> numRanks("n", cl::desc("number of ranks (the mesh's by default)"),
 /// Refuses option values that would otherwise be ignored or compiled into
 /// a program that trains on garbage (a negative batch, a NaN decay).
 bool checkOptionValues() {
-  // Printed as given ("nan", "-1"), which raw_ostream's %e would not.
-  auto refuse = [](StringRef option, auto value, StringRef why) {
-    std::ostringstream text;
-    text << value;
-    llvm::errs() << "tessel: --" << option << " " << text.str() << ": " << why
-                 << "\n";
+  StepOptionValues values;
+  values.batch = &batchSize;
+  values.bucketBytes = bucketBytes;
+  values.weightDecay = weightDecay;
+  values.clipNorm = clipNorm;
+  if (!checkStepOptionValues("tessel", values))
     return false;
-  };
-  if (batchSize < 0)
-    return refuse("batch", batchSize.getValue(), "a batch must be positive");
-  if (bucketBytes < 0)
-    return refuse("bucket-bytes", bucketBytes.getValue(),
-                  "must be 0 (no buckets) or more");
-  if (!std::isfinite(weightDecay) || weightDecay < 0)
-    return refuse("weight-decay", weightDecay.getValue(),
-                  "must be a finite number, 0 or more");
-  if (!std::isfinite(clipNorm) || clipNorm < 0)
-    return refuse("clip-norm", clipNorm.getValue(),
-                  "must be a finite number, 0 (no clipping) or more");
-  if (numRanks < 0)
-    return refuse("n", numRanks.getValue(), "a rank count must be positive");
+  if (numRanks < 0) {
+    llvm::errs() << "tessel: --n " << numRanks
+                 << ": a rank count must be positive\n";
+    return false;
+  }
   return true;
 }
 
@@ -197,6 +189,8 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
                     "--rules), not both\n";
     return 1;
   }
+  if (!checkRulesHaveAMesh("tessel", layoutPath, meshSpec, rulesSpec))
+    return 1;
   if (!checkOptionValues() ||
       outputIsAnInput("tessel", output,
                       {{modelPath, "the model"}, {layoutPath, "the layout"}}))

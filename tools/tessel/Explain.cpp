@@ -21,6 +21,7 @@
 #include "codegen/Pipeline.h"
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OptionValues.h"
 #include "tools/support/OutputFile.h"
 #include "tools/tessel/ExplainPipeline.h"
 #include "tools/tessel/LayoutPicture.h"
@@ -123,6 +124,8 @@ int mlir::tessel::runExplain() {
                     "(with --rules)\n";
     return 1;
   }
+  if (!mlir::tessel::checkRulesHaveAMesh("tessel explain", layoutPath, meshSpec, rulesSpec))
+    return 1;
   bool trainingOption =
       optimizer.getNumOccurrences() || precision.getNumOccurrences() ||
       weightDecay.getNumOccurrences() || clipNorm.getNumOccurrences() ||
@@ -134,6 +137,15 @@ int mlir::tessel::runExplain() {
                     "add --train\n";
     return 1;
   }
+  // As compile refuses them (they were ignored here, or explained as a
+  // step compile would not build).
+  mlir::tessel::StepOptionValues values;
+  values.batch = &batchSize;
+  values.bucketBytes = bucketBytes;
+  values.weightDecay = weightDecay;
+  values.clipNorm = clipNorm;
+  if (!mlir::tessel::checkStepOptionValues("tessel explain", values))
+    return 1;
   if (picturePath.empty() && !pictureTensors.empty()) {
     llvm::errs() << "tessel explain: --picture-tensors names what --picture "
                     "draws: add --picture FILE.html\n";

@@ -36,6 +36,7 @@
 #include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OptionValues.h"
 #include "tools/support/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -877,6 +878,8 @@ int mlir::tessel::runExportShard() {
                     "(with --rules)\n";
     return 1;
   }
+  if (!checkRulesHaveAMesh("tessel export-shard", layoutPath, meshSpec, rulesSpec))
+    return 1;
   if (outputIsAnInput("tessel export-shard", outputPath,
                       {{modelPath, "the model"}, {layoutPath, "the layout"}}))
     return 1;

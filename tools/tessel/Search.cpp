@@ -22,6 +22,7 @@
 #include "codegen/Pipeline.h"
 #include "layouts/LayoutFile.h"
 #include "tools/support/ModelFile.h"
+#include "tools/support/OptionValues.h"
 #include "tools/support/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -310,11 +311,18 @@ int mlir::tessel::runSearch() {
                     "least 1)\n";
     return 1;
   }
-  if (batchSize < 0) {
-    llvm::errs() << "tessel search: --batch " << batchSize
-                 << ": a batch must be positive\n";
+  // A mesh has at most 2^31 ranks (validateMesh); larger counts only made
+  // the search of the rank count's factors run for hours.
+  if (numRanks > ::tessel::layout::Mesh::kMaxRanks) {
+    llvm::errs() << fmt::format("tessel search: -n {}: a mesh has at most "
+                                "2^31 ranks\n",
+                                numRanks.getValue());
     return 1;
   }
+  StepOptionValues values;
+  values.batch = &batchSize;
+  if (!checkStepOptionValues("tessel search", values))
+    return 1;
   if (top < 1) {
     llvm::errs() << "tessel search: --top must be at least 1\n";
     return 1;
@@ -325,7 +333,8 @@ int mlir::tessel::runSearch() {
                       {{profilePath, "the machine profile"}}))
     return 1;
   std::optional<int64_t> budget;
-  if (!memoryPerRank.empty()) {
+  // Given but empty is an error too, not "no budget".
+  if (memoryPerRank.getNumOccurrences()) {
     budget = parseBytes(memoryPerRank);
     if (!budget || *budget <= 0) {
       llvm::errs() << "tessel search: --memory-per-rank '" << memoryPerRank

@@ -24,6 +24,20 @@ constexpr size_t kMaxDimsPerAxis = 16;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// The divisors of `n` (at least 1) in ascending order, found up to its
+/// square root: a loop up to `n` itself took 8 s for 2^31 ranks.
+std::vector<int64_t> divisors(int64_t n) {
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d <= n / d; ++d)
+    if (n % d == 0) {
+      small.push_back(d);
+      if (d != n / d)
+        large.push_back(n / d);
+    }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
 int64_t elementBytes(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
@@ -353,9 +367,7 @@ int64_t search::stateBytesPerRank(const ModelDims &model,
 std::vector<Candidate> search::baseCandidates(const ModelDims &model,
                                               int64_t ranks) {
   std::vector<Candidate> candidates;
-  for (int64_t data = 1; data <= ranks; ++data) {
-    if (ranks % data != 0)
-      continue;
+  for (int64_t data : divisors(ranks)) {
     int64_t modelSize = ranks / data;
     // The data axis: each batch-like dim large enough, or none.
     std::vector<const Dim *> batchChoices;
@@ -406,8 +418,8 @@ std::vector<Candidate> search::refine(const ModelDims &model,
   for (const Dim &dim : model.modelDims)
     if (!split.count(dim.name))
       others.push_back(dim);
-  for (int64_t first = 2; first < modelSize; ++first) {
-    if (modelSize % first != 0)
+  for (int64_t first : divisors(modelSize)) {
+    if (first == 1 || first == modelSize)
       continue;
     int64_t second = modelSize / first;
     // The first axis keeps the base's dims, so they must still fit it.
@@ -447,9 +459,7 @@ std::vector<Candidate> search::pipelinedCandidates(
   for (const Dim &dim : model.modelDims)
     sizeOf[dim.name] = dim.size;
   int64_t rest = ranks / numStages;
-  for (int64_t data = 1; data <= rest; ++data) {
-    if (rest % data != 0)
-      continue;
+  for (int64_t data : divisors(rest)) {
     int64_t modelSize = rest / data;
     std::vector<std::string> modelSet;
     if (modelSize > 1) {

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/support/OptionValues.h"
 #include "tools/support/ToolVersion.h"
 #include "tools/tessel/Commands.h"
 
@@ -59,6 +60,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "tessel: models with named dimensions and a layout, compiled into one "
       "SPMD program\n");
+  if (!mlir::tessel::checkNoOptionRepeated("tessel"))
+    return 1;
   if (mlir::tessel::explainCommand)
     return mlir::tessel::runExplain();
   if (mlir::tessel::compileCommand)

@@ -64,6 +64,13 @@ func.func @model(%x: !tessel.tensor<[batch:8, heads:4], f32> {tessel.name = "ima
 // RUN: not tessel-opt %s --tessel-apply-layout 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: error: tessel-apply-layout needs a layout: pass layout-file=FILE or mesh=... rules=...
 
+// Rules without a mesh string were dropped: beside a layout file (which
+// has rules of its own) or alone.
+// RUN: not tessel-opt %s --tessel-apply-layout="layout-file=%S/Inputs/strings.yaml rules=heads:data" 2>&1 | FileCheck %s --check-prefix=RULESFILE
+// RULESFILE: error: tessel-apply-layout: rules='heads:data' needs mesh=... to split over; a layout-file has rules of its own
+// RUN: not tessel-opt %s --tessel-apply-layout="rules=batch:data" 2>&1 | FileCheck %s --check-prefix=RULESONLY
+// RULESONLY: error: tessel-apply-layout: rules='batch:data' needs mesh=... to split over{{$}}
+
 // The strings may stand in the YAML file too.
 // RUN: tessel-opt %s --tessel-apply-layout=layout-file=%S/Inputs/strings.yaml 2>&1 | FileCheck %s --check-prefix=STRINGS
 // STRINGS: module attributes {tessel.mesh = #tessel.mesh<[data:2, model:4]>}

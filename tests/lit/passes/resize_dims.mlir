@@ -4,6 +4,12 @@
 // RUN: not tessel-opt %s --tessel-resize-dims="sizes=k=5" 2>&1 | FileCheck %s --check-prefix=FIXED
 // RUN: not tessel-opt %s --tessel-resize-dims="sizes=hidden=4611686018427387904" 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: not tessel-opt %s --tessel-resize-dims="sizes=batch=9223372036854775807" 2>&1 | FileCheck %s --check-prefix=HUGEBATCH
+// RUN: not tessel-opt %s --tessel-resize-dims="sizes=hidden=5,hidden=7" 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: tessel-opt %s --tessel-resize-dims="sizes=batch=8,hidden=6,hidden=6" | FileCheck %s
+
+// Two sizes for one dimension are an error, not the last one silently;
+// the same size twice is fine.
+// TWICE: error: tessel-resize-dims: dimension 'hidden' is given two sizes, 5 and 7
 
 // A size whose tensors' byte counts overflow is an error naming the
 // dimension (2^62 f32 elements are 2^64 bytes), not IR that cannot be read

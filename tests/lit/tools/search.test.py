@@ -93,6 +93,19 @@ def transcendental(path):
         assert candidate["kernel_seconds"].get("transcendental", 0) > 0, candidate
 
 
+def edit_profile(path, mistake):
+    """Prints the profile at `path` with one mistake made in it."""
+    profile = load(path)
+    if mistake == "misspelt-class":
+        classes = profile["kernels"][0]["classes"]
+        classes["matmull"] = classes["matmul"]
+    elif mistake == "group-past-job":
+        profile["collectives"][0]["group"] = 64
+    else:
+        sys.exit(f"unknown mistake {mistake}")
+    json.dump(profile, sys.stdout, indent=2)
+
+
 if __name__ == "__main__":
     check, path, *rest = sys.argv[1:]
     if check == "ranking":
@@ -109,5 +122,7 @@ if __name__ == "__main__":
         fewest_bytes(path)
     elif check == "transcendental":
         transcendental(path)
+    elif check == "edit-profile":
+        edit_profile(path, rest[0])
     else:
         sys.exit(f"unknown check {check}")
