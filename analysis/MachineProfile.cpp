@@ -312,8 +312,8 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
     // A misspelt class ("matmull") was ignored, and its ops timed by the
     // class it was meant to replace or by the one it falls back to.
     for (const auto &[opClass, points] : classes->items())
-      if (std::find(kernelClasses().begin(), kernelClasses().end(),
-                    opClass) == kernelClasses().end()) {
+      if (std::find(kernelClasses().begin(), kernelClasses().end(), opClass) ==
+          kernelClasses().end()) {
         std::string known;
         for (const std::string &name : kernelClasses())
           known += (known.empty() ? "" : ", ") + name;

@@ -7,6 +7,7 @@
 #include "driver/Checkpoint.h"
 #include "driver/DataSources.h"
 #include "driver/Evaluation.h"
+#include "driver/FiniteState.h"
 #include "driver/HostCopies.h"
 #include "driver/LossScaling.h"
 #include "driver/Schedule.h"
@@ -263,6 +264,21 @@ std::string describeEvaluation(const EvaluationResult &result) {
   return text;
 }
 
+/// Collective: true on every rank when the state in `copies` (fetched)
+/// holds an element that is not finite on some rank, which then prints an
+/// error saying `when`, the element and `then` (what the driver does).
+bool stateIsNotFinite(const HostCopies &copies, int64_t rank,
+                      const std::string &when, const std::string &then) {
+  std::optional<std::string> element = firstNonFiniteElement(copies.tensors());
+  return anyRankFailed(
+      rank, element ? std::optional<std::string>(fmt::format(
+                          "{}: the trained state is not finite: {} on rank "
+                          "{}; an update overflowed (a learning rate too "
+                          "large?); {}",
+                          when, *element, rank, then))
+                    : std::nullopt);
+}
+
 } // namespace
 
 int train(const Options &options, const Program &program,
@@ -450,6 +466,15 @@ int train(const Options &options, const Program &program,
       for (void *result : results)
         tessel_rt_free(context, result);
       nextLossScale.reset(); // dropped with the rest of the step
+      // The state the step started from may be what is not finite (the
+      // update before it overflowed): then there are no weights to keep,
+      // and skipping steps cannot mend it.
+      HostCopies copies(*context, state.tensors());
+      copies.fetch();
+      if (stateIsNotFinite(copies, rank,
+                           fmt::format("step {}: {}", s + 1, nonFinite),
+                           "stopping"))
+        return 1;
       if (report.stopsAtNonFinite(s, nonFinite))
         return 1;
     }
@@ -504,6 +529,9 @@ int train(const Options &options, const Program &program,
         (s + 1) % options.checkpointEvery == 0) {
       HostCopies copies(*context, state.tensors());
       copies.fetch();
+      if (stateIsNotFinite(copies, rank, fmt::format("after step {}", s + 1),
+                           "no checkpoint written"))
+        return 1;
       bool ok = writeCheckpoint(options.checkpointDir, s + 1, copies.tensors(),
                                 mesh, rank, error);
       if (anyRankFailed(rank,
@@ -511,6 +539,16 @@ int train(const Options &options, const Program &program,
         return 1;
       lastCheckpoint = s + 1;
     }
+  }
+  // The last step's update is checked by no later step: a state it made
+  // infinite would be checkpointed and evaluated, and the job exit 0.
+  if (firstStep < options.steps) {
+    HostCopies copies(*context, state.tensors());
+    copies.fetch();
+    if (stateIsNotFinite(copies, rank,
+                         fmt::format("after step {}", options.steps),
+                         "no checkpoint written"))
+      return 1;
   }
   if (!options.checkpointDir.empty() && lastCheckpoint != options.steps &&
       firstStep < options.steps) {

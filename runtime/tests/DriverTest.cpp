@@ -411,6 +411,43 @@ TEST(Driver, NonFiniteLossStopsTrainingNamingTheStep) {
   EXPECT_EQ(skippedLines, 5);
 }
 
+// An update that overflows (1e308 times a finite gradient) leaves the loss
+// and gradient norm of its step finite but the weights infinite or NaN.
+// After the last step nothing noticed: they were checkpointed and the job
+// exited 0; before another step, "the weights are those after step 1" was
+// untrue, and --skip-nonfinite skipped every later step.
+TEST(Driver, AnUpdateThatOverflowsIsNeverKept) {
+  fs::path data = syntheticData("overflow-data");
+  fs::path checkpoints = data.parent_path() / "overflow-checkpoints";
+  std::string common = "--lr 1e308 --no-evaluate --data " + data.string() + " ";
+  Job last =
+      runJob(2, TESSEL_LINEAR_NP2,
+             common + "--steps 1 --checkpoint-dir " + checkpoints.string());
+  EXPECT_EQ(last.status, 1) << last.output;
+  EXPECT_NE(last.output.find("tessel: after step 1: the trained state is "
+                             "not finite: '"),
+            std::string::npos)
+      << last.output;
+  EXPECT_NE(last.output.find("an update overflowed (a learning rate too "
+                             "large?); no checkpoint written"),
+            std::string::npos)
+      << last.output;
+  EXPECT_FALSE(fs::exists(checkpoints / "step-00000001")) << last.output;
+  for (const char *skip : {"", "--skip-nonfinite"}) {
+    Job next = runJob(2, TESSEL_LINEAR_NP2, common + "--steps 3 " + skip);
+    EXPECT_EQ(next.status, 1) << skip << "\n" << next.output;
+    EXPECT_NE(next.output.find("tessel: step 2: the loss is "),
+              std::string::npos)
+        << next.output;
+    EXPECT_NE(next.output.find(": the trained state is not finite: '"),
+              std::string::npos)
+        << next.output;
+    EXPECT_EQ(next.output.find("the weights are those after step 1"),
+              std::string::npos)
+        << next.output;
+  }
+}
+
 // NaN and infinite hyperparameters are refused, not trained with.
 TEST(Driver, NonFiniteOptionsAreRefused) {
   for (const char *option :

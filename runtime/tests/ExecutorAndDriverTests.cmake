@@ -151,6 +151,7 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              TruncatedData:TruncatedDataIsAClearError
              DataShape:DataOfAnotherShapeIsAClearError
              NonFinite:NonFiniteLossStopsTrainingNamingTheStep
+             Overflow:AnUpdateThatOverflowsIsNeverKept
              NonFiniteOptions:NonFiniteOptionsAreRefused
              IgnoredOptions:OptionsThatWouldBeIgnoredAreRefused
              Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk

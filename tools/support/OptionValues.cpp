@@ -66,17 +66,15 @@ bool mlir::tessel::checkNoOptionRepeated(llvm::StringRef tool) {
   for (llvm::cl::SubCommand *sub : llvm::cl::getRegisteredSubcommands())
     if (*sub)
       active = sub;
-  for (const auto &[name, option] :
-       llvm::cl::getRegisteredOptions(*active)) {
+  for (const auto &[name, option] : llvm::cl::getRegisteredOptions(*active)) {
     // cl::opt is Optional or Required; lists are ZeroOrMore or OneOrMore.
     llvm::cl::NumOccurrencesFlag flag = option->getNumOccurrencesFlag();
     if ((flag != llvm::cl::Optional && flag != llvm::cl::Required) ||
         option->getNumOccurrences() < 2 || name != option->ArgStr)
       continue;
     llvm::errs() << tool << (active->getName().empty() ? "" : " ")
-                 << active->getName() << ": "
-                 << (name.size() == 1 ? "-" : "--") << name
-                 << " is given " << option->getNumOccurrences()
+                 << active->getName() << ": " << (name.size() == 1 ? "-" : "--")
+                 << name << " is given " << option->getNumOccurrences()
                  << " times; give it once\n";
     return false;
   }

@@ -124,7 +124,8 @@ int mlir::tessel::runExplain() {
                     "(with --rules)\n";
     return 1;
   }
-  if (!mlir::tessel::checkRulesHaveAMesh("tessel explain", layoutPath, meshSpec, rulesSpec))
+  if (!mlir::tessel::checkRulesHaveAMesh("tessel explain", layoutPath, meshSpec,
+                                         rulesSpec))
     return 1;
   bool trainingOption =
       optimizer.getNumOccurrences() || precision.getNumOccurrences() ||

@@ -878,7 +878,8 @@ int mlir::tessel::runExportShard() {
                     "(with --rules)\n";
     return 1;
   }
-  if (!checkRulesHaveAMesh("tessel export-shard", layoutPath, meshSpec, rulesSpec))
+  if (!checkRulesHaveAMesh("tessel export-shard", layoutPath, meshSpec,
+                           rulesSpec))
     return 1;
   if (outputIsAnInput("tessel export-shard", outputPath,
                       {{modelPath, "the model"}, {layoutPath, "the layout"}}))

@@ -1,0 +1,33 @@
+//===- FiniteState.h - Whether the trained state is finite ------*- C++ -*-===//
+//
+// A step checks its loss and gradient norm, but its update can still
+// overflow (a learning rate of 1e308 times a finite gradient): the weights
+// then turn infinite or NaN with every number the step returned finite.
+// The next step's loss shows it, but after the last step nothing would, so
+// the driver checks the state itself where it would keep it: before every
+// checkpoint, after the last step, and when a step fails, to say whether
+// the weights before it are worth keeping.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_DRIVER_FINITESTATE_H
+#define TESSEL_RUNTIME_DRIVER_FINITESTATE_H
+
+#include "driver/Checkpoint.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+/// The first NaN or infinite element of this rank's blocks of the
+/// floating-point `tensors` (in host memory), described for a message:
+/// "'w1' holds inf (element 3 of this rank's block)". nullopt when every
+/// element is finite.
+std::optional<std::string>
+firstNonFiniteElement(const std::vector<StateTensor> &tensors);
+
+} // namespace tessel::driver
+
+#endif // TESSEL_RUNTIME_DRIVER_FINITESTATE_H
