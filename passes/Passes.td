@@ -193,7 +193,12 @@ def TesselSplitStages : Pass<"tessel-split-stages", "::mlir::ModuleOp"> {
 
     - The batch dimension (`batch_dim`, "batch") of every tensor becomes a
       micro-batch: its size divided by `microbatches` (which must divide
-      it).
+      it). So does every dimension that holds the batch under another
+      name: the one a `tessel.rename` puts in its position, or a
+      `tessel.reshape` keeps as a dimension of its own (a mixture of
+      experts' `group`), and on through further renames and reshapes. A
+      reshape that merges such a dimension with others, or splits it, is an
+      error at the reshape.
     - Every op of the loss function gets a stage: a layer call
       (`func.call` with `tessel.scope`) listed in the pipeline's `stages`
       (the first call with that scope) starts its stage, and every other

@@ -13,6 +13,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/MicrobatchDims.h"
 #include "passes/Pipelining.h"
 
 #include "dialect/MeshConversion.h"
@@ -107,11 +108,18 @@ TesselSplitStagesPass::cutIntoMicrobatches(func::FuncOp loss,
   if (pipeline.microbatches == 1)
     return success();
   // The micro-batch is the batch every function computes on; the driver
-  // feeds the step's batch as `microbatches` of them.
+  // feeds the step's batch as `microbatches` of them. The dimensions that
+  // hold the batch under other names (a mixture of experts' `group`)
+  // shrink with it.
+  FailureOr<SmallVector<std::string>> carrying =
+      dimsCarryingBatch(getOperation(), pipeline.batchDim, *batch);
+  if (failed(carrying))
+    return failure();
   OpPassManager resize(ModuleOp::getOperationName());
   TesselResizeDimsOptions sizes;
-  sizes.sizes.push_back(pipeline.batchDim + "=" +
-                        std::to_string(*batch / pipeline.microbatches));
+  for (const std::string &name : *carrying)
+    sizes.sizes.push_back(name + "=" +
+                          std::to_string(*batch / pipeline.microbatches));
   resize.addPass(createTesselResizeDims(sizes));
   return runPipeline(resize, getOperation());
 }
