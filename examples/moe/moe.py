@@ -168,7 +168,8 @@ def build_moe(layers=2, batch=16, seq=16, vocab=256, d_model=32, heads=4, d_ff=6
             if i % 2 == 1:
                 moe = MixtureOfExperts("moe", experts, capacity, Dim("d_ff", d_ff), k)
                 x, aux = Block(f"block{i}", heads, head_dim, Dim("d_ff", d_ff), moe)(x)
-                balance = aux if balance is None else balance + aux
+                if balance_weight != 0:
+                    balance = aux if balance is None else balance + aux
             else:
                 x = Block(f"block{i}", heads, head_dim, Dim("d_ff", d_ff))(x)
         logits = embedding.attend(tessel.LayerNorm("ln_f", "d_model")(x))
@@ -191,11 +192,14 @@ def main():
     parser.add_argument("--d-ff", type=int, default=64)
     parser.add_argument("--experts", type=int, default=4)
     parser.add_argument("--capacity-factor", type=float, default=1.25)
+    parser.add_argument("--balance-weight", type=float, default=0.01,
+                        help="weight of the load-balancing loss (0: none)")
     tessel.add_model_arguments(parser, steps=300)
     args = parser.parse_args()
 
     model = build_moe(args.layers, args.batch, args.seq, 256, args.d_model, args.heads,
-                      args.d_ff, args.experts, 2, args.capacity_factor)
+                      args.d_ff, args.experts, 2, args.capacity_factor,
+                      args.balance_weight)
     tessel.run_model_commands(model, args)
 
 

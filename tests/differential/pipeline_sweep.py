@@ -38,6 +38,7 @@ BIN, CASES = sys.argv[1], sys.argv[2]
 
 # (name, model file in CASES, optimizer options, layout file text)
 GPT4 = "gpt4.mlir"
+MOE4 = "moe4.mlir"
 ADAMW = "optimizer=adamw weight-decay=0.01"
 CASE_LIST = [
     ("stage2", GPT4, ADAMW,
@@ -91,6 +92,29 @@ CASE_LIST = [
      "mesh: {data: 2, stage: 3}\nlayout: {batch: data}\n"
      "pipeline: {axis: stage, microbatches: 2, schedule: gpipe,\n"
      "           stages: [[fc0], [fc1], [fc3]]}\n"),
+    # The mixture of experts (examples/moe, two MoE blocks, without its
+    # load-balancing loss, which is not a mean over examples): its expert
+    # layer reshapes `batch` into `group` and back, and the micro-batches
+    # resize both. Each stage has a MoE block; beside the stages, the batch
+    # and the groups over `data`, or the experts over `expert` (the tokens
+    # moved to their expert's rank by all_to_all). Split, the gradients
+    # are partial sums added in another order, and some of the experts'
+    # are near zero (tokens past an expert's capacity are dropped): as
+    # under model splits below, those cases use updates linear in the
+    # gradient.
+    ("moe_stage2", MOE4, ADAMW,
+     "mesh: {stage: 2}\n"
+     "pipeline: {axis: stage, microbatches: 2, stages: [[block0], [block2]]}\n"),
+    ("moe_stage2_m4_gpipe", MOE4, "optimizer=momentum",
+     "mesh: {stage: 2}\n"
+     "pipeline: {axis: stage, microbatches: 4, schedule: gpipe,\n"
+     "           stages: [[block0], [block2]]}\n"),
+    ("moe_data2_stage2", MOE4, "optimizer=momentum",
+     "mesh: {data: 2, stage: 2}\nlayout: {batch: data, group: data}\n"
+     "pipeline: {axis: stage, microbatches: 2, stages: [[block0], [block2]]}\n"),
+    ("moe_expert2_stage2", MOE4, "optimizer=sgd",
+     "mesh: {expert: 2, stage: 2}\nlayout: {batch: expert, experts: expert}\n"
+     "pipeline: {axis: stage, microbatches: 2, stages: [[block0], [block2]]}\n"),
     # 3-D: data x stage x model.
     ("data2_stage2_model2", GPT4, "optimizer=sgd",
      "mesh: {data: 2, stage: 2, model: 2}\n"

@@ -328,6 +328,18 @@ def test_the_moe_example_writes_the_committed_moe(tmp_path):
     assert emitted.read_text() == (REPO / "examples" / "moe" / "moe.mlir").read_text()
 
 
+def test_the_moe_without_balance_loss_is_the_pipeline_sweep_model(tmp_path):
+    """moe.py --layers 4 --batch 8 --seq 8 --balance-weight 0 writes the
+    pipeline tests' moe4 model: no load-balancing loss in its @forward."""
+    moe = load_example("moe")
+    emitted = tmp_path / "moe4.mlir"
+    moe.build_moe(layers=4, batch=8, seq=8, balance_weight=0).write(str(emitted))
+    committed = REPO / "tests" / "differential" / "pipeline" / "moe4.mlir"
+    assert emitted.read_text() == committed.read_text()
+    forward = emitted.read_text().split("func.func @forward", 1)[1].split("func.func", 1)[0]
+    assert "tessel.mul" not in forward and forward.count("tessel.scope = \"block") == 4
+
+
 def npy_f32(path, shape=None, values=None):
     """Writes (with values) or reads a little-endian f32 .npy file."""
     import ast
