@@ -25,6 +25,9 @@ constexpr int kVersion = 1;
 // a collective faster than 10 TB/s per rank is a broken measurement.
 constexpr double kMinSeconds = 1e-9;
 constexpr double kMaxBytesPerSecond = 1e13;
+// A program's own work around one op's kernel call is a few hundred
+// nanoseconds; a millisecond is a broken measurement.
+constexpr double kMaxPerOpSeconds = 1e-3;
 
 /// The entry of `entries` measured with the job size nearest `ranks`,
 /// preferring a larger one on a tie (contention is the safer guess).
@@ -152,12 +155,28 @@ double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
     seconds = std::exp(std::log(lo.seconds) +
                        t * (std::log(hi.seconds) - std::log(lo.seconds)));
   }
+  return seconds * sharedCoreSlowdown(*rates, ranks);
+}
+
+double MachineProfile::sharedCoreSlowdown(const KernelRates &rates,
+                                          int64_t ranks) const {
   // Beyond the largest job measured, once there are more ranks than cores,
-  // ranks share the cores: each one's kernels slow down in proportion.
-  int64_t saturated = std::max(rates->ranks, cores);
+  // ranks share the cores: each one's work slows down in proportion.
+  int64_t saturated = std::max(rates.ranks, cores);
   if (ranks > saturated)
-    seconds *= static_cast<double>(ranks) / static_cast<double>(saturated);
-  return seconds;
+    return static_cast<double>(ranks) / static_cast<double>(saturated);
+  return 1;
+}
+
+double MachineProfile::perOpSeconds(int64_t ranks) const {
+  std::vector<const KernelRates *> entries;
+  for (const KernelRates &entry : kernels)
+    if (entry.perOpSeconds)
+      entries.push_back(&entry);
+  const KernelRates *rates = nearestJob(entries, ranks);
+  if (!rates)
+    return 0;
+  return *rates->perOpSeconds * sharedCoreSlowdown(*rates, ranks);
 }
 
 double MachineProfile::collectiveSeconds(const std::string &collective,
@@ -268,6 +287,20 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
     if (!count(entry, "ranks", where, 1, rates.ranks, error) ||
         !count(entry, "threads", where, 0, rates.threads, error))
       return std::nullopt;
+    // Measured since profiles were first written: a profile without it
+    // reads, and its programs cost nothing per op beyond their kernels.
+    if (entry.contains("per_op_seconds")) {
+      double perOp = 0;
+      if (!number(entry, "per_op_seconds", where, perOp, error))
+        return std::nullopt;
+      if (!(perOp >= 0) || perOp > kMaxPerOpSeconds) {
+        error = fmt::format("{}: 'per_op_seconds' must be from 0 to {} s, "
+                            "not {}",
+                            where, kMaxPerOpSeconds, perOp);
+        return std::nullopt;
+      }
+      rates.perOpSeconds = perOp;
+    }
     auto classes = entry.find("classes");
     if (classes == entry.end() || !classes->is_object()) {
       error = where + ": 'classes' must be an object";
@@ -456,9 +489,12 @@ std::string formatMachineProfile(const MachineProfile &profile) {
                             {"rate", point.work / point.seconds}});
       classes[opClass] = points;
     }
-    root["kernels"].push_back({{"ranks", rates.ranks},
-                               {"threads", rates.threads},
-                               {"classes", classes}});
+    ordered_json entry = {{"ranks", rates.ranks}, {"threads", rates.threads}};
+    // An older profile's missing measurement stays missing.
+    if (rates.perOpSeconds)
+      entry["per_op_seconds"] = *rates.perOpSeconds;
+    entry["classes"] = classes;
+    root["kernels"].push_back(entry);
   }
   root["collectives"] = ordered_json::array();
   for (const CollectiveFit &fit : profile.collectives) {

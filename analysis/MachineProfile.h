@@ -9,7 +9,7 @@
 //
 //   {"format": "tessel-machine-profile", "version": 1,
 //    "machine": {"description": ..., "cpu": ..., "cores": 2, ...},
-//    "kernels": [{"ranks": 1, "threads": 2,
+//    "kernels": [{"ranks": 1, "threads": 2, "per_op_seconds": 2e-7,
 //                 "classes": {"matmul": [{"work": 1024, "seconds": 4e-7,
 //                                         "rate": 2.4e9}, ...], ...}}],
 //    "collectives": [{"collective": "all_reduce", "ranks": 2, "group": 2,
@@ -61,6 +61,12 @@ struct KernelRates {
   int64_t ranks = 1;
   /// Each rank's kernel threads (0: left to OMP_NUM_THREADS).
   int64_t threads = 0;
+  /// What a compiled program spends on each op besides its kernel: the
+  /// result's allocation and the operands' release around the call, and
+  /// the call's dispatch from a site the caches no longer hold (a program
+  /// of many ops run once, against its kernels timed alone). Absent in a
+  /// profile calibrated before it was measured.
+  std::optional<double> perOpSeconds;
   /// Op class -> points sorted by work.
   std::map<std::string, std::vector<KernelPoint>> classes;
 
@@ -114,6 +120,17 @@ struct MachineProfile {
   /// call's fixed cost), the largest size's rate above them.
   double kernelSeconds(const std::string &opClass, int64_t work,
                        int64_t ranks) const;
+
+  /// Returns the seconds a compiled program spends per op outside its
+  /// kernel in a job of `ranks` ranks: the job size nearest `ranks` that
+  /// measured it, slowed as kernels are beyond the largest job measured
+  /// once ranks outnumber cores; 0 for a profile that never measured it
+  /// (its predictions stay what they were when it was written).
+  double perOpSeconds(int64_t ranks) const;
+
+  /// How much slower a rank's work is in a job of `ranks` than `rates`
+  /// measured: ranks / max(measured ranks, cores) beyond both, else 1.
+  double sharedCoreSlowdown(const KernelRates &rates, int64_t ranks) const;
 
   /// Returns the seconds of one `collective` over a group of `group` ranks
   /// sending `bytesPerRank` each, in a job of `ranks` ranks.

@@ -83,20 +83,23 @@ int64_t globalElements(func::FuncOp func, unsigned index) {
 }
 
 /// The FLOPs on a rank and the predicted seconds of a partitioned
-/// function, as tessel explain counts a function, and its collectives
-/// (calls and bytes a rank sends).
+/// function, as tessel explain counts a function, the ops its compiled
+/// form runs (`fused`, the same function as compile lowers it), and its
+/// collectives (calls and bytes a rank sends).
 struct FunctionWork {
   int64_t flops = 0;
   double seconds = 0;
+  int64_t runtimeOps = 0;
   int64_t collectives = 0;
   int64_t collectiveBytes = 0;
 };
 
-FunctionWork workOf(func::FuncOp partitioned, const MachineProfile &profile) {
+FunctionWork workOf(func::FuncOp partitioned, func::FuncOp fused,
+                    const MachineProfile &profile) {
   CostReport report = buildCostReport(partitioned);
   addPartitionedCosts(report, partitioned);
-  return {report.flopsPerRank,
-          predictStepTime(partitioned, report, profile).totalSeconds(),
+  StepTime time = predictStepTime(partitioned, fused, report, profile);
+  return {report.flopsPerRank, time.totalSeconds(), time.runtimeOps,
           static_cast<int64_t>(report.collectives.size()),
           report.commBytesPerRank};
 }
@@ -194,6 +197,7 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
       profile.hasMemory ? profile : defaultMachineProfile();
   cost.driverBytes = measured.driverBytes;
   int64_t m = cost.microbatches, p = numStages;
+  cost.perOpSeconds = profile.perOpSeconds(cost.numRanks);
 
   // Which stages hold each parameter.
   llvm::StringMap<int64_t> holders;
@@ -311,17 +315,24 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
                                cost.numRanks) +
         messageHandlingSeconds(receivedMessages, /*received=*/true, profile,
                                cost.numRanks);
+    // Each sum is one op the driver runs through the runtime, with a
+    // compiled op's work around its kernel (the profile's per-op seconds).
     for (unsigned i = 0; i < apply.getNumArguments(); ++i)
       if (argumentRole(apply, i) != "parameter" &&
           argumentRole(apply, i) != "optimizer_state" &&
           argumentName(apply, i).ends_with(".gradient"))
-        stage.gradientSumSeconds += profile.kernelSeconds(
-            "elementwise", localElements(apply.getArgumentTypes()[i]),
-            cost.numRanks);
+        stage.gradientSumSeconds +=
+            profile.kernelSeconds("elementwise",
+                                  localElements(apply.getArgumentTypes()[i]),
+                                  cost.numRanks) +
+            cost.perOpSeconds;
 
-    FunctionWork forwardWork = workOf(forward, profile),
-                 backwardWork = workOf(backward, profile),
-                 applyWork = workOf(apply, profile);
+    FunctionWork forwardWork = workOf(forward, fusedForward, profile),
+                 backwardWork = workOf(backward, fusedBackward, profile),
+                 applyWork = workOf(apply, fusedApply, profile);
+    stage.forwardOps = forwardWork.runtimeOps;
+    stage.backwardOps = backwardWork.runtimeOps;
+    stage.applyOps = applyWork.runtimeOps;
     stage.forwardFlops = forwardWork.flops;
     stage.forwardSeconds = forwardWork.seconds;
     stage.backwardFlops = backwardWork.flops;

@@ -45,6 +45,11 @@ struct StageCost {
   int64_t backwardFlops = 0;
   /// Once per step: the optimizer's update.
   int64_t applyFlops = 0;
+  /// The ops each compiled function runs (after fusion): per micro-batch
+  /// for the forward and backward, once per step for apply.
+  int64_t forwardOps = 0;
+  int64_t backwardOps = 0;
+  int64_t applyOps = 0;
   /// What the forward returns for its backward (stage{s}.residual*).
   int64_t residualBytes = 0;
   /// All that one micro-batch keeps from its forward to its backward: its
@@ -73,8 +78,9 @@ struct StageCost {
   /// (the point-to-point messages between stages are not among them).
   int64_t collectivesPerStep = 0;
   int64_t collectiveBytesPerStep = 0;
-  /// Predicted seconds (StepTime): per micro-batch, per step for apply,
-  /// and one micro-batch's messages to each neighbour.
+  /// Predicted seconds (StepTime, each function's ops times the per-op
+  /// seconds included): per micro-batch, per step for apply, and one
+  /// micro-batch's messages to each neighbour.
   double forwardSeconds = 0;
   double backwardSeconds = 0;
   double applySeconds = 0;
@@ -83,11 +89,11 @@ struct StageCost {
   /// What the driver does per micro-batch on the stage's own time, beside
   /// the compiled functions: adding each micro-batch's gradients after the
   /// first to their sums (one tessel.add per gradient, as an element-wise
-  /// kernel of the gradient's size), and moving its messages: each message
-  /// sent or received is copied between its buffers and one contiguous
-  /// block, and each one received arrives while the stage waits for it (on
-  /// one machine the ranks' own cores move MPI's bytes), timed as a
-  /// collective permute of two ranks.
+  /// kernel of the gradient's size plus one op's per-op seconds), and
+  /// moving its messages: each message sent or received is copied between
+  /// its buffers and one contiguous block, and each one received arrives
+  /// while the stage waits for it (on one machine the ranks' own cores
+  /// move MPI's bytes), timed as a collective permute of two ranks.
   double gradientSumSeconds = 0;
   double messageSeconds = 0;
 
@@ -109,6 +115,9 @@ struct PipelineCost {
   std::vector<int64_t> meshSizes;
   int64_t numRanks = 1;
   std::vector<StageCost> stages;
+  /// The profile's seconds per op outside its kernel, in a job of
+  /// numRanks: in every function's time and every gradient sum.
+  double perOpSeconds = 0;
   /// (p - 1) / (m + p - 1): the share of a step a stage waits while the
   /// pipeline fills and drains.
   double bubbleFraction = 0;

@@ -285,6 +285,11 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
   row("working apply",
       [](const StageCost &s) { return bytesText(s.applyWorkingBytes); });
   row("peak memory", [](const StageCost &s) { return bytesText(s.peakBytes); });
+  row("ops forward / mb",
+      [](const StageCost &s) { return countText(s.forwardOps); });
+  row("ops backward / mb",
+      [](const StageCost &s) { return countText(s.backwardOps); });
+  row("ops apply", [](const StageCost &s) { return countText(s.applyOps); });
   row("time forward / mb",
       [](const StageCost &s) { return secondsText(s.forwardSeconds); });
   row("time backward / mb",
@@ -324,6 +329,7 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
       "step time    {}\n"
       "             = {} x ({} + {} + {}) + {} x ({} + {}) + {} x {} "
       "(stage {}) + {} = {}\n"
+      "per op       {} outside each op's kernel, in every time above\n"
       "driver       {} per rank besides the peak memory above\n",
       p - 1, m + p - 1, cost.bubbleFraction, stepTimeFormula(), p - 1,
       secondsText(cost.fillSlotSeconds), secondsText(cost.sendForwardSeconds),
@@ -332,6 +338,7 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
       secondsText(slowest.messageSeconds), m - 1,
       secondsText(slowest.gradientSumSeconds), cost.slowestStage,
       secondsText(cost.applySeconds), secondsText(cost.stepSeconds),
+      fmt::format("{:.3f} us", cost.perOpSeconds * 1e6),
       bytesText(cost.driverBytes));
   return out;
 }
@@ -362,6 +369,9 @@ std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
         {"forward_flops_per_microbatch", stage.forwardFlops},
         {"backward_flops_per_microbatch", stage.backwardFlops},
         {"apply_flops", stage.applyFlops},
+        {"forward_ops_per_microbatch", stage.forwardOps},
+        {"backward_ops_per_microbatch", stage.backwardOps},
+        {"apply_ops", stage.applyOps},
         {"residual_bytes_per_microbatch", stage.residualBytes},
         {"kept_bytes_per_microbatch", stage.keptBytes},
         {"microbatches_held", stage.microbatchesHeld},
@@ -389,6 +399,7 @@ std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
                   {"send_forward_seconds", cost.sendForwardSeconds},
                   {"send_back_seconds", cost.sendBackSeconds},
                   {"apply_seconds", cost.applySeconds},
+                  {"per_op_seconds", cost.perOpSeconds},
                   {"seconds", cost.stepSeconds}};
   json["driver_bytes"] = cost.driverBytes;
   return dumpJson(json);

@@ -8,6 +8,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <iterator>
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -55,9 +57,28 @@ std::string kernelClassOf(Operation *op) {
       .Default([](Operation *) { return "elementwise"; });
 }
 
-StepTime predictStepTime(func::FuncOp partitioned, const CostReport &report,
+int64_t runtimeOpCount(func::FuncOp lowered) {
+  if (!lowered || lowered.isExternal())
+    return 0;
+  int64_t ops = 0;
+  for (Block &block : lowered.getBody()) {
+    auto body = block.without_terminator();
+    ops += static_cast<int64_t>(std::distance(body.begin(), body.end()));
+  }
+  return ops;
+}
+
+StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
+                         const CostReport &report,
                          const MachineProfile &profile) {
   StepTime step;
+  // The program's own work per op: allocating the op's result, releasing
+  // what it used last and reaching a call site the caches no longer hold,
+  // for each op the compiled function runs.
+  step.runtimeOps = runtimeOpCount(lowered);
+  step.runtimeOpSeconds =
+      double(step.runtimeOps) * profile.perOpSeconds(report.numRanks);
+  step.computeSeconds += step.runtimeOpSeconds;
   layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(partitioned));
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);

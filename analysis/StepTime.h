@@ -4,9 +4,11 @@
 // The time one rank's program takes per step on a machine profile: each
 // op's kernel time for its class and work (FLOPs or elements, as CostReport
 // counts them; a fused op's elements times its body's transcendental ops),
-// plus each collective's alpha-beta time for its group and bytes. The
-// runtime runs one op after another, so nothing overlaps and the step is
-// their sum (docs/search.md).
+// the compiled program's own work around each op it runs (the profile's
+// per-op seconds, once per op of the program as compile lowers it, after
+// fusion), plus each collective's alpha-beta time for its group and bytes.
+// The runtime runs one op after another, so nothing overlaps and the step
+// is their sum (docs/search.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,10 +24,15 @@
 namespace tessel::analysis {
 
 struct StepTime {
+  /// The kernels' seconds and the per-op seconds around them.
   double computeSeconds = 0;
   double commSeconds = 0;
   /// Kernel seconds by op class (kernelClasses()).
   std::map<std::string, double> classSeconds;
+  /// The ops the compiled program runs (runtimeOpCount) and what it spends
+  /// on them outside their kernels: part of computeSeconds.
+  int64_t runtimeOps = 0;
+  double runtimeOpSeconds = 0;
 
   double totalSeconds() const { return computeSeconds + commSeconds; }
 };
@@ -45,11 +52,21 @@ int64_t transcendentalOpsPerElement(mlir::Operation *op);
 /// computes a transcendental function, else "elementwise".
 std::string kernelClassOf(mlir::Operation *op);
 
+/// The ops a compiled `lowered` runs per call: tessel-lower-to-runtime
+/// makes one runtime call of each op of its body (a collective it starts
+/// and waits for counts once), and a tessel.fused op is one call whatever
+/// its body holds. `lowered` is the function as compile lowers it, after
+/// tessel-fuse-elementwise.
+int64_t runtimeOpCount(mlir::func::FuncOp lowered);
+
 /// Predicts the step of `partitioned` (the per-rank program of the report's
 /// function, whose collectives `report` lists) in a job of
-/// `report.numRanks` ranks on `profile`.
+/// `report.numRanks` ranks on `profile`; `lowered` is the same function
+/// as compile lowers it (fused), whose ops are counted for the per-op
+/// cost. Each op is timed where it appears in `partitioned`, so search
+/// may time the unfused step and count the fused one's calls.
 StepTime predictStepTime(mlir::func::FuncOp partitioned,
-                         const CostReport &report,
+                         mlir::func::FuncOp lowered, const CostReport &report,
                          const MachineProfile &profile);
 
 } // namespace tessel::analysis

@@ -6,7 +6,7 @@
 // compiled program makes, so the kernels, the executor's dispatch and the
 // communicator are the ones a training step uses.
 //
-//   mpirun -n 4 tessel-calibrate-probe --kernels
+//   mpirun -n 4 tessel-calibrate-probe --kernels --per-op
 //   mpirun -n 4 tessel-calibrate-probe --collectives
 //
 // --kernels: every rank runs the same kernels at the same time with its
@@ -18,6 +18,12 @@
 // last dim, one per input element), normalization (softmax, 5 per
 // element) and transcendental (gelu, one per element: the costliest of
 // them, through erfc, and the one a Transformer's MLP computes).
+//
+// --per-op: what a compiled program spends on each op besides its kernel:
+// a program of many small ops, each at a call site of its own, run as
+// tessel-lower-to-runtime's code runs it (allocate the result, execute,
+// free what the op used last), against the same kernels timed alone; the
+// difference per op is the profile's `per_op_seconds`.
 //
 // --collectives: each collective over a one-axis mesh of all ranks and, on
 // four or more ranks, over the inner axis of a (ranks/2) x 2 mesh, where
@@ -47,6 +53,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -73,23 +80,40 @@ int64_t elementsOf(const ordered_json &tensor) {
   return count;
 }
 
-/// An op descriptor as tessel-lower-to-runtime writes it, with its
-/// operand and result buffers.
+/// An op descriptor as tessel-lower-to-runtime writes it.
+std::string descriptorText(const std::string &name,
+                           const std::vector<ordered_json> &operands,
+                           const ordered_json &result,
+                           const ordered_json &attrs) {
+  ordered_json desc = {{"attrs", attrs},
+                       {"loc", "calibrate"},
+                       {"op", name},
+                       {"operands", operands},
+                       {"result", result}};
+  return desc.dump();
+}
+
+/// An f32 buffer of `elements` small values, so that no kernel meets NaN
+/// or overflow.
+void *filledBuffer(tessel_context_t *context, int64_t elements) {
+  int64_t count = std::max<int64_t>(1, elements);
+  void *buffer = tessel_rt_alloc(context, count * 4);
+  float *values = static_cast<float *>(buffer);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
+  return buffer;
+}
+
+/// An op descriptor with its operand and result buffers.
 class Op {
 public:
   Op(tessel_context_t *context, const std::string &name,
      std::vector<ordered_json> operands, ordered_json result,
      ordered_json attrs = ordered_json::object())
-      : context(context) {
-    ordered_json desc = {{"attrs", attrs},
-                         {"loc", "calibrate"},
-                         {"op", name},
-                         {"operands", operands},
-                         {"result", result}};
-    text = desc.dump();
+      : context(context), text(descriptorText(name, operands, result, attrs)) {
     for (const ordered_json &operand : operands)
-      buffers.push_back(allocate(elementsOf(operand)));
-    output = allocate(elementsOf(result));
+      buffers.push_back(filledBuffer(context, elementsOf(operand)));
+    output = filledBuffer(context, elementsOf(result));
   }
   ~Op() {
     for (void *buffer : buffers)
@@ -105,16 +129,6 @@ public:
   }
 
 private:
-  /// f32 buffers of small values, so that no kernel meets NaN or overflow.
-  void *allocate(int64_t elements) {
-    int64_t count = std::max<int64_t>(1, elements);
-    void *buffer = tessel_rt_alloc(context, count * 4);
-    float *values = static_cast<float *>(buffer);
-    for (int64_t i = 0; i < count; ++i)
-      values[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
-    return buffer;
-  }
-
   tessel_context_t *context;
   std::string text;
   void *site = nullptr;
@@ -128,26 +142,40 @@ double slowestRank(double mine) {
   return slowest;
 }
 
+/// Returns the slowest rank's seconds per call of `calls` back-to-back
+/// calls of `call`.
+double timeBatch(const std::function<void()> &call, int64_t calls) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double start = MPI_Wtime();
+  for (int64_t c = 0; c < calls; ++c)
+    call();
+  return slowestRank((MPI_Wtime() - start) / static_cast<double>(calls));
+}
+
+/// Returns how many calls of `call` make a batch of at least
+/// `settings.minSeconds`, after a first call that prepares the kernel
+/// (descriptor, oneDNN).
+int64_t batchCalls(const std::function<void()> &call,
+                   const Settings &settings) {
+  call();
+  double once = timeBatch(call, 1);
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(settings.minSeconds / std::max(once, 1e-9)));
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
 /// Returns the median over repetitions of the slowest rank's seconds per
 /// call of `call`, in batches that last at least `settings.minSeconds`.
 double timeCall(const std::function<void()> &call, const Settings &settings) {
-  call(); // The first call prepares the kernel (descriptor, oneDNN).
-  MPI_Barrier(MPI_COMM_WORLD);
-  double start = MPI_Wtime();
-  call();
-  double once = slowestRank(MPI_Wtime() - start);
-  int64_t calls = std::max<int64_t>(
-      1, static_cast<int64_t>(settings.minSeconds / std::max(once, 1e-9)));
+  int64_t calls = batchCalls(call, settings);
   std::vector<double> seconds;
-  for (int i = 0; i < settings.repetitions; ++i) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    start = MPI_Wtime();
-    for (int64_t c = 0; c < calls; ++c)
-      call();
-    seconds.push_back(slowestRank((MPI_Wtime() - start) / calls));
-  }
-  std::sort(seconds.begin(), seconds.end());
-  return seconds[seconds.size() / 2];
+  for (int i = 0; i < settings.repetitions; ++i)
+    seconds.push_back(timeBatch(call, calls));
+  return median(seconds);
 }
 
 void print(int rank, const ordered_json &line) {
@@ -198,6 +226,112 @@ void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
     Op gelu(context, "tessel.gelu", {shape}, shape);
     report("transcendental", rows * 256, gelu);
   }
+}
+
+/// Ops in the program that measures the per-op cost: as many as one basic
+/// block of a compiled function holds (tessel-lower-to-runtime), so that
+/// the call sites and their prepared kernels outnumber what stays in the
+/// caches between two calls of one site, as in a training step.
+constexpr int64_t kProgramOps = 256;
+
+/// One op of that program: its descriptor and call site, and which of the
+/// program's weights it reads beside the previous op's result (-1: none).
+struct ProgramOp {
+  std::string text;
+  void *site = nullptr;
+  int weight = -1;
+};
+
+/// Times a compiled program's work per op outside its kernels: a chain of
+/// kProgramOps small ops (an einsum, an add, a gelu and a softmax of
+/// [8, 32], in turn; each op reads the one before, so the values stay
+/// bounded) run the way compiled code runs them, each at its own call
+/// site, against the four kernels timed alone with buffers of their own.
+void measurePerOp(tessel_context_t *context, int rank, int ranks, int threads,
+                  const Settings &settings) {
+  ordered_json rows = tensor({"m", "n"}, {8, 32});
+  ordered_json square = tensor({"n", "k"}, {32, 32});
+  ordered_json product = tensor({"m", "k"}, {8, 32});
+  struct Kind {
+    std::string name;
+    std::vector<ordered_json> operands;
+    ordered_json result;
+    ordered_json attrs;
+    int weight;
+  };
+  const std::vector<Kind> kinds = {
+      {"tessel.einsum", {rows, square}, product, ordered_json::object(), 0},
+      {"tessel.add", {rows, rows}, rows, ordered_json::object(), 1},
+      {"tessel.gelu", {rows}, rows, ordered_json::object(), -1},
+      {"tessel.softmax", {rows}, rows, {{"dim", "n"}}, -1}};
+
+  // The kernels alone, as the classes are timed.
+  std::vector<std::unique_ptr<Op>> alone;
+  for (const Kind &kind : kinds)
+    alone.push_back(std::make_unique<Op>(context, kind.name, kind.operands,
+                                         kind.result, kind.attrs));
+
+  std::vector<ProgramOp> program;
+  for (int64_t i = 0; i < kProgramOps; ++i) {
+    const Kind &kind = kinds[i % kinds.size()];
+    program.push_back(
+        {descriptorText(kind.name, kind.operands, kind.result, kind.attrs),
+         nullptr, kind.weight});
+  }
+  // The program's arguments: its input and the einsum's and the add's
+  // second operands.
+  int64_t bytes = elementsOf(rows) * 4;
+  void *input = filledBuffer(context, elementsOf(rows));
+  std::vector<void *> weights = {filledBuffer(context, elementsOf(square)),
+                                 filledBuffer(context, elementsOf(rows))};
+  auto run = [&] {
+    void *previous = input;
+    void *operands[2];
+    for (ProgramOp &op : program) {
+      void *result = tessel_rt_alloc(context, bytes);
+      operands[0] = previous;
+      operands[1] = op.weight >= 0 ? weights[op.weight] : nullptr;
+      tessel_rt_execute(context, &op.site, op.text.c_str(), operands,
+                        op.weight >= 0 ? 2 : 1, result);
+      if (previous != input)
+        tessel_rt_free(context, previous);
+      previous = result;
+    }
+    tessel_rt_free(context, previous);
+  };
+  // Each repetition times the kernels alone and the program back to back,
+  // so that a change in the machine's load between them weighs on both;
+  // the median of the repetitions' differences is kept.
+  std::vector<int64_t> aloneCalls;
+  for (const std::unique_ptr<Op> &op : alone)
+    aloneCalls.push_back(batchCalls([&] { op->run(); }, settings));
+  int64_t programCalls = batchCalls(run, settings);
+  std::vector<double> programs, kernels, differences;
+  double share = static_cast<double>(kProgramOps) / kinds.size();
+  for (int i = 0; i < settings.repetitions; ++i) {
+    double kernelSeconds = 0;
+    for (size_t k = 0; k < alone.size(); ++k)
+      kernelSeconds +=
+          share * timeBatch([&] { alone[k]->run(); }, aloneCalls[k]);
+    double programSeconds = timeBatch(run, programCalls);
+    programs.push_back(programSeconds);
+    kernels.push_back(kernelSeconds);
+    differences.push_back((programSeconds - kernelSeconds) /
+                          static_cast<double>(kProgramOps));
+  }
+  for (void *buffer : {input, weights[0], weights[1]})
+    tessel_rt_free(context, buffer);
+  // Noise can make the difference negative on a machine whose per-op cost
+  // is below it: nothing measured, so 0.
+  double perOp = std::max(0.0, median(differences));
+  double programSeconds = median(programs), kernelsAlone = median(kernels);
+  print(rank, {{"kind", "per_op"},
+               {"ranks", ranks},
+               {"threads", threads},
+               {"ops", kProgramOps},
+               {"program_seconds", programSeconds},
+               {"kernel_seconds", kernelsAlone},
+               {"seconds", perOp}});
 }
 
 /// What analysis/CostReport counts as sent by each rank for a collective
@@ -309,10 +443,12 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
 
   Settings settings;
-  bool kernels = false, collectives = false;
+  bool kernels = false, perOp = false, collectives = false;
   CLI::App app{"Times the runtime's kernels and collectives for tessel "
                "calibrate."};
   app.add_flag("--kernels", kernels, "Time a kernel of each class and size");
+  app.add_flag("--per-op", perOp,
+               "Time a compiled program's work per op besides its kernels");
   app.add_flag("--collectives", collectives,
                "Time each collective at each size");
   app.add_option("--repetitions", settings.repetitions,
@@ -332,7 +468,7 @@ int main(int argc, char **argv) {
   }
 
   int threads = tessel::driver::shareCoresAmongLocalRanks();
-  if (kernels) {
+  if (kernels || perOp) {
     std::string error;
     tessel::runtime::ContextPtr context =
         tessel::runtime::createContext(nullptr, tessel::layout::Mesh(), error);
@@ -340,7 +476,10 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "tessel-calibrate-probe: %s\n", error.c_str());
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    measureKernels(context.get(), rank, ranks, threads, settings);
+    if (kernels)
+      measureKernels(context.get(), rank, ranks, threads, settings);
+    if (perOp)
+      measurePerOp(context.get(), rank, ranks, threads, settings);
   }
   if (collectives && ranks > 1) {
     measureCollectives(rank, ranks, {"all"}, {ranks}, settings);

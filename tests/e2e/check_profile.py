@@ -5,7 +5,7 @@ usage: check_profile.py PROFILE.json [--ranks 1,2,4]
 
 Timings vary from run to run, so only what any real machine satisfies is
 checked: every class and collective is there, every time and rate is
-positive, times grow with the work, the transcendental class (a gelu) is
+positive, the per-op time is there and between 0 and 0.1 ms, times grow with the work, the transcendental class (a gelu) is
 slower than the element-wise one (an add) at 4096 elements, kernel rates
 stay under 10 TFLOP/s per rank (more than any CPU core count here
 could reach), and collective bandwidths lie between 1 MB/s and 1 TB/s per
@@ -54,6 +54,11 @@ def check(profile, ranks):
             # A kernel of 100x the work cannot be faster than the smallest.
             if points[-1]["seconds"] < points[0]["seconds"]:
                 fail(f"{op_class}: the largest size ran faster than the smallest")
+        # A compiled program's own work per op: measured on every job size,
+        # not negative, and far below a millisecond (the reader's bound).
+        per_op = entry.get("per_op_seconds")
+        if per_op is None or not 0 <= per_op < 1e-4:
+            fail(f"per_op_seconds on {entry['ranks']} ranks: {per_op}")
         # A gelu (erfc per element) costs several times an add of as many
         # elements, on any machine. Compared at 4096 elements, which both
         # run on the calling thread: at 64Ki and more they split across

@@ -7,7 +7,7 @@
 // file, an accepted profile must write back (formatMachineProfile) to a
 // profile that reads again with the same kernels and collectives, and its
 // predictions for a range of kernel sizes, collective sizes and rank counts
-// must be finite and not negative.
+// (and the per-op time) must be finite and not negative.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,7 +53,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   require(again->kernels.size() == profile->kernels.size() &&
               again->collectives.size() == profile->collectives.size(),
           "a profile read back has other kernels or collectives");
-  for (int64_t ranks : {int64_t(1), int64_t(3), int64_t(1) << 31})
+  for (int64_t ranks : {int64_t(1), int64_t(3), int64_t(1) << 31}) {
+    require(usable(profile->perOpSeconds(ranks)) &&
+                again->perOpSeconds(ranks) == profile->perOpSeconds(ranks),
+            "the per-op time is negative, infinite or NaN, or changes when "
+            "written back");
     for (int64_t work : {int64_t(0), int64_t(1), int64_t(1) << 20,
                          int64_t(0x7fffffffffffffff)}) {
       for (const std::string &opClass : kernelClasses())
@@ -65,5 +69,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                                     ranks)),
                   "a collective time is negative, infinite or NaN");
     }
+  }
   return 0;
 }

@@ -86,7 +86,8 @@ void explainEachFunction(ModuleOp input, MLIRContext &context) {
   if (failed(partition.run(*partitioned)))
     return;
   // explain measures the runtime memory after fusion and partitioned costs
-  // before it; the step time is predicted from the unfused program.
+  // before it; the step time is predicted from the unfused program, with
+  // the fused one's ops for the per-op cost.
   OwningOpRef<ModuleOp> fused(partitioned->clone());
   PassManager fuse(&context);
   fuse.addNestedPass<func::FuncOp>(mlir::tessel::createTesselFuseElementwise());
@@ -105,7 +106,8 @@ void explainEachFunction(ModuleOp input, MLIRContext &context) {
                                profile);
     (void)analysis::memoryBytesPerRank(report);
     (void)analysis::predictStepTime(
-        partitioned->lookupSymbol<func::FuncOp>(name), report, profile);
+        partitioned->lookupSymbol<func::FuncOp>(name),
+        fused->lookupSymbol<func::FuncOp>(name), report, profile);
     (void)analysis::formatText(report);
     (void)analysis::formatJson(report);
   }

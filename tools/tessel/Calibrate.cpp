@@ -4,7 +4,8 @@
 // mpirun, as `tessel run` starts a program, once per job size: kernels on
 // 1, 2, 4, ... ranks (each rank's rate while that many share the machine),
 // collectives on 2, 4, ... ranks (groups of all ranks, and of two side by
-// side). It fits each collective's latency and bandwidth and writes the
+// side), and the compiled program's work per op besides its kernel on each
+// job size. It fits each collective's latency and bandwidth and writes the
 // machine profile that `tessel search --profile` reads (docs/search.md).
 //
 //===----------------------------------------------------------------------===//
@@ -195,10 +196,11 @@ int mlir::tessel::runCalibrate(const char *tool) {
       fits;
   for (int64_t ranks = 1; ranks <= maxRanks; ranks *= 2) {
     llvm::errs() << "tessel calibrate: " << ranks << " rank(s)...\n";
-    std::optional<std::vector<nlohmann::json>> lines = runProbe(
-        *mpirun, probe, ranks,
-        ranks == 1 ? std::vector<std::string>{"--kernels"}
-                   : std::vector<std::string>{"--kernels", "--collectives"});
+    std::optional<std::vector<nlohmann::json>> lines =
+        runProbe(*mpirun, probe, ranks,
+                 ranks == 1 ? std::vector<std::string>{"--kernels", "--per-op"}
+                            : std::vector<std::string>{"--kernels", "--per-op",
+                                                       "--collectives"});
     if (!lines)
       return 1;
     analysis::KernelRates rates;
@@ -208,6 +210,8 @@ int mlir::tessel::runCalibrate(const char *tool) {
         rates.threads = line.value("threads", int64_t(0));
         rates.classes[line.value("class", "")].push_back(
             {line.value("work", int64_t(0)), line.value("seconds", 0.0)});
+      } else if (line.value("kind", "") == "per_op") {
+        rates.perOpSeconds = std::max(0.0, line.value("seconds", 0.0));
       } else if (line.value("kind", "") == "collective") {
         std::string collective = line.value("collective", "");
         int64_t group = line.value("group", int64_t(0));

@@ -159,12 +159,16 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
       pipeline["bubble"] = cost->bubbleFraction;
       pipeline["slowest_stage"] = cost->slowestStage;
       nlohmann::ordered_json stageSeconds = nlohmann::ordered_json::array(),
+                             stageOps = nlohmann::ordered_json::array(),
                              stageMemory = nlohmann::ordered_json::array();
       for (const analysis::StageCost &stage : cost->stages) {
         stageSeconds.push_back(stage.forwardSeconds + stage.backwardSeconds);
+        stageOps.push_back(stage.forwardOps + stage.backwardOps);
         stageMemory.push_back(stage.peakBytes);
       }
       pipeline["stage_seconds_per_microbatch"] = stageSeconds;
+      pipeline["stage_ops_per_microbatch"] = stageOps;
+      pipeline["per_op_seconds"] = cost->perOpSeconds;
       pipeline["stage_memory_bytes"] = stageMemory;
       pipeline["driver_bytes"] = cost->driverBytes;
     }
@@ -178,6 +182,10 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
     json["compute_seconds"] = evaluation.step.computeSeconds;
     json["comm_seconds"] = evaluation.step.commSeconds;
     json["kernel_seconds"] = classes;
+    if (!evaluation.pipeline) {
+      json["runtime_ops"] = evaluation.step.runtimeOps;
+      json["runtime_op_seconds"] = evaluation.step.runtimeOpSeconds;
+    }
     json["memory_bytes_per_rank"] = evaluation.memoryBytes;
     json["comm_bytes_per_rank"] = evaluation.commBytes;
     json["flops_per_rank"] = evaluation.flops;

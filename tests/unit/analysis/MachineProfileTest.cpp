@@ -124,6 +124,45 @@ TEST(MachineProfile, AnOlderProfileTimesTranscendentalOpsAsElementwise) {
   EXPECT_FALSE(kernelClassFallback("elementwise"));
 }
 
+TEST(MachineProfile, PerOpTimeOfTheNearestJob) {
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].perOpSeconds = 2e-7;
+  profile.kernels[1].perOpSeconds = 5e-7;
+  EXPECT_DOUBLE_EQ(profile.perOpSeconds(1), 2e-7);
+  EXPECT_DOUBLE_EQ(profile.perOpSeconds(2), 5e-7);
+  // 8 ranks on 2 cores, measured up to 2: a quarter of the cores each, as
+  // for kernels.
+  EXPECT_DOUBLE_EQ(profile.perOpSeconds(8), 2e-6);
+  // Written and read back with the kernels.
+  std::string error;
+  std::string text = formatMachineProfile(profile);
+  EXPECT_NE(text.find("\"per_op_seconds\": 5e-07"), std::string::npos) << text;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(text, "round trip", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->kernels[1].perOpSeconds, 5e-7);
+  EXPECT_EQ(formatMachineProfile(*read), text);
+  // Only the 2-rank job measured it: every job size uses that one.
+  profile.kernels[0].perOpSeconds.reset();
+  EXPECT_DOUBLE_EQ(profile.perOpSeconds(1), 5e-7);
+}
+
+TEST(MachineProfile, AnOlderProfileHasNoPerOpTime) {
+  // A profile written before the per-op time was measured reads, and
+  // predicts as it did: nothing per op beyond the kernels.
+  MachineProfile older = madeUpProfile();
+  std::string text = formatMachineProfile(older);
+  EXPECT_EQ(text.find("per_op_seconds"), std::string::npos);
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(text, "older.json", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_FALSE(read->kernels[0].perOpSeconds);
+  EXPECT_EQ(read->perOpSeconds(1), 0);
+  EXPECT_EQ(read->perOpSeconds(64), 0);
+  EXPECT_EQ(formatMachineProfile(*read), text);
+}
+
 TEST(MachineProfile, CollectiveTimes) {
   MachineProfile profile = madeUpProfile();
   EXPECT_NEAR(profile.collectiveSeconds("all_reduce", 2, 1000000, 2),
@@ -206,6 +245,26 @@ TEST(MachineProfile, MalformedProfilesAreClearErrors) {
   EXPECT_EQ(errorOf(edited("\"threads\": 2", "\"threads\": -1")),
             "p.json: kernels[0]: 'threads' must be a count from 0 to 2^63 - "
             "1, not -1");
+
+  // The per-op time: a number of seconds from 0 to a millisecond.
+  auto perOp = [&](const std::string &value) {
+    return edited("\"threads\": 1,",
+                  "\"threads\": 1, \"per_op_seconds\": " + value + ",");
+  };
+  EXPECT_EQ(errorOf(perOp("0")), "");
+  EXPECT_EQ(errorOf(perOp("4e-07")), "");
+  EXPECT_EQ(errorOf(perOp("-1e-07")),
+            "p.json: kernels[1]: 'per_op_seconds' must be from 0 to 0.001 s, "
+            "not -1e-07");
+  EXPECT_EQ(errorOf(perOp("0.5")),
+            "p.json: kernels[1]: 'per_op_seconds' must be from 0 to 0.001 s, "
+            "not 0.5");
+  // Past a double's range, the JSON does not parse.
+  EXPECT_EQ(errorOf(perOp("1e999")), "p.json: not a JSON object");
+  EXPECT_EQ(errorOf(perOp("\"fast\"")),
+            "p.json: kernels[1]: 'per_op_seconds' must be a number");
+  EXPECT_EQ(errorOf(perOp("null")),
+            "p.json: kernels[1]: 'per_op_seconds' must be a number");
 }
 
 TEST(MachineProfile, TheDefaultProfileReads) {
@@ -225,6 +284,13 @@ TEST(MachineProfile, TheDefaultProfileReads) {
         << rates.ranks;
   }
   EXPECT_GT(profile.collectiveSeconds("all_reduce", 4, 1 << 20, 4), 0);
+  // Every job size measured a compiled program's per-op time: more than
+  // nothing, less than the smallest kernel call's.
+  for (const KernelRates &rates : profile.kernels) {
+    ASSERT_TRUE(rates.perOpSeconds) << rates.ranks;
+    EXPECT_GT(*rates.perOpSeconds, 0) << rates.ranks;
+    EXPECT_LT(*rates.perOpSeconds, 1e-5) << rates.ranks;
+  }
 }
 
 } // namespace

@@ -92,7 +92,7 @@ TEST_F(StepTimeTest, TranscendentalOpsAndFusedBodiesHaveTheirClass) {
 TEST_F(StepTimeTest, TranscendentalOpsAreTimedAtTheirRate) {
   func::FuncOp step = parse(kStep);
   CostReport report;
-  StepTime time = predictStepTime(step, report, madeUpProfile());
+  StepTime time = predictStepTime(step, step, report, madeUpProfile());
   // The add and the relu-only fused op: 100 elements each at 1e-8 s.
   EXPECT_NEAR(time.classSeconds["elementwise"], 2e-6, 1e-15);
   // The gelu and the erf fused op, 100 functions each; the exp-and-tanh
@@ -105,11 +105,39 @@ TEST_F(StepTimeTest, AProfileWithoutTheClassTimesThemAsElementwise) {
   func::FuncOp step = parse(kStep);
   MachineProfile older = madeUpProfile();
   older.kernels[0].classes.erase("transcendental");
-  StepTime time = predictStepTime(step, CostReport(), older);
+  StepTime time = predictStepTime(step, step, CostReport(), older);
   // Every op at the element-wise rate; the exp-and-tanh fused op still
   // counts its two functions.
   EXPECT_NEAR(time.classSeconds["transcendental"], 1e-6 + 1e-6 + 2e-6, 1e-15);
   EXPECT_NEAR(time.computeSeconds, 6e-6, 1e-15);
+}
+
+TEST_F(StepTimeTest, EachOpTheProgramRunsCostsThePerOpTime) {
+  func::FuncOp step = parse(kStep);
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].perOpSeconds = 1e-6;
+  // Five ops (the add, the gelu and three fused ops, each one call
+  // whatever its body holds): 5 us beside the 42 us of kernels.
+  EXPECT_EQ(runtimeOpCount(step), 5);
+  StepTime time = predictStepTime(step, step, CostReport(), profile);
+  EXPECT_EQ(time.runtimeOps, 5);
+  EXPECT_NEAR(time.runtimeOpSeconds, 5e-6, 1e-15);
+  EXPECT_NEAR(time.computeSeconds, 4.7e-5, 1e-15);
+  EXPECT_NEAR(time.totalSeconds(), 4.7e-5, 1e-15);
+  // The ops counted are those of the function the runtime runs: the
+  // kernels of `step`, the calls of a two-op program.
+  OwningOpRef<ModuleOp> kept = std::move(module);
+  func::FuncOp lowered = parse(R"mlir(
+!v = !tessel.tensor<[n:100], f32>
+func.func @train_step(%x: !v, %y: !v) -> !v {
+  %a = tessel.add %x, %y : !v, !v -> !v
+  %g = tessel.gelu %a : !v
+  return %g : !v
+}
+)mlir");
+  time = predictStepTime(step, lowered, CostReport(), profile);
+  EXPECT_EQ(time.runtimeOps, 2);
+  EXPECT_NEAR(time.computeSeconds, 4.4e-5, 1e-15);
 }
 
 } // namespace
