@@ -2,6 +2,8 @@
 
 #include "analysis/MachineProfile.h"
 
+#include "layouts/InputFile.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -435,6 +437,10 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
 
 std::optional<MachineProfile> readMachineProfile(const std::string &path,
                                                  std::string &error) {
+  if (std::optional<std::string> why = ::tessel::layout::notATextFile(path)) {
+    error = path + ": " + *why;
+    return std::nullopt;
+  }
   std::ifstream in(path);
   if (!in) {
     error = path + ": cannot read the profile";

@@ -2,6 +2,8 @@
 
 #include "layouts/LayoutFile.h"
 
+#include "layouts/InputFile.h"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -776,6 +778,10 @@ tessel::layout::parseLayoutFile(const std::string &path,
     };
     // stdio rather than iostreams, because it says why a file could not be
     // opened or read (a directory opens but cannot be read).
+    if (std::optional<std::string> why = notATextFile(path)) {
+      diagnostics.push_back({Diagnostic::Error, {path, 0, 0}, *why});
+      return std::optional<LayoutSpec>();
+    }
     errno = 0;
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(
         std::fopen(path.c_str(), "rb"), &std::fclose);

@@ -2,6 +2,8 @@
 
 #include "weights/WeightMap.h"
 
+#include "layouts/InputFile.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
@@ -155,6 +157,10 @@ bool readParts(const std::string &path, const YAML::Node &value,
 
 std::optional<WeightMap> readWeightMap(const std::string &path,
                                        std::string &error) {
+  if (std::optional<std::string> why = layout::notATextFile(path)) {
+    error = path + ": " + *why;
+    return std::nullopt;
+  }
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     error = path + ": cannot read the name map";

@@ -2,6 +2,7 @@
 
 #include "tools/support/ModelFile.h"
 
+#include "layouts/InputFile.h"
 #include "passes/InlineLayers.h"
 #include "passes/Passes.h"
 
@@ -55,6 +56,11 @@ ModelFile::ModelFile(StringRef path, bool inlineLayers)
     : path(path.str()), ctx(toolDialects()), diagnostics(sourceMgr, &ctx) {
   // Errors point at the op by file:line:col; a dump of it adds only noise.
   ctx.printOpOnDiagnostic(false);
+  if (std::optional<std::string> why =
+          ::tessel::layout::notATextFile(path.str())) {
+    llvm::errs() << path << ": cannot read the model: " << *why << "\n";
+    return;
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!file) {

@@ -2,6 +2,7 @@
 
 #include "tools/support/OptionValues.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -76,6 +77,29 @@ bool mlir::tessel::checkNoOptionRepeated(llvm::StringRef tool) {
                  << active->getName() << ": " << (name.size() == 1 ? "-" : "--")
                  << name << " is given " << option->getNumOccurrences()
                  << " times; give it once\n";
+    return false;
+  }
+  return true;
+}
+
+bool mlir::tessel::checkNoEmptyPaths(llvm::StringRef tool, int argc,
+                                     char **argv,
+                                     llvm::ArrayRef<llvm::StringRef> paths) {
+  for (int i = 1; i < argc; ++i) {
+    // "-o", "--o", "-layout" and "--layout" all name an option for llvm::cl;
+    // its value follows as "=VALUE" or as the next argument.
+    llvm::StringRef argument(argv[i]);
+    if (!argument.consume_front("-"))
+      continue;
+    argument.consume_front("-");
+    auto [name, value] = argument.split('=');
+    bool empty = argument.contains('=')
+                     ? value.empty()
+                     : i + 1 < argc && llvm::StringRef(argv[i + 1]).empty();
+    if (!empty || !llvm::is_contained(paths, name))
+      continue;
+    llvm::errs() << tool << ": " << (name.size() == 1 ? "-" : "--") << name
+                 << " is given an empty path\n";
     return false;
   }
   return true;

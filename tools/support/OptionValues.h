@@ -9,6 +9,7 @@
 #ifndef TESSEL_TOOLS_SUPPORT_OPTIONVALUES_H
 #define TESSEL_TOOLS_SUPPORT_OPTIONVALUES_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -47,6 +48,15 @@ bool checkRulesHaveAMesh(llvm::StringRef tool, llvm::StringRef layoutPath,
 /// repeat by design (lists: --dim-size, --compare) are not counted. Returns
 /// true if none is.
 bool checkNoOptionRepeated(llvm::StringRef tool);
+
+/// Refuses a path option given an empty value (`-o ""`, `--layout=`)
+/// before the command line is parsed ("TOOL: -o is given an empty path"):
+/// an empty path read as "not given", so `-o ""` wrote to the default
+/// output, to stdout or nowhere without a word. `paths` are the names of
+/// the options that take a path ("o", "layout"); other options (`--rules
+/// ""`: no rules) may be empty. Returns true if none is.
+bool checkNoEmptyPaths(llvm::StringRef tool, int argc, char **argv,
+                       llvm::ArrayRef<llvm::StringRef> paths);
 
 } // namespace mlir::tessel
 

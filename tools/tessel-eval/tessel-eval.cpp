@@ -286,6 +286,10 @@ static bool resultIsAnInput(const std::string &path,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  if (!mlir::tessel::checkNoEmptyPaths(
+          "tessel-eval", argc, argv,
+          {"output-dir", "check-against", "checkpoint"}))
+    return 1;
   cl::HideUnrelatedOptions(evalOptions);
   mlir::tessel::setToolVersionPrinter("tessel-eval");
   cl::ParseCommandLineOptions(argc, argv, "tessel reference evaluator\n");

@@ -3,6 +3,7 @@
 #include "codegen/Passes.h"
 #include "codegen/Pipeline.h"
 #include "dialect/TesselDialect.h"
+#include "layouts/InputFile.h"
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
 #include "tools/support/OutputFile.h"
@@ -25,6 +26,11 @@
 static mlir::LogicalResult runKeepingOutput(llvm::StringRef input,
                                             llvm::StringRef output,
                                             mlir::DialectRegistry &registry) {
+  if (std::optional<std::string> why =
+          ::tessel::layout::notATextFile(input.str())) {
+    llvm::errs() << input << ": " << *why << "\n";
+    return mlir::failure();
+  }
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file =
       mlir::openInputFile(input, &message);

@@ -54,6 +54,11 @@ int main(int argc, char **argv) {
       argc = i;
       break;
     }
+  if (!mlir::tessel::checkNoEmptyPaths("tessel", argc, argv,
+                                       {"o", "layout", "profile", "picture",
+                                        "compare", "layout-out", "map",
+                                        "from"}))
+    return 1;
   hideLibraryOptions();
   mlir::tessel::setToolVersionPrinter("tessel");
   llvm::cl::ParseCommandLineOptions(

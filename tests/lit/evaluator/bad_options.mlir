@@ -34,6 +34,10 @@
 // RUN: not tessel-eval %s --function make --check-gradients --gradient-tolerance inf 2>&1 | FileCheck %s --check-prefix=TOLERANCE
 // TOLERANCE: tessel-eval: --gradient-tolerance inf: must be a finite number, 0 or more
 
+// An empty path read as none: --output-dir "" wrote nothing without a word.
+// RUN: not tessel-eval %s --function make --output-dir "" 2>&1 | FileCheck %s --check-prefix=EMPTY-PATH
+// EMPTY-PATH: tessel-eval: --output-dir is given an empty path
+
 module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
   func.func @make() -> !tessel.tensor<[k:2], f32> {
     %i = tessel.iota "k" : !tessel.tensor<[k:2], f32>
