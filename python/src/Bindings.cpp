@@ -206,7 +206,30 @@ PYBIND11_MODULE(_tessel, m) {
   py::register_exception<Error>(m, "Error", PyExc_ValueError);
 
   py::class_<Dim>(m, "Dim")
-      .def(py::init<std::string, int64_t>(), py::arg("name"), py::arg("size"))
+      // A size is an integer (an int, or anything with __index__, such as
+      // numpy's): True is one to Python (it was Dim('batch', 1)), and an
+      // int past int64_t only failed to match the constructor.
+      .def(py::init([](const std::string &name, const py::object &size) {
+             auto refuse = [&](const char *why) {
+               return Error("dimension '" + name + "' has size " +
+                            std::string(py::repr(size)) + why);
+             };
+             if (py::isinstance<py::bool_>(size))
+               throw refuse("; sizes are positive integers");
+             py::object integer =
+                 py::reinterpret_steal<py::object>(PyNumber_Index(size.ptr()));
+             if (!integer) {
+               PyErr_Clear();
+               throw refuse("; sizes are positive integers");
+             }
+             int overflow = 0;
+             long long value =
+                 PyLong_AsLongLongAndOverflow(integer.ptr(), &overflow);
+             if (overflow)
+               throw refuse(", past 2^63 - 1");
+             return Dim(name, value);
+           }),
+           py::arg("name"), py::arg("size"))
       .def_readonly("name", &Dim::name)
       .def_readonly("size", &Dim::size)
       .def("renamed", &Dim::renamed, py::arg("name"))

@@ -78,6 +78,27 @@ def test_mistakes_are_python_exceptions_that_name_the_dims():
     assert "unknown element type 'f8'" in error_of(lambda m, x: tessel.cast(x, "f8"))
 
 
+def test_a_dimension_size_is_a_positive_integer():
+    # True was Dim('batch', 1); a float, a string or an int past 2^63 - 1
+    # failed only to match the constructor (TypeError).
+    for size, message in [(True, "has size True; sizes are positive integers"),
+                          (4.5, "has size 4.5; sizes are positive integers"),
+                          ("4", "has size '4'; sizes are positive integers"),
+                          (2 ** 70, "has size 1180591620717411303424, past 2^63 - 1"),
+                          (0, "has size 0; sizes are positive")]:
+        with pytest.raises(tessel.Error) as raised:
+            Dim("batch", size)
+        assert f"dimension 'batch' {message}" in str(raised.value)
+
+    class Index:
+        """An integer that is not an int, as numpy's are."""
+
+        def __index__(self):
+            return 8
+
+    assert Dim("batch", Index()) == Dim("batch", 8)
+
+
 def test_sin_cos_cumsum_and_argmax_infer_their_dims():
     model = tessel.Model()
     seen = {}
