@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace tessel::driver {
@@ -37,16 +38,54 @@ std::string describeMesh(const layout::Mesh &mesh) {
 
 namespace {
 
-template <typename T>
-T get(const json &object, const char *key, const std::string &what) {
+const json &field(const json &object, const char *key,
+                  const std::string &what) {
   auto it = object.find(key);
   if (it == object.end())
     throw OpError(fmt::format("{} has no \"{}\"", what, key));
+  return *it;
+}
+
+template <typename T>
+T get(const json &object, const char *key, const std::string &what) {
+  const json &value = field(object, key, what);
   try {
-    return it->get<T>();
+    return value.get<T>();
   } catch (const json::exception &) {
     throw OpError(fmt::format("{}: \"{}\" has the wrong type", what, key));
   }
+}
+
+/// A whole number of int64_t's range. nlohmann::json converts a float
+/// (2.9e98) to an integer with a C++ cast, undefined past the range and a
+/// silent truncation within it (1.5 read as 1), so only JSON integers are
+/// taken.
+int64_t wholeNumber(const json &value, const char *key,
+                    const std::string &what) {
+  if (!value.is_number_integer() ||
+      (value.is_number_unsigned() &&
+       value.get<uint64_t>() >
+           static_cast<uint64_t>(std::numeric_limits<int64_t>::max())))
+    throw OpError(fmt::format("{}: \"{}\" holds {}, not a whole number "
+                              "from -2^63 to 2^63 - 1",
+                              what, key, value.dump()));
+  return value.get<int64_t>();
+}
+
+int64_t getInteger(const json &object, const char *key,
+                   const std::string &what) {
+  return wholeNumber(field(object, key, what), key, what);
+}
+
+std::vector<int64_t> getIntegerList(const json &object, const char *key,
+                                    const std::string &what) {
+  const json &list = field(object, key, what);
+  if (!list.is_array())
+    throw OpError(fmt::format("{}: \"{}\" is not a list", what, key));
+  std::vector<int64_t> values;
+  for (const json &value : list)
+    values.push_back(wholeNumber(value, key, what));
+  return values;
 }
 
 ValueSpec parseValue(const json &value, const layout::Mesh &mesh,
@@ -100,7 +139,7 @@ PipelineSpec parsePipeline(const json &object,
     throw OpError(fmt::format("{}: the axis '{}' is not an axis of the mesh "
                               "{}",
                               what, spec.axis, describeMesh(metadata.mesh)));
-  spec.microbatches = get<int64_t>(object, "microbatches", what);
+  spec.microbatches = getInteger(object, "microbatches", what);
   if (spec.microbatches < 1)
     throw OpError(fmt::format("{}: \"microbatches\" is {}; it must be at "
                               "least 1",
@@ -152,7 +191,7 @@ std::optional<ProgramMetadata> parseMetadata(const char *text,
     const json &mesh = root.at("mesh");
     std::optional<layout::Mesh> parsedMesh = layout::Mesh::create(
         get<std::vector<std::string>>(mesh, "axes", "the mesh"),
-        get<std::vector<int64_t>>(mesh, "sizes", "the mesh"), error);
+        getIntegerList(mesh, "sizes", "the mesh"), error);
     if (!parsedMesh)
       throw OpError(fmt::format("the mesh: {}", error));
     metadata.mesh = *parsedMesh;

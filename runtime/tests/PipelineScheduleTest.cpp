@@ -279,4 +279,27 @@ TEST(PipelineMetadata, MistakesAreErrorsNamingThem) {
             std::string::npos);
 }
 
+// nlohmann::json casts a float to an integer: undefined behaviour past
+// int64_t (a fuzzer's 2.9e98 mesh size, which UBSan caught) and a silent
+// truncation within it.
+TEST(PipelineMetadata, SizesAndCountsMustBeWholeNumbers) {
+  EXPECT_NE(metadataError([](nlohmann::json &p) {
+              p["microbatches"] = 1.5;
+            }).find("\"microbatches\" holds 1.5, not a whole number"),
+            std::string::npos);
+  std::string text = metadataText();
+  const std::string sizes = "\"sizes\":[2,2]";
+  size_t at = text.find(sizes);
+  ASSERT_NE(at, std::string::npos) << text;
+  for (const char *size : {"2.9e98", "18446744073709551615", "2.0"}) {
+    std::string edited = text;
+    edited.replace(at, sizes.size(),
+                   std::string("\"sizes\":[") + size + ",2]");
+    std::string error;
+    EXPECT_FALSE(parseMetadata(edited.c_str(), error).has_value()) << size;
+    EXPECT_NE(error.find("the mesh: \"sizes\" holds"), std::string::npos)
+        << error;
+  }
+}
+
 } // namespace
