@@ -8,9 +8,28 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <system_error>
+
 namespace tessel::driver {
 
 namespace {
+
+/// Refuses held-out data that are the training data (the same file or
+/// directory, however spelt): "test accuracy" would be measured on what the
+/// model trained on.
+bool heldOutIsTheTrainingData(const std::string &heldOut,
+                              const std::string &training,
+                              std::string &error) {
+  std::error_code code;
+  if (!std::filesystem::equivalent(heldOut, training, code) || code)
+    return false;
+  error = fmt::format("--eval-data {} is the training data ({}): the model "
+                      "would be evaluated on what it trained on; give other "
+                      "data",
+                      heldOut, training);
+  return true;
+}
 
 /// The argument `name` of function `function`, or null.
 const ValueSpec *argumentOf(const ProgramMetadata &metadata,
@@ -55,6 +74,8 @@ std::optional<RunData> loadText(const Options &options,
   RunData data;
   std::vector<uint8_t> heldOut;
   if (evaluates && !options.evalData.empty()) {
+    if (heldOutIsTheTrainingData(options.evalData, corpus, error))
+      return std::nullopt;
     std::optional<std::vector<uint8_t>> other =
         readText(options.evalData, error);
     if (!other)
@@ -121,6 +142,10 @@ std::optional<RunData> loadRunData(const Options &options,
       options.evalData.empty()
           ? (npy ? options.dataDir + "/test" : options.dataDir)
           : options.evalData;
+  // Fashion-MNIST's directory holds both splits; a .npy directory one.
+  if (npy && !options.evalData.empty() &&
+      heldOutIsTheTrainingData(heldOutDir, options.dataDir, error))
+    return std::nullopt;
   if (npy && !holdsNpyFiles(heldOutDir)) {
     if (!options.evalData.empty()) {
       error = fmt::format("--eval-data {}: no .npy arrays", heldOutDir);

@@ -112,9 +112,6 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
   else if (app.count("--warmup-steps") && options.schedule == "constant")
     refusal = "--warmup-steps applies to --schedule warmup or cosine; the "
               "constant schedule has no warm-up";
-  else if (app.count("--eval-batches") && options.evalEvery == 0)
-    refusal = "--eval-batches limits the validations of --eval-every; the "
-              "test after training runs on all of the held-out data";
   else if (std::error_code code;
            !options.checkpointDir.empty() &&
            std::filesystem::exists(options.checkpointDir, code) &&

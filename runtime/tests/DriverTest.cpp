@@ -473,8 +473,6 @@ TEST(Driver, OptionsThatWouldBeIgnoredAreRefused) {
             "tessel: --checkpoint-every needs --checkpoint-dir"},
         {"--warmup-steps 50",
          "tessel: --warmup-steps applies to --schedule warmup or cosine"},
-        {"--eval-batches 3",
-         "tessel: --eval-batches limits the validations of --eval-every"},
         {"--checkpoint-dir " + notADirectory.string(),
          "tessel: --checkpoint-dir " + notADirectory.string() +
              " exists and is not a directory"}}) {

@@ -206,6 +206,12 @@ grep -q -- "--eval-every: no held-out data (--holdout 0" "$work/noheldout.out" |
 if "$work/lm.spmd" --steps 2 --data "$work/corpus.txt" --eval-data "$work/short.txt" \
   > "$work/short.out" 2>&1; then status=1; fi
 grep -q "short.txt: 3 bytes of text, too few for one window of 8" "$work/short.out" || status=1
+# Held-out data that are the training data ("test accuracy" on what was
+# trained on) were taken.
+if "$work/lm.spmd" --steps 2 --data "$work/corpus.txt" --eval-data "$work/./corpus.txt" \
+  > "$work/same.out" 2>&1; then status=1; fi
+grep -q -- "--eval-data $work/./corpus.txt is the training data ($work/corpus.txt)" \
+  "$work/same.out" || status=1
 # Held-out arrays that evaluate cannot take: an error before the first step.
 python3 - "$work/lmnpy" <<'PY'
 import array, os, sys
@@ -225,10 +231,14 @@ PY
 if "$work/lm.spmd" --steps 2 --data "$work/lmnpy" > "$work/misfit.out" 2>&1; then status=1; fi
 grep -q "evaluate has no argument named after a held-out array ($work/lmnpy/test)" \
   "$work/misfit.out" || status=1
+if "$work/lm.spmd" --steps 2 --data "$work/lmnpy" --eval-data "$work/lmnpy/" \
+  > "$work/samenpy.out" 2>&1; then status=1; fi
+grep -q -- "--eval-data $work/lmnpy/ is the training data ($work/lmnpy)" \
+  "$work/samenpy.out" || status=1
 if grep -q "^step \|trained steps" "$work/misfit.out"; then status=1; fi
 [ "$status" -eq 0 ] || cat "$work/noeval.out" "$work/noheldout.out" "$work/short.out" \
-  "$work/misfit.out"
-result "evaluation without evaluate, held-out data, enough text or fitting arrays is a clear error before training" $status
+  "$work/same.out" "$work/misfit.out" "$work/samenpy.out"
+result "evaluation without evaluate, held-out data other than the training data, enough text or fitting arrays is a clear error before training" $status
 
 # Image classifiers: Fashion-MNIST's test split, and the test/ arrays of a
 # .npy dataset.
