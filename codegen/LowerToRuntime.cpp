@@ -46,7 +46,7 @@ int64_t bufferBytes(Type type) {
 /// Whether the op is started and waited for in two calls: the collectives
 /// the runtime has a non-blocking form of (program.h, tessel_rt_start).
 bool isStartedCollective(Operation &op) {
-  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp>(op);
+  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, HaloExchangeOp>(op);
 }
 
 /// Builds the LLVM dialect side of the module: the runtime's declarations,

@@ -22,7 +22,8 @@ def TesselLowerToRuntime : Pass<"tessel-lower-to-runtime", "::mlir::ModuleOp"> {
     names, global and local types and layouts) becomes the constant
     `tessel_program_metadata`, which the runtime's driver reads.
 
-    A collective (all_reduce, all_gather, reduce_scatter) becomes two calls:
+    A collective (all_reduce, all_gather, reduce_scatter, halo_exchange)
+    becomes two calls:
     `tessel_rt_start` where the op is, `tessel_rt_wait` right before its
     first user (or the return), and its operand is freed only after the
     wait, so that the ops in between run while its data moves.
@@ -52,8 +53,8 @@ def TesselLowerToRuntime : Pass<"tessel-lower-to-runtime", "::mlir::ModuleOp"> {
   let options = [
     Option<"overlapCommunication", "overlap-communication", "bool",
            /*default=*/"true",
-           "start all_reduce, all_gather and reduce_scatter with "
-           "tessel_rt_start where they are and wait for them with "
+           "start all_reduce, all_gather, reduce_scatter and "
+           "halo_exchange with tessel_rt_start where they are and wait for them with "
            "tessel_rt_wait before their first user, so that the ops in "
            "between overlap the communication; false runs them with "
            "tessel_rt_execute, blocking">,
@@ -66,13 +67,14 @@ def TesselScheduleCollectives
   let summary = "order ops so that collectives start early and are waited "
                 "for late";
   let description = [{
-    tessel-lower-to-runtime starts each all_reduce, all_gather and
-    reduce_scatter where it stands and waits for it right before its first
-    user; the ops in between run while its data moves. This pass reorders a
-    function's ops (a list schedule in their own order) so that a collective
-    runs as soon as its operand is computed and an op that uses the result
-    of a collective not yet waited for runs only when no other op is ready,
-    then the one whose collectives started first. In a data-parallel
+    tessel-lower-to-runtime starts each all_reduce, all_gather,
+    reduce_scatter and halo_exchange where it stands and waits for it right
+    before its first user; the ops in between run while its data moves.
+    This pass reorders a function's ops (a list schedule in their own
+    order) so that a collective runs as soon as its operand is computed and
+    an op that uses the result of a collective not yet waited for runs only
+    when no other op is ready, then the one whose collectives started
+    first. In a data-parallel
     training step the gradients' all_reduces thus overlap the rest of the
     backward pass, and the optimizer updates the parameters in the order
     their gradients arrive. Results are unchanged: every op computes its

@@ -37,7 +37,7 @@ namespace {
 
 /// The collectives the lowering starts and waits for in two calls.
 bool isStartedCollective(Operation *op) {
-  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp>(op);
+  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, HaloExchangeOp>(op);
 }
 
 /// The list schedule of one block's ops (its terminator stays last).

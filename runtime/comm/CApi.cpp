@@ -293,6 +293,25 @@ tessel_status_t tessel_comm_reduce_scatter_start(
   });
 }
 
+tessel_status_t tessel_comm_halo_exchange_start(
+    tessel_comm_t *comm, const char *axis, int32_t dim, int64_t low,
+    int64_t high, double pad_value, const tessel_tensor_t *input,
+    const tessel_tensor_t *output, tessel_comm_request_t **out_request) {
+  const char *op = "tessel_comm_halo_exchange_start";
+  return guarded(op, [&] {
+    TESSEL_RETURN_IF_ERROR(checkRequestOut(out_request, op));
+    TESSEL_RETURN_IF_ERROR(checkComm(comm, op));
+    if (!axis)
+      return failf(TESSEL_STATUS_INVALID_ARGUMENT, "{}: axis is NULL", op);
+    TensorView in, out;
+    TESSEL_RETURN_IF_ERROR(views(input, output, op, in, out));
+    std::unique_ptr<PendingCollective> pending;
+    TESSEL_RETURN_IF_ERROR(startHaloExchange(*comm->impl, axis, dim, low, high,
+                                             pad_value, in, out, pending));
+    return handOut(std::move(pending), out_request);
+  });
+}
+
 tessel_status_t tessel_comm_test(tessel_comm_request_t *request,
                                  int32_t *out_done) {
   const char *op = "tessel_comm_test";

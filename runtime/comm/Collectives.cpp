@@ -219,6 +219,9 @@ tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
 PendingCollective::~PendingCollective() {
   if (request != MPI_REQUEST_NULL)
     MPI_Wait(&request, MPI_STATUS_IGNORE);
+  if (!neighbourRequests.empty())
+    MPI_Waitall(static_cast<int>(neighbourRequests.size()),
+                neighbourRequests.data(), MPI_STATUSES_IGNORE);
 }
 
 tessel_status_t PendingCollective::test(bool &done) {
@@ -229,6 +232,12 @@ tessel_status_t PendingCollective::test(bool &done) {
   if (request != MPI_REQUEST_NULL)
     TESSEL_RETURN_IF_ERROR(checkMpi(
         MPI_Test(&request, &complete, MPI_STATUS_IGNORE), "MPI_Test", op));
+  if (complete && !neighbourRequests.empty())
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Testall(static_cast<int>(neighbourRequests.size()),
+                             neighbourRequests.data(), &complete,
+                             MPI_STATUSES_IGNORE),
+                 "MPI_Testall", op));
   if (complete) {
     if (finish)
       finish();
@@ -243,6 +252,11 @@ tessel_status_t PendingCollective::wait() {
   if (request != MPI_REQUEST_NULL)
     TESSEL_RETURN_IF_ERROR(
         checkMpi(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait", op));
+  if (!neighbourRequests.empty())
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Waitall(static_cast<int>(neighbourRequests.size()),
+                             neighbourRequests.data(), MPI_STATUSES_IGNORE),
+                 "MPI_Waitall", op));
   if (finish)
     finish();
   finished = true;
@@ -462,6 +476,17 @@ tessel_status_t haloExchange(const MpiComm &comm, const std::string &axis,
                              int32_t dim, int64_t low, int64_t high,
                              double padValue, const TensorView &input,
                              const TensorView &output) {
+  std::unique_ptr<PendingCollective> pending;
+  TESSEL_RETURN_IF_ERROR(startHaloExchange(comm, axis, dim, low, high,
+                                           padValue, input, output, pending));
+  return pending->wait();
+}
+
+tessel_status_t startHaloExchange(const MpiComm &comm, const std::string &axis,
+                                  int32_t dim, int64_t low, int64_t high,
+                                  double padValue, const TensorView &input,
+                                  const TensorView &output,
+                                  std::unique_ptr<PendingCollective> &out) {
   const char *op = "tessel_comm_halo_exchange";
   const layout::Mesh &mesh = comm.mesh();
   std::optional<unsigned> axisIndex = mesh.axisIndex(axis);
@@ -480,8 +505,11 @@ tessel_status_t haloExchange(const MpiComm &comm, const std::string &axis,
   Shape widened = input.shape;
   widened[dim] += low + high;
   TESSEL_RETURN_IF_ERROR(checkOutput(input, output, widened, op));
-  if (output.numElements() == 0)
+  auto pending = std::make_unique<PendingCollective>(op);
+  if (output.numElements() == 0) {
+    out = std::move(pending);
     return TESSEL_STATUS_OK;
+  }
 
   // Neighbours on the axis; the world communicator's ranks are mesh ranks.
   std::vector<int64_t> coords = mesh.coordinatesOf(comm.rank());
@@ -504,12 +532,15 @@ tessel_status_t haloExchange(const MpiComm &comm, const std::string &axis,
   TESSEL_RETURN_IF_ERROR(mpiCount(view.outer * low * view.inner, op, lowCount));
   TESSEL_RETURN_IF_ERROR(
       mpiCount(view.outer * high * view.inner, op, highCount));
-  // Halos arrive in, and leave from, contiguous buffers of shape
-  // [outer, width, inner]; at an edge of the axis the halo is padding.
-  std::vector<char> lowHalo(lowCount * elementBytes),
-      highHalo(highCount * elementBytes), lowSend(lowCount * elementBytes),
-      highSend(highCount * elementBytes);
-  std::vector<MPI_Request> requests;
+  // Halos arrive in (scratch), and leave from (moreScratch), contiguous
+  // buffers of shape [outer, width, inner], low then high; at an edge of
+  // the axis the halo is padding.
+  size_t lowBytes = lowCount * elementBytes, highBytes = highCount * elementBytes;
+  pending->scratch.resize(lowBytes + highBytes);
+  pending->moreScratch.resize(lowBytes + highBytes);
+  char *lowHalo = pending->scratch.data(), *highHalo = lowHalo + lowBytes;
+  char *lowSend = pending->moreScratch.data(), *highSend = lowSend + lowBytes;
+  std::vector<MPI_Request> &requests = pending->neighbourRequests;
   // MPI writes each request handle when the call is made, so a slot is
   // pushed for every call and handed over.
   requests.reserve(4);
@@ -520,51 +551,52 @@ tessel_status_t haloExchange(const MpiComm &comm, const std::string &axis,
   if (low > 0) {
     if (predecessor != MPI_PROC_NULL)
       TESSEL_RETURN_IF_ERROR(
-          checkMpi(MPI_Irecv(lowHalo.data(), lowCount, type, predecessor,
-                             kTagLowHalo, comm.world(), slot()),
+          checkMpi(MPI_Irecv(lowHalo, lowCount, type, predecessor, kTagLowHalo,
+                             comm.world(), slot()),
                    "MPI_Irecv", op));
     else
-      fillWith(lowHalo.data(), lowCount, input.type, padValue);
+      fillWith(lowHalo, lowCount, input.type, padValue);
     if (successor != MPI_PROC_NULL) {
       // Our last `low` elements are the successor's low halo.
-      copyAlongDim(input.data, local, local - low, lowSend.data(), low, 0, low,
+      copyAlongDim(input.data, local, local - low, lowSend, low, 0, low,
                    view.outer, view.inner, elementBytes);
       TESSEL_RETURN_IF_ERROR(
-          checkMpi(MPI_Isend(lowSend.data(), lowCount, type, successor,
-                             kTagLowHalo, comm.world(), slot()),
+          checkMpi(MPI_Isend(lowSend, lowCount, type, successor, kTagLowHalo,
+                             comm.world(), slot()),
                    "MPI_Isend", op));
     }
   }
   if (high > 0) {
     if (successor != MPI_PROC_NULL)
       TESSEL_RETURN_IF_ERROR(
-          checkMpi(MPI_Irecv(highHalo.data(), highCount, type, successor,
+          checkMpi(MPI_Irecv(highHalo, highCount, type, successor,
                              kTagHighHalo, comm.world(), slot()),
                    "MPI_Irecv", op));
     else
-      fillWith(highHalo.data(), highCount, input.type, padValue);
+      fillWith(highHalo, highCount, input.type, padValue);
     if (predecessor != MPI_PROC_NULL) {
       // Our first `high` elements are the predecessor's high halo.
-      copyAlongDim(input.data, local, 0, highSend.data(), high, 0, high,
-                   view.outer, view.inner, elementBytes);
+      copyAlongDim(input.data, local, 0, highSend, high, 0, high, view.outer,
+                   view.inner, elementBytes);
       TESSEL_RETURN_IF_ERROR(
-          checkMpi(MPI_Isend(highSend.data(), highCount, type, predecessor,
+          checkMpi(MPI_Isend(highSend, highCount, type, predecessor,
                              kTagHighHalo, comm.world(), slot()),
                    "MPI_Isend", op));
     }
   }
-  // The own part is copied while the messages are in flight.
+  // The own part is copied while the messages are in flight; the halos
+  // once they have arrived.
   int64_t total = widened[dim];
   copyAlongDim(input.data, local, 0, output.data, total, low, local, view.outer,
                view.inner, elementBytes);
-  TESSEL_RETURN_IF_ERROR(
-      checkMpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
-                           MPI_STATUSES_IGNORE),
-               "MPI_Waitall", op));
-  copyAlongDim(lowHalo.data(), low, 0, output.data, total, 0, low, view.outer,
-               view.inner, elementBytes);
-  copyAlongDim(highHalo.data(), high, 0, output.data, total, low + local, high,
-               view.outer, view.inner, elementBytes);
+  void *target = output.data;
+  pending->finish = [=] {
+    copyAlongDim(lowHalo, low, 0, target, total, 0, low, view.outer,
+                 view.inner, elementBytes);
+    copyAlongDim(highHalo, high, 0, target, total, low + local, high,
+                 view.outer, view.inner, elementBytes);
+  };
+  out = std::move(pending);
   return TESSEL_STATUS_OK;
 }
 

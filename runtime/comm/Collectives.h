@@ -47,7 +47,9 @@ collectivePermute(const Group &group,
                   const TensorView &input, const TensorView &output);
 
 /// A collective started with MPI's non-blocking call and not yet waited for:
-/// its request, the scratch buffers MPI reads or writes until it completes,
+/// its request (or, for the neighbour traffic of a halo exchange, its
+/// point-to-point requests), the scratch buffers MPI reads or writes until
+/// it completes,
 /// and what remains to be done to the output afterwards (a mean's division,
 /// unpacking chunks, rounding back to 16 bits). The input and output views
 /// it was started on must stay alive and untouched until complete() or
@@ -69,6 +71,9 @@ public:
 
   const char *op;
   MPI_Request request = MPI_REQUEST_NULL;
+  /// Point-to-point requests, all of which complete the collective; each
+  /// is MPI_REQUEST_NULL once complete.
+  std::vector<MPI_Request> neighbourRequests;
   std::vector<char> scratch, moreScratch;
   /// Run once MPI has completed the request.
   std::function<void()> finish;
@@ -92,6 +97,17 @@ tessel_status_t startReduceScatter(const Group &group,
                                    const TensorView &input,
                                    const TensorView &output,
                                    std::unique_ptr<PendingCollective> &out);
+
+/// The non-blocking form of haloExchange: the same checks and result. The
+/// halos this rank sends are copied out and the messages posted
+/// (MPI_Isend, MPI_Irecv), and the own part is copied into the output, at
+/// the start; the received halos and the edge padding go into the output
+/// when finished.
+tessel_status_t startHaloExchange(const MpiComm &comm, const std::string &axis,
+                                  int32_t dim, int64_t low, int64_t high,
+                                  double padValue, const TensorView &input,
+                                  const TensorView &output,
+                                  std::unique_ptr<PendingCollective> &out);
 
 /// Needs only the group's size and this rank's position, no communicator.
 tessel_status_t shardSlice(int64_t groupSize, int64_t position,

@@ -4,8 +4,8 @@
 // whose semantics are the reference evaluator's (Collectives.h). The
 // descriptor names dims and axes; the communicator takes dim indices and
 // axis names. It moves no i1 tensors, so those travel as i32 and are
-// narrowed back. all_reduce, all_gather and reduce_scatter also have a
-// non-blocking form (registerMeshStarts) for tessel_rt_start.
+// narrowed back. all_reduce, all_gather, reduce_scatter and halo_exchange
+// also have a non-blocking form (registerMeshStarts) for tessel_rt_start.
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,20 +153,33 @@ Kernel buildAllToAll(const OpDescriptor &desc) {
                     });
 }
 
+/// A halo_exchange's attributes, checked.
+struct HaloAttrs {
+  int32_t dim;
+  std::string axis;
+  int64_t low, high;
+  double padValue;
+
+  explicit HaloAttrs(const OpDescriptor &desc)
+      : dim(inputDim(desc, "dim")), axis(desc.stringAttr("axis")),
+        padValue(desc.doubleAttr("pad_value", 0.0)) {
+    std::vector<int64_t> halo = desc.intListAttr("halo");
+    if (halo.size() != 2)
+      throw OpError("attribute 'halo' must be [low, high]");
+    low = halo[0];
+    high = halo[1];
+  }
+};
+
 Kernel buildHaloExchange(const OpDescriptor &desc) {
   desc.expectOperands(1);
-  int32_t dim = inputDim(desc, "dim");
-  std::string axis = desc.stringAttr("axis");
-  std::vector<int64_t> halo = desc.intListAttr("halo");
-  if (halo.size() != 2)
-    throw OpError("attribute 'halo' must be [low, high]");
-  double padValue = desc.doubleAttr("pad_value", 0.0);
+  HaloAttrs attrs(desc);
   return commKernel(desc, {},
                     [=](const CommCall &, tessel_comm_t *comm,
                         const tessel_tensor_t *in, const tessel_tensor_t *out) {
-                      return tessel_comm_halo_exchange(comm, axis.c_str(), dim,
-                                                       halo[0], halo[1],
-                                                       padValue, in, out);
+                      return tessel_comm_halo_exchange(
+                          comm, attrs.axis.c_str(), attrs.dim, attrs.low,
+                          attrs.high, attrs.padValue, in, out);
                     });
 }
 
@@ -296,6 +309,19 @@ StartKernel startReduceScatter(const OpDescriptor &desc) {
       });
 }
 
+StartKernel startHaloExchange(const OpDescriptor &desc) {
+  desc.expectOperands(1);
+  HaloAttrs attrs(desc);
+  return commStart(
+      desc, {},
+      [=](const CommCall &, tessel_comm_t *comm, const tessel_tensor_t *in,
+          const tessel_tensor_t *out, tessel_comm_request_t **request) {
+        return tessel_comm_halo_exchange_start(
+            comm, attrs.axis.c_str(), attrs.dim, attrs.low, attrs.high,
+            attrs.padValue, in, out, request);
+      });
+}
+
 } // namespace
 
 void registerMeshStarts(StartRegistry &registry) {
@@ -303,6 +329,7 @@ void registerMeshStarts(StartRegistry &registry) {
       {"tessel.all_reduce", startAllReduce},
       {"tessel.all_gather", startAllGather},
       {"tessel.reduce_scatter", startReduceScatter},
+      {"tessel.halo_exchange", startHaloExchange},
   });
 }
 

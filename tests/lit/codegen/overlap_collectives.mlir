@@ -88,3 +88,41 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
     return %e : !tessel.tensor<[n:4], f32>
   }
 }
+
+// -----
+
+// A halo exchange is started and waited for like the collectives: the
+// convolution's other work (here the exp of another input) runs while the
+// halos move, and the exchanged tensor's operand lives until the wait.
+// CHECK-LABEL: llvm.func @tessel_fn_halo
+// CHECK: %[[E:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK: %[[WIDE:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: %[[HSITE:.*]] = llvm.mlir.addressof @tessel_site_[[N:[0-9]+]]
+// CHECK: llvm.call @tessel_rt_start(%arg0, %[[HSITE]], %{{.*}}, %{{.*}}, %{{.*}}, %[[WIDE]])
+// CHECK-NOT: llvm.call @tessel_rt_free(%arg0, %[[E]])
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK-NOT: llvm.call @tessel_rt_free(%arg0, %[[E]])
+// CHECK: %[[HWAITED:.*]] = llvm.mlir.addressof @tessel_site_[[N]]
+// CHECK-NEXT: llvm.call @tessel_rt_wait(%arg0, %[[HWAITED]])
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK-NEXT: llvm.call @tessel_rt_free(%arg0, %[[E]])
+// CHECK-NEXT: llvm.call @tessel_rt_free(%arg0, %[[WIDE]])
+// CHECK: llvm.return
+
+// BLOCKING-LABEL: llvm.func @tessel_fn_halo
+// BLOCKING-NOT: llvm.call @tessel_rt_start
+// BLOCKING-COUNT-4: llvm.call @tessel_rt_execute
+// BLOCKING-NOT: llvm.call @tessel_rt_wait
+// BLOCKING: llvm.return
+module attributes {tessel.mesh = #tessel.mesh<[rows:2]>} {
+  func.func @halo(%x: !tessel.tensor<[h:4, w:3], f32> {tessel.name = "x"},
+                  %z: !tessel.tensor<[h:6, w:3], f32> {tessel.name = "z"})
+      -> (!tessel.tensor<[h:6, w:3], f32> {tessel.name = "y"}) {
+    %e = tessel.exp %x : !tessel.tensor<[h:4, w:3], f32>
+    %wide = tessel.halo_exchange %e along "h" over "rows" halo [1, 1] : !tessel.tensor<[h:4, w:3], f32> -> !tessel.tensor<[h:6, w:3], f32>
+    %t = tessel.tanh %z : !tessel.tensor<[h:6, w:3], f32>
+    %y = tessel.add %wide, %t : !tessel.tensor<[h:6, w:3], f32>, !tessel.tensor<[h:6, w:3], f32> -> !tessel.tensor<[h:6, w:3], f32>
+    return %y : !tessel.tensor<[h:6, w:3], f32>
+  }
+}

@@ -53,3 +53,24 @@ module attributes {tessel.mesh = #tessel.mesh<[model:2]>} {
     return %both, %n : !tessel.tensor<[k:4], f32>, !tessel.tensor<[k:2], f32>
   }
 }
+
+// -----
+
+// A halo exchange is scheduled as a collective: it starts as soon as its
+// operand is computed, and the convolution that needs it waits behind the
+// work that does not.
+// CHECK-LABEL: func.func @halo
+// CHECK: %[[E:.*]] = tessel.exp %arg0
+// CHECK-NEXT: %[[W:.*]] = tessel.halo_exchange %[[E]]
+// CHECK-NEXT: %[[T:.*]] = tessel.tanh %arg1
+// CHECK-NEXT: tessel.add %[[W]], %[[T]]
+module attributes {tessel.mesh = #tessel.mesh<[rows:2]>} {
+  func.func @halo(%x: !tessel.tensor<[h:4, w:3], f32>, %z: !tessel.tensor<[h:6, w:3], f32>)
+      -> !tessel.tensor<[h:6, w:3], f32> {
+    %e = tessel.exp %x : !tessel.tensor<[h:4, w:3], f32>
+    %t0 = tessel.tanh %z : !tessel.tensor<[h:6, w:3], f32>
+    %wide = tessel.halo_exchange %e along "h" over "rows" halo [1, 1] : !tessel.tensor<[h:4, w:3], f32> -> !tessel.tensor<[h:6, w:3], f32>
+    %y = tessel.add %wide, %t0 : !tessel.tensor<[h:6, w:3], f32>, !tessel.tensor<[h:6, w:3], f32> -> !tessel.tensor<[h:6, w:3], f32>
+    return %y : !tessel.tensor<[h:6, w:3], f32>
+  }
+}

@@ -170,9 +170,10 @@ tessel_status_t tessel_comm_collective_permute(
 /*===----------------------------------------------------------------------===*
  * Non-blocking collectives
  *
- * all_reduce, all_gather and reduce_scatter can also be started, with
- * MPI's non-blocking collectives, and waited for later, so that the caller
- * computes while the data moves. The arguments, checks and results are
+ * all_reduce, all_gather, reduce_scatter and halo_exchange can also be
+ * started, with MPI's non-blocking collectives (a halo exchange's
+ * point-to-point messages with MPI_Isend and MPI_Irecv), and waited for
+ * later, so that the caller computes while the data moves. The arguments, checks and results are
  * those of the blocking calls; the output holds the result once the
  * request is done. Until tessel_comm_wait returns, the input and the
  * output must stay allocated and unmodified (the output unread). Every
@@ -199,6 +200,14 @@ tessel_status_t tessel_comm_all_gather_start(
 tessel_status_t tessel_comm_reduce_scatter_start(
     tessel_comm_t *comm, int32_t num_axes, const char *const *axes,
     tessel_reduction_t reduction, int32_t dim, const tessel_tensor_t *input,
+    const tessel_tensor_t *output, tessel_comm_request_t **out_request);
+
+/* The halos are posted, and the input's own part copied into the output,
+ * at the start; the received halos and the padding at an edge of the axis
+ * are written into the output when the request is done. */
+tessel_status_t tessel_comm_halo_exchange_start(
+    tessel_comm_t *comm, const char *axis, int32_t dim, int64_t low,
+    int64_t high, double pad_value, const tessel_tensor_t *input,
     const tessel_tensor_t *output, tessel_comm_request_t **out_request);
 
 /* Lets MPI move data; *out_done becomes 1 once the request's output holds

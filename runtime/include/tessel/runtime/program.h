@@ -100,12 +100,12 @@ void tessel_rt_execute(tessel_context_t *context, void **site,
                        const char *descriptor, void *const *operands,
                        int32_t num_operands, void *result);
 
-/* A collective (all_reduce, all_gather, reduce_scatter) in two halves, so
- * that the ops between them run while its data moves: tessel_rt_start
- * takes tessel_rt_execute's arguments and starts the op, tessel_rt_wait
- * with the same site returns once `result` holds the op's result. Until
- * then the operand and result buffers must be neither freed nor written
- * (nor the result read). Every op run in between (tessel_rt_execute,
+/* A collective (all_reduce, all_gather, reduce_scatter, halo_exchange) in
+ * two halves, so that the ops between them run while its data moves:
+ * tessel_rt_start takes tessel_rt_execute's arguments and starts the op,
+ * tessel_rt_wait with the same site returns once `result` holds the op's
+ * result. Until then the operand and result buffers must be neither freed
+ * nor written (nor the result read). Every op run in between (tessel_rt_execute,
  * tessel_rt_start) first lets the collectives in flight progress. A site
  * starts at most one call at a time, and a compiled function waits for
  * each collective it starts before it returns. An op without a
