@@ -48,13 +48,15 @@ static void buildPipelinedStep(OpPassManager &pm,
   buildPartitionPipeline(pm, options.bucketBytes, /*pipelined=*/true);
 }
 
-/// tessel-resize-dims with the options' `dim-sizes`, if any.
+/// tessel-resize-dims with the options' `dim-sizes` and `batch-size`, if
+/// any.
 static void addResize(OpPassManager &pm,
                       const CompilePipelineOptions &options) {
-  if (options.dimSizes.empty())
+  if (options.dimSizes.empty() && options.batchSize == 0)
     return;
   TesselResizeDimsOptions resize;
   resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
+  resize.batchSize = options.batchSize;
   pm.addPass(createTesselResizeDims(resize));
 }
 

@@ -27,6 +27,12 @@ struct CompilePipelineOptions
       *this, "dim-sizes",
       llvm::cl::desc("NAME=SIZE: resize named dimensions first "
                      "(tessel-resize-dims)")};
+  Option<int64_t> batchSize{
+      *this, "batch-size",
+      llvm::cl::desc("examples per step: resize `batch` and every dimension "
+                     "that holds its elements under another name first "
+                     "(tessel-resize-dims; 0: keep the model's)"),
+      llvm::cl::init(0)};
   Option<bool> decomposeEinsum{
       *this, "decompose-einsum",
       llvm::cl::desc("split einsums of three or more inputs into pairwise "

@@ -1,10 +1,10 @@
 //===- MicrobatchDims.cpp - the dimensions micro-batches cut --------------===//
 //
 // Follows the batch's elements through the ops that rename dimensions
-// (tessel.rename, tessel.reshape) so that tessel-split-stages resizes every
-// name they take, and refuses a reshape that mixes them with other
-// dimensions: there a micro-batch is a block of a merged dimension, which a
-// new size per name cannot express.
+// (tessel.rename, tessel.reshape) so that tessel-split-stages and
+// tessel-resize-dims' batch-size resize every name they take, and refuses a
+// reshape that mixes them with other dimensions: there a micro-batch is a block
+// of a merged dimension, which a new size per name cannot express.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +46,8 @@ SmallVector<size_t> nonUnitDims(NamedTensorType type, size_t begin,
 /// Finds the names carrying the batch; one round over the renaming ops.
 class BatchFlow {
 public:
-  explicit BatchFlow(StringRef batchDim) : batchDim(batchDim) {
+  BatchFlow(StringRef batchDim, const BatchResizer &resizer)
+      : batchDim(batchDim), resizer(resizer) {
     carrying.insert(batchDim);
   }
 
@@ -85,7 +86,8 @@ public:
           nonUnitDims(result, group.resultBegin, group.resultEnd);
       if (inputs.size() != 1 || results.size() != 1)
         return op->emitError()
-               << "pipeline: micro-batches cannot cut the batch '" << batchDim
+               << resizer.errorPrefix << ": " << resizer.resizer << " cannot "
+               << resizer.verb << " the batch '" << batchDim
                << "' through this reshape: it turns ["
                << quotedNames(input, group.inputBegin, group.inputEnd)
                << "] into ["
@@ -93,7 +95,7 @@ public:
                << "], so '" << *carried
                << "', which holds the batch, is not a dimension of its own "
                   "on both sides (reshape the other dimensions only, or "
-                  "rename the batch)";
+               << resizer.otherwise << ")";
       tie(input.getDimNames()[inputs.front()].getValue(),
           result.getDimNames()[results.front()].getValue(), changed);
     }
@@ -112,12 +114,12 @@ public:
         if (name.getValue() != batchDim && carrying.contains(name.getValue()) &&
             size != batchSize)
           return at->emitError()
-                 << "pipeline: dimension '" << name.getValue()
+                 << resizer.errorPrefix << ": dimension '" << name.getValue()
                  << "' holds the batch '" << batchDim
                  << "' (a reshape or rename gives it the batch's elements) "
                     "but has size "
-                 << size << " here, not the batch's " << batchSize
-                 << "; micro-batches cannot resize it";
+                 << size << " here, not the batch's " << batchSize << "; "
+                 << resizer.resizer << " cannot resize it";
       return success();
     };
     WalkResult walked = module.walk([&](Operation *op) {
@@ -151,6 +153,7 @@ private:
   }
 
   StringRef batchDim;
+  const BatchResizer &resizer;
   /// StringRefs of the context's interned names (and of batchDim).
   llvm::SetVector<StringRef> carrying;
 };
@@ -159,13 +162,14 @@ private:
 
 FailureOr<SmallVector<std::string>>
 mlir::tessel::dimsCarryingBatch(ModuleOp module, StringRef batchDim,
-                                int64_t batchSize) {
+                                int64_t batchSize,
+                                const BatchResizer &resizer) {
   SmallVector<Operation *> renamings;
   module.walk([&](Operation *op) {
     if (isa<RenameOp, ReshapeOp>(op))
       renamings.push_back(op);
   });
-  BatchFlow flow(batchDim);
+  BatchFlow flow(batchDim, resizer);
   // A name found late (the reshape back from `group`) may tie an earlier
   // op's names; go round until nothing is new.
   for (bool changed = true; changed;) {

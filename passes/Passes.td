@@ -400,6 +400,16 @@ def TesselResizeDims : Pass<"tessel-resize-dims", "::mlir::ModuleOp"> {
     such a model does not allow the resize. A name that no tensor has is an
     error too, since it is most likely a typo.
 
+    `batch-size` is the number of examples per step: it resizes `batch-dim`
+    and every dimension that holds the batch's elements under another name,
+    found as tessel-split-stages finds the dimensions its micro-batches cut
+    (a `rename` of the batch, or a `reshape` that keeps it a dimension of
+    its own: a mixture of experts' `group`). A reshape that merges the batch
+    with another dimension or splits it is an error at the reshape, since
+    the merged dimension's new size is not the batch's; such a model gives
+    each size by name in `sizes`. A size in `sizes` for one of these
+    dimensions must be `batch-size`.
+
     Before, with `--tessel-resize-dims="sizes=batch=8"`:
 
     ```mlir
@@ -417,6 +427,11 @@ def TesselResizeDims : Pass<"tessel-resize-dims", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"sizes", "sizes", "std::string",
                "NAME=SIZE for each dimension to resize">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "the new size of batch-dim and of every dimension that holds its "
+           "elements under another name (0: none)">,
+    Option<"batchDim", "batch-dim", "std::string", /*default=*/"\"batch\"",
+           "the dimension batch-size resizes">,
   ];
 }
 

@@ -4,10 +4,13 @@
 // and lets the verifier judge the result: types are the only place a
 // model-level program keeps its sizes, except for the few attributes that
 // state one (slice bounds, dense constants), and those ops' verifiers
-// already say what is wrong with them.
+// already say what is wrong with them. A new batch size resizes every name
+// the batch goes by (MicrobatchDims.h), so that a model which renames it
+// (a mixture of experts' `group`) takes a new batch from one option.
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/MicrobatchDims.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,6 +38,11 @@ private:
   /// Reads `sizes` into `newSizes`; false (after an error) if one is not
   /// NAME=SIZE with a positive SIZE.
   bool parseSizes();
+
+  /// Adds `batchSize` to `newSizes` for `batchDim` and every dimension that
+  /// holds its elements; false (after an error) where one cannot follow it
+  /// or `sizes` gives one of them another size.
+  bool addBatchDims();
 
   /// `type` with the new sizes, or `type` itself if it is not a tessel
   /// tensor or has none of the dimensions.
@@ -70,6 +78,64 @@ bool TesselResizeDimsPass::parseSizes() {
   return true;
 }
 
+bool TesselResizeDimsPass::addBatchDims() {
+  ModuleOp module = getOperation();
+  int64_t newBatch = batchSize;
+  if (newBatch < 0) {
+    module.emitError() << "tessel-resize-dims: batch-size " << newBatch
+                       << " is not a positive size";
+    return false;
+  }
+  // The batch's size as the model is written: the dimensions that hold it
+  // under other names must have it too.
+  std::optional<int64_t> modelBatch;
+  auto find = [&](Type type) {
+    if (auto tensor = dyn_cast<NamedTensorType>(type))
+      if (std::optional<unsigned> index = tensor.getDimIndex(batchDim))
+        modelBatch = tensor.getShape()[*index];
+  };
+  module.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          find(argument.getType());
+    for (Type type : op->getResultTypes())
+      find(type);
+    return modelBatch ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!modelBatch) {
+    module.emitError() << "tessel-resize-dims: no tensor has a dimension "
+                          "named '"
+                       << batchDim << "' (the batch that batch-size resizes)";
+    return false;
+  }
+  FailureOr<SmallVector<std::string>> carrying =
+      dimsCarryingBatch(module, batchDim, *modelBatch,
+                        {"tessel-resize-dims", "the new batch size", "resize",
+                         "give each dimension its size by name"});
+  if (failed(carrying))
+    return false;
+  for (const std::string &name : *carrying) {
+    auto [given, inserted] = newSizes.try_emplace(name, newBatch);
+    if (inserted || given->second == newBatch)
+      continue;
+    if (name == batchDim)
+      module.emitError() << "tessel-resize-dims: dimension '" << name
+                         << "' is given two sizes, " << given->second << " and "
+                         << newBatch;
+    else
+      module.emitError()
+          << "tessel-resize-dims: dimension '" << name << "' holds the batch '"
+          << batchDim
+          << "' (a reshape or rename gives it the batch's elements), so the "
+             "new batch size "
+          << newBatch << " is its size too, but it is also given size "
+          << given->second;
+    return false;
+  }
+  return true;
+}
+
 Type TesselResizeDimsPass::resized(Type type) {
   auto tensor = dyn_cast<NamedTensorType>(type);
   if (!tensor)
@@ -101,7 +167,7 @@ Type TesselResizeDimsPass::resized(Type type) {
 
 void TesselResizeDimsPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (!parseSizes())
+  if (!parseSizes() || (batchSize != 0 && !addBatchDims()))
     return signalPassFailure();
   if (newSizes.empty())
     return;

@@ -112,7 +112,9 @@ TesselSplitStagesPass::cutIntoMicrobatches(func::FuncOp loss,
   // hold the batch under other names (a mixture of experts' `group`)
   // shrink with it.
   FailureOr<SmallVector<std::string>> carrying =
-      dimsCarryingBatch(getOperation(), pipeline.batchDim, *batch);
+      dimsCarryingBatch(getOperation(), pipeline.batchDim, *batch,
+                        {"pipeline", "micro-batches", "cut",
+                         "rename the batch"});
   if (failed(carrying))
     return failure();
   OpPassManager resize(ModuleOp::getOperationName());

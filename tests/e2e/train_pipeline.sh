@@ -7,7 +7,8 @@
 # schedules, on stage:4, on data:2 x stage:2 and on stage:2 x model:2;
 # the MoE example's expert layer, which reshapes the batch into `group`,
 # pipelined on stage:2, data:2 x stage:2 and expert:2 x stage:2 (to 1e-5
-# without its load-balancing loss, within 1e-4 with it);
+# without its load-balancing loss, within 1e-4 with it), and at --batch 32,
+# which resizes `group` with `batch`;
 # on data:2 x stage:2 the gradients' all-reduces run once a step, in apply
 # (explain's collectives a step do not grow with the micro-batches);
 # 1F1B's peak memory per rank is below GPipe's; and the options a
@@ -73,12 +74,14 @@ done
 # not exactly the 1-rank one: with these options (SGD) its curve is within
 # 1e-4 (measured 2.4e-6 on data:2 x stage:2; under AdamW, which scales each
 # gradient by its own size, 1.5% by step 20).
-moe_curve() { # NAME MODEL STAGES TOLERANCE RANKS MESH LAYOUT
+moe_curve() { # NAME MODEL STAGES TOLERANCE RANKS MESH LAYOUT [BATCH]
   local name=$1 model=$2 stages=$3 tolerance=$4 ranks=$5 mesh=$6 layout=$7
+  local batch=()
+  if [ -n "${8:-}" ]; then batch=(--batch "$8"); fi
   local reference
-  reference=$work/$(basename "$model" .mlir).reference
+  reference=$work/$(basename "$model" .mlir)${8:+-b$8}.reference
   if [ ! -f "$reference.jsonl" ]; then
-    "$bin/tessel" compile "$model" -o "$reference.spmd"
+    "$bin/tessel" compile "$model" "${batch[@]}" -o "$reference.spmd"
     "$reference.spmd" --holdout 0 --metrics "$reference.jsonl" "${run_opts[@]}" \
       > "$reference.out"
   fi
@@ -88,12 +91,13 @@ layout: $layout
 pipeline: {axis: stage, microbatches: 2, stages: $stages}
 YAML
   local status=0
-  "$bin/tessel" compile "$model" --layout "$work/$name.yaml" -o "$work/$name.spmd" &&
+  "$bin/tessel" compile "$model" "${batch[@]}" --layout "$work/$name.yaml" \
+    -o "$work/$name.spmd" &&
     mpirun -n "$ranks" --oversubscribe "$work/$name.spmd" \
       --metrics "$work/$name.jsonl" "${run_opts[@]}" > "$work/$name.out" 2>&1 &&
     python3 "$here/compare_losses.py" "$reference.jsonl" "$work/$name.jsonl" "$tolerance" ||
     { status=1; tail -5 "$work/$name.out"; }
-  result "$name ($mesh, $layout, 2 micro-batches) on $ranks ranks: the 1-rank loss curve within $tolerance" $status
+  result "$name ($mesh, $layout, 2 micro-batches${8:+, --batch $8}) on $ranks ranks: the 1-rank loss curve within $tolerance" $status
 }
 moe4=$here/../differential/pipeline/moe4.mlir
 moe_curve moe4-s2 "$moe4" "[[block0], [block2]]" 1e-5 2 "{stage: 2}" "{}"
@@ -103,6 +107,10 @@ moe_curve moe4-e2s2 "$moe4" "[[block0], [block2]]" 1e-5 4 "{expert: 2, stage: 2}
   "{batch: expert, experts: expert}"
 moe_curve moe-d2s2 "$examples/moe/moe.mlir" "[[block0], [block1]]" 1e-4 4 \
   "{data: 2, stage: 2}" "{batch: data, group: data}"
+# --batch 32 resizes `group` with `batch` (docs/user-guide.md), in the
+# reference and the pipelined program alike.
+moe_curve moe-b32-d2s2 "$examples/moe/moe.mlir" "[[block0], [block1]]" 1e-4 4 \
+  "{data: 2, stage: 2}" "{batch: data, group: data}" 32
 
 # On data:2 x stage:2 the gradients' all_reduces over data run once a step,
 # in apply, on the sums of the micro-batches' gradients (which the

@@ -130,7 +130,8 @@ cl::opt<bool> noDecomposeEinsum(
     cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<int64_t> batchSize("batch",
                            cl::desc("examples per step: resizes the model's "
-                                    "'batch' dimension"),
+                                    "'batch' dimension and every dimension "
+                                    "that holds it under another name"),
                            cl::init(0), cl::sub(compileCommand),
                            cl::sub(runCommand));
 cl::list<std::string> dimSizes("dim-size",
@@ -232,10 +233,8 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
       !noFusion && (target == RuntimeTarget::Cpu || gpuFusion);
   options.decomposeEinsum = !noDecomposeEinsum;
   options.overlapCommunication = !noOverlap;
-  std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
-  if (batchSize > 0)
-    sizes.push_back("batch=" + std::to_string(batchSize));
-  options.dimSizes = sizes;
+  options.dimSizes = std::vector<std::string>(dimSizes.begin(), dimSizes.end());
+  options.batchSize = batchSize;
   options.lower = false;
   PassManager pm(&context);
   buildCompilePipeline(pm, options);

@@ -85,7 +85,10 @@ static cl::list<std::string>
              cl::desc("NAME=SIZE: resize a named dimension (repeatable)"),
              cl::sub(mlir::tessel::explainCommand));
 static cl::opt<int64_t>
-    batchSize("batch", cl::desc("resize the 'batch' dimension"), cl::init(0),
+    batchSize("batch",
+              cl::desc("resize the 'batch' dimension and every dimension "
+                       "that holds it under another name"),
+              cl::init(0),
               cl::sub(mlir::tessel::explainCommand));
 static cl::opt<bool>
     padUneven("pad-uneven", cl::desc("pad splits that do not divide"),
@@ -189,8 +192,7 @@ int mlir::tessel::runExplain() {
     options.padUneven = padUneven;
     options.bucketBytes = bucketBytes;
     options.dimSizes.assign(dimSizes.begin(), dimSizes.end());
-    if (batchSize > 0)
-      options.dimSizes.push_back("batch=" + std::to_string(batchSize));
+    options.batchSize = batchSize;
     options.json = format == Format::Json;
     return mlir::tessel::explainPipeline(
         model, options,
@@ -202,9 +204,8 @@ int mlir::tessel::runExplain() {
   PassManager pm(&context);
   mlir::tessel::TesselResizeDimsOptions resize;
   resize.sizes.assign(dimSizes.begin(), dimSizes.end());
-  if (batchSize > 0)
-    resize.sizes.push_back("batch=" + std::to_string(batchSize));
-  if (!resize.sizes.empty())
+  resize.batchSize = batchSize;
+  if (!resize.sizes.empty() || batchSize > 0)
     pm.addPass(mlir::tessel::createTesselResizeDims(resize));
   // As compile does: einsums of three or more inputs as the pairwise ones
   // compile runs, so that the FLOPs are theirs.

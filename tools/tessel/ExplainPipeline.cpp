@@ -19,9 +19,10 @@ int mlir::tessel::explainPipeline(
   // before they are inlined.
   OwningOpRef<ModuleOp> split = model.module().clone();
   PassManager splitting(&context);
-  if (!options.dimSizes.empty()) {
+  if (!options.dimSizes.empty() || options.batchSize > 0) {
     TesselResizeDimsOptions resize;
     resize.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
+    resize.batchSize = options.batchSize;
     splitting.addPass(createTesselResizeDims(resize));
   }
   TesselSplitStagesOptions stages;
@@ -40,6 +41,7 @@ int mlir::tessel::explainPipeline(
   compile.padUneven = options.padUneven;
   compile.bucketBytes = options.bucketBytes;
   compile.dimSizes = options.dimSizes;
+  compile.batchSize = options.batchSize;
   // FLOPs are counted op by op, before fusion; the runtime's buffers after
   // it, as explain counts an unpipelined step.
   compile.fuseElementwise = false;

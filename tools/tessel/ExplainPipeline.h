@@ -26,8 +26,11 @@ struct PipelineExplainOptions {
   std::string layoutPath;
   bool padUneven = false;
   int64_t bucketBytes = 0;
-  /// NAME=SIZE, as compile's --dim-size and --batch.
+  /// NAME=SIZE, as compile's --dim-size.
   std::vector<std::string> dimSizes;
+  /// compile's --batch: resizes every dimension that holds the batch (0:
+  /// keeps the model's).
+  int64_t batchSize = 0;
   bool json = false;
 };
 

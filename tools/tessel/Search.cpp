@@ -82,7 +82,9 @@ cl::opt<std::string> optimizer("optimizer",
                                         "state each rank holds)"),
                                cl::init("sgd"), cl::sub(searchCommand));
 cl::opt<int64_t> batchSize("batch",
-                           cl::desc("resize the model's 'batch' dimension"),
+                           cl::desc("resize the model's 'batch' dimension "
+                                    "and every dimension that holds it "
+                                    "under another name"),
                            cl::init(0), cl::sub(searchCommand));
 cl::list<std::string>
     compareFiles("compare",
@@ -416,9 +418,8 @@ int mlir::tessel::runSearch() {
   options.mode = "train";
   options.optimizer = optimizer;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
-  if (batchSize > 0)
-    sizes.push_back("batch=" + std::to_string(batchSize));
   options.dimSizes = sizes;
+  options.batchSize = batchSize;
   options.fuseElementwise = false;
   options.lower = false;
   PassManager pm(&context);
@@ -441,7 +442,7 @@ int mlir::tessel::runSearch() {
     return 1;
   }
   Evaluator evaluator(model.module(), profile, budget, std::string(scratch));
-  evaluator.allowPipelines(*layered, optimizer, sizes);
+  evaluator.allowPipelines(*layered, optimizer, sizes, batchSize);
 
   std::vector<Evaluation> evaluations;
   std::set<std::string> seen;

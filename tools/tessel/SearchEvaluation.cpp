@@ -130,6 +130,7 @@ Evaluator::pipelineCost(const std::string &layoutFile, bool padUneven,
   compile.mode = "train";
   compile.optimizer = optimizer;
   compile.dimSizes = dimSizes;
+  compile.batchSize = batchSize;
   compile.layoutFile = layoutFile;
   compile.padUneven = padUneven;
   compile.fuseElementwise = false;

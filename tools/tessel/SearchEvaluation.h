@@ -83,12 +83,14 @@ public:
   Evaluation evaluateFile(const std::string &path, std::vector<Axis> mesh);
 
   /// Lets the evaluator compile pipelined layouts: from `model`, the model
-  /// with its layer calls, with compile's --optimizer and --dim-size.
+  /// with its layer calls, with compile's --optimizer, --dim-size and
+  /// --batch.
   void allowPipelines(ModuleOp model, std::string optimizer,
-                      std::vector<std::string> dimSizes) {
+                      std::vector<std::string> dimSizes, int64_t batchSize) {
     layered = model;
     this->optimizer = std::move(optimizer);
     this->dimSizes = std::move(dimSizes);
+    this->batchSize = batchSize;
   }
 
   /// Compiles the pipelined layout file `layoutFile` as `tessel compile`
@@ -120,6 +122,7 @@ private:
   ModuleOp layered;
   std::string optimizer = "sgd";
   std::vector<std::string> dimSizes;
+  int64_t batchSize = 0;
 };
 
 /// Ranks by predicted step time, then memory, then the smaller mesh
