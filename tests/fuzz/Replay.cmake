@@ -37,7 +37,7 @@ add_executable(MachineProfileFuzzerReplay
   ${PROJECT_SOURCE_DIR}/analysis/MachineProfile.cpp)
 target_include_directories(MachineProfileFuzzerReplay PRIVATE
   ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/analysis)
-target_link_libraries(MachineProfileFuzzerReplay PRIVATE fmt::fmt)
+target_link_libraries(MachineProfileFuzzerReplay PRIVATE TesselLayouts fmt::fmt)
 
 add_executable(WeightMapFuzzerReplay
   ${TESSEL_FUZZ_DIR}/WeightMapFuzzer.cpp ${TESSEL_FUZZ_DIR}/ReplayMain.cpp)

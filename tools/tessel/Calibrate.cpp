@@ -171,6 +171,13 @@ int mlir::tessel::runCalibrate(const char *tool) {
   std::optional<ReplacingOutput> replacing;
   std::optional<llvm::raw_fd_ostream> out;
   if (!outputPath.empty()) {
+    // The temporary file beside a directory opens, and the rename over it
+    // would fail only after the measuring.
+    if (llvm::sys::fs::is_directory(outputPath)) {
+      llvm::errs() << "tessel calibrate: " << outputPath
+                   << ": Is a directory\n";
+      return 1;
+    }
     replacing.emplace(outputPath);
     std::error_code code;
     out.emplace(replacing->path(), code, llvm::sys::fs::OF_Text);
