@@ -30,8 +30,9 @@
 // div and sqrt are IEEE f32 operations, equal to the reference's double
 // computation rounded once (rsqrt, 1 / sqrt, rounds twice: within an ulp);
 // exp, log, tanh, erf, sin, cos, sigmoid (1 / (1 + exp(-x))) and gelu
-// (applyGelu, with erfc) run a tile at a time on SLEEF's vector functions
-// (VectorMath.h), and pow on glibc's powf, within a few ulp of it. Comparisons,
+// (applyGelu, with erfc) run a tile at a time on VectorMath.h's vector
+// functions (SLEEF's, and on AVX-512 erf and erfc of its own), and pow on
+// glibc's powf, within a few ulp of it. Comparisons,
 // max, min, relu and select treat NaN as ref::applyBinary / applyUnary do. i1
 // values are 0.0f and 1.0f in registers.
 //

@@ -49,8 +49,22 @@ void applyWithLibm(VectorFunction function, const float *x, float *y,
 using Implementation = void (*)(VectorFunction, const float *, float *,
                                 int64_t);
 
+/// GELU in three passes (the argument, erfc, the product) where the
+/// instruction set has no one-pass GELU of its own.
+void geluInPasses(const float *x, float *y, int64_t count) {
+  constexpr float kMinusInverseSqrt2 = -0.70710678118654752f;
+  for (int64_t i = 0; i < count; ++i)
+    y[i] = x[i] * kMinusInverseSqrt2;
+  applyVectorFunction(VectorFunction::Erfc, y, y, count);
+  for (int64_t i = 0; i < count; ++i)
+    y[i] = 0.5f * x[i] * y[i];
+}
+
+using GeluImplementation = void (*)(const float *, float *, int64_t);
+
 struct Choice {
   Implementation implementation;
+  GeluImplementation gelu;
   const char *isa;
 };
 
@@ -58,11 +72,11 @@ Choice choose() {
 #ifdef TESSEL_RUNTIME_HAS_SLEEF
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f"))
-    return {applyVectorFunctionAvx512, "avx512f"};
+    return {applyVectorFunctionAvx512, applyGeluAvx512, "avx512f"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    return {applyVectorFunctionAvx2, "avx2"};
+    return {applyVectorFunctionAvx2, geluInPasses, "avx2"};
 #endif
-  return {applyWithLibm, "libm"};
+  return {applyWithLibm, geluInPasses, "libm"};
 }
 
 const Choice &chosen() {
@@ -79,12 +93,8 @@ void applyVectorFunction(VectorFunction function, const float *x, float *y,
 }
 
 void applyGelu(const float *x, float *y, int64_t count) {
-  constexpr float kMinusInverseSqrt2 = -0.70710678118654752f;
-  for (int64_t i = 0; i < count; ++i)
-    y[i] = x[i] * kMinusInverseSqrt2;
-  applyVectorFunction(VectorFunction::Erfc, y, y, count);
-  for (int64_t i = 0; i < count; ++i)
-    y[i] = 0.5f * x[i] * y[i];
+  if (count > 0)
+    chosen().gelu(x, y, count);
 }
 
 const char *vectorMathIsa() { return chosen().isa; }

@@ -17,6 +17,8 @@ void applyVectorFunctionAvx512(VectorFunction function, const float *x,
                                float *y, int64_t count);
 void applyVectorFunctionAvx2(VectorFunction function, const float *x, float *y,
                              int64_t count);
+/// applyGelu in one pass, the erfc in registers.
+void applyGeluAvx512(const float *x, float *y, int64_t count);
 
 } // namespace tessel::runtime
 
