@@ -2,6 +2,7 @@
 
 #include "driver/FiniteState.h"
 
+#include "driver/Agreement.h"
 #include "driver/Metadata.h"
 #include "executor/Buffers.h"
 
@@ -29,6 +30,18 @@ firstNonFiniteElement(const std::vector<StateTensor> &tensors) {
     }
   }
   return std::nullopt;
+}
+
+bool stateIsNotFinite(const std::vector<StateTensor> &tensors, int64_t rank,
+                      const std::string &when, const std::string &then) {
+  std::optional<std::string> element = firstNonFiniteElement(tensors);
+  return anyRankFailed(
+      rank, element ? std::optional<std::string>(fmt::format(
+                          "{}: the trained state is not finite: {} on rank "
+                          "{}; an update overflowed (a learning rate too "
+                          "large?); {}",
+                          when, *element, rank, then))
+                    : std::nullopt);
 }
 
 } // namespace tessel::driver

@@ -6,7 +6,8 @@
 // The next step's loss shows it, but after the last step nothing would, so
 // the driver checks the state itself where it would keep it: before every
 // checkpoint, after the last step, and when a step fails, to say whether
-// the weights before it are worth keeping.
+// the weights before it are worth keeping. The pipelined trainer, which
+// writes no checkpoint, checks when a step fails and after the last step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include "driver/Checkpoint.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +29,14 @@ namespace tessel::driver {
 /// element is finite.
 std::optional<std::string>
 firstNonFiniteElement(const std::vector<StateTensor> &tensors);
+
+/// Collective over MPI_COMM_WORLD: true on every rank when the state in
+/// `tensors` (this rank's blocks, in host memory) holds an element that is
+/// not finite on some rank, which then prints "tessel: `when`: the trained
+/// state is not finite: <the element> on rank R; an update overflowed (a
+/// learning rate too large?); `then`" (what the driver does about it).
+bool stateIsNotFinite(const std::vector<StateTensor> &tensors, int64_t rank,
+                      const std::string &when, const std::string &then);
 
 } // namespace tessel::driver
 

@@ -5,6 +5,8 @@
 #include "driver/Agreement.h"
 #include "driver/Batches.h"
 #include "driver/DataSources.h"
+#include "driver/FiniteState.h"
+#include "driver/HostCopies.h"
 #include "driver/PipelineSchedule.h"
 #include "driver/Schedule.h"
 #include "driver/TrainingData.h"
@@ -602,6 +604,20 @@ call(tessel_context_t *context, tessel_function_t compiled,
   return results;
 }
 
+/// Collective over MPI_COMM_WORLD: whether this stage's trained `state`
+/// (the results of its init function) holds an element that is not finite
+/// on some rank, printed as FiniteState.h says.
+bool stateIsNotFinite(tessel_context_t &context, const StagePlan &plan,
+                      const Buffers &state, int64_t rank,
+                      const std::string &when, const std::string &then) {
+  std::vector<StateTensor> tensors;
+  for (const ValueSpec &spec : plan.init->results)
+    tensors.push_back({&spec, state.find(spec.name)});
+  HostCopies copies(context, std::move(tensors));
+  copies.fetch();
+  return driver::stateIsNotFinite(copies.tensors(), rank, when, then);
+}
+
 } // namespace
 
 int trainPipelined(
@@ -828,14 +844,21 @@ int trainPipelined(
         state.put(plan.apply->results[i].name, results[i]);
     }
     sums.clear();
-    if (!finite &&
-        report.stopsAtNonFinite(
-            s,
-            fmt::format("the loss is {}",
-                        // fmt spells NaN with its sign bit ("-nan").
-                        std::isnan(loss) ? "nan" : fmt::format("{}", loss)))) {
-      status = 1;
-      break;
+    if (!finite) {
+      std::string nonFinite =
+          fmt::format("the loss is {}",
+                      // fmt spells NaN with its sign bit ("-nan").
+                      std::isnan(loss) ? "nan" : fmt::format("{}", loss));
+      // The state the step started from may be what is not finite (the
+      // update before it overflowed): then there are no weights to keep,
+      // and skipping steps cannot mend it.
+      if (stateIsNotFinite(*context, plan, state, rank,
+                           fmt::format("step {}: {}", s + 1, nonFinite),
+                           "stopping") ||
+          report.stopsAtNonFinite(s, nonFinite)) {
+        status = 1;
+        break;
+      }
     }
     Clock::time_point stepEnd = Clock::now();
     watchdog.stepFinished();
@@ -850,6 +873,13 @@ int trainPipelined(
       report.printProgress(s, loss, "");
     }
   }
+  // The last step's update is checked by no later step: a state it made
+  // infinite would end a job that exits 0.
+  if (status == 0 && options.steps > 0 &&
+      stateIsNotFinite(*context, plan, state, rank,
+                       fmt::format("after step {}", options.steps),
+                       "training failed"))
+    status = 1;
   if (status == 0)
     report.printSummary();
   MPI_Comm_free(&pipelineComm);

@@ -264,21 +264,6 @@ std::string describeEvaluation(const EvaluationResult &result) {
   return text;
 }
 
-/// Collective: true on every rank when the state in `copies` (fetched)
-/// holds an element that is not finite on some rank, which then prints an
-/// error saying `when`, the element and `then` (what the driver does).
-bool stateIsNotFinite(const HostCopies &copies, int64_t rank,
-                      const std::string &when, const std::string &then) {
-  std::optional<std::string> element = firstNonFiniteElement(copies.tensors());
-  return anyRankFailed(
-      rank, element ? std::optional<std::string>(fmt::format(
-                          "{}: the trained state is not finite: {} on rank "
-                          "{}; an update overflowed (a learning rate too "
-                          "large?); {}",
-                          when, *element, rank, then))
-                    : std::nullopt);
-}
-
 } // namespace
 
 int train(const Options &options, const Program &program,
@@ -471,7 +456,7 @@ int train(const Options &options, const Program &program,
       // and skipping steps cannot mend it.
       HostCopies copies(*context, state.tensors());
       copies.fetch();
-      if (stateIsNotFinite(copies, rank,
+      if (stateIsNotFinite(copies.tensors(), rank,
                            fmt::format("step {}: {}", s + 1, nonFinite),
                            "stopping"))
         return 1;
@@ -529,7 +514,8 @@ int train(const Options &options, const Program &program,
         (s + 1) % options.checkpointEvery == 0) {
       HostCopies copies(*context, state.tensors());
       copies.fetch();
-      if (stateIsNotFinite(copies, rank, fmt::format("after step {}", s + 1),
+      if (stateIsNotFinite(copies.tensors(), rank,
+                           fmt::format("after step {}", s + 1),
                            "no checkpoint written"))
         return 1;
       bool ok = writeCheckpoint(options.checkpointDir, s + 1, copies.tensors(),
@@ -545,7 +531,7 @@ int train(const Options &options, const Program &program,
   if (firstStep < options.steps) {
     HostCopies copies(*context, state.tensors());
     copies.fetch();
-    if (stateIsNotFinite(copies, rank,
+    if (stateIsNotFinite(copies.tensors(), rank,
                          fmt::format("after step {}", options.steps),
                          "no checkpoint written"))
       return 1;

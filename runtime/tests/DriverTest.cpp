@@ -693,6 +693,40 @@ TEST(Driver, PipelinedTrainingHasTheUnpipelinedLosses) {
   }
 }
 
+// The pipelined trainer keeps the NaN policy of the unpipelined one: an
+// update that overflows (1e308 times a finite gradient) stops the job after
+// the last step, or at the next step's loss naming the state, --skip-nonfinite
+// or not (was: exit 0 with infinite weights, or every later step skipped).
+TEST(Driver, PipelinedUpdateThatOverflowsIsNeverKept) {
+  fs::path data = syntheticData("pipeline-overflow-data");
+  std::string common = "--lr 1e308 --data " + data.string() + " ";
+  Job last = runJob(2, TESSEL_LINEAR_PIPELINE_1F1B, common + "--steps 1");
+  EXPECT_EQ(last.status, 1) << last.output;
+  EXPECT_NE(last.output.find("tessel: after step 1: the trained state is "
+                             "not finite: '"),
+            std::string::npos)
+      << last.output;
+  EXPECT_NE(last.output.find("an update overflowed (a learning rate too "
+                             "large?); training failed"),
+            std::string::npos)
+      << last.output;
+  EXPECT_EQ(last.output.find("trained steps"), std::string::npos)
+      << last.output;
+  for (const char *skip : {"", "--skip-nonfinite"}) {
+    Job next =
+        runJob(2, TESSEL_LINEAR_PIPELINE_1F1B, common + "--steps 3 " + skip);
+    EXPECT_EQ(next.status, 1) << skip << "\n" << next.output;
+    EXPECT_NE(next.output.find("tessel: step 2: the loss is nan: the trained "
+                               "state is not finite: '"),
+              std::string::npos)
+        << next.output;
+    EXPECT_NE(next.output.find("; stopping\n"), std::string::npos)
+        << next.output;
+    EXPECT_EQ(next.output.find("step skipped"), std::string::npos)
+        << next.output;
+  }
+}
+
 TEST(Driver, PipelinedTrainingRefusesWhatItCannotDoYet) {
   fs::path dir = scratch("pipeline-options");
   for (auto [option, message] :

@@ -160,7 +160,8 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              WideIntegers:IntegersTheModelCannotHoldAreAnError
              NanData:NonFiniteDataAreAnError
              Pipeline:PipelinedTrainingHasTheUnpipelinedLosses
-             PipelineOptions:PipelinedTrainingRefusesWhatItCannotDoYet)
+             PipelineOptions:PipelinedTrainingRefusesWhatItCannotDoYet
+             PipelineOverflow:PipelinedUpdateThatOverflowsIsNeverKept)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)
   list(GET parts 1 gtest)
