@@ -3,10 +3,11 @@
 // Cutting a batch into micro-batches resizes its dimension, and with it
 // every dimension that holds the batch's elements under another name: a
 // rename or a reshape may give the batch a new name (a mixture of experts
-// calls it `group` on the experts' side), and that dimension must shrink
-// with it or the reshape back no longer holds the same elements. A new
-// batch size for the whole step (tessel-resize-dims' batch-size) resizes
-// the same dimensions.
+// calls it `group` on the experts' side), or merge it with the dimensions
+// inside it (`[batch, seq]` flattened into `tokens`), and that dimension
+// must shrink with it or the reshape back no longer holds the same
+// elements. A new batch size for the whole step (tessel-resize-dims'
+// batch-size) resizes the same dimensions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,21 +31,37 @@ struct BatchResizer {
   llvm::StringRef resizer;
   /// What it does to the batch: "cut", "resize".
   llvm::StringRef verb;
-  /// What else the model's author may do where a reshape merges or splits
-  /// the batch, after "reshape the other dimensions only, or ".
+  /// What else the model's author may do where a reshape cannot be
+  /// followed, after "reshape the other dimensions only, or ".
   llvm::StringRef otherwise;
 };
 
-/// The names of the dimensions that hold the elements of batch dimension
-/// `batchDim` (of size `batchSize`) in `module`: `batchDim` itself and, to a
-/// fixed point, every dimension that a `tessel.rename` gives its position or
-/// that a `tessel.reshape` keeps as a dimension of its own (the only
-/// dimension other than size-1 ones on both sides of its reshape group), in
-/// either direction. Fails, after an error at the op, where a reshape
-/// merges or splits such a dimension with others (its micro-batch would
-/// not be a dimension of its own), or where a dimension found so has a size
-/// other than the batch's; the errors speak as `resizer` says.
-FailureOr<SmallVector<std::string>>
+/// A dimension that holds the batch's elements: its size is always
+/// `factor` times the batch's (1 for the batch and its renamings; seq's
+/// size for `tokens`, the batch merged with `seq` inside it).
+struct BatchCarrier {
+  std::string name;
+  int64_t factor;
+};
+
+/// The dimensions that hold the elements of batch dimension `batchDim` (of
+/// size `batchSize`) in `module`, each with its factor: `batchDim` itself
+/// (factor 1) and, to a fixed point, every dimension that a `tessel.rename`
+/// gives its position (same factor), or that a `tessel.reshape` makes the
+/// outermost dimension of the other side of the reshape group where a
+/// carried dimension is the outermost of its side (dimensions of size 1
+/// aside), in either direction: the dimensions inside it keep their sizes,
+/// so its size scales with the batch, by the carried dimension's factor
+/// times their product over the other side's (`[batch:8, seq:16]` ->
+/// `[tokens:128]` gives `tokens` factor 16, and the reshape back gives
+/// `batch` factor 1 again). Fails, after an error at the op, where a carried
+/// dimension is not the outermost of its group (`[seq, batch]` -> `tokens`
+/// would interleave the batch), where the other side's outermost dimension
+/// would hold a fraction of an example (a split of the batch itself, `group:8`
+/// -> `[pairs:4, pair:2]`), or where a dimension found so has a size other
+/// than its factor times the batch's (one name, two factors); the errors
+/// speak as `resizer` says.
+FailureOr<SmallVector<BatchCarrier>>
 dimsCarryingBatch(ModuleOp module, llvm::StringRef batchDim, int64_t batchSize,
                   const BatchResizer &resizer);
 

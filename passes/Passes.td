@@ -196,9 +196,13 @@ def TesselSplitStages : Pass<"tessel-split-stages", "::mlir::ModuleOp"> {
       it). So does every dimension that holds the batch under another
       name: the one a `tessel.rename` puts in its position, or a
       `tessel.reshape` keeps as a dimension of its own (a mixture of
-      experts' `group`), and on through further renames and reshapes. A
-      reshape that merges such a dimension with others, or splits it, is an
-      error at the reshape.
+      experts' `group`), and on through further renames and reshapes; and
+      one that a reshape merges the batch into, outermost, with the
+      dimensions inside it (`[batch:8, seq:4]` -> `tokens:32`), which
+      becomes the micro-batch times their sizes (16 for 2 micro-batches),
+      as the reshape back splits it. A reshape that merges the batch
+      further in than the outermost dimension of its group, or splits the
+      batch itself, is an error at the reshape.
     - Every op of the loss function gets a stage: a layer call
       (`func.call` with `tessel.scope`) listed in the pipeline's `stages`
       (the first call with that scope) starts its stage, and every other
@@ -404,11 +408,14 @@ def TesselResizeDims : Pass<"tessel-resize-dims", "::mlir::ModuleOp"> {
     and every dimension that holds the batch's elements under another name,
     found as tessel-split-stages finds the dimensions its micro-batches cut
     (a `rename` of the batch, or a `reshape` that keeps it a dimension of
-    its own: a mixture of experts' `group`). A reshape that merges the batch
-    with another dimension or splits it is an error at the reshape, since
-    the merged dimension's new size is not the batch's; such a model gives
-    each size by name in `sizes`. A size in `sizes` for one of these
-    dimensions must be `batch-size`.
+    its own: a mixture of experts' `group`). A dimension that a reshape
+    merges the batch into, outermost, with the dimensions inside it
+    (`[batch:8, seq:4]` -> `tokens:32`) takes `batch-size` times their sizes
+    (`tokens` is 4 x `batch-size`). A reshape that merges the batch
+    further in (`[seq, batch]` -> `tokens`, which interleaves the examples)
+    or splits the batch itself is an error at the reshape; such a model
+    gives each size by name in `sizes`. A size in `sizes` for one of these
+    dimensions must be the one `batch-size` gives it.
 
     Before, with `--tessel-resize-dims="sizes=batch=8"`:
 
@@ -428,8 +435,8 @@ def TesselResizeDims : Pass<"tessel-resize-dims", "::mlir::ModuleOp"> {
     ListOption<"sizes", "sizes", "std::string",
                "NAME=SIZE for each dimension to resize">,
     Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
-           "the new size of batch-dim and of every dimension that holds its "
-           "elements under another name (0: none)">,
+           "the new size of batch-dim; every dimension that holds its "
+           "elements under another name takes it times its factor (0: none)">,
     Option<"batchDim", "batch-dim", "std::string", /*default=*/"\"batch\"",
            "the dimension batch-size resizes">,
   ];

@@ -6,7 +6,8 @@
 // state one (slice bounds, dense constants), and those ops' verifiers
 // already say what is wrong with them. A new batch size resizes every name
 // the batch goes by (MicrobatchDims.h), so that a model which renames it
-// (a mixture of experts' `group`) takes a new batch from one option.
+// (a mixture of experts' `group`) or merges it with the dimensions inside
+// it (`tokens`, the batch times `seq`) takes a new batch from one option.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELRESIZEDIMS
@@ -39,9 +41,10 @@ private:
   /// NAME=SIZE with a positive SIZE.
   bool parseSizes();
 
-  /// Adds `batchSize` to `newSizes` for `batchDim` and every dimension that
-  /// holds its elements; false (after an error) where one cannot follow it
-  /// or `sizes` gives one of them another size.
+  /// Adds `batchSize` to `newSizes` for `batchDim`, and its factor times
+  /// `batchSize` for every dimension that holds its elements; false (after
+  /// an error) where one cannot follow it or `sizes` gives one of them
+  /// another size.
   bool addBatchDims();
 
   /// `type` with the new sizes, or `type` itself if it is not a tessel
@@ -109,28 +112,48 @@ bool TesselResizeDimsPass::addBatchDims() {
                        << batchDim << "' (the batch that batch-size resizes)";
     return false;
   }
-  FailureOr<SmallVector<std::string>> carrying =
+  FailureOr<SmallVector<BatchCarrier>> carriers =
       dimsCarryingBatch(module, batchDim, *modelBatch,
                         {"tessel-resize-dims", "the new batch size", "resize",
                          "give each dimension its size by name"});
-  if (failed(carrying))
+  if (failed(carriers))
     return false;
-  for (const std::string &name : *carrying) {
-    auto [given, inserted] = newSizes.try_emplace(name, newBatch);
-    if (inserted || given->second == newBatch)
+  for (const BatchCarrier &carrier : *carriers) {
+    // A merged dimension (`tokens`, the batch times `seq`) scales with the
+    // batch: its new size is its factor times the new batch.
+    int64_t newSize = 0;
+    if (llvm::MulOverflow(carrier.factor, newBatch, newSize)) {
+      module.emitError() << "tessel-resize-dims: dimension '" << carrier.name
+                         << "' holds the batch '" << batchDim << "' times "
+                         << carrier.factor << ", and " << carrier.factor
+                         << " x the new batch size " << newBatch
+                         << " is too large";
+      return false;
+    }
+    auto [given, inserted] = newSizes.try_emplace(carrier.name, newSize);
+    if (inserted || given->second == newSize)
       continue;
-    if (name == batchDim)
-      module.emitError() << "tessel-resize-dims: dimension '" << name
+    if (carrier.name == batchDim)
+      module.emitError() << "tessel-resize-dims: dimension '" << carrier.name
                          << "' is given two sizes, " << given->second << " and "
                          << newBatch;
-    else
+    else if (carrier.factor == 1)
       module.emitError()
-          << "tessel-resize-dims: dimension '" << name << "' holds the batch '"
-          << batchDim
+          << "tessel-resize-dims: dimension '" << carrier.name
+          << "' holds the batch '" << batchDim
           << "' (a reshape or rename gives it the batch's elements), so the "
              "new batch size "
           << newBatch << " is its size too, but it is also given size "
           << given->second;
+    else
+      module.emitError()
+          << "tessel-resize-dims: dimension '" << carrier.name
+          << "' holds the batch '" << batchDim << "' merged with "
+          << carrier.factor
+          << " elements of each example (a reshape gives it the batch's "
+             "elements), so its size is "
+          << carrier.factor << " x the new batch size " << newBatch << " = "
+          << newSize << ", but it is also given size " << given->second;
     return false;
   }
   return true;

@@ -109,19 +109,21 @@ TesselSplitStagesPass::cutIntoMicrobatches(func::FuncOp loss,
     return success();
   // The micro-batch is the batch every function computes on; the driver
   // feeds the step's batch as `microbatches` of them. The dimensions that
-  // hold the batch under other names (a mixture of experts' `group`)
-  // shrink with it.
-  FailureOr<SmallVector<std::string>> carrying =
+  // hold the batch under other names (a mixture of experts' `group`, or
+  // `tokens`, the batch merged with `seq`) shrink with it, each to its
+  // factor times the micro-batch.
+  FailureOr<SmallVector<BatchCarrier>> carriers =
       dimsCarryingBatch(getOperation(), pipeline.batchDim, *batch,
                         {"pipeline", "micro-batches", "cut",
                          "rename the batch"});
-  if (failed(carrying))
+  if (failed(carriers))
     return failure();
   OpPassManager resize(ModuleOp::getOperationName());
   TesselResizeDimsOptions sizes;
-  for (const std::string &name : *carrying)
-    sizes.sizes.push_back(name + "=" +
-                          std::to_string(*batch / pipeline.microbatches));
+  for (const BatchCarrier &carrier : *carriers)
+    sizes.sizes.push_back(
+        carrier.name + "=" +
+        std::to_string(carrier.factor * (*batch / pipeline.microbatches)));
   resize.addPass(createTesselResizeDims(sizes));
   return runPipeline(resize, getOperation());
 }
