@@ -84,4 +84,40 @@ def TesselScheduleCollectives
   }];
 }
 
+def TesselSplitHaloConvolutions
+    : Pass<"tessel-split-halo-convolutions", "::mlir::func::FuncOp"> {
+  let summary = "compute a convolution's interior rows while its halo "
+                "exchange moves";
+  let description = [{
+    A conv2d whose input is a halo_exchange's result, along one of its
+    spatial dimensions and unpadded there (a spatial split,
+    docs/partitioning.md), needs the neighbours' rows only for its first
+    and last output rows. This pass splits it into the convolution of the
+    halo_exchange's operand alone, which gives exactly the interior output
+    rows, and the convolutions of the two thin slices of the exchanged
+    tensor that give the boundary rows, joined in order with tessel.concat.
+    tessel-lower-to-runtime waits for the exchange before its first user,
+    so the interior convolution runs while the halos move. Each output
+    element is the same sum as before. A convolution is left as it is when
+    the stride does not divide the low halo or the local block is smaller
+    than the window (no interior rows).
+
+    Before:
+
+    ```mlir
+    %w = tessel.halo_exchange %x along "h" over "rows" halo [1, 1]
+        : !tessel.tensor<[c:1, h:8, w:4], f32> -> !tessel.tensor<[c:1, h:10, w:4], f32>
+    %y = tessel.conv2d %w, %k {input_channel = "c", output_channel = "f",
+                               spatial = ["h", "w"], kernel = ["kh", "kw"],
+                               padding = array<i64: 0, 0, 1, 1>}
+        : !tessel.tensor<[c:1, h:10, w:4], f32>, !tessel.tensor<[c:1, f:2, kh:3, kw:3], f32>
+        -> !tessel.tensor<[f:2, h:8, w:4], f32>
+    ```
+
+    After: `conv2d %x` gives rows 1 to 6 (`h:6`), the conv2d of
+    `tessel.slice %w` rows 0 to 2 gives row 0 and of rows 7 to 9 row 7, and
+    `tessel.concat ... over "h"` joins the three.
+  }];
+}
+
 #endif // TESSEL_CODEGEN_PASSES_TD

@@ -113,9 +113,12 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
   // (optimize-comm's rewrites, explain's counts).
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
-  // The order the lowering's starts and waits of collectives will follow.
-  if (options.overlapCommunication)
+  // A convolution's interior rows while its halos move, and the order the
+  // lowering's starts and waits of collectives will follow.
+  if (options.overlapCommunication) {
+    pm.addNestedPass<func::FuncOp>(createTesselSplitHaloConvolutions());
     pm.addNestedPass<func::FuncOp>(createTesselScheduleCollectives());
+  }
   if (options.lower) {
     TesselLowerToRuntimeOptions lowering;
     lowering.overlapCommunication = options.overlapCommunication;
