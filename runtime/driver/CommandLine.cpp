@@ -2,7 +2,9 @@
 
 #include "driver/CommandLine.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 namespace tessel::driver {
@@ -15,6 +17,28 @@ const CLI::Validator kFinite(
       return std::string();
     },
     "FINITE");
+
+const CLI::Validator kNonEmptyPath(
+    [](std::string &input) {
+      return input.empty()
+                 ? std::string("an empty path names nothing; give a path "
+                               "or leave the option out")
+                 : std::string();
+    },
+    "PATH");
+
+const CLI::Validator kSeed(
+    [](std::string &input) {
+      uint64_t value = 0;
+      const char *end = input.data() + input.size();
+      auto [stop, error] = std::from_chars(input.data(), end, value);
+      if (input.empty() || error != std::errc() || stop != end)
+        return "Value " + input +
+               " is not a seed: a whole number from 0 to "
+               "18446744073709551615";
+      return std::string();
+    },
+    "UINT64");
 
 bool parseCommandLine(CLI::App &app, int argc, char **argv, bool print,
                       int &exitStatus) {

@@ -17,6 +17,14 @@ namespace tessel::driver {
 /// (NaN compares false with every bound).
 extern const CLI::Validator kFinite;
 
+/// Refuses an empty path (`--metrics ""`), which the driver would read as
+/// the option not given: no metrics, no checkpoints, without a word.
+extern const CLI::Validator kNonEmptyPath;
+
+/// Refuses a seed that is not a whole number from 0 to 2^64 - 1: the seed
+/// is unsigned, and CLI11 would wrap -1 to 2^64 - 1.
+extern const CLI::Validator kSeed;
+
 /// Parses `argv` into `app`'s options. On --help or a mistake, sets
 /// `exitStatus` (0 for --help), prints the help or error when `print`, and
 /// returns false.

@@ -39,18 +39,22 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                  "Steps of linear warm-up for warmup and cosine")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  app.add_option("--seed", options.seed, "Seed of the order of the examples")
+  app.add_option("--seed", options.seed,
+                 "Seed of the order of the examples (0 to 2^64 - 1)")
+      ->check(kSeed)
       ->capture_default_str();
   app.add_option("--metrics", options.metricsFile,
                  "Write one JSON line per step (step, loss, samples_per_s, "
                  "step_ms, lr) and one per evaluation (split, trained_steps, "
-                 "loss, accuracy, perplexity) to this file");
+                 "loss, accuracy, perplexity) to this file")
+      ->check(kNonEmptyPath);
   app.add_option("--log-every", options.logEvery,
                  "Print progress every N steps")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--checkpoint-dir", options.checkpointDir,
-                 "Write safetensors checkpoints to this directory");
+                 "Write safetensors checkpoints to this directory")
+      ->check(kNonEmptyPath);
   app.add_option("--checkpoint-every", options.checkpointEvery,
                  "Write a checkpoint every N steps (0: only at the end)")
       ->check(CLI::NonNegativeNumber)

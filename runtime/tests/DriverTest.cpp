@@ -460,6 +460,34 @@ TEST(Driver, NonFiniteOptionsAreRefused) {
   }
 }
 
+// An empty --metrics or --checkpoint-dir was read as not given (no metrics,
+// no checkpoints, without a word), and --seed -1 wrapped to 2^64 - 1 (the
+// seed is unsigned): all are refused; the largest seed still trains.
+TEST(Driver, EmptyPathsAndSeedsOutOfRangeAreRefused) {
+  fs::path data = syntheticData("empty-paths-data");
+  std::string common = "--steps 1 --no-evaluate --data " + data.string() + " ";
+  for (auto [option, message] :
+       {std::pair<std::string, std::string>{
+            "--metrics ''", "--metrics: an empty path names nothing"},
+        {"--checkpoint-dir ''", "--checkpoint-dir: an empty path names "
+                                "nothing; give a path or leave the option "
+                                "out"},
+        {"--seed -1", "--seed: Value -1 is not a seed: a whole number from 0 "
+                      "to 18446744073709551615"},
+        {"--seed 18446744073709551616",
+         "--seed: Value 18446744073709551616 is not a seed"}}) {
+    Job job = runJob(1, TESSEL_LINEAR_NP1, common + option);
+    EXPECT_NE(job.status, 0) << option << "\n" << job.output;
+    EXPECT_NE(job.output.find(message), std::string::npos) << option << "\n"
+                                                           << job.output;
+    EXPECT_EQ(job.output.find("step 1/1"), std::string::npos) << option << "\n"
+                                                              << job.output;
+  }
+  Job largest =
+      runJob(1, TESSEL_LINEAR_NP1, common + "--seed 18446744073709551615");
+  EXPECT_EQ(largest.status, 0) << largest.output;
+}
+
 // An option that qualifies another one it lacks was ignored, and a
 // checkpoint directory that is a file failed only at the first checkpoint,
 // after the training before it; all are refused before the first step.

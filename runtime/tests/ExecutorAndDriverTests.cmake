@@ -153,6 +153,7 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              NonFinite:NonFiniteLossStopsTrainingNamingTheStep
              Overflow:AnUpdateThatOverflowsIsNeverKept
              NonFiniteOptions:NonFiniteOptionsAreRefused
+             EmptyPaths:EmptyPathsAndSeedsOutOfRangeAreRefused
              IgnoredOptions:OptionsThatWouldBeIgnoredAreRefused
              Metrics:MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk
              EmptyData:EmptyOrOverflowingDataIsAClearError
