@@ -134,8 +134,7 @@ struct TesselSplitHaloConvolutionsPass
           TesselSplitHaloConvolutionsPass> {
   void runOnOperation() final {
     SmallVector<Conv2DOp> convolutions;
-    getOperation().walk(
-        [&](Conv2DOp conv) { convolutions.push_back(conv); });
+    getOperation().walk([&](Conv2DOp conv) { convolutions.push_back(conv); });
     for (Conv2DOp conv : convolutions)
       splitConvolution(conv);
   }

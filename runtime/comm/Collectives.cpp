@@ -233,11 +233,10 @@ tessel_status_t PendingCollective::test(bool &done) {
     TESSEL_RETURN_IF_ERROR(checkMpi(
         MPI_Test(&request, &complete, MPI_STATUS_IGNORE), "MPI_Test", op));
   if (complete && !neighbourRequests.empty())
-    TESSEL_RETURN_IF_ERROR(
-        checkMpi(MPI_Testall(static_cast<int>(neighbourRequests.size()),
-                             neighbourRequests.data(), &complete,
-                             MPI_STATUSES_IGNORE),
-                 "MPI_Testall", op));
+    TESSEL_RETURN_IF_ERROR(checkMpi(
+        MPI_Testall(static_cast<int>(neighbourRequests.size()),
+                    neighbourRequests.data(), &complete, MPI_STATUSES_IGNORE),
+        "MPI_Testall", op));
   if (complete) {
     if (finish)
       finish();
@@ -477,8 +476,8 @@ tessel_status_t haloExchange(const MpiComm &comm, const std::string &axis,
                              double padValue, const TensorView &input,
                              const TensorView &output) {
   std::unique_ptr<PendingCollective> pending;
-  TESSEL_RETURN_IF_ERROR(startHaloExchange(comm, axis, dim, low, high,
-                                           padValue, input, output, pending));
+  TESSEL_RETURN_IF_ERROR(startHaloExchange(comm, axis, dim, low, high, padValue,
+                                           input, output, pending));
   return pending->wait();
 }
 
@@ -535,7 +534,8 @@ tessel_status_t startHaloExchange(const MpiComm &comm, const std::string &axis,
   // Halos arrive in (scratch), and leave from (moreScratch), contiguous
   // buffers of shape [outer, width, inner], low then high; at an edge of
   // the axis the halo is padding.
-  size_t lowBytes = lowCount * elementBytes, highBytes = highCount * elementBytes;
+  size_t lowBytes = lowCount * elementBytes,
+         highBytes = highCount * elementBytes;
   pending->scratch.resize(lowBytes + highBytes);
   pending->moreScratch.resize(lowBytes + highBytes);
   char *lowHalo = pending->scratch.data(), *highHalo = lowHalo + lowBytes;
@@ -569,8 +569,8 @@ tessel_status_t startHaloExchange(const MpiComm &comm, const std::string &axis,
   if (high > 0) {
     if (successor != MPI_PROC_NULL)
       TESSEL_RETURN_IF_ERROR(
-          checkMpi(MPI_Irecv(highHalo, highCount, type, successor,
-                             kTagHighHalo, comm.world(), slot()),
+          checkMpi(MPI_Irecv(highHalo, highCount, type, successor, kTagHighHalo,
+                             comm.world(), slot()),
                    "MPI_Irecv", op));
     else
       fillWith(highHalo, highCount, input.type, padValue);
@@ -591,8 +591,8 @@ tessel_status_t startHaloExchange(const MpiComm &comm, const std::string &axis,
                view.inner, elementBytes);
   void *target = output.data;
   pending->finish = [=] {
-    copyAlongDim(lowHalo, low, 0, target, total, 0, low, view.outer,
-                 view.inner, elementBytes);
+    copyAlongDim(lowHalo, low, 0, target, total, 0, low, view.outer, view.inner,
+                 elementBytes);
     copyAlongDim(highHalo, high, 0, target, total, low + local, high,
                  view.outer, view.inner, elementBytes);
   };

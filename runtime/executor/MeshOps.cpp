@@ -312,14 +312,14 @@ StartKernel startReduceScatter(const OpDescriptor &desc) {
 StartKernel startHaloExchange(const OpDescriptor &desc) {
   desc.expectOperands(1);
   HaloAttrs attrs(desc);
-  return commStart(
-      desc, {},
-      [=](const CommCall &, tessel_comm_t *comm, const tessel_tensor_t *in,
-          const tessel_tensor_t *out, tessel_comm_request_t **request) {
-        return tessel_comm_halo_exchange_start(
-            comm, attrs.axis.c_str(), attrs.dim, attrs.low, attrs.high,
-            attrs.padValue, in, out, request);
-      });
+  return commStart(desc, {},
+                   [=](const CommCall &, tessel_comm_t *comm,
+                       const tessel_tensor_t *in, const tessel_tensor_t *out,
+                       tessel_comm_request_t **request) {
+                     return tessel_comm_halo_exchange_start(
+                         comm, attrs.axis.c_str(), attrs.dim, attrs.low,
+                         attrs.high, attrs.padValue, in, out, request);
+                   });
 }
 
 } // namespace

@@ -980,7 +980,8 @@ TEST(Comm, StartedHaloExchangesMayBeInFlightTogether) {
       second.set(i, -first.get(i));
     HostTensor firstOut(TESSEL_ELEMENT_TYPE_F32, widened),
         secondOut(TESSEL_ELEMENT_TYPE_F32, widened);
-    tessel_tensor_t firstIn = first.descriptor(), secondIn = second.descriptor(),
+    tessel_tensor_t firstIn = first.descriptor(),
+                    secondIn = second.descriptor(),
                     firstResult = firstOut.descriptor(),
                     secondResult = secondOut.descriptor();
     tessel_comm_request_t *a = nullptr, *b = nullptr;
