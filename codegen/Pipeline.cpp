@@ -116,7 +116,8 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
   // A convolution's interior rows while its halos move, and the order the
   // lowering's starts and waits of collectives will follow.
   if (options.overlapCommunication) {
-    pm.addNestedPass<func::FuncOp>(createTesselSplitHaloConvolutions());
+    if (options.splitHaloConvolutions)
+      pm.addNestedPass<func::FuncOp>(createTesselSplitHaloConvolutions());
     pm.addNestedPass<func::FuncOp>(createTesselScheduleCollectives());
   }
   if (options.lower) {

@@ -92,6 +92,16 @@ struct CompilePipelineOptions
                      "start each where it is and wait for it before its "
                      "first user (tessel-lower-to-runtime)"),
       llvm::cl::init(true)};
+  Option<bool> splitHaloConvolutions{
+      *this, "split-halo-convolutions",
+      llvm::cl::desc("with overlap-communication, compute each convolution "
+                     "of a halo-exchanged block as its interior rows, from "
+                     "the block alone while the halos move, and its "
+                     "boundary rows (tessel-split-halo-convolutions); "
+                     "`tessel compile --target cuda` turns it off, since "
+                     "the CUDA runtime's halo exchanges block on its "
+                     "stream"),
+      llvm::cl::init(true)};
   Option<bool> lower{*this, "lower",
                      llvm::cl::desc("lower to runtime calls (LLVM dialect)"),
                      llvm::cl::init(true)};

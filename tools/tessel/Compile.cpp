@@ -233,6 +233,9 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
       !noFusion && (target == RuntimeTarget::Cpu || gpuFusion);
   options.decomposeEinsum = !noDecomposeEinsum;
   options.overlapCommunication = !noOverlap;
+  // The CUDA runtime's halo exchanges block on its stream: splitting a
+  // convolution there would add launches and overlap nothing.
+  options.splitHaloConvolutions = target == RuntimeTarget::Cpu;
   options.dimSizes = std::vector<std::string>(dimSizes.begin(), dimSizes.end());
   options.batchSize = batchSize;
   options.lower = false;
