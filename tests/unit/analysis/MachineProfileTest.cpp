@@ -267,6 +267,42 @@ TEST(MachineProfile, MalformedProfilesAreClearErrors) {
             "p.json: kernels[1]: 'per_op_seconds' must be a number");
 }
 
+// A key given twice kept its last value and an unknown top-level key was
+// ignored (a misspelt "memroy" read as a profile without its memory).
+TEST(MachineProfile, RepeatedAndUnknownKeysAreClearErrors) {
+  std::string good = formatMachineProfile(madeUpProfile());
+  ASSERT_EQ(errorOf(good), "");
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string text = good;
+    size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  EXPECT_EQ(errorOf(edited("\"version\": 1", "\"version\": 1, \"version\": 1")),
+            "p.json: key 'version' is given twice");
+  EXPECT_EQ(errorOf(edited("\"cores\": 2", "\"cores\": 2, \"cores\": 64")),
+            "p.json: machine: key 'cores' is given twice");
+  EXPECT_EQ(
+      errorOf(edited("\"threads\": 1,", "\"threads\": 1, \"threads\": 8,")),
+      "p.json: kernels[1]: key 'threads' is given twice");
+  EXPECT_EQ(errorOf(edited("\"matmul\"", "\"matmul\": [], \"matmul\"")),
+            "p.json: kernels[0].classes: key 'matmul' is given twice");
+  EXPECT_EQ(errorOf(edited("\"bandwidth_bytes_per_second\"",
+                           "\"group\": 2, \"bandwidth_bytes_per_second\"")),
+            "p.json: collectives[0]: key 'group' is given twice");
+  // The same key in two objects is no repeat.
+  EXPECT_EQ(errorOf(edited("\"machine\": {", "\"machine\": {\"version\": 1,")),
+            "");
+  EXPECT_EQ(errorOf(edited("\"version\": 1", "\"version\": 1, \"memroy\": {}")),
+            "p.json: unknown key 'memroy' (a profile has 'format', "
+            "'version', 'machine', 'kernels', 'collectives' and 'memory')");
+  EXPECT_EQ(errorOf(edited("\"version\": 1",
+                           "\"version\": 1, \"memory\": {\"driver_bytes\": 1, "
+                           "\"image_load_bytes\": 2, \"image_resident_bytes\": "
+                           "3}")),
+            "");
+}
+
 TEST(MachineProfile, TheDefaultProfileReads) {
   const MachineProfile &profile = defaultMachineProfile();
   EXPECT_EQ(profile.source, "built-in default profile");
