@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # End to end: the front end's zoo (examples/vit, examples/gpt,
-# examples/moe, examples/resnet) compiled from its committed MLIR and trained under
-# mpirun: every layout file gives the 1-rank loss curve, the Vision
-# Transformer learns Fashion-MNIST (test accuracy at least 70% after 800
-# steps at batch 64 on the hybrid layout), the ResNet too (68% after 400
-# steps at batch 32, data parallel), and the ResNet's checkpoint carries
-# its batch norms' running statistics (the same evaluation after resuming
-# under another layout).
+# examples/moe, examples/resnet) and the CNN (examples/cnn), compiled from
+# their committed MLIR and trained under mpirun: every layout file gives
+# the 1-rank loss curve, the Vision Transformer learns Fashion-MNIST (test
+# accuracy at least 70% after 800 steps at batch 64 on the hybrid layout),
+# the ResNet too (68% after 400 steps at batch 32, data parallel), and the
+# ResNet's checkpoint carries its batch norms' running statistics (the
+# same evaluation after resuming under another layout).
 #
 # usage: train_zoo.sh BUILD_BIN_DIR EXAMPLES_DIR
 set -euo pipefail
@@ -46,6 +46,10 @@ curves gpt
 curves moe
 if have_fashion_mnist; then
   curves vit --data "$data"
+  # The CNN's channel, data and spatial layouts: the spatial ones run the
+  # halo exchanges, started and waited for, and the convolutions split
+  # around them (tessel-split-halo-convolutions).
+  curves cnn --data "$data"
 
   status=0
   "$bin/tessel" compile "$examples/vit/vit.mlir" --layout "$examples/vit/hybrid.yaml" \
