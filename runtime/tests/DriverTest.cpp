@@ -472,6 +472,9 @@ TEST(Driver, EmptyPathsAndSeedsOutOfRangeAreRefused) {
         {"--checkpoint-dir ''", "--checkpoint-dir: an empty path names "
                                 "nothing; give a path or leave the option "
                                 "out"},
+        {"--metrics=", "--metrics: an empty path names nothing"},
+        {"--checkpoint-dir=", "--checkpoint-dir: an empty path names "
+                              "nothing"},
         {"--seed -1", "--seed: Value -1 is not a seed: a whole number from 0 "
                       "to 18446744073709551615"},
         {"--seed 18446744073709551616",
