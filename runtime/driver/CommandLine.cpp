@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <sstream>
+#include <string>
 
 namespace tessel::driver {
 
@@ -39,6 +41,23 @@ const CLI::Validator kSeed(
       return std::string();
     },
     "UINT64");
+
+bool checkNoEmptyPathAfterEquals(int argc, char **argv,
+                                 std::initializer_list<const char *> names,
+                                 bool print, int &exitStatus) {
+  for (int i = 1; i < argc; ++i)
+    for (const char *name : names)
+      if (argv[i] == std::string(name) + "=") {
+        if (print)
+          std::fprintf(stderr,
+                       "%s: an empty path names nothing; give a path or "
+                       "leave the option out\n",
+                       name);
+        exitStatus = 1;
+        return false;
+      }
+  return true;
+}
 
 bool parseCommandLine(CLI::App &app, int argc, char **argv, bool print,
                       int &exitStatus) {

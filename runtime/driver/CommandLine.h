@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <initializer_list>
+
 namespace tessel::driver {
 
 /// Refuses NaN and infinities, which CLI11's range checks let through
@@ -24,6 +26,15 @@ extern const CLI::Validator kNonEmptyPath;
 /// Refuses a seed that is not a whole number from 0 to 2^64 - 1: the seed
 /// is unsigned, and CLI11 would wrap -1 to 2^64 - 1.
 extern const CLI::Validator kSeed;
+
+/// Refuses an empty path given after '=' (`--metrics=`) to one of the path
+/// options `names`, which CLI11 would read as the option without a value,
+/// then taking the next argument for it ("The following argument was not
+/// expected: 1"). Prints the error when `print`; false with `exitStatus` 1
+/// if one is given so.
+bool checkNoEmptyPathAfterEquals(int argc, char **argv,
+                                 std::initializer_list<const char *> names,
+                                 bool print, int &exitStatus);
 
 /// Parses `argv` into `app`'s options. On --help or a mistake, sets
 /// `exitStatus` (0 for --help), prints the help or error when `print`, and

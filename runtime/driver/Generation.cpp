@@ -5,8 +5,8 @@
 #include "driver/Agreement.h"
 #include "driver/Blocks.h"
 #include "driver/CarriedState.h"
-#include "driver/CommandLine.h"
 #include "driver/Checkpoint.h"
+#include "driver/CommandLine.h"
 #include "driver/HostCopies.h"
 #include "driver/MetricsFile.h"
 #include "executor/Backend.h"
@@ -53,10 +53,12 @@ parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
   // Not checked here, on every rank: rank 0 alone reads it (a pipe that
   // mpirun gives rank 0 only, a file on rank 0's node only).
   app.add_option("--prompts", options.promptFile,
-                 "A file of prompts, one per line (read by rank 0)");
+                 "A file of prompts, one per line (read by rank 0)")
+      ->check(kNonEmptyPath);
   app.add_option("--checkpoint,--checkpoint-dir", options.checkpoint,
                  "A checkpoint, or a directory whose latest checkpoint is "
                  "read (written under any layout and rank count)")
+      ->check(kNonEmptyPath)
       ->required();
   app.add_option("--max-tokens", options.maxTokens,
                  "Tokens to generate per prompt (fewer when the model's "
@@ -72,14 +74,22 @@ parseGenerationOptions(int argc, char **argv, bool print, int &exitStatus) {
                  "Sample among the k most likely tokens only (0: all)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  app.add_option("--seed", options.seed, "Seed of the sampling")
+  app.add_option("--seed", options.seed, "Seed of the sampling (0 to 2^64 - 1)")
+      ->check(kSeed)
       ->capture_default_str();
   app.add_option("--output,--metrics", options.outputFile,
                  "Write one JSON line per prompt (prompt, text, tokens, "
                  "context_full) and one of the totals (generated_tokens, "
-                 "decode_calls, seconds, tokens_per_s) to this file");
+                 "decode_calls, seconds, tokens_per_s) to this file")
+      ->check(kNonEmptyPath);
   app.add_flag("--quiet", options.quiet,
                "Print only the generated text, one line per prompt");
+  if (!checkNoEmptyPathAfterEquals(argc, argv,
+                                   {"--prompts", "--checkpoint",
+                                    "--checkpoint-dir", "--output",
+                                    "--metrics"},
+                                   print, exitStatus))
+    return std::nullopt;
   if (!parseCommandLine(app, argc, argv, print, exitStatus))
     return std::nullopt;
   return options;

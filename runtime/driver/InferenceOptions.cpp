@@ -21,6 +21,7 @@ parseInferenceOptions(int argc, char **argv, bool print, int &exitStatus) {
   app.add_option("--checkpoint", options.checkpoint,
                  "A checkpoint (.safetensors) or a directory of them, whose "
                  "latest is read")
+      ->check(kNonEmptyPath)
       ->required();
   app.add_option("--function", options.function,
                  "The function to run (default: evaluate)");
@@ -35,13 +36,19 @@ parseInferenceOptions(int argc, char **argv, bool print, int &exitStatus) {
       ->capture_default_str();
   app.add_option("--out", options.outDir,
                  "Write each tensor result as DIR/<result>.npy, the batches "
-                 "concatenated (created if need be)");
+                 "concatenated (created if need be)")
+      ->check(kNonEmptyPath);
   app.add_option("--metrics", options.metricsFile,
-                 "Write the metrics as one JSON line to this file");
+                 "Write the metrics as one JSON line to this file")
+      ->check(kNonEmptyPath);
   app.add_option("--max-batches", options.maxBatches,
                  "Run at most this many batches (0: all full batches)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  if (!checkNoEmptyPathAfterEquals(argc, argv,
+                                   {"--checkpoint", "--out", "--metrics"},
+                                   print, exitStatus))
+    return std::nullopt;
   if (!parseCommandLine(app, argc, argv, print, exitStatus))
     return std::nullopt;
   return options;

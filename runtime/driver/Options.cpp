@@ -98,20 +98,9 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
   app.add_flag("--resume", options.resume,
                "Start from the latest checkpoint in --checkpoint-dir, under "
                "any layout or rank count");
-  // CLI11 reads "--metrics=" as the option without a value, which it then
-  // takes from the next argument ("The following argument was not
-  // expected: 1"), so an empty path given that way is refused here first.
-  for (int i = 1; i < argc; ++i)
-    for (std::string path : {"--metrics", "--checkpoint-dir"})
-      if (argv[i] == path + "=") {
-        if (print)
-          std::fprintf(stderr,
-                       "%s: an empty path names nothing; give a path or "
-                       "leave the option out\n",
-                       path.c_str());
-        exitStatus = 1;
-        return std::nullopt;
-      }
+  if (!checkNoEmptyPathAfterEquals(
+          argc, argv, {"--metrics", "--checkpoint-dir"}, print, exitStatus))
+    return std::nullopt;
   if (!parseCommandLine(app, argc, argv, print, exitStatus))
     return std::nullopt;
   if (options.resume && options.checkpointDir.empty()) {

@@ -156,6 +156,14 @@ expect_error "cannot write metrics to /dev/full" --checkpoint-dir "$work/ckpt" -
   --output /dev/full || status=1
 expect_error "--temperature: NaN is not a temperature" --checkpoint-dir "$work/ckpt" --prompt a \
   --temperature nan || status=1
+# An empty path was read as not given (no --output written), and --seed -1
+# wrapped to 2^64 - 1: both refused.
+expect_error "--output: an empty path names nothing" --checkpoint-dir "$work/ckpt" --prompt a \
+  --output "" || status=1
+expect_error "--metrics: an empty path names nothing" --checkpoint-dir "$work/ckpt" --prompt a \
+  --metrics= || status=1
+expect_error "--seed: Value -1 is not a seed" --checkpoint-dir "$work/ckpt" --prompt a \
+  --seed -1 || status=1
 # Weights that are all NaN (their checksums made again): the logits pick no
 # token, which is an error, not text. The sharded checkpoint's tensors are
 # written as one single-file checkpoint (which tessel reads too).
@@ -193,7 +201,7 @@ expect_error "decode's logits for prompt 1 at position 0 hold a NaN or +inf" \
 "$work/mlp.spmd" generate --checkpoint-dir "$work/ckpt" --prompt a > "$work/mlp.out" 2>&1 &&
   status=1
 grep -qF "the program has no 'decode' function" "$work/mlp.out" || status=1
-result "empty and too long prompts, no checkpoint, a path too long, no prompt, --output onto the prompts or a full disk, a NaN temperature, NaN weights and no decode are errors" $status
+result "empty and too long prompts, no checkpoint, a path too long, no prompt, --output onto the prompts or a full disk, a NaN temperature, an empty path, a negative seed, NaN weights and no decode are errors" $status
 
 # Every rank reads the checkpoint rank 0 finds: here rank 1 is pointed at
 # the directory of NaN weights above (standing in for a directory in which

@@ -190,5 +190,10 @@ cmp -s "$work/partial.safetensors" "$work/kept.safetensors" || status=1
 result "the checkpoint given as --metrics is kept" $status
 expect_error "--metrics on a full disk" "cannot write metrics to /dev/full" \
   "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --metrics /dev/full
+# An empty path was read as not given: no metrics, no results written.
+expect_error "an empty --metrics" "--metrics: an empty path names nothing" \
+  "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --metrics ""
+expect_error "an empty --out=" "--out: an empty path names nothing" \
+  "$work/one.spmd" --checkpoint "$work/ckpt" --data "$data" --out=
 
 finish
