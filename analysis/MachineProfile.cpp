@@ -3,6 +3,7 @@
 #include "analysis/MachineProfile.h"
 
 #include "layouts/InputFile.h"
+#include "layouts/StrictJson.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,7 +14,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <set>
 #include <sstream>
 #include <vector>
 
@@ -248,78 +248,21 @@ void fitAlphaBeta(CollectiveFit &fit) {
 constexpr const char *kTopLevelKeys[] = {"format",  "version",     "machine",
                                          "kernels", "collectives", "memory"};
 
-/// Parses `text` without exceptions (a discarded value when it is not
-/// JSON), noting the first key an object gives twice, which nlohmann would
-/// otherwise resolve to its last value: in `repeated` the key, in
-/// `repeatedIn` where its object sits ("" for the top level,
-/// "kernels[1].classes" within).
-json parseNotingRepeatedKey(const std::string &text, std::string &repeated,
-                            std::string &repeatedIn) {
-  struct Open {
-    bool array = false;
-    int64_t elements = 0;
-    std::set<std::string> keys;
-    std::string path;
-  };
-  std::vector<Open> open;
-  std::string lastKey;
-  // The path of the value that starts now: an array's next element or the
-  // value of the object's last key.
-  auto pathOfNewValue = [&]() -> std::string {
-    if (open.empty())
-      return "";
-    Open &parent = open.back();
-    if (parent.array)
-      return fmt::format("{}[{}]", parent.path, parent.elements++);
-    return parent.path.empty() ? lastKey : parent.path + "." + lastKey;
-  };
-  auto note = [&](int, json::parse_event_t event, json &parsed) {
-    switch (event) {
-    case json::parse_event_t::object_start:
-    case json::parse_event_t::array_start: {
-      std::string path = pathOfNewValue();
-      open.push_back(
-          {event == json::parse_event_t::array_start, 0, {}, std::move(path)});
-      break;
-    }
-    case json::parse_event_t::object_end:
-    case json::parse_event_t::array_end:
-      if (!open.empty())
-        open.pop_back();
-      break;
-    case json::parse_event_t::key:
-      if (parsed.is_string() && !open.empty()) {
-        lastKey = parsed.get<std::string>();
-        if (!open.back().keys.insert(lastKey).second && repeated.empty()) {
-          repeated = lastKey;
-          repeatedIn = open.back().path;
-        }
-      }
-      break;
-    case json::parse_event_t::value:
-      if (!open.empty() && open.back().array)
-        ++open.back().elements;
-      break;
-    }
-    return true;
-  };
-  return json::parse(text, note, /*allow_exceptions=*/false);
-}
-
 std::optional<MachineProfile> parseMachineProfile(const std::string &text,
                                                   const std::string &source,
                                                   std::string &error) {
-  std::string repeated, repeatedIn;
-  json root = parseNotingRepeatedKey(text, repeated, repeatedIn);
+  layout::RepeatedKey repeated;
+  json root = layout::parseNotingRepeatedKey(text, repeated);
   if (root.is_discarded() || !root.is_object()) {
     error = source + ": not a JSON object";
     return std::nullopt;
   }
-  if (!repeated.empty()) {
-    error = repeatedIn.empty()
-                ? fmt::format("{}: key '{}' is given twice", source, repeated)
+  if (!repeated.key.empty()) {
+    error = repeated.path.empty()
+                ? fmt::format("{}: key '{}' is given twice", source,
+                              repeated.key)
                 : fmt::format("{}: {}: key '{}' is given twice", source,
-                              repeatedIn, repeated);
+                              repeated.path, repeated.key);
     return std::nullopt;
   }
   for (const auto &item : root.items())

@@ -2,7 +2,7 @@
 
 #include "safetensors/Safetensors.h"
 
-#include "safetensors/StrictJson.h"
+#include "layouts/StrictJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -211,8 +211,8 @@ bool Reader::open(std::istream &input, uint64_t fileSize, std::string &why) {
     return false;
   }
   json &header = parsed->value;
-  RepeatedKey repeated;
-  header = parseNotingRepeats(text, repeated);
+  layout::RepeatedKey repeated;
+  header = layout::parseNotingRepeatedKey(text, repeated);
   if (header.is_discarded() || !header.is_object()) {
     why = "its header is not a JSON object";
     return false;
@@ -220,10 +220,10 @@ bool Reader::open(std::istream &input, uint64_t fileSize, std::string &why) {
   // nlohmann keeps the last of a repeated key: one of two tensors of a
   // name would be read without a word.
   if (!repeated.key.empty()) {
-    why = repeated.parent.empty()
+    why = repeated.path.empty()
               ? fmt::format("its header names tensor '{}' twice", repeated.key)
               : fmt::format("its header gives key '{}' twice in '{}'",
-                            repeated.key, repeated.parent);
+                            repeated.key, repeated.path);
     return false;
   }
   dataStart = 8 + length;

@@ -2,7 +2,7 @@
 
 #include "safetensors/ShardIndex.h"
 
-#include "safetensors/StrictJson.h"
+#include "layouts/StrictJson.h"
 
 #include <fmt/format.h>
 
@@ -31,20 +31,20 @@ bool isPlainFileName(const std::string &name) {
 bool parseShardIndex(const std::string &text, ShardIndex &index,
                      std::string &why) {
   index = {};
-  RepeatedKey repeated;
-  json document = parseNotingRepeats(text, repeated);
+  layout::RepeatedKey repeated;
+  json document = layout::parseNotingRepeatedKey(text, repeated);
   if (document.is_discarded() || !document.is_object()) {
     why = "it is not a JSON object";
     return false;
   }
   if (!repeated.key.empty()) {
-    why = repeated.parent == "weight_map"
+    why = repeated.path == "weight_map"
               ? fmt::format("its weight_map names tensor '{}' twice",
                             repeated.key)
               : fmt::format("it gives key '{}' twice{}", repeated.key,
-                            repeated.parent.empty()
+                            repeated.path.empty()
                                 ? std::string()
-                                : " in '" + repeated.parent + "'");
+                                : " in '" + repeated.path + "'");
     return false;
   }
   auto weightMap = document.find("weight_map");

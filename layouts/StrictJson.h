@@ -1,0 +1,37 @@
+//===- StrictJson.h - JSON objects whose keys must not repeat ---*- C++ -*-===//
+//
+// JSON lets an object give a key twice and nlohmann keeps the last value,
+// so a safetensors header, a sharded checkpoint's index or a machine
+// profile giving a key twice would be read with one of the two values
+// silently. The parse here notes the first repeated key, and where it is,
+// instead. The readers of those files share it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_LAYOUTS_STRICTJSON_H
+#define TESSEL_LAYOUTS_STRICTJSON_H
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace tessel::layout {
+
+/// The first key that an object of a parsed document gives twice.
+struct RepeatedKey {
+  /// Empty when no key repeats.
+  std::string key;
+  /// Where the object that repeats it sits: "" for the document itself,
+  /// "w" for the value of the top-level key "w", "kernels[1].classes"
+  /// deeper in.
+  std::string path;
+};
+
+/// Parses `text` without exceptions (a discarded value when it is not
+/// JSON), noting in `repeated` the first key an object gives twice.
+nlohmann::json parseNotingRepeatedKey(const std::string &text,
+                                      RepeatedKey &repeated);
+
+} // namespace tessel::layout
+
+#endif // TESSEL_LAYOUTS_STRICTJSON_H
