@@ -15,10 +15,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <regex>
 #include <string>
@@ -56,6 +56,17 @@ Job runJob(int ranks, const char *program, const std::string &arguments) {
   int status = ::pclose(pipe);
   job.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return job;
+}
+
+/// Whether `job` printed `text`. The message names the text and quotes all
+/// the job printed, so that a failing EXPECT_TRUE (the text is missing) or
+/// EXPECT_FALSE (the text is there) shows what the job said instead.
+::testing::AssertionResult printed(const Job &job, const std::string &text) {
+  bool found = job.output.find(text) != std::string::npos;
+  return (found ? ::testing::AssertionSuccess() : ::testing::AssertionFailure())
+         << (found ? "printed '" : "did not print '") << text
+         << "'; all it printed:\n"
+         << job.output;
 }
 
 /// A fresh directory for one test's files.
@@ -115,16 +126,14 @@ TEST(Driver, HelpListsTheOptions) {
        {"--steps", "--data", "--lr", "--schedule", "--warmup-steps", "--seed",
         "--metrics", "--log-every", "--checkpoint-dir", "--checkpoint-every",
         "--resume"})
-    EXPECT_NE(job.output.find(option), std::string::npos) << option;
+    EXPECT_TRUE(printed(job, option)) << option;
 }
 
 TEST(Driver, MeshThatDoesNotMatchTheJobIsAClearError) {
   Job job = runJob(3, TESSEL_LINEAR_NP2, "--steps 1");
   EXPECT_EQ(job.status, 1) << job.output;
-  EXPECT_NE(job.output.find("tessel: the program's mesh data:2 needs 2 ranks, "
-                            "but mpirun started 3"),
-            std::string::npos)
-      << job.output;
+  EXPECT_TRUE(printed(job, "tessel: the program's mesh data:2 needs 2 ranks, "
+                           "but mpirun started 3"));
 }
 
 TEST(Driver, TrainingLowersTheLoss) {
@@ -137,7 +146,7 @@ TEST(Driver, TrainingLowersTheLoss) {
   ASSERT_EQ(job.status, 0) << job.output;
   std::cout << job.output;
   EXPECT_EQ(progressOf(job.output).size(), 3u) << job.output;
-  EXPECT_NE(job.output.find("trained steps 1-60"), std::string::npos);
+  EXPECT_TRUE(printed(job, "trained steps 1-60"));
   std::map<int64_t, double> losses = lossesOf(dir / "metrics.jsonl");
   ASSERT_EQ(losses.size(), 60u);
   // Ten classes: the untrained model is near log(10) = 2.30.
@@ -152,19 +161,15 @@ TEST(Driver, ProfilePrintsTheTimeOfEachKindOfOp) {
   REQUIRE_DATA();
   Job job = runJob(1, TESSEL_LINEAR_NP1, "--steps 5 --profile");
   ASSERT_EQ(job.status, 0) << job.output;
-  EXPECT_NE(job.output.find("op profile of rank 0: "), std::string::npos)
-      << job.output;
+  EXPECT_TRUE(printed(job, "op profile of rank 0: "));
   // The linear classifier's step: its matmul and its loss, each a row with
   // one call per step, and its costliest call site with its location.
   for (const char *row : {" tessel.einsum\n", " tessel.softmax_cross_entropy"})
-    EXPECT_NE(job.output.find(row), std::string::npos) << row << job.output;
-  EXPECT_NE(job.output.find("costliest call sites:"), std::string::npos);
-  EXPECT_NE(job.output.find(" at linear.mlir:"), std::string::npos)
-      << job.output;
+    EXPECT_TRUE(printed(job, row)) << row;
+  EXPECT_TRUE(printed(job, "costliest call sites:"));
+  EXPECT_TRUE(printed(job, " at linear.mlir:"));
   // Every op of its step runs on a fast kernel.
-  EXPECT_NE(job.output.find("reference kernels (slow paths): none"),
-            std::string::npos)
-      << job.output;
+  EXPECT_TRUE(printed(job, "reference kernels (slow paths): none"));
 }
 
 TEST(Driver, OneAndTwoRanksPrintTheSameLosses) {
@@ -214,11 +219,9 @@ TEST(Driver, CheckpointFromTwoRanksResumesOnOne) {
                            (dir / "resumed.jsonl").string() + " " + common);
   ASSERT_EQ(resumed.status, 0) << resumed.output;
   std::cout << resumed.output;
-  EXPECT_NE(resumed.output.find("resumed from " +
-                                (checkpoints / "step-00000004").string() +
-                                " after step 4"),
-            std::string::npos)
-      << resumed.output;
+  EXPECT_TRUE(printed(resumed, "resumed from " +
+                                   (checkpoints / "step-00000004").string() +
+                                   " after step 4"));
 
   Job straight = runJob(1, TESSEL_LINEAR_NP1,
                         "--steps 7 --seed 3 --metrics " +
@@ -258,11 +261,10 @@ TEST(Driver, CheckpointThatDisagreesIsAClearError) {
   Job job = runJob(2, TESSEL_LINEAR_NP2,
                    "--steps 5 --resume --checkpoint-dir " + dir.string());
   EXPECT_EQ(job.status, 1) << job.output;
-  EXPECT_NE(job.output.find("checkpoint " + path.string() +
-                            ": tensor 'w' has shape [10, 784], but the "
-                            "program has it as [pixels:784, classes:10] f32"),
-            std::string::npos)
-      << job.output;
+  EXPECT_TRUE(
+      printed(job, "checkpoint " + path.string() +
+                       ": tensor 'w' has shape [10, 784], but the "
+                       "program has it as [pixels:784, classes:10] f32"));
 }
 
 /// Writes an idx file of unsigned bytes with the given sizes, holding
@@ -287,8 +289,7 @@ void expectDataError(const fs::path &dir, const std::string &expected) {
                    "--steps 2 --data " + dir.string() + " --metrics " +
                        metrics.string());
   EXPECT_EQ(job.status, 1) << job.output;
-  EXPECT_NE(job.output.find("tessel: " + expected), std::string::npos)
-      << job.output;
+  EXPECT_TRUE(printed(job, "tessel: " + expected));
   std::ifstream file(metrics);
   std::string kept((std::istreambuf_iterator<char>(file)), {});
   EXPECT_EQ(kept, "{\"step\": 1, \"loss\": 2.3}\n") << "metrics overwritten";
@@ -380,22 +381,17 @@ TEST(Driver, NonFiniteLossStopsTrainingNamingTheStep) {
                        data.string();
   Job stopped = runJob(2, TESSEL_LINEAR_NP2, common);
   EXPECT_EQ(stopped.status, 1) << stopped.output;
-  EXPECT_NE(stopped.output.find("tessel: step 2: the loss is inf; stopping "
-                                "(the weights are those after step 1"),
-            std::string::npos)
-      << stopped.output;
-  EXPECT_EQ(stopped.output.find("step 3/6"), std::string::npos)
-      << stopped.output;
+  EXPECT_TRUE(printed(stopped, "tessel: step 2: the loss is inf; stopping "
+                               "(the weights are those after step 1"));
+  EXPECT_FALSE(printed(stopped, "step 3/6"));
 
   fs::path metrics = data.parent_path() / "nonfinite.jsonl";
   Job skipped =
       runJob(2, TESSEL_LINEAR_NP2,
              common + " --skip-nonfinite --metrics " + metrics.string());
   EXPECT_EQ(skipped.status, 0) << skipped.output;
-  EXPECT_NE(skipped.output.find("tessel: step 2: the loss is inf; step "
-                                "skipped"),
-            std::string::npos)
-      << skipped.output;
+  EXPECT_TRUE(printed(skipped, "tessel: step 2: the loss is inf; step "
+                               "skipped"));
   std::ifstream file(metrics);
   std::string line;
   int skippedLines = 0;
@@ -405,8 +401,9 @@ TEST(Driver, NonFiniteLossStopsTrainingNamingTheStep) {
       ++skippedLines;
       EXPECT_TRUE(entry["loss"].is_null()) << line;
     }
-    if (entry.contains("skipped_steps"))
+    if (entry.contains("skipped_steps")) {
       EXPECT_EQ(entry["skipped_steps"], 5) << line;
+    }
   }
   EXPECT_EQ(skippedLines, 5);
 }
@@ -424,27 +421,17 @@ TEST(Driver, AnUpdateThatOverflowsIsNeverKept) {
       runJob(2, TESSEL_LINEAR_NP2,
              common + "--steps 1 --checkpoint-dir " + checkpoints.string());
   EXPECT_EQ(last.status, 1) << last.output;
-  EXPECT_NE(last.output.find("tessel: after step 1: the trained state is "
-                             "not finite: '"),
-            std::string::npos)
-      << last.output;
-  EXPECT_NE(last.output.find("an update overflowed (a learning rate too "
-                             "large?); no checkpoint written"),
-            std::string::npos)
-      << last.output;
+  EXPECT_TRUE(printed(last, "tessel: after step 1: the trained state is "
+                            "not finite: '"));
+  EXPECT_TRUE(printed(last, "an update overflowed (a learning rate too "
+                            "large?); no checkpoint written"));
   EXPECT_FALSE(fs::exists(checkpoints / "step-00000001")) << last.output;
   for (const char *skip : {"", "--skip-nonfinite"}) {
     Job next = runJob(2, TESSEL_LINEAR_NP2, common + "--steps 3 " + skip);
     EXPECT_EQ(next.status, 1) << skip << "\n" << next.output;
-    EXPECT_NE(next.output.find("tessel: step 2: the loss is "),
-              std::string::npos)
-        << next.output;
-    EXPECT_NE(next.output.find(": the trained state is not finite: '"),
-              std::string::npos)
-        << next.output;
-    EXPECT_EQ(next.output.find("the weights are those after step 1"),
-              std::string::npos)
-        << next.output;
+    EXPECT_TRUE(printed(next, "tessel: step 2: the loss is "));
+    EXPECT_TRUE(printed(next, ": the trained state is not finite: '"));
+    EXPECT_FALSE(printed(next, "the weights are those after step 1"));
   }
 }
 
@@ -454,9 +441,7 @@ TEST(Driver, NonFiniteOptionsAreRefused) {
        {"--lr nan", "--lr inf", "--step-timeout nan", "--holdout nan"}) {
     Job job = runJob(1, TESSEL_LINEAR_NP1, std::string("--steps 1 ") + option);
     EXPECT_NE(job.status, 0) << option << "\n" << job.output;
-    EXPECT_NE(job.output.find("is not a finite number"), std::string::npos)
-        << option << "\n"
-        << job.output;
+    EXPECT_TRUE(printed(job, "is not a finite number")) << option;
   }
 }
 
@@ -481,10 +466,8 @@ TEST(Driver, EmptyPathsAndSeedsOutOfRangeAreRefused) {
          "--seed: Value 18446744073709551616 is not a seed"}}) {
     Job job = runJob(1, TESSEL_LINEAR_NP1, common + option);
     EXPECT_NE(job.status, 0) << option << "\n" << job.output;
-    EXPECT_NE(job.output.find(message), std::string::npos) << option << "\n"
-                                                           << job.output;
-    EXPECT_EQ(job.output.find("step 1/1"), std::string::npos) << option << "\n"
-                                                              << job.output;
+    EXPECT_TRUE(printed(job, message)) << option;
+    EXPECT_FALSE(printed(job, "step 1/1")) << option;
   }
   Job largest =
       runJob(1, TESSEL_LINEAR_NP1, common + "--seed 18446744073709551615");
@@ -509,9 +492,8 @@ TEST(Driver, OptionsThatWouldBeIgnoredAreRefused) {
              " exists and is not a directory"}}) {
     Job job = runJob(1, TESSEL_LINEAR_NP1, "--steps 1 " + option);
     EXPECT_EQ(job.status, 1) << option << "\n" << job.output;
-    EXPECT_NE(job.output.find(message), std::string::npos) << option << "\n"
-                                                           << job.output;
-    EXPECT_EQ(job.output.find("step 1"), std::string::npos) << job.output;
+    EXPECT_TRUE(printed(job, message)) << option;
+    EXPECT_FALSE(printed(job, "step 1"));
   }
   EXPECT_EQ(readAll(notADirectory), "not a directory\n");
 }
@@ -527,19 +509,16 @@ TEST(Driver, MetricsNeverOverwriteOtherFilesAndFailOnAFullDisk) {
   Job refused =
       runJob(1, TESSEL_LINEAR_NP1, common + " --metrics " + images.string());
   EXPECT_EQ(refused.status, 1) << refused.output;
-  EXPECT_NE(refused.output.find("tessel: --metrics " + images.string() +
-                                ": the file exists and is not a metrics "
-                                "file (JSON lines); refusing to overwrite it"),
-            std::string::npos)
-      << refused.output;
+  EXPECT_TRUE(
+      printed(refused, "tessel: --metrics " + images.string() +
+                           ": the file exists and is not a metrics "
+                           "file (JSON lines); refusing to overwrite it"));
   EXPECT_EQ(readAll(images), before) << "the data file was overwritten";
 
   Job full = runJob(2, TESSEL_LINEAR_NP2, common + " --metrics /dev/full");
   EXPECT_EQ(full.status, 1) << full.output;
-  EXPECT_NE(full.output.find("tessel: cannot write metrics to /dev/full: No "
-                             "space left on device"),
-            std::string::npos)
-      << full.output;
+  EXPECT_TRUE(printed(full, "tessel: cannot write metrics to /dev/full: No "
+                            "space left on device"));
 }
 
 namespace {
@@ -650,11 +629,9 @@ TEST(Driver, IntegersTheModelCannotHoldAreAnError) {
   Job job = runJob(1, TESSEL_LINEAR_NP1,
                    "--steps 1 --no-evaluate --data " + dir.string());
   EXPECT_EQ(job.status, 1) << job.output;
-  EXPECT_NE(job.output.find("tessel: " + (dir / "labels.npy").string() +
-                            ": element 17 is 4294967299, which the model's "
-                            "'labels' ([batch:64] i32) cannot hold"),
-            std::string::npos)
-      << job.output;
+  EXPECT_TRUE(printed(job, "tessel: " + (dir / "labels.npy").string() +
+                               ": element 17 is 4294967299, which the model's "
+                               "'labels' ([batch:64] i32) cannot hold"));
 }
 
 // A NaN in the data is named by file and element before training, not met
@@ -674,10 +651,9 @@ TEST(Driver, NonFiniteDataAreAnError) {
   Job job = runJob(1, TESSEL_LINEAR_NP1,
                    "--steps 1 --no-evaluate --data " + dir.string());
   EXPECT_EQ(job.status, 1) << job.output;
-  EXPECT_NE(job.output.find("tessel: " + (dir / "images.npy").string() +
-                            ": element 3923 is nan; the data must be finite"),
-            std::string::npos)
-      << job.output;
+  EXPECT_TRUE(
+      printed(job, "tessel: " + (dir / "images.npy").string() +
+                       ": element 3923 is nan; the data must be finite"));
 }
 
 } // namespace
@@ -713,7 +689,7 @@ TEST(Driver, PipelinedTrainingHasTheUnpipelinedLosses) {
     Job job = runJob(run.ranks, run.program, arguments + metrics.string());
     ASSERT_EQ(job.status, 0) << job.output;
     std::cout << job.output;
-    EXPECT_NE(job.output.find(run.says), std::string::npos) << job.output;
+    EXPECT_TRUE(printed(job, run.says));
     EXPECT_EQ(progressOf(job.output), progressOf(reference.output));
     std::map<int64_t, double> losses = lossesOf(metrics);
     ASSERT_EQ(losses.size(), 20u) << run.program;
@@ -733,28 +709,19 @@ TEST(Driver, PipelinedUpdateThatOverflowsIsNeverKept) {
   std::string common = "--lr 1e308 --data " + data.string() + " ";
   Job last = runJob(2, TESSEL_LINEAR_PIPELINE_1F1B, common + "--steps 1");
   EXPECT_EQ(last.status, 1) << last.output;
-  EXPECT_NE(last.output.find("tessel: after step 1: the trained state is "
-                             "not finite: '"),
-            std::string::npos)
-      << last.output;
-  EXPECT_NE(last.output.find("an update overflowed (a learning rate too "
-                             "large?); training failed"),
-            std::string::npos)
-      << last.output;
-  EXPECT_EQ(last.output.find("trained steps"), std::string::npos)
-      << last.output;
+  EXPECT_TRUE(printed(last, "tessel: after step 1: the trained state is "
+                            "not finite: '"));
+  EXPECT_TRUE(printed(last, "an update overflowed (a learning rate too "
+                            "large?); training failed"));
+  EXPECT_FALSE(printed(last, "trained steps"));
   for (const char *skip : {"", "--skip-nonfinite"}) {
     Job next =
         runJob(2, TESSEL_LINEAR_PIPELINE_1F1B, common + "--steps 3 " + skip);
     EXPECT_EQ(next.status, 1) << skip << "\n" << next.output;
-    EXPECT_NE(next.output.find("tessel: step 2: the loss is nan: the trained "
-                               "state is not finite: '"),
-              std::string::npos)
-        << next.output;
-    EXPECT_NE(next.output.find("; stopping\n"), std::string::npos)
-        << next.output;
-    EXPECT_EQ(next.output.find("step skipped"), std::string::npos)
-        << next.output;
+    EXPECT_TRUE(printed(next, "tessel: step 2: the loss is nan: the trained "
+                              "state is not finite: '"));
+    EXPECT_TRUE(printed(next, "; stopping\n"));
+    EXPECT_FALSE(printed(next, "step skipped"));
   }
 }
 
@@ -773,9 +740,8 @@ TEST(Driver, PipelinedTrainingRefusesWhatItCannotDoYet) {
         runJob(2, TESSEL_LINEAR_PIPELINE_1F1B,
                "--steps 2 --data " + std::string(kDataDir) + " " + option);
     EXPECT_NE(job.status, 0) << option << "\n" << job.output;
-    EXPECT_NE(job.output.find(message), std::string::npos) << option << "\n"
-                                                           << job.output;
-    EXPECT_EQ(job.output.find("step 1/2"), std::string::npos) << job.output;
+    EXPECT_TRUE(printed(job, message)) << option;
+    EXPECT_FALSE(printed(job, "step 1/2"));
   }
   EXPECT_FALSE(fs::exists(dir / "checkpoints"));
 }
