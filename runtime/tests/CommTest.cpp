@@ -347,6 +347,20 @@ HostTensor inputOf(int64_t rank, tessel_element_type_t type,
         << tessel_status_name(status) << ": " << tessel_last_error_message();  \
   } while (false)
 
+/// Tests the started `request` until it is done, checks that `started`, its
+/// output, is then whole (`expected`), and waits for the finished request.
+void expectWholeOnceTestedDone(tessel_comm_request_t *request,
+                               const HostTensor &started,
+                               const std::vector<double> &expected) {
+  int32_t done = 0;
+  tessel_status_t tested = TESSEL_STATUS_OK;
+  while (!done && tested == TESSEL_STATUS_OK)
+    tested = tessel_comm_test(request, &done);
+  EXPECT_OK(tested);
+  EXPECT_TRUE(matches(started, expected)) << "started, tested";
+  EXPECT_OK(tessel_comm_wait(request));
+}
+
 /// Runs `body(mesh, comm, axes)` for every mesh of this job and every
 /// ordered axis list of it, with the mesh and axes in failure messages.
 void forEachGroup(
@@ -743,13 +757,7 @@ TEST(Comm, AllGather) {
           EXPECT_OK(tessel_comm_all_gather_start(comm.get(), args.count(),
                                                  args.names(), dim, &in,
                                                  &startedOut, &request));
-          int32_t done = 0;
-          tessel_status_t tested = TESSEL_STATUS_OK;
-          while (!done && tested == TESSEL_STATUS_OK)
-            tested = tessel_comm_test(request, &done);
-          EXPECT_OK(tested);
-          EXPECT_TRUE(matches(started, expected)) << "started, tested";
-          EXPECT_OK(tessel_comm_wait(request));
+          expectWholeOnceTestedDone(request, started, expected);
         }
       }
     }
@@ -886,6 +894,43 @@ TEST(Comm, ShardSlice) {
 // halo_exchange and collective_permute
 //===----------------------------------------------------------------------===//
 
+/// What a halo exchange along `axis`, widening `dim` of `shape` by `low`
+/// and `high`, leaves on `rank` when every rank's input is
+/// inputOf(its rank, `type`, `shape`, false): element j along the dim is the
+/// predecessor's local-low+j for j < low, the successor's j-low-local past
+/// the own part, and `pad` where the neighbour would be off the axis.
+std::vector<double> haloExchanged(const Mesh &mesh, const std::string &axis,
+                                  int64_t rank, tessel_element_type_t type,
+                                  const std::vector<int64_t> &shape,
+                                  int32_t dim, int64_t low, int64_t high,
+                                  double pad) {
+  unsigned axisIndex = *mesh.axisIndex(axis);
+  std::vector<int64_t> coords = mesh.coordinatesOf(rank);
+  int64_t local = shape[dim];
+  std::vector<int64_t> widened = shape;
+  widened[dim] += low + high;
+  std::vector<double> expected(numElements(widened));
+  for (int64_t flat = 0; flat < numElements(widened); ++flat) {
+    std::vector<int64_t> index = unravel(flat, widened);
+    std::vector<int64_t> from = coords;
+    int64_t along = index[dim] - low;
+    if (along < 0) {
+      --from[axisIndex];
+      along += local;
+    } else if (along >= local) {
+      ++from[axisIndex];
+      along -= local;
+    }
+    if (from[axisIndex] < 0 || from[axisIndex] >= mesh.axisSizes()[axisIndex]) {
+      expected[flat] = pad;
+      continue;
+    }
+    index[dim] = along;
+    expected[flat] = movedValue(mesh.rankAt(from), ravel(index, shape), type);
+  }
+  return expected;
+}
+
 TEST(Comm, HaloExchange) {
   const double pad = -3;
   const std::vector<std::pair<int64_t, int64_t>> widths = {
@@ -895,8 +940,6 @@ TEST(Comm, HaloExchange) {
     Comm comm(mesh);
     int64_t rank = worldRank();
     for (const std::string &axis : mesh.axisNames()) {
-      unsigned axisIndex = *mesh.axisIndex(axis);
-      std::vector<int64_t> coords = mesh.coordinatesOf(rank);
       for (tessel_element_type_t type : kAllTypes) {
         for (const std::vector<int64_t> &shape : kShapes) {
           for (int32_t dim = 0; dim < int32_t(shape.size()); ++dim) {
@@ -905,33 +948,10 @@ TEST(Comm, HaloExchange) {
                            describe(shape) + " dim " + std::to_string(dim) +
                            " low " + std::to_string(low) + " high " +
                            std::to_string(high));
-              int64_t local = shape[dim];
               std::vector<int64_t> widened = shape;
               widened[dim] += low + high;
-              // Element j along the dim is the predecessor's local-low+j for
-              // j < low, the successor's j-low-local past the own part, and
-              // padding where the neighbour would be off the axis.
-              std::vector<double> expected(numElements(widened));
-              for (int64_t flat = 0; flat < numElements(widened); ++flat) {
-                std::vector<int64_t> index = unravel(flat, widened);
-                std::vector<int64_t> from = coords;
-                int64_t along = index[dim] - low;
-                if (along < 0) {
-                  --from[axisIndex];
-                  along += local;
-                } else if (along >= local) {
-                  ++from[axisIndex];
-                  along -= local;
-                }
-                if (from[axisIndex] < 0 ||
-                    from[axisIndex] >= mesh.axisSizes()[axisIndex]) {
-                  expected[flat] = pad;
-                  continue;
-                }
-                index[dim] = along;
-                expected[flat] =
-                    movedValue(mesh.rankAt(from), ravel(index, shape), type);
-              }
+              std::vector<double> expected = haloExchanged(
+                  mesh, axis, rank, type, shape, dim, low, high, pad);
               HostTensor input = inputOf(rank, type, shape, false);
               HostTensor output(type, widened), started(type, widened);
               tessel_tensor_t in = input.descriptor(),
@@ -948,13 +968,7 @@ TEST(Comm, HaloExchange) {
               EXPECT_OK(tessel_comm_halo_exchange(comm.get(), axis.c_str(), dim,
                                                   low, high, pad, &in, &out));
               EXPECT_TRUE(matches(output, expected));
-              int32_t done = 0;
-              tessel_status_t tested = TESSEL_STATUS_OK;
-              while (!done && tested == TESSEL_STATUS_OK)
-                tested = tessel_comm_test(request, &done);
-              EXPECT_OK(tested);
-              EXPECT_TRUE(matches(started, expected)) << "started, tested";
-              EXPECT_OK(tessel_comm_wait(request));
+              expectWholeOnceTestedDone(request, started, expected);
             }
           }
         }
@@ -972,7 +986,6 @@ TEST(Comm, StartedHaloExchangesMayBeInFlightTogether) {
     Comm comm(mesh);
     int64_t rank = worldRank();
     const std::string &axis = mesh.axisNames().front();
-    unsigned axisIndex = *mesh.axisIndex(axis);
     std::vector<int64_t> shape = {3, 4}, widened = {3, 6};
     HostTensor first = inputOf(rank, TESSEL_ELEMENT_TYPE_F32, shape, false);
     HostTensor second(TESSEL_ELEMENT_TYPE_F32, shape);
@@ -991,28 +1004,8 @@ TEST(Comm, StartedHaloExchangesMayBeInFlightTogether) {
         comm.get(), axis.c_str(), 1, 1, 1, 0.0, &secondIn, &secondResult, &b));
     EXPECT_OK(tessel_comm_wait(b));
     EXPECT_OK(tessel_comm_wait(a));
-    std::vector<int64_t> coords = mesh.coordinatesOf(rank);
-    std::vector<double> expected(numElements(widened));
-    for (int64_t flat = 0; flat < numElements(widened); ++flat) {
-      std::vector<int64_t> index = unravel(flat, widened);
-      std::vector<int64_t> from = coords;
-      int64_t along = index[1] - 1;
-      if (along < 0) {
-        --from[axisIndex];
-        along += 4;
-      } else if (along >= 4) {
-        ++from[axisIndex];
-        along -= 4;
-      }
-      if (from[axisIndex] < 0 ||
-          from[axisIndex] >= mesh.axisSizes()[axisIndex]) {
-        expected[flat] = 0.0;
-        continue;
-      }
-      index[1] = along;
-      expected[flat] = movedValue(mesh.rankAt(from), ravel(index, shape),
-                                  TESSEL_ELEMENT_TYPE_F32);
-    }
+    std::vector<double> expected = haloExchanged(
+        mesh, axis, rank, TESSEL_ELEMENT_TYPE_F32, shape, 1, 1, 1, 0.0);
     EXPECT_TRUE(matches(firstOut, expected)) << "first";
     for (double &value : expected)
       value = -value;
