@@ -90,8 +90,7 @@ TEST(MachineProfile, TranscendentalOpsHaveTheirOwnRate) {
                                        {1000000, 5e-3 * rates.ranks}};
   EXPECT_NEAR(profile.kernelSeconds("transcendental", 100, 1), 5e-6, 1e-15);
   EXPECT_NEAR(profile.kernelSeconds("elementwise", 100, 1), 1e-6, 1e-15);
-  EXPECT_NEAR(profile.kernelSeconds("transcendental", 1000000, 2), 1e-2,
-              1e-12);
+  EXPECT_NEAR(profile.kernelSeconds("transcendental", 1000000, 2), 1e-2, 1e-12);
   // It is written and read back with the others.
   std::string error;
   std::optional<MachineProfile> read =
@@ -202,6 +201,15 @@ std::string errorOf(const std::string &text) {
   return parseMachineProfile(text, "p.json", error) ? "" : error;
 }
 
+/// The made-up profile's text with its first `from` replaced by `to`, each
+/// case below one such edit of a profile that reads.
+std::string editedProfile(const std::string &from, const std::string &to) {
+  std::string text = formatMachineProfile(madeUpProfile());
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
 TEST(MachineProfile, MalformedProfilesAreClearErrors) {
   EXPECT_EQ(errorOf("[1, 2"), "p.json: not a JSON object");
   EXPECT_EQ(errorOf(R"({"format": "other", "version": 1})"),
@@ -210,46 +218,39 @@ TEST(MachineProfile, MalformedProfilesAreClearErrors) {
   EXPECT_EQ(errorOf(R"({"format": "tessel-machine-profile", "version": 2})"),
             "p.json: 'version' must be 1");
 
-  std::string good = formatMachineProfile(madeUpProfile());
-  auto edited = [&](const std::string &from, const std::string &to) {
-    std::string text = good;
-    size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return text.replace(at, from.size(), to);
-  };
-  EXPECT_EQ(errorOf(edited("\"matmul\"", "\"matmull\"")),
+  EXPECT_EQ(errorOf(editedProfile("\"matmul\"", "\"matmull\"")),
             "p.json: kernels[0]: class 'matmul' needs a non-empty array of "
             "points");
-  EXPECT_EQ(errorOf(edited("\"seconds\": 1e-06", "\"seconds\": -1e-06")),
+  EXPECT_EQ(errorOf(editedProfile("\"seconds\": 1e-06", "\"seconds\": -1e-06")),
             "p.json: kernels[0].matmul[0]: 'seconds' must be positive, not "
             "-1e-06");
-  EXPECT_EQ(errorOf(edited("\"seconds\": 1e-06", "\"seconds\": 1e-12")),
+  EXPECT_EQ(errorOf(editedProfile("\"seconds\": 1e-06", "\"seconds\": 1e-12")),
             "p.json: kernels[0].matmul[0]: 1e-12 s per call is below a "
             "nanosecond");
   EXPECT_EQ(
-      errorOf(edited("\"bandwidth_bytes_per_second\": 1000000000.0",
-                     "\"bandwidth_bytes_per_second\": 1e15")),
+      errorOf(editedProfile("\"bandwidth_bytes_per_second\": 1000000000.0",
+                            "\"bandwidth_bytes_per_second\": 1e15")),
       "p.json: collectives[0]: implausible fit (alpha 1e-05 s, 1e+15 bytes/s)");
-  EXPECT_EQ(errorOf(edited("\"all_reduce\"", "\"all_reduction\"")),
+  EXPECT_EQ(errorOf(editedProfile("\"all_reduce\"", "\"all_reduction\"")),
             "p.json: collectives[0]: unknown collective 'all_reduction'");
-  EXPECT_EQ(errorOf(edited("\"cores\": 2", "\"cores\": \"two\"")),
+  EXPECT_EQ(errorOf(editedProfile("\"cores\": 2", "\"cores\": \"two\"")),
             "p.json: machine: 'cores' must be a number");
   // Counts past int64_t were converted from double regardless (undefined
   // behaviour; issue 24, overflow).
-  EXPECT_EQ(errorOf(edited("\"ranks\": 1", "\"ranks\": 1e300")),
+  EXPECT_EQ(errorOf(editedProfile("\"ranks\": 1", "\"ranks\": 1e300")),
             "p.json: kernels[0]: 'ranks' must be a count from 1 to 2^63 - 1, "
             "not 1e+300");
-  EXPECT_EQ(errorOf(edited("\"work\": 100", "\"work\": 1e19")),
+  EXPECT_EQ(errorOf(editedProfile("\"work\": 100", "\"work\": 1e19")),
             "p.json: kernels[0].matmul[0]: 'work' must be a count from 1 to "
             "2^63 - 1, not 1e+19");
-  EXPECT_EQ(errorOf(edited("\"threads\": 2", "\"threads\": -1")),
+  EXPECT_EQ(errorOf(editedProfile("\"threads\": 2", "\"threads\": -1")),
             "p.json: kernels[0]: 'threads' must be a count from 0 to 2^63 - "
             "1, not -1");
 
   // The per-op time: a number of seconds from 0 to a millisecond.
   auto perOp = [&](const std::string &value) {
-    return edited("\"threads\": 1,",
-                  "\"threads\": 1, \"per_op_seconds\": " + value + ",");
+    return editedProfile("\"threads\": 1,",
+                         "\"threads\": 1, \"per_op_seconds\": " + value + ",");
   };
   EXPECT_EQ(errorOf(perOp("0")), "");
   EXPECT_EQ(errorOf(perOp("4e-07")), "");
@@ -270,36 +271,35 @@ TEST(MachineProfile, MalformedProfilesAreClearErrors) {
 // A key given twice kept its last value and an unknown top-level key was
 // ignored (a misspelt "memroy" read as a profile without its memory).
 TEST(MachineProfile, RepeatedAndUnknownKeysAreClearErrors) {
-  std::string good = formatMachineProfile(madeUpProfile());
-  ASSERT_EQ(errorOf(good), "");
-  auto edited = [&](const std::string &from, const std::string &to) {
-    std::string text = good;
-    size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return text.replace(at, from.size(), to);
-  };
-  EXPECT_EQ(errorOf(edited("\"version\": 1", "\"version\": 1, \"version\": 1")),
+  ASSERT_EQ(errorOf(formatMachineProfile(madeUpProfile())), "");
+  EXPECT_EQ(errorOf(editedProfile("\"version\": 1",
+                                  "\"version\": 1, \"version\": 1")),
             "p.json: key 'version' is given twice");
-  EXPECT_EQ(errorOf(edited("\"cores\": 2", "\"cores\": 2, \"cores\": 64")),
-            "p.json: machine: key 'cores' is given twice");
   EXPECT_EQ(
-      errorOf(edited("\"threads\": 1,", "\"threads\": 1, \"threads\": 8,")),
-      "p.json: kernels[1]: key 'threads' is given twice");
-  EXPECT_EQ(errorOf(edited("\"matmul\"", "\"matmul\": [], \"matmul\"")),
+      errorOf(editedProfile("\"cores\": 2", "\"cores\": 2, \"cores\": 64")),
+      "p.json: machine: key 'cores' is given twice");
+  EXPECT_EQ(errorOf(editedProfile("\"threads\": 1,",
+                                  "\"threads\": 1, \"threads\": 8,")),
+            "p.json: kernels[1]: key 'threads' is given twice");
+  EXPECT_EQ(errorOf(editedProfile("\"matmul\"", "\"matmul\": [], \"matmul\"")),
             "p.json: kernels[0].classes: key 'matmul' is given twice");
-  EXPECT_EQ(errorOf(edited("\"bandwidth_bytes_per_second\"",
-                           "\"group\": 2, \"bandwidth_bytes_per_second\"")),
-            "p.json: collectives[0]: key 'group' is given twice");
+  EXPECT_EQ(
+      errorOf(editedProfile("\"bandwidth_bytes_per_second\"",
+                            "\"group\": 2, \"bandwidth_bytes_per_second\"")),
+      "p.json: collectives[0]: key 'group' is given twice");
   // The same key in two objects is no repeat.
-  EXPECT_EQ(errorOf(edited("\"machine\": {", "\"machine\": {\"version\": 1,")),
-            "");
-  EXPECT_EQ(errorOf(edited("\"version\": 1", "\"version\": 1, \"memroy\": {}")),
+  EXPECT_EQ(
+      errorOf(editedProfile("\"machine\": {", "\"machine\": {\"version\": 1,")),
+      "");
+  EXPECT_EQ(errorOf(editedProfile("\"version\": 1",
+                                  "\"version\": 1, \"memroy\": {}")),
             "p.json: unknown key 'memroy' (a profile has 'format', "
             "'version', 'machine', 'kernels', 'collectives' and 'memory')");
-  EXPECT_EQ(errorOf(edited("\"version\": 1",
-                           "\"version\": 1, \"memory\": {\"driver_bytes\": 1, "
-                           "\"image_load_bytes\": 2, \"image_resident_bytes\": "
-                           "3}")),
+  EXPECT_EQ(errorOf(editedProfile(
+                "\"version\": 1",
+                "\"version\": 1, \"memory\": {\"driver_bytes\": 1, "
+                "\"image_load_bytes\": 2, \"image_resident_bytes\": "
+                "3}")),
             "");
 }
 
