@@ -125,6 +125,12 @@ private:
       result.push_back({names[value], cast<NamedTensorType>(value.getType())});
     return result;
   }
+  /// Writes the two reductions of `x` over the last of `loops` into `rows`
+  /// that softmax and cross-entropy begin with: the maximum, and the sum of
+  /// exp(x - max). Returns their names, the maximum first.
+  std::pair<std::string, std::string>
+  maxAndSumOfExp(const Operand &x, NamedTensorType rows,
+                 ArrayRef<StringAttr> loops);
   /// Writes softmax cross-entropy as four generics over the class
   /// dimension: the maximum, the sum of exponentials, the label's logit
   /// and log(sum) + max - logit.
@@ -289,6 +295,27 @@ std::string bodyOp(std::string &body, std::string name, StringRef op,
   return name;
 }
 
+std::pair<std::string, std::string>
+Exporter::maxAndSumOfExp(const Operand &x, NamedTensorType rows,
+                         ArrayRef<StringAttr> loops) {
+  std::string max = generic({x}, rows, loops, std::string("0xFF800000"),
+                            [&](ArrayRef<std::string> args, std::string &body) {
+                              return bodyOp(body, fresh("r"), "arith.maximumf",
+                                            args[1] + ", " + args[0], "f32");
+                            });
+  std::string sum =
+      generic({x, {max, rows}}, rows, loops, std::string("0.0"),
+              [&](ArrayRef<std::string> args, std::string &body) {
+                std::string shifted = bodyOp(body, fresh("d"), "arith.subf",
+                                             args[0] + ", " + args[1], "f32");
+                std::string exp =
+                    bodyOp(body, fresh("e"), "math.exp", shifted, "f32");
+                return bodyOp(body, fresh("r"), "arith.addf",
+                              args[2] + ", " + exp, "f32");
+              });
+  return {max, sum};
+}
+
 std::string Exporter::crossEntropy(SoftmaxCrossEntropyOp op) {
   auto rows = cast<NamedTensorType>(op.getResult().getType());
   auto logits = cast<NamedTensorType>(op.getLogits().getType());
@@ -301,21 +328,7 @@ std::string Exporter::crossEntropy(SoftmaxCrossEntropyOp op) {
   llvm::raw_string_ostream labelStream(labelType);
   labels.getElementType().print(labelStream);
 
-  std::string max = generic({logitsIn}, rows, loops, std::string("0xFF800000"),
-                            [&](ArrayRef<std::string> args, std::string &body) {
-                              return bodyOp(body, fresh("r"), "arith.maximumf",
-                                            args[1] + ", " + args[0], "f32");
-                            });
-  std::string sum =
-      generic({logitsIn, {max, rows}}, rows, loops, std::string("0.0"),
-              [&](ArrayRef<std::string> args, std::string &body) {
-                std::string shifted = bodyOp(body, fresh("d"), "arith.subf",
-                                             args[0] + ", " + args[1], "f32");
-                std::string exp =
-                    bodyOp(body, fresh("e"), "math.exp", shifted, "f32");
-                return bodyOp(body, fresh("r"), "arith.addf",
-                              args[2] + ", " + exp, "f32");
-              });
+  auto [max, sum] = maxAndSumOfExp(logitsIn, rows, loops);
   // The label's logit: the one at the class index equal to the label.
   std::string picked = generic(
       {logitsIn, labelsIn}, rows, loops, std::string("0.0"),
@@ -366,21 +379,7 @@ std::string Exporter::softmax(Value input, StringRef dim, bool logarithm) {
   SmallVector<StringAttr> loops(rows.getDimNames());
   loops.push_back(over);
   Operand x{names[input], type};
-  std::string max = generic({x}, rows, loops, std::string("0xFF800000"),
-                            [&](ArrayRef<std::string> args, std::string &body) {
-                              return bodyOp(body, fresh("r"), "arith.maximumf",
-                                            args[1] + ", " + args[0], "f32");
-                            });
-  std::string sum =
-      generic({x, {max, rows}}, rows, loops, std::string("0.0"),
-              [&](ArrayRef<std::string> args, std::string &body) {
-                std::string shifted = bodyOp(body, fresh("d"), "arith.subf",
-                                             args[0] + ", " + args[1], "f32");
-                std::string exp =
-                    bodyOp(body, fresh("e"), "math.exp", shifted, "f32");
-                return bodyOp(body, fresh("r"), "arith.addf",
-                              args[2] + ", " + exp, "f32");
-              });
+  auto [max, sum] = maxAndSumOfExp(x, rows, loops);
   return generic(
       {x, {max, rows}, {sum, rows}}, type, type.getDimNames(), std::nullopt,
       [&](ArrayRef<std::string> args, std::string &body) {
