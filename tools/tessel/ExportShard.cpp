@@ -131,6 +131,13 @@ private:
   std::pair<std::string, std::string>
   maxAndSumOfExp(const Operand &x, NamedTensorType rows,
                  ArrayRef<StringAttr> loops);
+  /// Writes one reduction over the last of `loops` into `result`: the sum
+  /// over it of (its position == `index` ? `value` : 0), which picks the
+  /// value at each integer index (a label's logit, a looked-up row) in the
+  /// one-hot form upstream partitions like any other sum.
+  std::string sumWhereIndexMatches(const Operand &value, const Operand &index,
+                                   NamedTensorType result,
+                                   ArrayRef<StringAttr> loops);
   /// Writes softmax cross-entropy as four generics over the class
   /// dimension: the maximum, the sum of exponentials, the label's logit
   /// and log(sum) + max - logit.
@@ -316,6 +323,32 @@ Exporter::maxAndSumOfExp(const Operand &x, NamedTensorType rows,
   return {max, sum};
 }
 
+std::string Exporter::sumWhereIndexMatches(const Operand &value,
+                                           const Operand &index,
+                                           NamedTensorType result,
+                                           ArrayRef<StringAttr> loops) {
+  std::string indexType;
+  llvm::raw_string_ostream indexStream(indexType);
+  index.type.getElementType().print(indexStream);
+  return generic(
+      {value, index}, result, loops, std::string("0.0"),
+      [&](ArrayRef<std::string> args, std::string &body) {
+        std::string position =
+            bodyOp(body, fresh("i"), "linalg.index",
+                   std::to_string(loops.size() - 1), "index");
+        std::string asIndex = bodyOp(body, fresh("l"), "arith.index_cast",
+                                     args[1], indexType + " to index");
+        std::string same = bodyOp(body, fresh("q"), "arith.cmpi",
+                                  "eq, " + position + ", " + asIndex, "index");
+        std::string zero =
+            bodyOp(body, fresh("z"), "arith.constant", "0.0", "f32");
+        std::string chosen = bodyOp(body, fresh("c"), "arith.select",
+                                    same + ", " + args[0] + ", " + zero, "f32");
+        return bodyOp(body, fresh("r"), "arith.addf", args[2] + ", " + chosen,
+                      "f32");
+      });
+}
+
 std::string Exporter::crossEntropy(SoftmaxCrossEntropyOp op) {
   auto rows = cast<NamedTensorType>(op.getResult().getType());
   auto logits = cast<NamedTensorType>(op.getLogits().getType());
@@ -324,29 +357,10 @@ std::string Exporter::crossEntropy(SoftmaxCrossEntropyOp op) {
   loops.push_back(StringAttr::get(op.getContext(), op.getDim()));
   Operand logitsIn{names[op.getLogits()], logits};
   Operand labelsIn{names[op.getLabels()], labels};
-  std::string labelType;
-  llvm::raw_string_ostream labelStream(labelType);
-  labels.getElementType().print(labelStream);
 
   auto [max, sum] = maxAndSumOfExp(logitsIn, rows, loops);
   // The label's logit: the one at the class index equal to the label.
-  std::string picked = generic(
-      {logitsIn, labelsIn}, rows, loops, std::string("0.0"),
-      [&](ArrayRef<std::string> args, std::string &body) {
-        std::string position =
-            bodyOp(body, fresh("i"), "linalg.index",
-                   std::to_string(loops.size() - 1), "index");
-        std::string label = bodyOp(body, fresh("l"), "arith.index_cast",
-                                   args[1], labelType + " to index");
-        std::string same = bodyOp(body, fresh("q"), "arith.cmpi",
-                                  "eq, " + position + ", " + label, "index");
-        std::string zero =
-            bodyOp(body, fresh("z"), "arith.constant", "0.0", "f32");
-        std::string chosen = bodyOp(body, fresh("c"), "arith.select",
-                                    same + ", " + args[0] + ", " + zero, "f32");
-        return bodyOp(body, fresh("r"), "arith.addf", args[2] + ", " + chosen,
-                      "f32");
-      });
+  std::string picked = sumWhereIndexMatches(logitsIn, labelsIn, rows, loops);
   return generic(
       {{sum, rows}, {max, rows}, {picked, rows}}, rows, rows.getDimNames(),
       std::nullopt, [&](ArrayRef<std::string> args, std::string &body) {
@@ -460,26 +474,8 @@ std::string Exporter::gather(GatherOp op) {
   auto ids = cast<NamedTensorType>(op.getIds().getType());
   SmallVector<StringAttr> loops(result.getDimNames());
   loops.push_back(StringAttr::get(op.getContext(), op.getDim()));
-  std::string idType;
-  llvm::raw_string_ostream idStream(idType);
-  ids.getElementType().print(idStream);
-  return generic(
-      {{names[op.getTable()], table}, {names[op.getIds()], ids}}, result, loops,
-      std::string("0.0"), [&](ArrayRef<std::string> args, std::string &body) {
-        std::string position =
-            bodyOp(body, fresh("i"), "linalg.index",
-                   std::to_string(loops.size() - 1), "index");
-        std::string id = bodyOp(body, fresh("l"), "arith.index_cast", args[1],
-                                idType + " to index");
-        std::string same = bodyOp(body, fresh("q"), "arith.cmpi",
-                                  "eq, " + position + ", " + id, "index");
-        std::string zero =
-            bodyOp(body, fresh("z"), "arith.constant", "0.0", "f32");
-        std::string chosen = bodyOp(body, fresh("c"), "arith.select",
-                                    same + ", " + args[0] + ", " + zero, "f32");
-        return bodyOp(body, fresh("r"), "arith.addf", args[2] + ", " + chosen,
-                      "f32");
-      });
+  return sumWhereIndexMatches({names[op.getTable()], table},
+                              {names[op.getIds()], ids}, result, loops);
 }
 
 std::string Exporter::conv2d(Conv2DOp op) {
