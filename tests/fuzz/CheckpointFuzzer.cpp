@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "driver/Checkpoint.h"
 
 #include <cstddef>
@@ -26,13 +27,9 @@ using namespace tessel::driver;
 
 namespace {
 
-/// Aborts with `what` when the reader breaks a promise, so that libFuzzer
-/// keeps the input as a crash.
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "CheckpointFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "CheckpointFuzzer", what);
 }
 
 /// A value of the program; `axes` splits its dims over the mesh.

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "driver/FashionMnist.h"
 
 #include <algorithm>
@@ -27,13 +28,9 @@ using namespace tessel::driver;
 
 namespace {
 
-/// Aborts with `what` when the reader breaks a promise, so that libFuzzer
-/// keeps the input as a crash.
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "IdxFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "IdxFuzzer", what);
 }
 
 } // namespace

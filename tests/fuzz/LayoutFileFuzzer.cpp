@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "layouts/LayoutFile.h"
 
 #include <cstddef>
@@ -26,13 +27,11 @@ using namespace tessel::layout;
 
 namespace {
 
-/// Aborts with `what` when an accepted layout breaks a promise of the reader,
-/// so that libFuzzer keeps the input as a crash.
+/// Aborts, naming this fuzzer, when an accepted layout breaks the promise
+/// `what` of the reader.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "LayoutFileFuzzer: accepted layout %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "LayoutFileFuzzer: accepted layout",
+                               what);
 }
 
 void checkRules(const Mesh &mesh, const std::vector<DimRule> &rules) {

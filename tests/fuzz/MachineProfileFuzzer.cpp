@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "analysis/MachineProfile.h"
 
 #include <cmath>
@@ -24,13 +25,9 @@ using namespace tessel::analysis;
 
 namespace {
 
-/// Aborts with `what` when the reader breaks a promise, so that libFuzzer
-/// keeps the input as a crash.
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "MachineProfileFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "MachineProfileFuzzer", what);
 }
 
 bool usable(double seconds) { return std::isfinite(seconds) && seconds >= 0; }

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "layouts/LayoutFile.h"
 
 #include <cstddef>
@@ -26,11 +27,9 @@ using namespace tessel::layout;
 
 namespace {
 
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "MeshStringFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "MeshStringFuzzer", what);
 }
 
 /// Walks every rank of a mesh small enough to enumerate, checking that

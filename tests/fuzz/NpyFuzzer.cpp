@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "layouts/CheckedArithmetic.h"
 #include "reference/npy/NpyArray.h"
 
@@ -26,13 +27,9 @@ using tessel::ref::NpyArray;
 
 namespace {
 
-/// Aborts with `what` when the reader breaks a promise, so that libFuzzer
-/// keeps the input as a crash.
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "NpyFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "NpyFuzzer", what);
 }
 
 /// The size of one element of a supported type string, or 0.

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "safetensors/ShardIndex.h"
 
 #include <algorithm>
@@ -27,13 +28,9 @@ using namespace tessel::safetensors;
 
 namespace {
 
-/// Aborts with `what` when the parser breaks a promise, so that libFuzzer
-/// keeps the input as a crash.
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "ShardIndexFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "ShardIndexFuzzer", what);
 }
 
 } // namespace
@@ -58,9 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           "the file list is not the weight map's files, sorted, each once");
   require(!index.step || *index.step >= 0, "the step is negative");
   ShardIndex again;
-  require(parseShardIndex(shardIndexText(index.weightMap, 0,
-                                         index.step.value_or(0)),
-                          again, why),
+  require(parseShardIndex(
+              shardIndexText(index.weightMap, 0, index.step.value_or(0)), again,
+              why),
           "the index written for an accepted map does not parse");
   require(again.weightMap == index.weightMap &&
               again.step == index.step.value_or(0) && again.format == "tessel",

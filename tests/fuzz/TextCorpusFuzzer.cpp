@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "driver/TextCorpus.h"
 #include "layouts/CheckedArithmetic.h"
 
@@ -30,13 +31,9 @@ using namespace tessel::driver;
 
 namespace {
 
-/// Aborts with `what` when the reader breaks a promise, so that libFuzzer
-/// keeps the input as a crash.
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "TextCorpusFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "TextCorpusFuzzer", what);
 }
 
 /// Checks that every example of `corpus` (a window of `window` bytes and

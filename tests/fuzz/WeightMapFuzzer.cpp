@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Require.h"
 #include "weights/WeightMap.h"
 
 #include <cstddef>
@@ -24,13 +25,9 @@ using namespace tessel::weights;
 
 namespace {
 
-/// Aborts with `what` when the reader breaks a promise, so that libFuzzer
-/// keeps the input as a crash.
+/// Aborts, naming this fuzzer, when the reader breaks the promise `what`.
 void require(bool condition, const char *what) {
-  if (condition)
-    return;
-  std::fprintf(stderr, "WeightMapFuzzer: %s\n", what);
-  std::abort();
+  tessel::fuzz::requireOrAbort(condition, "WeightMapFuzzer", what);
 }
 
 } // namespace
