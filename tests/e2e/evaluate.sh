@@ -213,20 +213,13 @@ if "$work/lm.spmd" --steps 2 --data "$work/corpus.txt" --eval-data "$work/./corp
 grep -q -- "--eval-data $work/./corpus.txt is the training data ($work/corpus.txt)" \
   "$work/same.out" || status=1
 # Held-out arrays that evaluate cannot take: an error before the first step.
-python3 - "$work/lmnpy" <<'PY'
-import array, os, sys
-def save(path, shape, values):
-    header = "{'descr': '<i4', 'fortran_order': False, 'shape': (%s), }" % (
-        "".join(f"{n}, " for n in shape))
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as out:
-        out.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little"))
-        out.write(header.encode())
-        out.write(array.array("i", values).tobytes())
+PYTHONPATH=$here python3 - "$work/lmnpy" <<'PY'
+import os, sys
+from write_npy import save
 os.makedirs(f"{sys.argv[1]}/test")
 for name in ("tokens", "targets"):
-    save(f"{sys.argv[1]}/{name}.npy", (8, 8), [i % 256 for i in range(64)])
-save(f"{sys.argv[1]}/test/other.npy", (8, 8), [0] * 64)
+    save(f"{sys.argv[1]}/{name}.npy", "i", "<i4", (8, 8), [i % 256 for i in range(64)])
+save(f"{sys.argv[1]}/test/other.npy", "i", "<i4", (8, 8), [0] * 64)
 PY
 if "$work/lm.spmd" --steps 2 --data "$work/lmnpy" > "$work/misfit.out" 2>&1; then status=1; fi
 grep -q "evaluate has no argument named after a held-out array ($work/lmnpy/test)" \
@@ -266,16 +259,9 @@ else
 fi
 
 status=0
-python3 - "$work/npy" <<'PY'
-import array, os, sys
-def save(path, typecode, descr, shape, values):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
-        descr, "".join(f"{n}, " for n in shape))
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as out:
-        out.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little"))
-        out.write(header.encode())
-        out.write(array.array(typecode, values).tobytes())
+PYTHONPATH=$here python3 - "$work/npy" <<'PY'
+import os, sys
+from write_npy import save
 # Class c lights pixel c: an easy task.
 for folder, count in ((sys.argv[1], 256), (os.path.join(sys.argv[1], "test"), 128)):
     os.makedirs(folder, exist_ok=True)

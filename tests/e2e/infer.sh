@@ -74,20 +74,11 @@ status=0
 result "--max-batches 2: 128 rows" $status
 
 # The test split as .npy arrays (written without numpy).
-python3 - "$data" "$work/npy" <<'PY'
-import array, gzip, os, sys
+PYTHONPATH=$here python3 - "$data" "$work/npy" <<'PY'
+import gzip, os, sys
+from write_npy import save
 source, target = sys.argv[1], sys.argv[2]
 os.makedirs(target)
-
-def save(path, typecode, descr, shape, values):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
-        descr, "".join(f"{n}, " for n in shape))
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as out:
-        out.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little"))
-        out.write(header.encode())
-        out.write(array.array(typecode, values).tobytes())
-
 scale = [b / 255 for b in range(256)]
 pixels = gzip.open(f"{source}/t10k-images-idx3-ubyte.gz").read()[16:]
 labels = gzip.open(f"{source}/t10k-labels-idx1-ubyte.gz").read()[8:]

@@ -15,19 +15,10 @@ require_fashion_mnist --gz
 model=$examples/mlp/mlp.mlir
 
 # The arrays, written without numpy (the format is a short text header).
-python3 - "$data" "$work/npy" <<'PY'
-import array, gzip, os, sys
+PYTHONPATH=$here python3 - "$data" "$work/npy" <<'PY'
+import gzip, os, sys
+from write_npy import save
 source, target = sys.argv[1], sys.argv[2]
-
-def save(path, typecode, descr, shape, values):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
-        descr, "".join(f"{n}, " for n in shape))
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as out:
-        out.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little"))
-        out.write(header.encode())
-        out.write(array.array(typecode, values).tobytes())
-
 scale = [b / 255 for b in range(256)]
 for split, folder in (("train", target), ("t10k", os.path.join(target, "test"))):
     os.makedirs(folder, exist_ok=True)
