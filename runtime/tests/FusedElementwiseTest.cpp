@@ -23,6 +23,7 @@
 
 #include "base/Float16.h"
 #include "runtime/tests/FusedBodyJson.h"
+#include "runtime/tests/OneRankContext.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -42,17 +43,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-/// A context for model-level ops: no communicator, a mesh of one rank.
-tessel_context_t *context() {
-  static ContextPtr shared = [] {
-    std::string error;
-    ContextPtr made = createContext(nullptr, layout::Mesh(), error);
-    EXPECT_TRUE(made) << error;
-    return made;
-  }();
-  return shared.get();
-}
 
 struct Fused {
   std::vector<json> operands;
@@ -115,7 +105,7 @@ std::vector<double> runFused(const Fused &fused, Buffers &operands) {
   void *site = nullptr;
   std::string descriptor = fused.descriptor();
   std::optional<std::string> error =
-      tryExecute(context(), &site, descriptor.c_str(), pointers.data(),
+      tryExecute(oneRankContext(), &site, descriptor.c_str(), pointers.data(),
                  static_cast<int32_t>(pointers.size()), result.data());
   EXPECT_FALSE(error) << *error;
   std::vector<double> values;
@@ -233,8 +223,9 @@ std::string errorOf(const Fused &fused) {
   std::vector<unsigned char> result(1 << 12);
   void *site = nullptr;
   std::string descriptor = fused.descriptor();
-  return tryExecute(context(), &site, descriptor.c_str(), pointers.data(),
-                    static_cast<int32_t>(pointers.size()), result.data())
+  return tryExecute(oneRankContext(), &site, descriptor.c_str(),
+                    pointers.data(), static_cast<int32_t>(pointers.size()),
+                    result.data())
       .value_or("(no error)");
 }
 
@@ -638,8 +629,8 @@ TEST(FusedElementwise, MalformedBodiesAreErrorsNamingTheProblem) {
   descriptor["attrs"].erase("body");
   std::vector<unsigned char> out(64);
   void *site = nullptr;
-  EXPECT_EQ(tryExecute(context(), &site, descriptor.dump().c_str(), nullptr, 0,
-                       out.data())
+  EXPECT_EQ(tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                       nullptr, 0, out.data())
                 .value_or(""),
             prefix + "attribute 'body' is missing");
   EXPECT_EQ(withBody({}),

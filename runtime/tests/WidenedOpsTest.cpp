@@ -21,6 +21,7 @@
 #include "reference/Contraction.h"
 #include "reference/Reductions.h"
 #include "reference/Shape.h"
+#include "runtime/tests/OneRankContext.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -31,19 +32,10 @@
 
 using namespace tessel;
 using namespace tessel::runtime;
+using namespace tessel::runtime::test;
 using nlohmann::json;
 
 namespace {
-
-tessel_context_t *context() {
-  static ContextPtr shared = [] {
-    std::string error;
-    ContextPtr made = createContext(nullptr, layout::Mesh(), error);
-    EXPECT_TRUE(made) << error;
-    return made;
-  }();
-  return shared.get();
-}
 
 json T(std::vector<std::string> dims, std::vector<int64_t> shape,
        const char *type) {
@@ -92,7 +84,7 @@ void expectMatchesDefinition(const Case &c) {
                                .dump();
   void *site = nullptr;
   std::optional<std::string> error =
-      tryExecute(context(), &site, descriptor.c_str(), pointers.data(),
+      tryExecute(oneRankContext(), &site, descriptor.c_str(), pointers.data(),
                  static_cast<int32_t>(pointers.size()), result.data());
   ASSERT_FALSE(error) << *error;
 
