@@ -180,49 +180,42 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
     TIMEOUT 300)
 endforeach()
 
+# A gtest program NAME of parts of the driver: TEST with the
+# DRIVER_SOURCES of runtime/driver compiled in (their headers found as
+# "driver/..."), linked with LIBRARIES, its tests discovered under the
+# runtime's prefix.
+function(tessel_driver_unit_test name test)
+  cmake_parse_arguments(PARSE_ARGV 2 unit "" "" "DRIVER_SOURCES;LIBRARIES")
+  list(TRANSFORM unit_DRIVER_SOURCES
+    PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/../driver/)
+  add_executable(${name} ${test} ${unit_DRIVER_SOURCES})
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/..)
+  target_link_libraries(${name} PRIVATE
+    ${unit_LIBRARIES} GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(${name} TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+endfunction()
+
 # The .npy writer of forward-only programs' predictions, read back by the
 # reader of reference/npy (whose own tests are tests/unit/NpyTest.cpp).
-add_executable(tessel-runtime-npy-writer-tests NpyWriterTest.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/NpyWriter.cpp)
-target_include_directories(tessel-runtime-npy-writer-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-target_link_libraries(tessel-runtime-npy-writer-tests PRIVATE
-  TesselRuntimeExecutor ${TESSEL_RUNTIME_NPY} fmt::fmt GTest::gtest
-  GTest::gtest_main)
-gtest_discover_tests(tessel-runtime-npy-writer-tests
-  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+tessel_driver_unit_test(tessel-runtime-npy-writer-tests NpyWriterTest.cpp
+  DRIVER_SOURCES NpyWriter.cpp
+  LIBRARIES TesselRuntimeExecutor ${TESSEL_RUNTIME_NPY} fmt::fmt)
 
 # The token sampling of text generation (greedy, temperature, top-k, seed).
-add_executable(tessel-runtime-sampling-tests SamplingTest.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/Sampling.cpp)
-target_include_directories(tessel-runtime-sampling-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-target_link_libraries(tessel-runtime-sampling-tests PRIVATE
-  GTest::gtest GTest::gtest_main)
-gtest_discover_tests(tessel-runtime-sampling-tests
-  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+tessel_driver_unit_test(tessel-runtime-sampling-tests SamplingTest.cpp
+  DRIVER_SOURCES Sampling.cpp)
 
 # The state text generation carries between decode calls: the same global
 # tensor under the same layout (runtime/driver/CarriedState).
-add_executable(tessel-runtime-carried-state-tests CarriedStateTest.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/CarriedState.cpp)
-target_include_directories(tessel-runtime-carried-state-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-target_link_libraries(tessel-runtime-carried-state-tests PRIVATE
-  TesselRuntimeExecutor GTest::gtest GTest::gtest_main)
-gtest_discover_tests(tessel-runtime-carried-state-tests
-  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+tessel_driver_unit_test(tessel-runtime-carried-state-tests CarriedStateTest.cpp
+  DRIVER_SOURCES CarriedState.cpp
+  LIBRARIES TesselRuntimeExecutor)
 
 # Dynamic loss scaling in the training loop: the state found by name, kept
 # from a skipped step, and the scale's floor (runtime/driver/LossScaling).
-add_executable(tessel-runtime-loss-scaling-tests LossScalingTest.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/LossScaling.cpp)
-target_include_directories(tessel-runtime-loss-scaling-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-target_link_libraries(tessel-runtime-loss-scaling-tests PRIVATE
-  TesselRuntimeExecutor GTest::gtest GTest::gtest_main)
-gtest_discover_tests(tessel-runtime-loss-scaling-tests
-  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+tessel_driver_unit_test(tessel-runtime-loss-scaling-tests LossScalingTest.cpp
+  DRIVER_SOURCES LossScaling.cpp
+  LIBRARIES TesselRuntimeExecutor)
 
 # The safetensors format below tessel's checkpoints: PyTorch's files, every
 # dtype's conversions, headers that lie (runtime/safetensors).
@@ -234,13 +227,6 @@ gtest_discover_tests(tessel-runtime-safetensors-tests
 
 # Pipelined training's schedules (GPipe, 1F1B: order, micro-batches held,
 # a simulated step's bubble) and the metadata's "pipeline" object.
-add_executable(tessel-runtime-pipeline-tests PipelineScheduleTest.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/PipelineSchedule.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/../driver/Metadata.cpp)
-target_include_directories(tessel-runtime-pipeline-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-target_link_libraries(tessel-runtime-pipeline-tests PRIVATE
-  TesselRuntimeExecutor nlohmann_json::nlohmann_json GTest::gtest
-  GTest::gtest_main)
-gtest_discover_tests(tessel-runtime-pipeline-tests
-  TEST_PREFIX ${TESSEL_RUNTIME_TEST_PREFIX})
+tessel_driver_unit_test(tessel-runtime-pipeline-tests PipelineScheduleTest.cpp
+  DRIVER_SOURCES PipelineSchedule.cpp Metadata.cpp
+  LIBRARIES TesselRuntimeExecutor nlohmann_json::nlohmann_json)
