@@ -16,6 +16,7 @@
 #include "driver/Metadata.h"
 #include "driver/Options.h"
 #include "driver/PipelineTrainer.h"
+#include "driver/Denormals.h"
 #include "driver/Threads.h"
 #include "driver/Trainer.h"
 #include "executor/Context.h"
@@ -87,6 +88,7 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
   }
 
   shareCoresAmongLocalRanks();
+  flushDenormalsUnlessKept();
   std::vector<const char *> axes;
   for (const std::string &axis : mesh.axisNames())
     axes.push_back(axis.c_str());

@@ -201,6 +201,11 @@ tessel_driver_unit_test(tessel-runtime-npy-writer-tests NpyWriterTest.cpp
   DRIVER_SOURCES NpyWriter.cpp
   LIBRARIES TesselRuntimeExecutor ${TESSEL_RUNTIME_NPY} fmt::fmt)
 
+# Subnormal floats flushed to zero in the compiled programs, or kept when
+# TESSEL_KEEP_DENORMALS asks (runtime/driver/Denormals).
+tessel_driver_unit_test(tessel-runtime-denormals-tests DenormalsTest.cpp
+  DRIVER_SOURCES Denormals.cpp)
+
 # The token sampling of text generation (greedy, temperature, top-k, seed).
 tessel_driver_unit_test(tessel-runtime-sampling-tests SamplingTest.cpp
   DRIVER_SOURCES Sampling.cpp)
