@@ -4,7 +4,7 @@
     benchmarks/search_validation.py --bin build/bin [--ranks 2,4]
         [--model examples/mlp/mlp.mlir] [--profile FILE] [--top 3]
         [--sample 4] [--steps 300] [--warmup 30] [--repeats 1]
-        [--batch N] [--dim-size NAME=N ...] [--pipelined]
+        [--batch N] [--dim-size NAME=N ...] [--pipelined] [--lr LR]
         [--baseline-bin OTHER/bin] [-o RESULTS.json]
 
 For each rank count: `tessel search --format json` lists every candidate it
@@ -120,7 +120,7 @@ def measure(args, exe, ranks, tmp):
     metrics.unlink(missing_ok=True)
     run(["mpirun", "--oversubscribe", "--bind-to", "none", "-n", ranks, exe,
          "--steps", args.steps, "--no-evaluate", "--metrics", metrics,
-         "--lr", "0.05"])
+         "--lr", args.lr])
     lines = [json.loads(l) for l in metrics.read_text().splitlines()]
     steps = [l["step_ms"] for l in lines if "step" in l]
     return statistics.median(steps[args.warmup:])
@@ -282,6 +282,10 @@ def main():
     parser.add_argument("--ranks", default="2,4")
     parser.add_argument("--profile", type=pathlib.Path)
     parser.add_argument("--optimizer", default="sgd")
+    parser.add_argument("--lr", type=float,
+                        help="the learning rate the layouts train at: by "
+                             "default 0.05 for SGD and momentum, 3e-4 for "
+                             "Adam and AdamW, at which their losses fall")
     parser.add_argument("--top", type=int, default=3)
     parser.add_argument("--sample", type=int, default=4)
     parser.add_argument("--steps", type=int, default=300)
@@ -293,6 +297,8 @@ def main():
     parser.add_argument("--baseline-bin", type=pathlib.Path)
     parser.add_argument("-o", "--output", type=pathlib.Path)
     args = parser.parse_args()
+    if args.lr is None:
+        args.lr = 3e-4 if args.optimizer in ("adam", "adamw") else 0.05
     if not pathlib.Path("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz").exists():
         sys.exit("search_validation: Fashion-MNIST is not installed "
                  "(Debian package dataset-fashion-mnist)")
