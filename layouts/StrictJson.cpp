@@ -3,6 +3,7 @@
 #include "layouts/StrictJson.h"
 
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <utility>
 #include <vector>
@@ -63,6 +64,15 @@ json parseNotingRepeatedKey(const std::string &text, RepeatedKey &repeated) {
     return true;
   };
   return json::parse(text, note, /*allow_exceptions=*/false);
+}
+
+std::optional<int64_t> int64Value(const json &value) {
+  if (!value.is_number_integer() ||
+      (value.is_number_unsigned() &&
+       value.get<uint64_t>() >
+           static_cast<uint64_t>(std::numeric_limits<int64_t>::max())))
+    return std::nullopt;
+  return value.get<int64_t>();
 }
 
 } // namespace tessel::layout

@@ -4,7 +4,8 @@
 // so a safetensors header, a sharded checkpoint's index or a machine
 // profile giving a key twice would be read with one of the two values
 // silently. The parse here notes the first repeated key, and where it is,
-// instead. The readers of those files share it.
+// instead. The readers of those files share it, and the check that a
+// number is an integer before nlohmann casts it to one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tessel::layout {
@@ -31,6 +34,12 @@ struct RepeatedKey {
 /// JSON), noting in `repeated` the first key an object gives twice.
 nlohmann::json parseNotingRepeatedKey(const std::string &text,
                                       RepeatedKey &repeated);
+
+/// `value` when it is a JSON integer of int64_t's range; nullopt for a
+/// float (nlohmann's `get<int64_t>` casts it: undefined behaviour past the
+/// range, a silent truncation within it), a larger unsigned integer or any
+/// other type.
+std::optional<int64_t> int64Value(const nlohmann::json &value);
 
 } // namespace tessel::layout
 

@@ -2,9 +2,10 @@
 
 #include "driver/Metadata.h"
 
+#include "layouts/StrictJson.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace tessel::driver {
@@ -56,20 +57,16 @@ T get(const json &object, const char *key, const std::string &what) {
   }
 }
 
-/// A whole number of int64_t's range. nlohmann::json converts a float
-/// (2.9e98) to an integer with a C++ cast, undefined past the range and a
-/// silent truncation within it (1.5 read as 1), so only JSON integers are
-/// taken.
+/// A whole number of int64_t's range (a float, 2.9e98 or 1.5, is refused
+/// rather than cast).
 int64_t wholeNumber(const json &value, const char *key,
                     const std::string &what) {
-  if (!value.is_number_integer() ||
-      (value.is_number_unsigned() &&
-       value.get<uint64_t>() >
-           static_cast<uint64_t>(std::numeric_limits<int64_t>::max())))
+  std::optional<int64_t> number = layout::int64Value(value);
+  if (!number)
     throw OpError(fmt::format("{}: \"{}\" holds {}, not a whole number "
                               "from -2^63 to 2^63 - 1",
                               what, key, value.dump()));
-  return value.get<int64_t>();
+  return *number;
 }
 
 int64_t getInteger(const json &object, const char *key,

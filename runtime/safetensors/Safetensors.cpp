@@ -144,12 +144,10 @@ bool integerList(const json &object, const char *key,
     return false;
   values.clear();
   for (const json &value : *it) {
-    if (value.is_number_unsigned() &&
-        value.get<uint64_t>() > uint64_t(INT64_MAX))
+    std::optional<int64_t> number = layout::int64Value(value);
+    if (!number)
       return false;
-    if (!value.is_number_integer())
-      return false;
-    values.push_back(value.get<int64_t>());
+    values.push_back(*number);
   }
   return true;
 }
