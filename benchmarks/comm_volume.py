@@ -15,6 +15,10 @@ with the ring costs explain also uses (docs/layouts.md): all_reduce
 (g-1)/g x size. The textbook figures:
 
 - the mean loss over a split batch: one all_reduce of the f32 scalar;
+- the gradient norm the training step returns (the L2 norm of all
+  gradients): each rank sums the squares of its blocks of the gradients
+  split over the same axes, and one all_reduce of that f32 scalar over
+  those axes completes them (one per set of axes that splits a parameter);
 - data parallelism: each parameter's gradient all_reduced over the batch
   axes the parameter is not split over;
 - a parameter split over a batch axis (ZeRO): gathered once per step over
@@ -130,9 +134,12 @@ def analytic(model, layout, family):
 
     if batch_axes:
         volume["all_reduce"] += all_reduce(F32, layout.group(batch_axes))
+    norm_axes = set()
     for name, dims in model.parameters.items():
         local = layout.local_size(name, dims) * F32
         own = {a for d, _ in dims for a in layout.axes_of(name, d)}
+        if own:
+            norm_axes.add(frozenset(own))
         sync = [a for a in batch_axes if a not in own]
         sharded = [a for a in batch_axes if a in own]
         if sync:
@@ -141,6 +148,9 @@ def analytic(model, layout, family):
             g = layout.group(sharded)
             volume["all_gather"] += all_gather(local, g)
             volume["reduce_scatter"] += reduce_scatter(local * g, g)
+
+    for axes in norm_axes:
+        volume["all_reduce"] += all_reduce(F32, layout.group(sorted(axes)))
 
     if family == "mlp":
         hidden_axes = layout.rules.get("hidden", [])

@@ -149,6 +149,97 @@ struct ReducePartialSumsOnce : OpRewritePattern<AddOrSub> {
   }
 };
 
+/// The all_reduce sum that is `value`, when the value has no other use.
+AllReduceOp singleUseSum(Value value) {
+  auto sum = value.getDefiningOp<AllReduceOp>();
+  if (!sum || sum.getKind() != CollectiveKind::Sum || !sum->hasOneUse())
+    return nullptr;
+  return sum;
+}
+
+/// A chain of additions t = l1 + l2 + ... + ln (in any grouping) whose
+/// terms include complete sums over the same axes A, all_reduce sum over A
+/// (x_i), becomes
+///   (the other terms, in their order) + all_reduce sum over A (x_1 + ...)
+/// with one all_reduce per set of axes. The gradient norm adds every
+/// gradient's sum of squares in parameter order, the split ones (each the
+/// complete sum of its blocks' partial sums) between replicated ones, so
+/// ReducePartialSumsOnce, which needs the two sums side by side, left one
+/// all_reduce per split gradient. The chain is the additions of one type
+/// (no broadcasts) under `root` whose results have no other use; `root` is
+/// its last, whose result no such addition takes. The sums go last, so
+/// that the terms before them overlap their all_reduce.
+struct ReducePartialSumsOfAChainOnce : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOp root,
+                                PatternRewriter &rewriter) const final {
+    Type type = root.getType();
+    if (root->hasOneUse())
+      if (auto user = dyn_cast<AddOp>(*root->user_begin()))
+        if (user.getType() == type)
+          return failure();
+    SmallVector<Value> terms;
+    collectTerms(root, type, terms);
+    SmallVector<Value> others;
+    // The sums over each set of axes, in the order the sets first appear.
+    SmallVector<std::pair<ArrayAttr, SmallVector<AllReduceOp>>> sums;
+    bool merges = false;
+    for (Value term : terms) {
+      AllReduceOp sum = singleUseSum(term);
+      if (!sum) {
+        others.push_back(term);
+        continue;
+      }
+      auto same = llvm::find_if(sums, [&](const auto &entry) {
+        return entry.first == sum.getAxes();
+      });
+      if (same == sums.end()) {
+        sums.push_back({sum.getAxes(), {sum}});
+      } else {
+        same->second.push_back(sum);
+        merges = true;
+      }
+    }
+    if (!merges)
+      return failure();
+    Location loc = root.getLoc();
+    Value total;
+    auto add = [&](Value term) {
+      total = total ? AddOp::create(rewriter, loc, type, total, term).getResult()
+                    : term;
+    };
+    for (Value other : others)
+      add(other);
+    for (auto &[axes, group] : sums) {
+      Value partial = group.front().getInput();
+      for (AllReduceOp sum : llvm::drop_begin(group))
+        partial = AddOp::create(rewriter, loc, type, partial, sum.getInput());
+      add(group.size() == 1
+              ? group.front().getResult()
+              : AllReduceOp::create(rewriter, loc, type, CollectiveKind::Sum,
+                                    partial, axes)
+                    .getResult());
+    }
+    if (Operation *last = total.getDefiningOp(); last && isa<AddOp>(last))
+      last->setDiscardableAttrs(root->getDiscardableAttrDictionary());
+    rewriter.replaceOp(root, total);
+    return success();
+  }
+
+private:
+  /// Appends the terms of the chain under `add`, left to right.
+  static void collectTerms(AddOp add, Type type, SmallVectorImpl<Value> &terms) {
+    for (Value operand : {add.getLhs(), add.getRhs()}) {
+      auto inner = operand.getDefiningOp<AddOp>();
+      if (inner && inner.getType() == type && inner->hasOneUse())
+        collectTerms(inner, type, terms);
+      else
+        terms.push_back(operand);
+    }
+  }
+};
+
 /// keep block p along d over A of f(x, y, ...), f element-wise
 ///   => f(block p of x, block p of y, ...).
 /// The block of an element-wise result is the result of the operands'
@@ -342,12 +433,20 @@ struct OptimizeCommPass
   void runOnOperation() final {
     RewritePatternSet patterns(&getContext());
     patterns.add<AllReduceThenSliceToReduceScatter, GatherThenSliceBack,
-                 GatherThenSliceOtherToAllToAll, ReducePartialSumsOnce<AddOp>,
+                 GatherThenSliceOtherToAllToAll, ReducePartialSumsOfAChainOnce,
+                 ReducePartialSumsOnce<AddOp>,
                  ReducePartialSumsOnce<SubOp>, SliceBeforeElementwise,
                  SliceBeforeRename, SumOfWholeOnBlocks>(
         &getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Each rewrite moves fewer bytes than what it replaces, so they end; a
+    // failure here is the driver's iteration limit, which must not pass
+    // unsaid (a compile would exit 1 without a word).
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError(
+          "tessel-optimize-comm: the collective rewrites did not settle "
+          "within the pattern driver's iteration limit");
       signalPassFailure();
+    }
   }
 };
 

@@ -4,6 +4,9 @@
 // RUN: tessel-eval --print-limit=32 %s > %t.before
 // RUN: tessel-eval --print-limit=32 %t.mlir > %t.after
 // RUN: diff %t.before %t.after
+// RUN: tessel-eval --function=chain_of_sums %s > %t.chain.before
+// RUN: tessel-eval --function=chain_of_sums %t.mlir > %t.chain.after
+// RUN: diff %t.chain.before %t.chain.after
 
 // Partial sums are added before one all_reduce, and a slice moves above the
 // element-wise ops between it and the all_reduce that made the whole value,
@@ -61,5 +64,39 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2, model:2]>} {
     // CHECK: return %[[SUMS]], %[[SCALED]]
     return %diff, %block, %padded
         : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:4], f32>, !tessel.tensor<[b:4, n:3], f32>
+  }
+
+  // A chain of additions with complete sums over "model" between replicated
+  // terms (the gradient norm's sums of squares): the replicated terms are
+  // added first, then one all_reduce of the added partial sums; the one
+  // sum over "data" stays its own.
+  // CHECK-LABEL: func.func @chain_of_sums
+  // CHECK: %[[D:.*]] = tessel.all_reduce sum %{{.*}} over ["data"]
+  // CHECK-NOT: all_reduce
+  // CHECK: %[[R:.*]] = tessel.add %[[R1:.*]], %[[R2:.*]] :
+  // CHECK-NEXT: %[[P:.*]] = tessel.add %[[P1:.*]], %[[P2:.*]] :
+  // CHECK-NEXT: %[[M:.*]] = tessel.all_reduce sum %[[P]] over ["model"]
+  // CHECK-NEXT: %[[T:.*]] = tessel.add %[[R]], %[[M]]
+  // CHECK-NEXT: %[[U:.*]] = tessel.add %[[T]], %[[D]]
+  // CHECK-NEXT: return %[[U]]
+  func.func @chain_of_sums() -> !tessel.tensor<[], f32> {
+    %i = tessel.iota "n" : !tessel.tensor<[n:8], f32>
+    %m = tessel.shard_slice %i along "n" over ["model"]
+        : !tessel.tensor<[n:8], f32> -> !tessel.tensor<[n:4], f32>
+    %d = tessel.shard_slice %i along "n" over ["data"]
+        : !tessel.tensor<[n:8], f32> -> !tessel.tensor<[n:4], f32>
+    %p1 = tessel.reduce sum %m : !tessel.tensor<[n:4], f32> -> !tessel.tensor<[], f32>
+    %p2 = tessel.mul %p1, %p1 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[], f32>
+    %p3 = tessel.reduce sum %d : !tessel.tensor<[n:4], f32> -> !tessel.tensor<[], f32>
+    %r1 = tessel.reduce sum %i : !tessel.tensor<[n:8], f32> -> !tessel.tensor<[], f32>
+    %r2 = tessel.mul %r1, %r1 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[], f32>
+    %a1 = tessel.all_reduce sum %p1 over ["model"] : !tessel.tensor<[], f32>
+    %a2 = tessel.all_reduce sum %p2 over ["model"] : !tessel.tensor<[], f32>
+    %a3 = tessel.all_reduce sum %p3 over ["data"] : !tessel.tensor<[], f32>
+    %0 = tessel.add %r1, %a1 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[], f32>
+    %1 = tessel.add %0, %a3 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[], f32>
+    %2 = tessel.add %1, %r2 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[], f32>
+    %3 = tessel.add %2, %a2 : !tessel.tensor<[], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[], f32>
+    return %3 : !tessel.tensor<[], f32>
   }
 }
