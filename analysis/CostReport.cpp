@@ -318,6 +318,18 @@ std::vector<std::pair<Operation *, int64_t>> flopsPerOp(func::FuncOp func) {
   return result;
 }
 
+std::vector<std::pair<Operation *, CollectiveCost>>
+collectivesPerOp(func::FuncOp func) {
+  CostModel model(toLayoutMesh(getEnclosingMesh(func)));
+  std::vector<std::pair<Operation *, CollectiveCost>> result;
+  if (func.isExternal())
+    return result;
+  for (Operation &op : func.getBody().front().without_terminator())
+    if (std::optional<CollectiveCost> collective = model.collective(&op))
+      result.emplace_back(&op, std::move(*collective));
+  return result;
+}
+
 void addRuntimeMemory(CostReport &report, func::FuncOp lowered,
                       func::FuncOp init, const MachineProfile &profile) {
   const MachineProfile &measured =

@@ -100,6 +100,11 @@ int64_t memoryBytesPerRank(const CostReport &report);
 std::vector<std::pair<mlir::Operation *, int64_t>>
 flopsPerOp(mlir::func::FuncOp func);
 
+/// Returns each collective of `func` (partitioned) with what it sends, as
+/// the report's `collectives` counts them, in program order.
+std::vector<std::pair<mlir::Operation *, CollectiveCost>>
+collectivesPerOp(mlir::func::FuncOp func);
+
 /// Renders the report as aligned text tables.
 std::string formatText(const CostReport &report);
 

@@ -3,11 +3,13 @@
 #include "analysis/StepTime.h"
 
 #include "dialect/MeshConversion.h"
+#include "dialect/StartedCollectives.h"
 #include "layouts/CheckedArithmetic.h"
 #include "layouts/Sharding.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <iterator>
 
 using namespace mlir;
@@ -68,9 +70,59 @@ int64_t runtimeOpCount(func::FuncOp lowered) {
   return ops;
 }
 
+double hiddenCommunicationSeconds(
+    func::FuncOp func, const llvm::DenseMap<Operation *, double> &kernelSeconds,
+    double perOpSeconds,
+    llvm::function_ref<double(const CollectiveCost &)> collectiveSeconds) {
+  if (func.isExternal())
+    return 0;
+  llvm::DenseMap<Operation *, double> commSeconds;
+  for (const auto &[op, collective] : collectivesPerOp(func))
+    commSeconds[op] = collectiveSeconds(collective);
+  // `clock` is when the rank's next op may run, `linkFree` when its last
+  // collective is done; `serial` sums everything, as if nothing overlapped.
+  double clock = 0, linkFree = 0, serial = 0;
+  // Started collectives not yet waited for: when each is done.
+  llvm::DenseMap<Operation *, double> arrives;
+  auto waitForOperands = [&](Operation *user) {
+    user->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands()) {
+        auto started = arrives.find(operand.getDefiningOp());
+        if (started == arrives.end())
+          continue;
+        clock = std::max(clock, started->second);
+        arrives.erase(started);
+      }
+    });
+  };
+  for (Operation &op : func.getBody().front()) {
+    waitForOperands(&op);
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      break;
+    auto comm = commSeconds.find(&op);
+    if (comm == commSeconds.end()) {
+      double seconds = kernelSeconds.lookup(&op) + perOpSeconds;
+      clock += seconds;
+      serial += seconds;
+      continue;
+    }
+    linkFree = std::max(clock, linkFree) + comm->second;
+    serial += comm->second;
+    if (isStartedCollective(&op))
+      arrives[&op] = linkFree;
+    else
+      clock = linkFree;
+  }
+  // The return waits for whatever is still moving.
+  for (const auto &entry : arrives)
+    clock = std::max(clock, entry.second);
+  return std::max(0.0, serial - clock);
+}
+
 StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
                          const CostReport &report,
-                         const MachineProfile &profile) {
+                         const MachineProfile &profile,
+                         bool overlapCommunication) {
   StepTime step;
   // The program's own work per op: allocating the op's result, releasing
   // what it used last and reaching a call site the caches no longer hold,
@@ -80,10 +132,13 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
       double(step.runtimeOps) * profile.perOpSeconds(report.numRanks);
   step.computeSeconds += step.runtimeOpSeconds;
   layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(partitioned));
+  llvm::DenseMap<Operation *, double> kernelSeconds;
+  int64_t computingOps = 0;
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);
     if (opClass.empty())
       continue;
+    ++computingOps;
     // Ops without arithmetic are timed by the elements they write.
     int64_t work = flops;
     if (work == 0)
@@ -100,18 +155,30 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     if (isa<FusedOp>(op) && opClass == "transcendental")
       work = saturatingMul(work, transcendentalOpsPerElement(op));
     double seconds = profile.kernelSeconds(opClass, work, report.numRanks);
+    kernelSeconds[op] = seconds;
     step.classSeconds[opClass] += seconds;
     step.computeSeconds += seconds;
   }
-  for (const CollectiveCost &collective : report.collectives) {
+  auto collectiveSeconds = [&](const CollectiveCost &collective) {
     int64_t group = 1;
     for (const std::string &axis : collective.axes)
       for (size_t i = 0; i < report.meshAxes.size(); ++i)
         if (report.meshAxes[i] == axis)
           group = saturatingMul(group, report.meshSizes[i]);
-    step.commSeconds += profile.collectiveSeconds(
-        collective.kind, group, collective.bytesPerRank, report.numRanks);
-  }
+    return profile.collectiveSeconds(collective.kind, group,
+                                     collective.bytesPerRank, report.numRanks);
+  };
+  for (const CollectiveCost &collective : report.collectives)
+    step.commSeconds += collectiveSeconds(collective);
+  // The per-op cost is spread over the ops that compute: the lowered
+  // program's calls are those ops, fused.
+  if (overlapCommunication)
+    step.hiddenSeconds = std::min(
+        step.commSeconds,
+        hiddenCommunicationSeconds(
+            partitioned, kernelSeconds,
+            computingOps ? step.runtimeOpSeconds / double(computingOps) : 0,
+            collectiveSeconds));
   return step;
 }
 

@@ -6,9 +6,11 @@
 // counts them; a fused op's elements times its body's transcendental ops),
 // the compiled program's own work around each op it runs (the profile's
 // per-op seconds, once per op of the program as compile lowers it, after
-// fusion), plus each collective's alpha-beta time for its group and bytes.
-// The runtime runs one op after another, so nothing overlaps and the step
-// is their sum (docs/search.md).
+// fusion), plus each collective's alpha-beta time for its group and bytes,
+// less the communication that moves while the rank computes: the runtime
+// runs one op after another, but starts all_reduce, all_gather,
+// reduce_scatter and halo_exchange where they stand and waits for each
+// before its first user (docs/search.md, "Overlap").
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,9 @@
 
 #include "analysis/CostReport.h"
 #include "analysis/MachineProfile.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <string>
@@ -27,6 +32,8 @@ struct StepTime {
   /// The kernels' seconds and the per-op seconds around them.
   double computeSeconds = 0;
   double commSeconds = 0;
+  /// The part of commSeconds that moves while the rank computes.
+  double hiddenSeconds = 0;
   /// Kernel seconds by op class (kernelClasses()).
   std::map<std::string, double> classSeconds;
   /// The ops the compiled program runs (runtimeOpCount) and what it spends
@@ -34,7 +41,9 @@ struct StepTime {
   int64_t runtimeOps = 0;
   double runtimeOpSeconds = 0;
 
-  double totalSeconds() const { return computeSeconds + commSeconds; }
+  double totalSeconds() const {
+    return computeSeconds + commSeconds - hiddenSeconds;
+  }
 };
 
 /// Whether `op` is an element-wise transcendental function (gelu, erf, exp,
@@ -65,9 +74,31 @@ int64_t runtimeOpCount(mlir::func::FuncOp lowered);
 /// as compile lowers it (fused), whose ops are counted for the per-op
 /// cost. Each op is timed where it appears in `partitioned`, so search
 /// may time the unfused step and count the fused one's calls.
+///
+/// With `overlapCommunication` (compile's default), `partitioned` is taken
+/// in the order the program runs its ops (after
+/// tessel-schedule-collectives) and its started collectives
+/// (dialect/StartedCollectives.h) hide behind the ops between their start
+/// and their first user: hiddenSeconds.
 StepTime predictStepTime(mlir::func::FuncOp partitioned,
                          mlir::func::FuncOp lowered, const CostReport &report,
-                         const MachineProfile &profile);
+                         const MachineProfile &profile,
+                         bool overlapCommunication = true);
+
+/// The communication time of `func`'s collectives that its computation
+/// covers, run as the compiled program runs them: one op after another,
+/// each taking `kernelSeconds` (of the op; absent: none) and `perOpSeconds`;
+/// one collective moving at a time, each taking `collectiveSeconds` of it;
+/// a started collective moving while the ops after it compute, until the
+/// first op that uses its result (or the return) waits for it; a blocking
+/// one waiting for those before it and then moving while nothing computes.
+/// Returns the serial time (every op's and collective's) less that
+/// timeline's.
+double hiddenCommunicationSeconds(
+    mlir::func::FuncOp func,
+    const llvm::DenseMap<mlir::Operation *, double> &kernelSeconds,
+    double perOpSeconds,
+    llvm::function_ref<double(const CollectiveCost &)> collectiveSeconds);
 
 } // namespace tessel::analysis
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "dialect/StartedCollectives.h"
 
 #include "codegen/Descriptors.h"
 
@@ -41,12 +42,6 @@ int64_t bufferBytes(Type type) {
   auto tensor = cast<NamedTensorType>(type);
   return std::max<int64_t>(1, tensor.getNumElements()) *
          elementBytes(tensor.getElementType());
-}
-
-/// Whether the op is started and waited for in two calls: the collectives
-/// the runtime has a non-blocking form of (program.h, tessel_rt_start).
-bool isStartedCollective(Operation &op) {
-  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, HaloExchangeOp>(op);
 }
 
 /// Builds the LLVM dialect side of the module: the runtime's declarations,
@@ -216,7 +211,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   llvm::DenseMap<Operation *, SmallVector<Operation *>> waitsBefore;
   if (overlapCommunication)
     for (Operation &op : body.without_terminator()) {
-      if (!isStartedCollective(op))
+      if (!isStartedCollective(&op))
         continue;
       Operation *first = body.getTerminator();
       for (Operation *user : op.getResult(0).getUsers())

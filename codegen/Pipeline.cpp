@@ -115,16 +115,20 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
   // A convolution's interior rows while its halos move, and the order the
   // lowering's starts and waits of collectives will follow.
-  if (options.overlapCommunication) {
-    if (options.splitHaloConvolutions)
-      pm.addNestedPass<func::FuncOp>(createTesselSplitHaloConvolutions());
-    pm.addNestedPass<func::FuncOp>(createTesselScheduleCollectives());
-  }
+  if (options.overlapCommunication)
+    buildOverlapPipeline(pm, options.splitHaloConvolutions);
   if (options.lower) {
     TesselLowerToRuntimeOptions lowering;
     lowering.overlapCommunication = options.overlapCommunication;
     pm.addPass(createTesselLowerToRuntime(lowering));
   }
+}
+
+void mlir::tessel::buildOverlapPipeline(OpPassManager &pm,
+                                        bool splitHaloConvolutions) {
+  if (splitHaloConvolutions)
+    pm.addNestedPass<func::FuncOp>(createTesselSplitHaloConvolutions());
+  pm.addNestedPass<func::FuncOp>(createTesselScheduleCollectives());
 }
 
 void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,

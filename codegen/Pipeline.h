@@ -126,6 +126,13 @@ void buildCompilePipeline(OpPassManager &pm,
 void buildPartitionPipeline(OpPassManager &pm, int64_t bucketBytes,
                             bool pipelined = false);
 
+/// Adds what orders a rank's program for overlapping its communication
+/// with its computation: tessel-split-halo-convolutions (with
+/// `splitHaloConvolutions`) and tessel-schedule-collectives, on each
+/// function. buildCompilePipeline adds them under `overlap-communication`;
+/// tessel search, to time the program in the order it will run.
+void buildOverlapPipeline(OpPassManager &pm, bool splitHaloConvolutions);
+
 /// Whether a program of `mode` (train, infer, none) with the layout file
 /// `layoutFile` is a pipelined training step (the file has a `pipeline:`
 /// section), which buildCompilePipeline builds from the model's layer calls

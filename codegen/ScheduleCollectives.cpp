@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Passes.h"
+#include "dialect/StartedCollectives.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -34,11 +35,6 @@ using namespace mlir;
 using namespace mlir::tessel;
 
 namespace {
-
-/// The collectives the lowering starts and waits for in two calls.
-bool isStartedCollective(Operation *op) {
-  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, HaloExchangeOp>(op);
-}
 
 /// The list schedule of one block's ops (its terminator stays last).
 class CollectiveScheduler {

@@ -19,8 +19,16 @@ def ranking(path, ranks):
     for candidate in candidates:
         assert math.prod(candidate["mesh"].values()) == ranks, candidate
         assert candidate["step_seconds"] > 0, candidate
+        hidden = candidate["hidden_comm_seconds"]
+        assert 0 <= hidden <= candidate["comm_seconds"], candidate
         assert abs(candidate["compute_seconds"] + candidate["comm_seconds"]
-                   - candidate["step_seconds"]) < 1e-12, candidate
+                   - hidden - candidate["step_seconds"]) < 1e-12, candidate
+    # Data parallelism's gradient all_reduces move while the rest of the
+    # backward pass computes; only the last bucket's is waited for at once.
+    data = [c for c in candidates
+            if c["mesh"] == {"data": ranks} and not c["zero"]]
+    assert data and all(0 < c["hidden_comm_seconds"] < c["comm_seconds"]
+                        for c in data), data
     times = [c["step_seconds"] for c in candidates]
     assert times == sorted(times), times
     assert result["best"] == candidates[0]

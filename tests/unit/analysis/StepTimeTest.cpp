@@ -140,4 +140,80 @@ func.func @train_step(%x: !v, %y: !v) -> !v {
   EXPECT_NEAR(time.computeSeconds, 4.4e-5, 1e-15);
 }
 
+// A data-parallel tail on 2 ranks: a gradient's all_reduce, two adds that
+// do not need it, the update that does, then a collective_permute (which
+// blocks) and an add after it.
+constexpr const char *kOverlapStep = R"mlir(
+!v = !tessel.tensor<[n:100], f32>
+module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
+  func.func @train_step(%g: !v, %x: !v) -> (!v, !v) {
+    %s = tessel.all_reduce sum %g over ["data"] : !v
+    %a = tessel.add %x, %x : !v, !v -> !v
+    %b = tessel.add %a, %x : !v, !v -> !v
+    %u = tessel.add %s, %b : !v, !v -> !v
+    %p = tessel.collective_permute %u over ["data"] pairs [0, 1, 1, 0] : !v
+    %c = tessel.add %a, %x : !v, !v -> !v
+    return %p, %c : !v, !v
+  }
+}
+)mlir";
+
+TEST_F(StepTimeTest, AStartedCollectiveHidesBehindTheOpsBeforeItsFirstUser) {
+  func::FuncOp step = parse(kOverlapStep);
+  llvm::DenseMap<Operation *, double> kernelSeconds;
+  for (Operation &op : step.getBody().front())
+    if (isa<AddOp>(op))
+      kernelSeconds[&op] = 10e-6;
+  auto thirtyMicroseconds = [](const CollectiveCost &) { return 30e-6; };
+  // Serially 4 adds (40 us) and 2 collectives (60 us). The all_reduce moves
+  // from 0 to 30 us while the first two adds run (0 to 20 us); the update
+  // waits for it (30 us) and ends at 40; the permute blocks from 40 to 70;
+  // the last add ends at 80: 20 us hidden.
+  EXPECT_NEAR(hiddenCommunicationSeconds(step, kernelSeconds, 0,
+                                         thirtyMicroseconds),
+              20e-6, 1e-12);
+  // Each op's own cost (here 5 us) also covers the all_reduce, up to its
+  // 30 us: the adds before the update now take 30 us.
+  EXPECT_NEAR(hiddenCommunicationSeconds(step, kernelSeconds, 5e-6,
+                                         thirtyMicroseconds),
+              30e-6, 1e-12);
+  // An all_reduce that takes 5 us is hidden whole; the blocking permute's
+  // never is.
+  auto fiveMicroseconds = [](const CollectiveCost &) { return 5e-6; };
+  EXPECT_NEAR(
+      hiddenCommunicationSeconds(step, kernelSeconds, 0, fiveMicroseconds),
+      5e-6, 1e-12);
+}
+
+TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
+  func::FuncOp step = parse(kOverlapStep);
+  MachineProfile profile = madeUpProfile();
+  // Two ranks on two cores: each rank's kernels at the profile's rates.
+  profile.cores = 2;
+  for (const char *kind : {"all_reduce", "halo_exchange"}) {
+    CollectiveFit fit;
+    fit.collective = kind;
+    fit.ranks = 2;
+    fit.group = 2;
+    fit.alphaSeconds = 30e-6;
+    fit.bytesPerSecond = 1e30;
+    profile.collectives.push_back(fit);
+  }
+  CostReport report = buildCostReport(step);
+  addPartitionedCosts(report, step);
+  ASSERT_EQ(report.collectives.size(), 2u);
+  StepTime overlapped = predictStepTime(step, step, report, profile);
+  // Four adds of 100 elements at 1e-8 s, and two 30 us collectives.
+  EXPECT_NEAR(overlapped.computeSeconds, 4e-6, 1e-12);
+  EXPECT_NEAR(overlapped.commSeconds, 60e-6, 1e-12);
+  // The adds before the update (2 us) are all that runs beside the
+  // all_reduce.
+  EXPECT_NEAR(overlapped.hiddenSeconds, 2e-6, 1e-12);
+  EXPECT_NEAR(overlapped.totalSeconds(), 62e-6, 1e-12);
+  StepTime blocking = predictStepTime(step, step, report, profile,
+                                      /*overlapCommunication=*/false);
+  EXPECT_EQ(blocking.hiddenSeconds, 0);
+  EXPECT_NEAR(blocking.totalSeconds(), 64e-6, 1e-12);
+}
+
 } // namespace
