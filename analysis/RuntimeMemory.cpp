@@ -2,6 +2,7 @@
 
 #include "analysis/RuntimeMemory.h"
 
+#include "dialect/StartedCollectives.h"
 #include "layouts/CheckedArithmetic.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -100,8 +101,12 @@ static int64_t kernelScratchBytes(Operation *op) {
 /// Replays the allocations and frees of `func`'s body in `ledger`, as
 /// tessel-lower-to-runtime makes them: a value is freed after the op that
 /// uses it last, an unused result right after its op; arguments and
-/// returned values are never freed (the caller owns them). Adds the bytes
-/// of its tessel.constant ops and its largest kernel scratch to `memory`.
+/// returned values are never freed (the caller owns them). A started
+/// collective (dialect/StartedCollectives.h) is waited for before its first
+/// user, so a value it uses lives until then, and one it makes and nothing
+/// uses until its wait; when that wait is at the return, both are freed
+/// there, before the results are handed out. Adds the bytes of its
+/// tessel.constant ops and its largest kernel scratch to `memory`.
 static void replay(func::FuncOp func, BufferLedger &ledger,
                    RuntimeMemory &memory) {
   auto bytesOf = [](Value value) -> int64_t {
@@ -113,19 +118,78 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     return;
   Block &body = func.getBody().front();
   Operation *terminator = body.getTerminator();
+  // The op before which each started collective is waited for.
+  llvm::DenseMap<Operation *, Operation *> waitBefore;
+  for (Operation &op : body.without_terminator()) {
+    if (!isStartedCollective(&op))
+      continue;
+    Operation *first = terminator;
+    for (Operation *user : op.getUsers())
+      if (user->isBeforeInBlock(first))
+        first = user;
+    waitBefore[&op] = first;
+  }
   llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
+  SmallVector<Value> deadAtReturn;
   for (Operation &op : body.without_terminator())
     for (Value result : op.getResults()) {
       Operation *last = nullptr;
-      for (Operation *user : result.getUsers())
-        if (!last || last->isBeforeInBlock(user))
-          last = user;
-      if (last == terminator)
+      bool returned = false, waitedAtReturn = false;
+      for (Operation *user : result.getUsers()) {
+        returned |= user == terminator;
+        Operation *use = waitBefore.lookup(user);
+        if (!use) {
+          use = user;
+        } else if (use == terminator) {
+          waitedAtReturn = true;
+          continue;
+        }
+        if (!last || last->isBeforeInBlock(use))
+          last = use;
+      }
+      if (returned)
         continue;
-      deadAfter[last ? last : &op].push_back(result);
+      if (!last && waitBefore.count(&op))
+        waitedAtReturn = true;
+      if (waitedAtReturn)
+        deadAtReturn.push_back(result);
+      else
+        deadAfter[last ? last : &op].push_back(result);
     }
+  // MPI's non-blocking reductions (Open MPI's libnbc) keep a temporary
+  // of their input's size from their start until they complete; a step
+  // that starts many at once (the gradients of a data-parallel or ZeRO
+  // step, waited for after the backward pass) holds all of them. Counted
+  // as buffers from the start to the wait, each released before the op
+  // that waits for it.
+  // A group of one rank does not call MPI.
+  MeshAttr mesh = getEnclosingMesh(func);
+  auto reducesAcrossRanks = [&](Operation *op) {
+    if (!isa<AllReduceOp, ReduceScatterOp>(op) || !waitBefore.count(op))
+      return false;
+    SmallVector<StringAttr> axes;
+    ArrayAttr names = isa<AllReduceOp>(op)
+                          ? cast<AllReduceOp>(op).getAxes()
+                          : cast<ReduceScatterOp>(op).getAxes();
+    for (Attribute axis : names)
+      axes.push_back(cast<StringAttr>(axis));
+    std::optional<int64_t> group =
+        mesh ? mesh.getGroupSize(axes) : std::nullopt;
+    return group && *group > 1;
+  };
+  llvm::DenseMap<Operation *, SmallVector<int64_t>> temporariesUntil;
+  auto releaseTemporaries = [&](Operation *waiter) {
+    for (int64_t bytes : temporariesUntil.lookup(waiter))
+      ledger.release(bytes);
+  };
   int64_t constants = 0;
   for (Operation &op : body.without_terminator()) {
+    releaseTemporaries(&op);
+    if (reducesAcrossRanks(&op))
+      if (int64_t bytes = bytesOf(op.getOperand(0))) {
+        ledger.allocate(bytes);
+        temporariesUntil[waitBefore.lookup(&op)].push_back(bytes);
+      }
     memory.scratchBytes =
         std::max(memory.scratchBytes, kernelScratchBytes(&op));
     for (Value result : op.getResults())
@@ -140,6 +204,10 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
       if (int64_t bytes = bytesOf(dead))
         ledger.release(bytes);
   }
+  releaseTemporaries(terminator);
+  for (Value dead : deadAtReturn)
+    if (int64_t bytes = bytesOf(dead))
+      ledger.release(bytes);
   // The caller owns every result buffer: an argument, or a value returned
   // a second time, is handed out as a copy.
   llvm::DenseSet<Value> handedOut;

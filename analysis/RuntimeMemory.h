@@ -4,7 +4,8 @@
 // What a compiled training step really holds on one rank, worked out from
 // the per-rank function as tessel-lower-to-runtime lowers it: one buffer
 // per op result, allocated before the op and freed after the op that uses
-// it last; the function's arguments (the driver's parameters, optimizer
+// it last (a started collective uses its operands until its wait, before
+// its first user); the function's arguments (the driver's parameters, optimizer
 // state and data batch) alive throughout; its results kept for the caller.
 // The runtime's buffer cache (runtime/executor/BufferCache) keeps every
 // freed buffer for reuse by a buffer of the same size, so from the second
@@ -56,7 +57,8 @@ int64_t runtimeBufferBytes(mlir::tessel::NamedTensorType type);
 
 /// Replays `perRank`'s allocations and frees in program order, as the
 /// lowered function makes them. `perRank` is a function after
-/// tessel-partition (and tessel-fuse-elementwise, as compile runs it).
+/// tessel-partition (and buildLoweredFormPipeline's fusion and ordering,
+/// as compile runs them).
 /// With `init`, the function that makes the state first: its results stay
 /// alive as the arguments of `perRank` that are parameters, optimizer state
 /// or buffers, and its buffers count for the cache too.

@@ -79,7 +79,8 @@ int64_t runtimeOpCount(mlir::func::FuncOp lowered);
 /// in the order the program runs its ops (after
 /// tessel-schedule-collectives) and its started collectives
 /// (dialect/StartedCollectives.h) hide behind the ops between their start
-/// and their first user: hiddenSeconds.
+/// and their first user: hiddenSeconds, when the job has no more ranks
+/// than the profile's machine has cores.
 StepTime predictStepTime(mlir::func::FuncOp partitioned,
                          mlir::func::FuncOp lowered, const CostReport &report,
                          const MachineProfile &profile,

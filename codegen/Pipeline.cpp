@@ -131,6 +131,11 @@ void mlir::tessel::buildOverlapPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTesselScheduleCollectives());
 }
 
+void mlir::tessel::buildLoweredFormPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
+  buildOverlapPipeline(pm, /*splitHaloConvolutions=*/true);
+}
+
 void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,
                                           int64_t bucketBytes,
                                           bool pipelined) {

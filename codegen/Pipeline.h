@@ -133,6 +133,12 @@ void buildPartitionPipeline(OpPassManager &pm, int64_t bucketBytes,
 /// tessel search, to time the program in the order it will run.
 void buildOverlapPipeline(OpPassManager &pm, bool splitHaloConvolutions);
 
+/// Adds what `tessel compile` runs between partitioning and lowering, with
+/// its default options: tessel-fuse-elementwise, then buildOverlapPipeline.
+/// tessel explain and tessel search count a step's memory on the program
+/// this leaves (the buffers the lowered program allocates, in its order).
+void buildLoweredFormPipeline(OpPassManager &pm);
+
 /// Whether a program of `mode` (train, infer, none) with the layout file
 /// `layoutFile` is a pipelined training step (the file has a `pipeline:`
 /// section), which buildCompilePipeline builds from the model's layer calls

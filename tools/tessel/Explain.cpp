@@ -256,9 +256,9 @@ int mlir::tessel::runExplain() {
   ::tessel::analysis::addPartitionedCosts(
       report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
   // The memory of the step as compile lowers it: element-wise chains fused
-  // hold no buffers between their ops.
+  // hold no buffers between their ops, and the ops in the order they run.
   PassManager fuse(&context);
-  fuse.addNestedPass<func::FuncOp>(mlir::tessel::createTesselFuseElementwise());
+  mlir::tessel::buildLoweredFormPipeline(fuse);
   if (failed(fuse.run(*partitioned)))
     return 1;
   // A training step's state comes from @init, which runs first.

@@ -52,7 +52,7 @@ int mlir::tessel::explainPipeline(
     return 1;
   OwningOpRef<ModuleOp> fused = model.module().clone();
   PassManager fuse(&context);
-  fuse.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
+  buildLoweredFormPipeline(fuse);
   if (failed(fuse.run(*fused)))
     return 1;
 

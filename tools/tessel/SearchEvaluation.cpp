@@ -47,12 +47,13 @@ std::optional<std::string> runQuietly(PassManager &passes, ModuleOp module,
   return firstError.empty() ? what.str() + " failed" : firstError;
 }
 
-/// A clone of `module` with its element-wise chains fused, as compile
-/// lowers it: the buffers the runtime allocates (memory is counted on it).
+/// A clone of `module` as compile lowers it, its element-wise chains fused
+/// and its ops in the order they run: the buffers the runtime allocates
+/// (memory is counted on it) and the calls it makes.
 OwningOpRef<ModuleOp> fusedClone(ModuleOp module, std::string &error) {
   OwningOpRef<ModuleOp> fused = module.clone();
   PassManager fuse(module.getContext());
-  fuse.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
+  buildLoweredFormPipeline(fuse);
   if (std::optional<std::string> failure =
           runQuietly(fuse, *fused, "tessel-fuse-elementwise")) {
     error = *failure;

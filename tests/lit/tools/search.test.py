@@ -23,12 +23,6 @@ def ranking(path, ranks):
         assert 0 <= hidden <= candidate["comm_seconds"], candidate
         assert abs(candidate["compute_seconds"] + candidate["comm_seconds"]
                    - hidden - candidate["step_seconds"]) < 1e-12, candidate
-    # Data parallelism's gradient all_reduces move while the rest of the
-    # backward pass computes; only the last bucket's is waited for at once.
-    data = [c for c in candidates
-            if c["mesh"] == {"data": ranks} and not c["zero"]]
-    assert data and all(0 < c["hidden_comm_seconds"] < c["comm_seconds"]
-                        for c in data), data
     times = [c["step_seconds"] for c in candidates]
     assert times == sorted(times), times
     assert result["best"] == candidates[0]
@@ -38,6 +32,21 @@ def ranking(path, ranks):
     assert all(d["status"] in ("illegal", "over_budget") and d["reason"]
                for d in dropped), dropped
     assert result["best_yaml"].splitlines()[1].startswith("mesh: {")
+
+
+def hidden(path, ranks):
+    """On 2 ranks (the built-in profile's machine has 2 cores) data
+    parallelism's gradient all_reduces move while the rest of the backward
+    pass computes, all but the last bucket's; on 4 ranks, more than the
+    cores, nothing is hidden."""
+    candidates = load(path)["candidates"]
+    if ranks <= 2:
+        data = [c for c in candidates
+                if c["mesh"] == {"data": ranks} and not c["zero"]]
+        assert data and all(0 < c["hidden_comm_seconds"] < c["comm_seconds"]
+                            for c in data), data
+    else:
+        assert all(c["hidden_comm_seconds"] == 0 for c in candidates), candidates
 
 
 def mesh_of(path, ranks):
@@ -118,6 +127,8 @@ if __name__ == "__main__":
     check, path, *rest = sys.argv[1:]
     if check == "ranking":
         ranking(path, int(rest[0]))
+    elif check == "hidden":
+        hidden(path, int(rest[0]))
     elif check == "mesh-of":
         mesh_of(path, int(rest[0]))
     elif check == "budget":

@@ -214,6 +214,9 @@ TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
                                       /*overlapCommunication=*/false);
   EXPECT_EQ(blocking.hiddenSeconds, 0);
   EXPECT_NEAR(blocking.totalSeconds(), 64e-6, 1e-12);
+  // On one core the two ranks share it: nothing is hidden.
+  profile.cores = 1;
+  EXPECT_EQ(predictStepTime(step, step, report, profile).hiddenSeconds, 0);
 }
 
 } // namespace
