@@ -166,7 +166,8 @@ AllReduceOp singleUseSum(Value value) {
 /// complete sum of its blocks' partial sums) between replicated ones, so
 /// ReducePartialSumsOnce, which needs the two sums side by side, left one
 /// all_reduce per split gradient. The chain is the additions of one type
-/// (no broadcasts) under `root` whose results have no other use; `root` is
+/// (no broadcasts, every term of the sum's type) under `root` whose
+/// results have no other use; `root` is
 /// its last, whose result no such addition takes. The sums go last, so
 /// that the terms before them overlap their all_reduce.
 struct ReducePartialSumsOfAChainOnce : OpRewritePattern<AddOp> {
@@ -181,6 +182,9 @@ struct ReducePartialSumsOfAChainOnce : OpRewritePattern<AddOp> {
           return failure();
     SmallVector<Value> terms;
     collectTerms(root, type, terms);
+    // Terms of another type are broadcast into the sum: left alone.
+    if (llvm::any_of(terms, [&](Value term) { return term.getType() != type; }))
+      return failure();
     SmallVector<Value> others;
     // The sums over each set of axes, in the order the sets first appear.
     SmallVector<std::pair<ArrayAttr, SmallVector<AllReduceOp>>> sums;
