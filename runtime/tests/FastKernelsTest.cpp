@@ -442,6 +442,55 @@ TEST(FastPooling, MaxTiesGoToTheFirstMaximum) {
   EXPECT_GT(tiedWindows, 20);
 }
 
+TEST(FastPooling, MaxGradientOverTilingWindows) {
+  // Windows of stride equal to their size take the runtime's own loop: 7 x
+  // 9 images leave a last row and column in no window, whose gradient is 0;
+  // dims in an unusual order move the pass-through dims between the
+  // spatial ones.
+  checkPooling({ref::PoolKind::Max,
+                {"batch", "f", "h", "w"},
+                {{"batch", 2}, {"f", 3}, {"h", 7}, {"w", 9}},
+                poolParams({2, 2}, {2, 2}),
+                Values::Ties});
+  checkPooling({ref::PoolKind::Max,
+                {"w", "f", "h", "batch"},
+                {{"batch", 3}, {"f", 2}, {"h", 6}, {"w", 4}},
+                poolParams({2, 2}, {2, 2}),
+                Values::Ties});
+  checkPooling({ref::PoolKind::Max,
+                {"batch", "f", "h", "w"},
+                {{"batch", 2}, {"f", 2}, {"h", 9}, {"w", 6}},
+                poolParams({3, 2}, {3, 2})});
+}
+
+TEST(FastPooling, MaxGradientOverTilingWindowsGoesToTheFirstNaN) {
+  // As in the reference, a NaN is the maximum of its window, the first in
+  // row-major window order. Rows [1, nan, nan, 2] and [nan, 5, 7, 9] in two
+  // 2 x 2 windows: their gradients reach elements 1 and 2.
+  PoolCase c{ref::PoolKind::Max,
+             {"batch", "f", "h", "w"},
+             {{"batch", 1}, {"f", 1}, {"h", 2}, {"w", 4}},
+             poolParams({2, 2}, {2, 2})};
+  TensorType x = typeOf(c.dims, c.sizes, c.type);
+  TensorType y = typeOf(c.dims, pooledSizes(c), c.type);
+  double nan = std::nan("");
+  std::vector<Buffer> in = {Buffer(x, Values::Signed, 1),
+                            Buffer(y, Values::Signed, 2)};
+  std::vector<double> values = {1, nan, nan, 2, nan, 5, 7, 9};
+  for (size_t i = 0; i < values.size(); ++i)
+    storeElement(x.type, in[0].bytes.data(), i, values[i]);
+  storeElement(y.type, in[1].bytes.data(), 0, 10);
+  storeElement(y.type, in[1].bytes.data(), 1, 20);
+  std::optional<Kernel> fast =
+      buildFastPoolBackward(c.kind, op({x, y}, x), c.params, unreachable());
+  ASSERT_TRUE(fast);
+  ref::Tensor expected =
+      ref::poolBackward(c.kind, in[0].load(), in[1].load(), c.params);
+  EXPECT_EQ(expected.data,
+            (std::vector<double>{0, 10, 20, 0, 0, 0, 0, 0}));
+  expectMatches(*fast, in, x, expected, 0);
+}
+
 TEST(FastPooling, MaxTiesInOverlappingPaddedWindows) {
   checkPooling({ref::PoolKind::Max,
                 {"batch", "f", "h", "w"},
