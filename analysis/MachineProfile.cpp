@@ -104,16 +104,20 @@ std::string stringOr(const json &object, const char *key) {
 
 const std::vector<std::string> &kernelClasses() {
   static const std::vector<std::string> classes = {
-      "matmul",    "convolution",   "elementwise",
-      "reduction", "normalization", "transcendental"};
+      "matmul",        "convolution",    "elementwise",
+      "reduction",     "normalization",  "transcendental",
+      "pooling",       "pooling_backward"};
   return classes;
 }
 
 std::optional<std::string> kernelClassFallback(const std::string &opClass) {
   // Profiles calibrated before transcendental ops had a class of their own
-  // timed them as element-wise ops.
+  // timed them as element-wise ops, and pooling and its gradient as
+  // reductions.
   if (opClass == "transcendental")
     return std::string("elementwise");
+  if (opClass == "pooling" || opClass == "pooling_backward")
+    return std::string("reduction");
   return std::nullopt;
 }
 

@@ -16,8 +16,10 @@
 // matrices, 2 M N K), convolution (conv2d, 2 x output x input channels x
 // window), elementwise (add, one per element), reduction (a sum over the
 // last dim, one per input element), normalization (softmax, 5 per
-// element) and transcendental (gelu, one per element: the costliest of
-// them, through erfc, and the one a Transformer's MLP computes).
+// element), transcendental (gelu, one per element: the costliest of
+// them, through erfc, and the one a Transformer's MLP computes), pooling
+// and pooling_backward (2 x 2 max pooling and its gradient, the input's
+// elements).
 //
 // --per-op: what a compiled program spends on each op besides its kernel:
 // a program of many small ops, each at a call site of its own, run as
@@ -213,6 +215,22 @@ void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
            tensor({"c", "f", "kh", "kw"}, {c, c, 3, 3})},
           tensor({"batch", "f", "h", "w"}, {4, c, 16, 16}), attrs);
     report("convolution", 2 * (4 * c * 16 * 16) * c * 9, op);
+  }
+  // Max pooling in 2 x 2 windows of stride 2 (the CNN's) and its gradient,
+  // batch 4 of 32 x 32 images; work as analysis/CostReport counts both,
+  // the input's elements (the result's times the window).
+  for (int64_t c : {1, 8, 32, 128}) {
+    ordered_json attrs = {{"kind", "max"},
+                          {"spatial", {"h", "w"}},
+                          {"window", {2, 2}},
+                          {"strides", {2, 2}}};
+    ordered_json image = tensor({"batch", "c", "h", "w"}, {4, c, 32, 32});
+    ordered_json pooled = tensor({"batch", "c", "h", "w"}, {4, c, 16, 16});
+    Op pool(context, "tessel.pool", {image}, pooled, attrs);
+    report("pooling", 4 * c * 32 * 32, pool);
+    Op gradient(context, "tessel.pool_backward", {image, pooled}, image,
+                attrs);
+    report("pooling_backward", 4 * c * 32 * 32, gradient);
   }
   for (int64_t rows : {1, 16, 256, 4096}) {
     ordered_json shape = tensor({"rows", "cols"}, {rows, 256});

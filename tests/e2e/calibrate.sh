@@ -27,7 +27,8 @@ expect_error() {
   fi
 }
 
-python3 "$here/check_profile.py" "$shipped" --ranks 1,2,4
+# The profile that ships was measured before the pooling classes.
+python3 "$here/check_profile.py" "$shipped" --ranks 1,2,4 --before-pooling
 
 "$bin/tessel" calibrate --max-ranks 2 --repetitions 1 --min-seconds 0.002 \
   --description "tests/e2e/calibrate.sh" -o "$work/profile.json"

@@ -140,6 +140,41 @@ func.func @train_step(%x: !v, %y: !v) -> !v {
   EXPECT_NEAR(time.computeSeconds, 4.4e-5, 1e-15);
 }
 
+// Max pooling of 2 x 2 windows and its gradient over [n:4, h:10, w:10]:
+// 400 input elements each, as CostReport counts their work.
+constexpr const char *kPooling = R"mlir(
+!x = !tessel.tensor<[n:4, h:10, w:10], f32>
+!y = !tessel.tensor<[n:4, h:5, w:5], f32>
+func.func @train_step(%x: !x, %dy: !y) -> (!y, !x) {
+  %y = tessel.pool max %x {spatial = ["h", "w"], strides = array<i64: 2, 2>,
+                          window = array<i64: 2, 2>} : !x -> !y
+  %dx = tessel.pool_backward max %x, %dy {spatial = ["h", "w"],
+      strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : !x, !y -> !x
+  return %y, %dx : !y, !x
+}
+)mlir";
+
+TEST_F(StepTimeTest, PoolingAndItsGradientHaveClassesOfTheirOwn) {
+  func::FuncOp step = parse(kPooling);
+  std::vector<std::string> classes;
+  for (Operation &op : step.getBody().front().without_terminator())
+    classes.push_back(kernelClassOf(&op));
+  EXPECT_EQ(classes,
+            (std::vector<std::string>{"pooling", "pooling_backward"}));
+  // A profile that timed them: 1e-7 and 1e-6 s an element.
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].classes["pooling"] = {{100, 1e-5}, {1000000, 1e-1}};
+  profile.kernels[0].classes["pooling_backward"] = {{100, 1e-4},
+                                                    {1000000, 1}};
+  StepTime time = predictStepTime(step, step, CostReport(), profile);
+  EXPECT_NEAR(time.classSeconds["pooling"], 4e-5, 1e-15);
+  EXPECT_NEAR(time.classSeconds["pooling_backward"], 4e-4, 1e-14);
+  // A profile from before these classes times both as reductions (1e-8 s
+  // an element in the made-up profile).
+  time = predictStepTime(step, step, CostReport(), madeUpProfile());
+  EXPECT_NEAR(time.computeSeconds, 8e-6, 1e-15);
+}
+
 // A data-parallel tail on 2 ranks: a gradient's all_reduce, two adds that
 // do not need it, the update that does, then a collective_permute (which
 // blocks) and an add after it.
