@@ -463,6 +463,40 @@ TEST(FastPooling, MaxGradientOverTilingWindows) {
                 poolParams({3, 2}, {3, 2})});
 }
 
+TEST(FastPooling, MaxGradientOf2x2WindowsSixteenAtATime) {
+  // 20 windows a row: one step of 16 and one of 4 under masks; ties, and
+  // NaNs at every seventh element. Each window's four elements are
+  // written, the gradient and three zeros, so the output is not cleared
+  // first: it starts as garbage here.
+  PoolCase c{ref::PoolKind::Max,
+             {"batch", "f", "h", "w"},
+             {{"batch", 2}, {"f", 3}, {"h", 4}, {"w", 40}},
+             poolParams({2, 2}, {2, 2}),
+             Values::Ties};
+  TensorType x = typeOf(c.dims, c.sizes, c.type);
+  TensorType y = typeOf(c.dims, pooledSizes(c), c.type);
+  std::vector<Buffer> in = {Buffer(x, c.values, 5),
+                            Buffer(y, Values::Signed, 6)};
+  for (int64_t i = 0; i < x.numElements(); i += 7)
+    storeElement(x.type, in[0].bytes.data(), i, std::nan(""));
+  std::optional<Kernel> fast =
+      buildFastPoolBackward(c.kind, op({x, y}, x), c.params, unreachable());
+  ASSERT_TRUE(fast);
+  ref::Tensor expected =
+      ref::poolBackward(c.kind, in[0].load(), in[1].load(), c.params);
+  Buffer got(x);
+  for (int64_t i = 0; i < x.numElements(); ++i)
+    storeElement(x.type, got.bytes.data(), i, 7.0);
+  std::vector<void *> pointers = {in[0].bytes.data(), in[1].bytes.data()};
+  (*fast)(context(), pointers.data(), got.bytes.data());
+  int mismatches = 0;
+  for (int64_t i = 0; i < x.numElements(); ++i)
+    if (got.at(i) != expected.data[i] && ++mismatches <= 5)
+      ADD_FAILURE() << "element " << i << ": got " << got.at(i)
+                    << ", the reference gives " << expected.data[i];
+  EXPECT_EQ(mismatches, 0);
+}
+
 TEST(FastPooling, MaxGradientOverTilingWindowsGoesToTheFirstNaN) {
   // As in the reference, a NaN is the maximum of its window, the first in
   // row-major window order. Rows [1, nan, nan, 2] and [nan, 5, 7, 9] in two
