@@ -118,44 +118,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     return;
   Block &body = func.getBody().front();
   Operation *terminator = body.getTerminator();
-  // The op before which each started collective is waited for.
-  llvm::DenseMap<Operation *, Operation *> waitBefore;
-  for (Operation &op : body.without_terminator()) {
-    if (!isStartedCollective(&op))
-      continue;
-    Operation *first = terminator;
-    for (Operation *user : op.getUsers())
-      if (user->isBeforeInBlock(first))
-        first = user;
-    waitBefore[&op] = first;
-  }
-  llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
-  SmallVector<Value> deadAtReturn;
-  for (Operation &op : body.without_terminator())
-    for (Value result : op.getResults()) {
-      Operation *last = nullptr;
-      bool returned = false, waitedAtReturn = false;
-      for (Operation *user : result.getUsers()) {
-        returned |= user == terminator;
-        Operation *use = waitBefore.lookup(user);
-        if (!use) {
-          use = user;
-        } else if (use == terminator) {
-          waitedAtReturn = true;
-          continue;
-        }
-        if (!last || last->isBeforeInBlock(use))
-          last = use;
-      }
-      if (returned)
-        continue;
-      if (!last && waitBefore.count(&op))
-        waitedAtReturn = true;
-      if (waitedAtReturn)
-        deadAtReturn.push_back(result);
-      else
-        deadAfter[last ? last : &op].push_back(result);
-    }
+  // Where tessel-lower-to-runtime frees each buffer, collectives started.
+  BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
   // MPI's non-blocking reductions (Open MPI's libnbc) keep a temporary
   // of their input's size from their start until they complete; a step
   // that starts many at once (the gradients of a data-parallel or ZeRO
@@ -165,7 +129,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   // A group of one rank does not call MPI.
   MeshAttr mesh = getEnclosingMesh(func);
   auto reducesAcrossRanks = [&](Operation *op) {
-    if (!isa<AllReduceOp, ReduceScatterOp>(op) || !waitBefore.count(op))
+    if (!isa<AllReduceOp, ReduceScatterOp>(op) ||
+        !lifetimes.waitBefore.count(op))
       return false;
     SmallVector<StringAttr> axes;
     ArrayAttr names = isa<AllReduceOp>(op)
@@ -188,7 +153,7 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     if (reducesAcrossRanks(&op))
       if (int64_t bytes = bytesOf(op.getOperand(0))) {
         ledger.allocate(bytes);
-        temporariesUntil[waitBefore.lookup(&op)].push_back(bytes);
+        temporariesUntil[lifetimes.waitBefore.lookup(&op)].push_back(bytes);
       }
     memory.scratchBytes =
         std::max(memory.scratchBytes, kernelScratchBytes(&op));
@@ -200,12 +165,12 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
               constants, saturatingMul(constant.getType().getNumElements(),
                                        elementBytes(constant.getType())));
       }
-    for (Value dead : deadAfter.lookup(&op))
+    for (Value dead : lifetimes.deadAfter.lookup(&op))
       if (int64_t bytes = bytesOf(dead))
         ledger.release(bytes);
   }
   releaseTemporaries(terminator);
-  for (Value dead : deadAtReturn)
+  for (Value dead : lifetimes.deadAtReturn)
     if (int64_t bytes = bytesOf(dead))
       ledger.release(bytes);
   // The caller owns every result buffer: an argument, or a value returned

@@ -87,21 +87,13 @@ double hiddenCommunicationSeconds(
   // `clock` is when the rank's next op may run, `linkFree` when its last
   // collective is done; `serial` sums everything, as if nothing overlapped.
   double clock = 0, linkFree = 0, serial = 0;
-  // Started collectives not yet waited for: when each is done.
+  // When each started collective is done, and where the program waits.
   llvm::DenseMap<Operation *, double> arrives;
-  auto waitForOperands = [&](Operation *user) {
-    user->walk([&](Operation *inner) {
-      for (Value operand : inner->getOperands()) {
-        auto started = arrives.find(operand.getDefiningOp());
-        if (started == arrives.end())
-          continue;
-        clock = std::max(clock, started->second);
-        arrives.erase(started);
-      }
-    });
-  };
-  for (Operation &op : func.getBody().front()) {
-    waitForOperands(&op);
+  Block &body = func.getBody().front();
+  BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
+  for (Operation &op : body) {
+    for (Operation *started : lifetimes.waitsBefore.lookup(&op))
+      clock = std::max(clock, arrives.lookup(started));
     if (op.hasTrait<OpTrait::IsTerminator>())
       break;
     auto comm = commSeconds.find(&op);
@@ -118,9 +110,6 @@ double hiddenCommunicationSeconds(
     else
       clock = linkFree;
   }
-  // The return waits for whatever is still moving.
-  for (const auto &entry : arrives)
-    clock = std::max(clock, entry.second);
   return std::max(0.0, serial - clock);
 }
 
@@ -138,12 +127,10 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   step.computeSeconds += step.runtimeOpSeconds;
   layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(partitioned));
   llvm::DenseMap<Operation *, double> kernelSeconds;
-  int64_t computingOps = 0;
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);
     if (opClass.empty())
       continue;
-    ++computingOps;
     // Ops without arithmetic are timed by the elements they write.
     int64_t work = flops;
     if (work == 0)
@@ -182,12 +169,14 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   // job all the same (4 ranks on 2 cores measured the same step times
   // with and without overlap, docs/benchmarks.md "Communication overlap").
   if (overlapCommunication && report.numRanks <= profile.cores)
-    step.hiddenSeconds = std::min(
-        step.commSeconds,
-        hiddenCommunicationSeconds(
-            partitioned, kernelSeconds,
-            computingOps ? step.runtimeOpSeconds / double(computingOps) : 0,
-            collectiveSeconds));
+    step.hiddenSeconds =
+        std::min(step.commSeconds,
+                 hiddenCommunicationSeconds(
+                     partitioned, kernelSeconds,
+                     kernelSeconds.empty()
+                         ? 0
+                         : step.runtimeOpSeconds / double(kernelSeconds.size()),
+                     collectiveSeconds));
   return step;
 }
 

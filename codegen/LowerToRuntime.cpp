@@ -207,53 +207,8 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
 
   // Each started collective is waited for right before its first user
   // (the terminator when only returned): the ops in between overlap it.
-  llvm::DenseMap<Operation *, Operation *> waitBefore;
-  llvm::DenseMap<Operation *, SmallVector<Operation *>> waitsBefore;
-  if (overlapCommunication)
-    for (Operation &op : body.without_terminator()) {
-      if (!isStartedCollective(&op))
-        continue;
-      Operation *first = body.getTerminator();
-      for (Operation *user : op.getResult(0).getUsers())
-        if (user->isBeforeInBlock(first))
-          first = user;
-      waitBefore[&op] = first;
-      waitsBefore[first].push_back(&op);
-    }
-
-  // The op after which each value is dead; the terminator keeps results.
-  // A started collective uses its operand until its wait, so the operand
-  // lives at least until the collective's first user (or, when that is the
-  // terminator, until the waits there: deadAtReturn).
-  llvm::DenseMap<Operation *, SmallVector<Value>> deadAfter;
-  SmallVector<Value> deadAtReturn;
-  auto noteLastUse = [&](Value value) {
-    Operation *last = nullptr;
-    bool returned = false, waitedAtReturn = false;
-    for (Operation *user : value.getUsers()) {
-      returned |= isa<func::ReturnOp>(user);
-      Operation *use = waitBefore.lookup(user);
-      if (!use)
-        use = user;
-      else if (isa<func::ReturnOp>(use)) {
-        waitedAtReturn = true;
-        continue;
-      }
-      if (!last || last->isBeforeInBlock(use))
-        last = use;
-    }
-    if (returned)
-      return;
-    // A started collective's result is written until its wait.
-    if (!last && waitBefore.count(value.getDefiningOp()))
-      waitedAtReturn = true;
-    if (waitedAtReturn)
-      deadAtReturn.push_back(value);
-    else
-      deadAfter[last ? last : value.getDefiningOp()].push_back(value);
-  };
-  for (Operation &op : body.without_terminator())
-    noteLastUse(op.getResult(0));
+  // Each buffer is freed after the op that uses it last.
+  BufferLifetimes lifetimes = bufferLifetimes(body, overlapCommunication);
 
   builder.setInsertionPointToEnd(module.getBody());
   auto compiled = LLVM::LLVMFuncOp::create(
@@ -279,7 +234,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   // The call site slot of each started collective, which its wait names.
   llvm::DenseMap<Operation *, LLVM::GlobalOp> startSites;
   auto emitWaitsBefore = [&](Operation *user) {
-    for (Operation *collective : waitsBefore.lookup(user)) {
+    for (Operation *collective : lifetimes.waitsBefore.lookup(user)) {
       Location waitLoc = collective->getLoc();
       LLVM::CallOp::create(
           builder, waitLoc, waitFn,
@@ -331,7 +286,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
     Value count = LLVM::ConstantOp::create(
         builder, opLoc, i32Type,
         builder.getI32IntegerAttr(op.getNumOperands()));
-    bool started = waitBefore.count(&op) != 0;
+    bool started = lifetimes.waitBefore.count(&op) != 0;
     if (started)
       startSites[&op] = slot;
     LLVM::CallOp::create(
@@ -339,7 +294,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
         ValueRange{context, LLVM::AddressOfOp::create(builder, opLoc, slot),
                    LLVM::AddressOfOp::create(builder, opLoc, text),
                    operandArray, count, result});
-    for (Value dead : deadAfter.lookup(&op))
+    for (Value dead : lifetimes.deadAfter.lookup(&op))
       if (!isa<BlockArgument>(dead))
         LLVM::CallOp::create(builder, opLoc, freeFn,
                              ValueRange{context, buffers.lookup(dead)});
@@ -349,7 +304,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   // twice is handed out as a copy.
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   emitWaitsBefore(ret);
-  for (Value dead : deadAtReturn)
+  for (Value dead : lifetimes.deadAtReturn)
     if (!isa<BlockArgument>(dead))
       LLVM::CallOp::create(builder, ret.getLoc(), freeFn,
                            ValueRange{context, buffers.lookup(dead)});

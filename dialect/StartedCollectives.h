@@ -7,6 +7,10 @@
 // the cost model (analysis/StepTime) counts the time they move while the
 // rank computes as hidden. all_to_all and collective_permute block.
 //
+// bufferLifetimes is the one account of where the compiled program waits
+// for each started collective and frees each buffer: the lowering emits
+// it, and the memory model (analysis/RuntimeMemory) replays it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TESSEL_DIALECT_STARTEDCOLLECTIVES_H
@@ -14,11 +18,35 @@
 
 #include "dialect/TesselDialect.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
 namespace mlir::tessel {
 
 inline bool isStartedCollective(Operation *op) {
   return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, HaloExchangeOp>(op);
 }
+
+/// Where a block's op results live, as tessel-lower-to-runtime lowers the
+/// block: each buffer is allocated before its op and freed after the op
+/// that uses it last; the terminator's operands are never freed. With
+/// started collectives, each is waited for right before its first user
+/// (the terminator when only returned), and uses its operands (and writes
+/// its result) until then.
+struct BufferLifetimes {
+  /// The op before which each started collective is waited for.
+  llvm::DenseMap<Operation *, Operation *> waitBefore;
+  /// The started collectives waited for before each op, in block order.
+  llvm::DenseMap<Operation *, llvm::SmallVector<Operation *>> waitsBefore;
+  /// The results whose buffers are freed after each op.
+  llvm::DenseMap<Operation *, llvm::SmallVector<Value>> deadAfter;
+  /// The results freed at the terminator, after the waits there.
+  llvm::SmallVector<Value> deadAtReturn;
+};
+
+/// The lifetimes of `body`'s op results; `startCollectives` says whether
+/// the lowering starts collectives (else every op runs to its end).
+BufferLifetimes bufferLifetimes(Block &body, bool startCollectives);
 
 } // namespace mlir::tessel
 

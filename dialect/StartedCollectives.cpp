@@ -1,0 +1,53 @@
+//===- StartedCollectives.cpp - where a lowered block waits and frees -----===//
+
+#include "dialect/StartedCollectives.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+BufferLifetimes mlir::tessel::bufferLifetimes(Block &body,
+                                              bool startCollectives) {
+  BufferLifetimes lifetimes;
+  Operation *terminator = body.getTerminator();
+  if (startCollectives)
+    for (Operation &op : body.without_terminator()) {
+      if (!isStartedCollective(&op))
+        continue;
+      Operation *first = terminator;
+      for (Operation *user : op.getUsers())
+        if (user->isBeforeInBlock(first))
+          first = user;
+      lifetimes.waitBefore[&op] = first;
+      lifetimes.waitsBefore[first].push_back(&op);
+    }
+  // A started collective uses its operand until its wait, so the operand
+  // lives at least until the collective's first user (or, when that is the
+  // terminator, until the waits there).
+  for (Operation &op : body.without_terminator())
+    for (Value value : op.getResults()) {
+      Operation *last = nullptr;
+      bool returned = false, waitedAtReturn = false;
+      for (Operation *user : value.getUsers()) {
+        returned |= user == terminator;
+        Operation *use = lifetimes.waitBefore.lookup(user);
+        if (!use) {
+          use = user;
+        } else if (use == terminator) {
+          waitedAtReturn = true;
+          continue;
+        }
+        if (!last || last->isBeforeInBlock(use))
+          last = use;
+      }
+      if (returned)
+        continue;
+      // A started collective's result is written until its wait.
+      if (!last && lifetimes.waitBefore.count(&op))
+        waitedAtReturn = true;
+      if (waitedAtReturn)
+        lifetimes.deadAtReturn.push_back(value);
+      else
+        lifetimes.deadAfter[last ? last : &op].push_back(value);
+    }
+  return lifetimes;
+}
