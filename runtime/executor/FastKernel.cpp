@@ -74,6 +74,14 @@ bool kernelsComputeBf16() {
 #endif
 }
 
+bool kernelsBf16ProductsOutrunF32() {
+#ifdef TESSEL_RUNTIME_HAS_KERNELS
+  return tessel_kernels_bf16_products_outrun_f32() != 0;
+#else
+  return false;
+#endif
+}
+
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 
 tessel_element_type_t kernelType(const TensorType &type) {

@@ -54,6 +54,10 @@ groupDims(const std::vector<std::string> &dims,
 /// Whether the oneDNN kernels compute in bf16 on this CPU (AVX-512).
 bool kernelsComputeBf16();
 
+/// Whether the oneDNN kernels' bf16 matmuls and convolutions outrun their
+/// f32 ones on this CPU (AMX).
+bool kernelsBf16ProductsOutrunF32();
+
 /// Whether all the tensors have one element type and it is one the oneDNN
 /// kernels compute in here (f32; bf16 where kernelsComputeBf16()).
 bool allOfKernelType(const std::vector<const TensorType *> &tensors);

@@ -46,7 +46,7 @@
 
 #include "base/Float16.h"
 #include "executor/Buffers.h"
-#include "executor/F16Blocks.h"
+#include "executor/HalfFloatBlocks.h"
 #include "executor/FastKernel.h"
 #include "executor/OuterWalk.h"
 #include "executor/ParallelChunks.h"
@@ -615,6 +615,8 @@ void gatherTile(const typename Reader::Element *base, const OperandRead &read,
     if (innerStride == 1) {
       if constexpr (std::is_same_v<Reader, FromF16>)
         widenF16(from, to, run);
+      else if constexpr (std::is_same_v<Reader, FromBf16>)
+        widenBf16(from, to, run);
       else
         for (int64_t k = 0; k < run; ++k)
           to[k] = toFloat(from[k]);
@@ -760,8 +762,7 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       break;
     }
     if (in.rounding == Rounding::Bf16)
-      for (int64_t i = 0; i < n; ++i)
-        out[i] = roundToBf16(out[i]);
+      roundToBf16InPlace(out, n);
     else if (in.rounding == Rounding::F16)
       roundToF16InPlace(out, n);
   }
@@ -772,8 +773,7 @@ TESSEL_FUSED_CLONES
 void narrowTile(const float *tile, ref::ElementType type, uint16_t *out,
                 int64_t n) {
   if (type == ref::ElementType::BF16)
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = floatToBf16(tile[i]);
+    narrowToBf16(tile, out, n);
   else
     narrowToF16(tile, out, n);
 }

@@ -2,12 +2,15 @@
 
 #include "executor/WidenedOps.h"
 
-#include "executor/F16Blocks.h"
+#include "executor/HalfFloatBlocks.h"
+#include "executor/FastKernel.h"
 #include "executor/ParallelChunks.h"
 #include "base/Float16.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -55,23 +58,44 @@ const std::set<std::string, std::less<>> kWidenedF16Ops = {
     "tessel.select",
 };
 
-/// The ops that oneDNN has no bf16 kernel for, whose f32 kernels a bf16 op
-/// runs on.
+/// The ops whose f32 kernels a bf16 op runs on: those oneDNN has no bf16
+/// kernel for, and reductions, whose bf16 kernel in oneDNN 2.6 took three
+/// times as long as the f32 one with the conversions around it (33 against
+/// 11 ms a step of the realistic Transformer's, one thread).
 const std::set<std::string, std::less<>> kWidenedBf16Ops = {
     "tessel.one_hot",
     "tessel.softmax_cross_entropy",
     "tessel.cumsum",
+    "tessel.reduce",
 };
+
+/// The ops that compute sums of products, whose bf16 kernels in oneDNN
+/// are slower than their f32 ones on a CPU without AMX.
+const std::set<std::string, std::less<>> kBf16ProductOps = {
+    "tessel.einsum",
+    "tessel.conv2d",
+    "tessel.conv2d_backward_input",
+    "tessel.conv2d_backward_filter",
+};
+
+/// Whether bf16 products run on their f32 kernels: unless the bf16 ones
+/// are faster on this CPU, or TESSEL_NATIVE_BF16_PRODUCTS is set (and not
+/// "0") to time or test them anyway.
+bool bf16ProductsWidened() {
+  static const bool widened = [] {
+    const char *native = std::getenv("TESSEL_NATIVE_BF16_PRODUCTS");
+    if (native && *native && std::strcmp(native, "0") != 0)
+      return false;
+    return !kernelsBf16ProductsOutrunF32();
+  }();
+  return widened;
+}
 
 void widen(ref::ElementType type, const uint16_t *from, float *to,
            int64_t count) {
   bool bf16 = type == ref::ElementType::BF16;
   inChunks(count, [&](int64_t begin, int64_t end) {
-    if (bf16)
-      for (int64_t k = begin; k < end; ++k)
-        to[k] = bf16ToFloat(from[k]);
-    else
-      widenF16(from + begin, to + begin, end - begin);
+    (bf16 ? widenBf16 : widenF16)(from + begin, to + begin, end - begin);
   });
 }
 
@@ -79,21 +103,23 @@ void narrowInto(ref::ElementType type, const float *from, uint16_t *to,
                 int64_t count) {
   bool bf16 = type == ref::ElementType::BF16;
   inChunks(count, [&](int64_t begin, int64_t end) {
-    if (bf16)
-      for (int64_t k = begin; k < end; ++k)
-        to[k] = floatToBf16(from[k]);
-    else
-      narrowToF16(from + begin, to + begin, end - begin);
+    (bf16 ? narrowToBf16 : narrowToF16)(from + begin, to + begin,
+                                        end - begin);
   });
 }
 
-/// f32 copies of a call's f16 tensors, kept on the thread for its next
-/// call (the ops of a step run one after another), grown to the largest.
-std::vector<float> &scratch(size_t slot) {
+/// Room for `elements` f32 copies of a call's f16 or bf16 tensor in slot
+/// `slot`, kept on the thread for its next call (the ops of a step run one
+/// after another) and grown to the largest; never shrunk, since growing a
+/// vector again would clear what it grows by on every call.
+float *scratch(size_t slot, int64_t elements) {
   static thread_local std::vector<std::vector<float>> buffers;
   if (buffers.size() <= slot)
     buffers.resize(slot + 1);
-  return buffers[slot];
+  std::vector<float> &buffer = buffers[slot];
+  if (static_cast<int64_t>(buffer.size()) < std::max<int64_t>(elements, 1))
+    buffer.resize(std::max<int64_t>(elements, 1));
+  return buffer.data();
 }
 
 } // namespace
@@ -103,7 +129,8 @@ std::optional<Kernel> buildWidened(const OpDescriptor &desc,
   auto narrowType = [&](const TensorType &type) {
     return (type.type == ref::ElementType::F16 && kWidenedF16Ops.count(desc.op)) ||
            (type.type == ref::ElementType::BF16 &&
-            kWidenedBf16Ops.count(desc.op));
+            (kWidenedBf16Ops.count(desc.op) ||
+             (kBf16ProductOps.count(desc.op) && bf16ProductsWidened())));
   };
   if (std::none_of(desc.operands.begin(), desc.operands.end(), narrowType) &&
       !narrowType(desc.result))
@@ -139,20 +166,18 @@ std::optional<Kernel> buildWidened(const OpDescriptor &desc,
       const Narrowed &narrowed = operandsNarrowed[i];
       if (narrowed.elements < 0)
         continue;
-      std::vector<float> &copy = scratch(i);
-      copy.resize(std::max<int64_t>(narrowed.elements, 1));
+      float *copy = scratch(i, narrowed.elements);
       widen(narrowed.type, static_cast<const uint16_t *>(operands[i]),
-            copy.data(), narrowed.elements);
-      wideOperands[i] = copy.data();
+            copy, narrowed.elements);
+      wideOperands[i] = copy;
     }
     if (resultNarrowed.elements < 0) {
       kernel(context, wideOperands.data(), result);
       return;
     }
-    std::vector<float> &wideResult = scratch(operandsNarrowed.size());
-    wideResult.resize(std::max<int64_t>(resultNarrowed.elements, 1));
-    kernel(context, wideOperands.data(), wideResult.data());
-    narrowInto(resultNarrowed.type, wideResult.data(),
+    float *wideResult = scratch(operandsNarrowed.size(), resultNarrowed.elements);
+    kernel(context, wideOperands.data(), wideResult);
+    narrowInto(resultNarrowed.type, wideResult,
                static_cast<uint16_t *>(result), resultNarrowed.elements);
   });
 }

@@ -11,7 +11,12 @@
 // exactly and rounded once to f16, up to the f32 kernel's own rounding,
 // as for bf16 einsums on oneDNN's f32-accumulating GEMM. bf16 ops have
 // oneDNN's bf16 kernels; the few that have none (one_hot, the fused
-// softmax cross-entropy, cumsum) are widened the same way.
+// softmax cross-entropy, cumsum) are widened the same way, and so are
+// bf16 einsums and convolutions where oneDNN's bf16 matmuls and
+// convolutions are slower than its f32 ones, which is on every CPU without
+// AMX (kernels.h, tessel_kernels_bf16_products_outrun_f32). The products
+// of bf16 values are exact in f32 and both kernels sum them in f32, so the
+// results differ only in the order of the sums.
 //
 // Element-wise chains of f16 and bf16 values are fused and computed in f32
 // by tessel.fused's kernel (FusedElementwise.h); casts convert themselves;
@@ -30,7 +35,7 @@
 namespace tessel::runtime {
 
 /// The kernel that runs `build`'s kernel for `desc` with its f16 (or, for
-/// the ops oneDNN has no bf16 kernel for, bf16) tensors made f32,
+/// the ops oneDNN has no fast bf16 kernel for, bf16) tensors made f32,
 /// converting around it; nothing for any other op (see the file comment).
 std::optional<Kernel> buildWidened(const OpDescriptor &desc,
                                    KernelBuilder build);

@@ -19,7 +19,7 @@
 #include "executor/Context.h"
 #include "executor/Descriptor.h"
 #include "executor/Execute.h"
-#include "executor/F16Blocks.h"
+#include "executor/HalfFloatBlocks.h"
 
 #include "base/Float16.h"
 #include "runtime/tests/FusedBodyJson.h"
@@ -494,7 +494,7 @@ TEST(FusedElementwise, SmallShapesRepeatedArgumentsAndDeadEntries) {
   expectMatchesReference(unit, makeOperands(unit, 0.5, 1), "size 1");
 }
 
-// The run conversions (executor/F16Blocks.h: the CPU's conversion
+// The run conversions (executor/HalfFloatBlocks.h: the CPU's conversion
 // instructions where it has them, with a portable tail) against
 // base/Float16.h's, over every f16 pattern and the values above, in runs
 // of odd lengths; a NaN need only stay a NaN.
@@ -533,6 +533,42 @@ TEST(FusedElementwise, F16RunConversionsAgreeWithTheRuntimes) {
     ASSERT_EQ(float32Bits(rounded[k]),
               float32Bits(f16ToFloat(floatToF16(values[k]))))
         << values[k];
+  }
+}
+
+// The bf16 run conversions (executor/HalfFloatBlocks.h: sixteen lanes of
+// integer rounding on AVX-512, with a portable tail) against base/Float16.h's
+// bit for bit, NaNs included (both quiet them the same way): every bf16
+// pattern widened, and random f32 patterns with the rounding's edges (ties
+// either way, the carry into the exponent and up to infinity, signalling
+// NaNs) narrowed and rounded, in runs of odd lengths.
+TEST(FusedElementwise, Bf16RunConversionsAgreeWithTheRuntimes) {
+  std::vector<uint16_t> patterns(0x10000);
+  for (uint32_t bits = 0; bits <= 0xffffu; ++bits)
+    patterns[bits] = static_cast<uint16_t>(bits);
+  std::vector<float> widened(patterns.size());
+  widenBf16(patterns.data(), widened.data(), 0x10000 - 5);
+  for (uint32_t bits = 0; bits < 0x10000 - 5; ++bits)
+    ASSERT_EQ(float32Bits(widened[bits]), float32Bits(bf16ToFloat(patterns[bits])))
+        << bits;
+  std::vector<float> values = {
+      float32FromBits(0x3f808000u), // a tie, rounds down to even
+      float32FromBits(0x3f818000u), // a tie, rounds up to even
+      float32FromBits(0x3f80ffffu), float32FromBits(0x7f7fffffu),
+      float32FromBits(0xff7f8000u), float32FromBits(0x7f800001u),
+      float32FromBits(0xffbfffffu), float32FromBits(0x00008000u),
+      std::numeric_limits<float>::infinity(), 0.0f, -0.0f};
+  std::mt19937 generator(13);
+  for (int k = 0; k < 100003; ++k)
+    values.push_back(float32FromBits(static_cast<uint32_t>(generator())));
+  std::vector<uint16_t> narrowed(values.size());
+  narrowToBf16(values.data(), narrowed.data(), values.size());
+  std::vector<float> rounded = values;
+  roundToBf16InPlace(rounded.data(), rounded.size());
+  for (size_t k = 0; k < values.size(); ++k) {
+    ASSERT_EQ(narrowed[k], floatToBf16(values[k])) << float32Bits(values[k]);
+    ASSERT_EQ(float32Bits(rounded[k]), float32Bits(roundToBf16(values[k])))
+        << float32Bits(values[k]);
   }
 }
 

@@ -7,7 +7,9 @@
 // reference kernel's exact value in double rounded once to the result's
 // type: the f32 kernel's own rounding may move a result across a rounding
 // boundary of the narrow type, so each element may be one ulp of it off
-// (2^-10 relative for f16, 2^-7 for bf16). That the widened sites take the
+// (2^-10 relative for f16, 2^-7 for bf16). bf16 einsums and convolutions,
+// widened where the CPU's bf16 products are slower than f32's, are compared
+// bit for bit with their f32 form. That the widened sites take the
 // f32 kernels' fast paths is checked end to end, by the mixed-precision
 // steps' profiles (tests/e2e/train_mixed_precision.sh).
 //
@@ -22,11 +24,13 @@
 #include "reference/Reductions.h"
 #include "reference/Shape.h"
 #include "runtime/tests/OneRankContext.h"
+#include "tessel/runtime/kernels.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <random>
 
@@ -53,13 +57,35 @@ struct Case {
   double low = -2, high = 2;
 };
 
+/// Runs `op` through the executor on the operands' bytes; the result's.
+std::vector<unsigned char>
+execute(const char *op, const std::vector<json> &operands, const json &result,
+        const json &attrs, std::vector<std::vector<unsigned char>> &buffers) {
+  std::vector<void *> pointers;
+  for (auto &buffer : buffers)
+    pointers.push_back(buffer.data());
+  std::vector<unsigned char> bytes(
+      parseTensorType(result, "result").numBytes() + 1);
+  std::string descriptor = json{{"op", op},
+                                {"loc", "test.mlir:1:1"},
+                                {"operands", operands},
+                                {"result", result},
+                                {"attrs", attrs}}
+                               .dump();
+  void *site = nullptr;
+  std::optional<std::string> error =
+      tryExecute(oneRankContext(), &site, descriptor.c_str(), pointers.data(),
+                 static_cast<int32_t>(pointers.size()), bytes.data());
+  EXPECT_FALSE(error) << *error;
+  return bytes;
+}
+
 void expectMatchesDefinition(const Case &c) {
   std::mt19937 generator(3);
   std::uniform_real_distribution<double> uniform(c.low, c.high);
   std::vector<TensorType> types;
   std::vector<std::vector<unsigned char>> buffers;
   std::vector<ref::Tensor> loaded;
-  std::vector<void *> pointers;
   for (size_t i = 0; i < c.operands.size(); ++i) {
     TensorType type = parseTensorType(c.operands[i], "operand");
     std::vector<unsigned char> bytes(type.numBytes() + 1);
@@ -72,21 +98,10 @@ void expectMatchesDefinition(const Case &c) {
     types.push_back(type);
     buffers.push_back(std::move(bytes));
   }
-  for (auto &buffer : buffers)
-    pointers.push_back(buffer.data());
   TensorType resultType = parseTensorType(c.result, "result");
-  std::vector<unsigned char> result(resultType.numBytes() + 1);
-  std::string descriptor = json{{"op", c.op},
-                                {"loc", "test.mlir:1:1"},
-                                {"operands", c.operands},
-                                {"result", c.result},
-                                {"attrs", c.attrs}}
-                               .dump();
-  void *site = nullptr;
-  std::optional<std::string> error =
-      tryExecute(oneRankContext(), &site, descriptor.c_str(), pointers.data(),
-                 static_cast<int32_t>(pointers.size()), result.data());
-  ASSERT_FALSE(error) << *error;
+  std::vector<unsigned char> result;
+  ASSERT_NO_FATAL_FAILURE(
+      result = execute(c.op, c.operands, c.result, c.attrs, buffers));
 
   ref::Tensor want = c.define(loaded);
   ASSERT_EQ(static_cast<int64_t>(want.data.size()), resultType.numElements());
@@ -157,6 +172,93 @@ TEST(WidenedOps, Bf16OneHotOnTheF32Kernel) {
                            },
                            0,
                            10});
+}
+
+/// `op` on bf16 operands against the same op on their values in f32, the
+/// f32 result rounded to the result's type (bf16, or f32, where a
+/// difference in the order of the sums shows): bit for bit where `widened`
+/// says the bf16 op runs on the f32 kernel between conversions; within an
+/// ulp of bf16 elsewhere, where oneDNN's bf16 kernel sums in another order.
+void expectBf16OpOnTheF32Kernel(const char *op, std::vector<json> operands,
+                                json result, json attrs, bool widened) {
+  std::mt19937 generator(5);
+  std::uniform_real_distribution<double> uniform(-2, 2);
+  std::vector<std::vector<unsigned char>> narrow, wide;
+  std::vector<json> wideOperands = operands;
+  for (json &operand : wideOperands)
+    operand["type"] = "f32";
+  for (const json &operand : operands) {
+    TensorType type = parseTensorType(operand, "operand");
+    narrow.emplace_back(type.numBytes() + 1);
+    wide.emplace_back(type.numElements() * 4 + 1);
+    for (int64_t k = 0; k < type.numElements(); ++k) {
+      storeElement(ref::ElementType::BF16, narrow.back().data(), k,
+                   uniform(generator));
+      storeElement(ref::ElementType::F32, wide.back().data(), k,
+                   loadElement(ref::ElementType::BF16, narrow.back().data(), k));
+    }
+  }
+  json wideResult = result;
+  wideResult["type"] = "f32";
+  std::vector<unsigned char> got, want;
+  ASSERT_NO_FATAL_FAILURE(got = execute(op, operands, result, attrs, narrow));
+  ASSERT_NO_FATAL_FAILURE(want =
+                              execute(op, wideOperands, wideResult, attrs, wide));
+  TensorType resultType = parseTensorType(result, "result");
+  int mismatches = 0;
+  for (int64_t k = 0; k < resultType.numElements(); ++k) {
+    double f32 = loadElement(ref::ElementType::F32, want.data(), k);
+    double rounded = ref::roundToType(f32, resultType.type);
+    double value = loadElement(resultType.type, got.data(), k);
+    double allowed = widened ? 0 : std::ldexp(1, -7) * std::fabs(f32) + 1e-6;
+    if (std::fabs(value - rounded) > allowed && ++mismatches <= 5)
+      ADD_FAILURE() << op << " element " << k << ": the bf16 op gives "
+                    << value << ", the f32 op " << rounded;
+  }
+  EXPECT_EQ(mismatches, 0) << op;
+}
+
+// A bf16 einsum and convolution (forward and both gradients): the f32
+// kernels between conversions where the CPU's bf16 products are slower than
+// f32's (no AMX).
+TEST(WidenedOps, Bf16ProductsOnTheF32KernelsWithoutFastBf16) {
+  bool widened = tessel_kernels_bf16_products_outrun_f32() == 0 &&
+                 !std::getenv("TESSEL_NATIVE_BF16_PRODUCTS");
+  expectBf16OpOnTheF32Kernel(
+      "tessel.einsum",
+      {T({"b", "m", "k"}, {2, 24, 96}, "bf16"), T({"k", "n"}, {96, 40}, "bf16")},
+      T({"b", "m", "n"}, {2, 24, 40}, "bf16"), json::object(), widened);
+  expectBf16OpOnTheF32Kernel(
+      "tessel.einsum",
+      {T({"m", "k"}, {64, 512}, "bf16"), T({"k", "n"}, {512, 48}, "bf16")},
+      T({"m", "n"}, {64, 48}, "f32"), json::object(), widened);
+  json conv = {{"input_channel", "c"},  {"output_channel", "f"},
+               {"spatial", {"h", "w"}}, {"kernel", {"kh", "kw"}},
+               {"strides", {1, 1}},     {"padding", {1, 1, 1, 1}},
+               {"dilations", {1, 1}}};
+  json x = T({"n", "c", "h", "w"}, {2, 16, 8, 8}, "bf16"),
+       k = T({"c", "f", "kh", "kw"}, {16, 8, 3, 3}, "bf16"),
+       y = T({"n", "f", "h", "w"}, {2, 8, 8, 8}, "bf16");
+  expectBf16OpOnTheF32Kernel("tessel.conv2d", {x, k}, y, conv, widened);
+  json wideY = y;
+  wideY["type"] = "f32";
+  expectBf16OpOnTheF32Kernel("tessel.conv2d", {x, k}, wideY, conv, widened);
+  expectBf16OpOnTheF32Kernel("tessel.conv2d_backward_input", {y, k}, x, conv, widened);
+  expectBf16OpOnTheF32Kernel("tessel.conv2d_backward_filter", {x, y}, k, conv, widened);
+}
+
+// A bf16 sum and maximum, which run on the f32 kernel everywhere (oneDNN
+// 2.6's bf16 reduction is the slower, see WidenedOps.cpp): the f32
+// kernel's result rounded once, bit for bit, into an f32 and a bf16 result.
+TEST(WidenedOps, Bf16ReductionsOnTheF32Kernel) {
+  json scores = T({"q", "key"}, {24, 300}, "bf16");
+  for (const char *kind : {"sum", "max"}) {
+    expectBf16OpOnTheF32Kernel("tessel.reduce", {scores},
+                               T({"q"}, {24}, "f32"), {{"kind", kind}}, true);
+    expectBf16OpOnTheF32Kernel("tessel.reduce", {scores},
+                               T({"key"}, {300}, "bf16"), {{"kind", kind}},
+                               true);
+  }
 }
 
 } // namespace
