@@ -90,6 +90,20 @@ def data_parallel_scaling_rows(throughput):
     return rows
 
 
+def precision_rows(d):
+    """Issue 22 item 3: the mixed-precision steps against f32 (precision.py
+    writes the rows whole), and oneDNN's bf16 GEMM rate against its f32
+    one from the same run, which bounds what bf16 can gain."""
+    rows = lines(d / "precision.jsonl")
+    gemm = rows[0]["details"].get("gemm_gflops") if rows else None
+    if gemm:
+        rows.append({"name": "oneDNN large GEMM: bf16 vs f32", "tessel": gemm["bf16"]["best_gflops"],
+                     "peer": gemm["f32"]["best_gflops"], "unit": "GFLOP/s",
+                     "ratio": gemm["bf16"]["best_gflops"] / gemm["f32"]["best_gflops"], "goal": None,
+                     "details": gemm})
+    return rows
+
+
 def compile_rows(d):
     rows = []
     by_depth = {r["layers"]: r for r in lines(d / "compile.jsonl")}
@@ -182,7 +196,7 @@ def fmt(x):
 
 def main():
     d = pathlib.Path(sys.argv[1])
-    rows = throughput_rows(d) + compile_rows(d) + comm_rows(d) + collective_rows(d)
+    rows = throughput_rows(d) + precision_rows(d) + compile_rows(d) + comm_rows(d) + collective_rows(d)
     result = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(), "rows": rows}
     out = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else (
         pathlib.Path(__file__).resolve().parent / "results" / "latest.json")

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 QUICK=0
 [ "${1:-}" = --quick ] && QUICK=1
-PARTS=${BENCH_PARTS:-"throughput compile comm collectives"}
+PARTS=${BENCH_PARTS:-"throughput precision compile comm collectives"}
 BUILD_DIR=${TESSEL_BUILD_DIR:-build}
 BIN=$BUILD_DIR/bin
 
@@ -71,6 +71,12 @@ if has throughput; then
   "$BIN/tessel-bench-gemm" --size 2048 --repetitions 10 >"$OUT/gemm.jsonl"
   $PY benchmarks/throughput.py --bin "$BIN" --venv "$VENV" $(quick --quick "") |
     tee "$OUT/throughput.jsonl" | cut -c1-200 >&2
+fi
+
+if has precision; then
+  echo "== mixed precision: the realistic Transformer's bf16 and f16 steps against f32" >&2
+  $PY benchmarks/precision.py --bin "$BIN" $(quick --quick "") |
+    tee "$OUT/precision.jsonl" | cut -c1-200 >&2
 fi
 
 if has compile; then
