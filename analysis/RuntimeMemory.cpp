@@ -85,6 +85,14 @@ int64_t runtimeBufferBytes(NamedTensorType type) {
   return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
 
+/// Whether the executor keeps `constant`'s bytes for the process's life: a
+/// dense constant's, which each call copies; a splat fills its result with
+/// one value instead.
+static bool keepsItsBytes(ConstantOp constant) {
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  return dense && !dense.isSplat();
+}
+
 /// The bytes `op`'s kernel may copy besides its result buffer, at most:
 /// every operand and the result once (see RuntimeMemory::scratchBytes).
 static int64_t kernelScratchBytes(Operation *op) {
@@ -160,7 +168,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     for (Value result : op.getResults())
       if (int64_t bytes = bytesOf(result)) {
         ledger.allocate(bytes);
-        if (auto constant = dyn_cast<ConstantOp>(op))
+        if (auto constant = dyn_cast<ConstantOp>(op);
+            constant && keepsItsBytes(constant))
           constants = saturatingAdd(
               constants, saturatingMul(constant.getType().getNumElements(),
                                        elementBytes(constant.getType())));

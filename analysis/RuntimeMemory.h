@@ -36,9 +36,10 @@ struct RuntimeMemory {
   /// buffer size (rounded as the cache rounds), the size times the most
   /// buffers of that size alive at once. At least livePeakBytes.
   int64_t heldBytes = 0;
-  /// The values of the tessel.constant ops of the functions run: each op
+  /// The values of the dense tessel.constant ops of the functions run: each
   /// keeps its bytes for the life of the process (the executor makes them
-  /// once, when it first prepares the op, and copies them at every call).
+  /// once, when it first prepares the op, and copies them at every call). A
+  /// splat keeps nothing: each call fills its result with the one value.
   int64_t constantBytes = 0;
   /// The most one op's kernel copies besides its buffers: an einsum its
   /// operands into the order the matmul reads and its product back (the

@@ -174,6 +174,29 @@ TEST(Executor, ConstantListSplatAndIota) {
                         {{"value", {"-inf"}}}),
                      {}),
              {-INFINITY, -INFINITY}, 0);
+  // Splats fill their result by doubling copies of one element: every
+  // element, in widths of 1, 2 and 8 bytes and a count that is no power of
+  // two, a zero by memset, and no element at all.
+  expectNear(execute(op("tessel.constant", {}, T({"a"}, {1001}, "bf16"),
+                        {{"value", 1.5}}),
+                     {}),
+             std::vector<double>(1001, 1.5), 0);
+  expectNear(execute(op("tessel.constant", {}, T({"a"}, {7}, "i1"),
+                        {{"value", 1}}),
+                     {}),
+             std::vector<double>(7, 1), 0);
+  expectNear(execute(op("tessel.constant", {}, T({"a"}, {33}, "f64"),
+                        {{"value", -0.25}}),
+                     {}),
+             std::vector<double>(33, -0.25), 0);
+  expectNear(execute(op("tessel.constant", {}, T({"a"}, {5}, "f32"),
+                        {{"value", 0}}),
+                     {}),
+             std::vector<double>(5, 0), 0);
+  expectNear(execute(op("tessel.constant", {}, T({"a"}, {0}, "f32"),
+                        {{"value", 3}}),
+                     {}),
+             {}, 0);
   expectNear(execute(op("tessel.iota", {}, T({"a", "b"}, {2, 3}, "i64"),
                         {{"dim", "b"}}),
                      {}),

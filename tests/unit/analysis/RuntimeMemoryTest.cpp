@@ -200,4 +200,28 @@ TEST_F(RuntimeMemoryTest, LargestEinsumsCopiesCountOnce) {
             memory.heldBytes + memory.stagingBytes + memory.scratchBytes);
 }
 
+// The executor keeps a dense constant's bytes for the process's life and
+// copies them at every call; a splat (a number, or a splat dense attribute)
+// fills its result instead and keeps nothing, as @init's zero optimizer
+// moments do. Both results are buffers all the same.
+constexpr const char *kConstants = R"mlir(
+func.func @init() -> (!tessel.tensor<[n:1024], f32>,
+                      !tessel.tensor<[n:1024], f32>,
+                      !tessel.tensor<[k:4], f32>) {
+  %zero = tessel.constant 0.0 : f32 -> !tessel.tensor<[n:1024], f32>
+  %ones = tessel.constant dense<1.0> : tensor<1024xf32>
+      -> !tessel.tensor<[n:1024], f32>
+  %v = tessel.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+      -> !tessel.tensor<[k:4], f32>
+  return %zero, %ones, %v : !tessel.tensor<[n:1024], f32>,
+      !tessel.tensor<[n:1024], f32>, !tessel.tensor<[k:4], f32>
+}
+)mlir";
+
+TEST_F(RuntimeMemoryTest, OnlyDenseConstantsKeepTheirBytes) {
+  RuntimeMemory memory = measure(kConstants);
+  EXPECT_EQ(memory.constantBytes, 16);
+  EXPECT_EQ(memory.livePeakBytes, 4096 + 4096 + 64);
+}
+
 } // namespace
