@@ -106,6 +106,58 @@ static int64_t kernelScratchBytes(Operation *op) {
   return bytes;
 }
 
+/// The product of the sizes of `type`'s dims before `dim`: 1 where `dim`
+/// is outermost but for dims of size 1, the runtime's test of whether a
+/// collective along it must pack or unpack its chunks.
+static int64_t sizeOutside(NamedTensorType type, StringRef dim) {
+  int64_t outer = 1;
+  for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape())) {
+    if (name.getValue() == dim)
+      break;
+    outer = saturatingMul(outer, size);
+  }
+  return outer;
+}
+
+/// The bytes a started collective holds besides its operand and result
+/// until its wait, as the runtime (runtime/comm/Collectives.cpp) and Open
+/// MPI 4.1's non-blocking collectives (libnbc) allocate them; bf16 and f16
+/// data move in f32:
+/// - all_reduce: libnbc's temporary, the data's size; bf16 and f16 widened
+///   into f32 scratch first;
+/// - reduce_scatter: libnbc's two temporaries, each the whole input's
+///   size (its binomial reduce keeps a left and a right buffer); the input
+///   packed chunk after chunk first where the scattered dim is not
+///   outermost; bf16 and f16 widened, with the f32 sums of this rank's
+///   chunk;
+/// - all_gather: a buffer for the members' chunks, unpacked at the wait,
+///   where the gathered dim is not outermost.
+static int64_t inFlightBytes(Operation *op) {
+  auto input = cast<NamedTensorType>(op->getOperand(0).getType());
+  auto result = cast<NamedTensorType>(op->getResult(0).getType());
+  int64_t elements = std::max<int64_t>(1, input.getNumElements());
+  int64_t inputBytes = saturatingMul(elements, elementBytes(input));
+  bool half = elementBytes(input) == 2;
+  int64_t movedBytes = half ? saturatingMul(elements, 4) : inputBytes;
+  if (isa<AllReduceOp>(op))
+    return half ? saturatingMul(movedBytes, 2) : movedBytes;
+  if (auto reduceScatter = dyn_cast<ReduceScatterOp>(op)) {
+    int64_t bytes = saturatingMul(movedBytes, 2);
+    if (sizeOutside(input, reduceScatter.getDim()) != 1)
+      bytes = saturatingAdd(bytes, inputBytes);
+    if (half)
+      bytes = saturatingAdd(
+          bytes, saturatingAdd(movedBytes,
+                               saturatingMul(result.getNumElements(), 4)));
+    return bytes;
+  }
+  auto allGather = cast<AllGatherOp>(op);
+  if (sizeOutside(input, allGather.getDim()) != 1)
+    return saturatingMul(std::max<int64_t>(1, result.getNumElements()),
+                         elementBytes(result));
+  return 0;
+}
+
 /// Replays the allocations and frees of `func`'s body in `ledger`, as
 /// tessel-lower-to-runtime makes them: a value is freed after the op that
 /// uses it last, an unused result right after its op; arguments and
@@ -128,22 +180,24 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   Operation *terminator = body.getTerminator();
   // Where tessel-lower-to-runtime frees each buffer, collectives started.
   BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
-  // MPI's non-blocking reductions (Open MPI's libnbc) keep a temporary
-  // of their input's size from their start until they complete; a step
-  // that starts many at once (the gradients of a data-parallel or ZeRO
-  // step, waited for after the backward pass) holds all of them. Counted
-  // as buffers from the start to the wait, each released before the op
-  // that waits for it.
+  // A started collective over more than one rank holds memory of its own
+  // from its start until its wait (inFlightBytes); a step that starts many
+  // at once (the gradients of a data-parallel or ZeRO step, waited for
+  // after the backward pass) holds all of them. Counted as buffers from
+  // the start to the wait, each released before the op that waits for it.
   // A group of one rank does not call MPI.
   MeshAttr mesh = getEnclosingMesh(func);
-  auto reducesAcrossRanks = [&](Operation *op) {
-    if (!isa<AllReduceOp, ReduceScatterOp>(op) ||
-        !lifetimes.waitBefore.count(op))
+  auto spansRanks = [&](Operation *op) {
+    ArrayAttr names;
+    if (auto allReduce = dyn_cast<AllReduceOp>(op))
+      names = allReduce.getAxes();
+    else if (auto reduceScatter = dyn_cast<ReduceScatterOp>(op))
+      names = reduceScatter.getAxes();
+    else if (auto allGather = dyn_cast<AllGatherOp>(op))
+      names = allGather.getAxes();
+    if (!names || !lifetimes.waitBefore.count(op))
       return false;
     SmallVector<StringAttr> axes;
-    ArrayAttr names = isa<AllReduceOp>(op)
-                          ? cast<AllReduceOp>(op).getAxes()
-                          : cast<ReduceScatterOp>(op).getAxes();
     for (Attribute axis : names)
       axes.push_back(cast<StringAttr>(axis));
     std::optional<int64_t> group =
@@ -158,8 +212,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   int64_t constants = 0;
   for (Operation &op : body.without_terminator()) {
     releaseTemporaries(&op);
-    if (reducesAcrossRanks(&op))
-      if (int64_t bytes = bytesOf(op.getOperand(0))) {
+    if (spansRanks(&op))
+      if (int64_t bytes = inFlightBytes(&op)) {
         ledger.allocate(bytes);
         temporariesUntil[lifetimes.waitBefore.lookup(&op)].push_back(bytes);
       }

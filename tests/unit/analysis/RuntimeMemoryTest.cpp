@@ -224,4 +224,76 @@ TEST_F(RuntimeMemoryTest, OnlyDenseConstantsKeepTheirBytes) {
   EXPECT_EQ(memory.livePeakBytes, 4096 + 4096 + 64);
 }
 
+// A started reduce_scatter holds Open MPI's two temporaries of its whole
+// input (libnbc's binomial reduce), and a packed copy of its input where
+// the scattered dim is not outermost; a started all_gather along a dim
+// that is not outermost receives into a buffer of its result's size:
+//   argument x [b:4, n:64]            1024
+//   g = exp x                          2048
+//   s = reduce_scatter g along DIM     + 2 x 1024 (+ 1024 packed) + 512
+//   u = neg s (waits for s)            the temporaries released, + 512
+// so the peak is 4608 along b (outermost) and 5632 along n.
+constexpr const char *kStartedReduceScatter = R"mlir(
+module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
+  func.func @train_step(%x: !tessel.tensor<[b:4, n:64], f32>) -> RESULT {
+    %g = tessel.exp %x : !tessel.tensor<[b:4, n:64], f32>
+    %s = tessel.reduce_scatter sum %g along "DIM" over ["data"]
+        : !tessel.tensor<[b:4, n:64], f32> -> RESULT
+    %u = tessel.neg %s : RESULT
+    return %u : RESULT
+  }
+}
+)mlir";
+
+// all_gather of x [b:4, n:32] (512 bytes) into 1024 bytes along DIM:
+//   argument x                         512
+//   g = all_gather x along DIM         + 1024 (+ 1024 received, unpacked
+//                                      at the wait where DIM is n)
+//   t = sum of g (waits for g)         the received buffer released, + 64
+// so the peak is 1600 along b (outermost) and 2560 along n.
+constexpr const char *kStartedAllGather = R"mlir(
+module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
+  func.func @train_step(%x: !tessel.tensor<[b:4, n:32], f32>)
+      -> !tessel.tensor<[], f32> {
+    %g = tessel.all_gather %x along "DIM" over ["data"]
+        : !tessel.tensor<[b:4, n:32], f32> -> RESULT
+    %t = tessel.reduce sum %g : RESULT -> !tessel.tensor<[], f32>
+    return %t : !tessel.tensor<[], f32>
+  }
+}
+)mlir";
+
+std::string withDim(const char *source, const char *dim, const char *result) {
+  std::string text = source;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"DIM", dim},
+                          {"RESULT", result}})
+    for (size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST_F(RuntimeMemoryTest, StartedCollectivesHoldWhatMpiAndPackingAllocate) {
+  EXPECT_EQ(measure(withDim(kStartedReduceScatter, "b",
+                            "!tessel.tensor<[b:2, n:64], f32>")
+                        .c_str())
+                .livePeakBytes,
+            1024 + 1024 + 2 * 1024 + 512);
+  EXPECT_EQ(measure(withDim(kStartedReduceScatter, "n",
+                            "!tessel.tensor<[b:4, n:32], f32>")
+                        .c_str())
+                .livePeakBytes,
+            1024 + 1024 + 3 * 1024 + 512);
+  EXPECT_EQ(measure(withDim(kStartedAllGather, "b",
+                            "!tessel.tensor<[b:8, n:32], f32>")
+                        .c_str())
+                .livePeakBytes,
+            512 + 1024 + 64);
+  EXPECT_EQ(measure(withDim(kStartedAllGather, "n",
+                            "!tessel.tensor<[b:4, n:64], f32>")
+                        .c_str())
+                .livePeakBytes,
+            512 + 1024 + 1024);
+}
+
 } // namespace
