@@ -131,10 +131,15 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     std::string opClass = kernelClassOf(op);
     if (opClass.empty())
       continue;
-    // Ops without arithmetic are timed by the elements they write.
+    // Ops without arithmetic are timed by the elements they write; a fused
+    // op that ends in a sum by the elements it sums.
     int64_t work = flops;
+    SmallVector<Value> written(op->getResults());
+    if (auto fused = dyn_cast<FusedOp>(op))
+      if (ReduceOp sum = getFusedSum(fused))
+        written = {sum.getInput()};
     if (work == 0)
-      for (Value result : op->getResults())
+      for (Value result : written)
         if (auto type = dyn_cast<NamedTensorType>(result.getType())) {
           int64_t elements = 1;
           for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))

@@ -135,15 +135,19 @@ json::Object describeAttributes(Operation *op);
 /// with the op's name, its arguments as value numbers (the fused op's
 /// inputs first, then each entry's result in order), its result type and
 /// attributes; a splat constant's value is one number. The last entry is
-/// the fused result.
+/// the fused result, or, where the body ends in a sum, the value summed
+/// (the sum is the op's `sum_of` attribute, describeAttributes).
 json::Array describeFusedBody(FusedOp fused) {
   Block &body = fused.getBody().front();
+  ReduceOp sum = getFusedSum(fused);
   llvm::DenseMap<Value, int64_t> numbers;
   for (BlockArgument argument : body.getArguments())
     numbers[argument] = argument.getArgNumber();
   int64_t next = body.getNumArguments();
   json::Array entries;
   for (Operation &op : body.without_terminator()) {
+    if (&op == sum.getOperation())
+      continue;
     json::Array args;
     for (Value operand : op.getOperands())
       args.push_back(numbers.lookup(operand));
@@ -164,7 +168,8 @@ json::Array describeFusedBody(FusedOp fused) {
   // yielding an earlier value or an input gets a copy of it as its last
   // entry (max(x, x), which is x for every float, NaN included), so that
   // the runtime's rule holds for any valid fused op.
-  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  Value yielded = sum ? sum.getInput()
+                      : cast<YieldOp>(body.getTerminator()).getValue();
   if (numbers.lookup(yielded) != next - 1 || entries.empty()) {
     auto type = cast<NamedTensorType>(yielded.getType());
     entries.push_back(json::Object{
@@ -211,7 +216,13 @@ json::Object describeAttributes(Operation *op) {
           attrs["global_type"] = std::move(described);
         }
       })
-      .Case([&](FusedOp fused) { attrs["body"] = describeFusedBody(fused); })
+      .Case([&](FusedOp fused) {
+        attrs["body"] = describeFusedBody(fused);
+        // The type of the value summed, whose elements the kernel walks.
+        if (ReduceOp sum = getFusedSum(fused))
+          attrs["sum_of"] =
+              describeTensor(cast<NamedTensorType>(sum.getInput().getType()));
+      })
       .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
         attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();
       });

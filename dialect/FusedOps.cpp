@@ -40,6 +40,16 @@ void FusedOp::build(OpBuilder &builder, OperationState &state, Type resultType,
     block->addArgument(input.getType(), input.getLoc());
 }
 
+ReduceOp mlir::tessel::getFusedSum(FusedOp fused) {
+  Block &block = fused.getBody().front();
+  if (block.empty())
+    return {};
+  auto yield = dyn_cast<YieldOp>(block.back());
+  if (!yield)
+    return {};
+  return yield.getValue().getDefiningOp<ReduceOp>();
+}
+
 LogicalResult FusedOp::verify() {
   Block &block = getBody().front();
   if (block.getNumArguments() != getInputs().size())
@@ -53,21 +63,32 @@ LogicalResult FusedOp::verify() {
                            << input.getType() << " but body argument " << index
                            << " has " << argument.getType();
   auto resultType = cast<NamedTensorType>(getResult().getType());
+  // The element-wise ops compute the result's elements, or, where the body
+  // ends in a sum, the elements of the value summed.
+  NamedTensorType computed = resultType;
+  ReduceOp sum = getFusedSum(*this);
+  if (sum) {
+    if (sum.getKind() != ReduceKind::Sum ||
+        cast<NamedTensorType>(sum.getType()).getRank() != 0)
+      return sum.emitOpError()
+             << "in a tessel.fused body must be a sum over every dimension";
+    computed = cast<NamedTensorType>(sum.getInput().getType());
+  }
   for (Operation &op : block) {
-    if (isa<YieldOp>(op))
+    if (isa<YieldOp>(op) || &op == sum.getOperation())
       continue;
     if (!isFusibleElementwiseOp(&op))
       return op.emitOpError()
              << "cannot be part of a tessel.fused body: only element-wise "
-                "ops and splat constants can";
+                "ops, splat constants and a last sum can";
     if (isa<ConstantOp>(op))
       continue;
     auto type = cast<NamedTensorType>(op.getResult(0).getType());
-    if (!haveSameDimensionSet(type, resultType))
+    if (!haveSameDimensionSet(type, computed))
       return op.emitOpError()
              << "in a tessel.fused body has type " << type
-             << ", whose dimensions are not those of the fused result "
-             << resultType;
+             << ", whose dimensions are not those of the "
+             << (sum ? "value the body sums " : "fused result ") << computed;
   }
   auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield)

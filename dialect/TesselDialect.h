@@ -55,6 +55,10 @@ void addTesselInlinerInterface(TesselDialect &dialect);
 /// (unary, binary, compare, select, cast) or a splat constant.
 bool isFusibleElementwiseOp(Operation *op);
 
+/// The sum over every dimension that `fused`'s body ends in (the reduce
+/// whose result it yields), or null where it yields an element-wise value.
+ReduceOp getFusedSum(FusedOp fused);
+
 /// Whether both types have the same dimensions with the same sizes, in any
 /// order (the element-wise ops of a fused body have their result's).
 bool haveSameDimensionSet(NamedTensorType a, NamedTensorType b);

@@ -17,7 +17,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
     SingleBlock]> {
-  let summary = "element-wise ops computed together, element by element";
+  let summary = "element-wise ops computed together, element by element, perhaps summed";
   let description = [{
     Computes its body for every element of its result. The body's block
     arguments are the inputs; its ops are element-wise ops (unary, binary,
@@ -43,10 +43,28 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
     }
     ```
 
+    The body may instead end in a `tessel.reduce sum` over every dimension
+    of its last element-wise value, whose scalar it yields: the fused
+    result is then the sum of the body's value over all its elements (the
+    squared norm of a gradient, `sum(g * g)`, in one pass over `g` and with
+    no buffer for `g * g`).
+
+    ```mlir
+    %sq = tessel.fused %g : (!tessel.tensor<[i:64, o:32], f32>)
+        -> !tessel.tensor<[], f32> {
+    ^bb0(%a: !tessel.tensor<[i:64, o:32], f32>):
+      %s = tessel.mul %a, %a : !tessel.tensor<[i:64, o:32], f32>, !tessel.tensor<[i:64, o:32], f32> -> !tessel.tensor<[i:64, o:32], f32>
+      %t = tessel.reduce sum %s : !tessel.tensor<[i:64, o:32], f32> -> !tessel.tensor<[], f32>
+      tessel.yield %t : !tessel.tensor<[], f32>
+    }
+    ```
+
     Constraints checked by the verifier: one block argument per input, of
-    its type; the body's ops are element-wise ops or splat constants; every
-    op but the constants has the result's dimensions and sizes; the yielded
-    value has the result's type.
+    its type; the body's ops are element-wise ops or splat constants, and
+    perhaps a last sum over every dimension, which the body yields; every
+    op but the constants and the sum has the result's dimensions and sizes
+    (those of the value summed, where there is a sum); the yielded value has
+    the result's type.
   }];
   let arguments = (ins Variadic<Tessel_Tensor>:$inputs);
   let results = (outs Tessel_Tensor:$result);

@@ -23,6 +23,16 @@
 // element-wise op in those types (oneDNN has no GELU, erf, log, sin or cos
 // to offer, nor comparisons and select, and f16 hardly anything).
 //
+// A sum over every dimension of an f32 element-wise value that nothing else
+// uses (a gradient's squared norm, sum(g * g), which the global norm takes
+// of every gradient) ends the group of that value: the fused op yields the
+// sum, computed as the body's values are, so the value is never stored and
+// its elements are read once. The kernel sums each tile in double and the
+// tiles in order, rounding once. Where the value has other uses (Adam's
+// second moment takes the same g * g, which CSE made one op), the sum gets
+// a copy of the op that makes it, computed again in its body: one more
+// read of g instead of writing g * g and reading it twice.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
@@ -88,11 +98,36 @@ bool isSplatConstant(Value value) {
 }
 
 /// The ops of one fused group: its root and the producers that joined,
-/// in program order once the group is complete.
+/// in program order once the group is complete, and the sum of the root's
+/// value that ends it, if any.
 struct Group {
   Operation *root;
   llvm::SmallSetVector<Operation *, 16> members;
+  ReduceOp sum;
 };
+
+/// Whether the fused kernel can end a group in `reduce`: a sum over every
+/// dimension of an f32 value into f32, made by an element-wise op.
+bool canEndAGroup(ReduceOp reduce) {
+  auto result = cast<NamedTensorType>(reduce.getType());
+  auto input = cast<NamedTensorType>(reduce.getInput().getType());
+  Operation *producer = reduce.getInput().getDefiningOp();
+  return reduce.getKind() == ReduceKind::Sum && result.getRank() == 0 &&
+         result.getElementType().isF32() && input.getElementType().isF32() &&
+         producer && isFusionMember(producer);
+}
+
+/// The element-wise op whose value `reduce` sums, where the fused kernel
+/// can end its group in that sum: the value's only use is `reduce`.
+Operation *summedGroupRoot(ReduceOp reduce,
+                           const llvm::DenseSet<Operation *> &taken) {
+  if (!canEndAGroup(reduce))
+    return nullptr;
+  Operation *producer = reduce.getInput().getDefiningOp();
+  if (taken.contains(producer) || !producer->hasOneUse())
+    return nullptr;
+  return producer;
+}
 
 /// Grows the group of `root` over its producers, as the file comment says.
 Group growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
@@ -125,7 +160,7 @@ Group growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
 }
 
 /// Replaces the group by one tessel.fused op at the root's place.
-void fuseGroup(const Group &group) {
+void fuseGroup(Group &group) {
   Operation *root = group.root;
   llvm::SetVector<Value> inputs;
   for (Operation *member : group.members)
@@ -136,11 +171,13 @@ void fuseGroup(const Group &group) {
         inputs.insert(operand);
     }
 
-  OpBuilder builder(root);
+  // The fused op stands where its last op stood: the sum, if there is one.
+  Operation *last = group.sum ? group.sum.getOperation() : root;
+  OpBuilder builder(last);
   auto fused =
-      FusedOp::create(builder, root->getLoc(), root->getResult(0).getType(),
+      FusedOp::create(builder, last->getLoc(), last->getResult(0).getType(),
                       inputs.getArrayRef());
-  if (Attribute name = root->getAttr("tessel.name"))
+  if (Attribute name = last->getAttr("tessel.name"))
     fused->setAttr("tessel.name", name);
   Block &body = fused.getBody().front();
   IRMapping mapping;
@@ -153,9 +190,13 @@ void fuseGroup(const Group &group) {
                     builder.clone(*operand.getDefiningOp())->getResult(0));
     builder.clone(*member, mapping);
   }
-  YieldOp::create(builder, root->getLoc(), mapping.lookup(root->getResult(0)));
+  if (group.sum)
+    builder.clone(*group.sum, mapping);
+  YieldOp::create(builder, last->getLoc(), mapping.lookup(last->getResult(0)));
 
-  root->getResult(0).replaceAllUsesWith(fused.getResult());
+  last->getResult(0).replaceAllUsesWith(fused.getResult());
+  if (group.sum)
+    group.sum->erase();
   for (Operation *member : llvm::reverse(group.members))
     member->erase();
 }
@@ -172,9 +213,31 @@ struct FuseElementwisePass
     // Walking backwards, every consumer of an op has been seen before the
     // op itself, so a group never takes an op whose consumer forms a later
     // group.
+    // Each sum its own copy of a shared element-wise producer (see the
+    // file comment), so that the sum and the producer's other users fuse
+    // apart.
+    for (Operation &op : block)
+      if (auto reduce = dyn_cast<ReduceOp>(op);
+          reduce && canEndAGroup(reduce) &&
+          !reduce.getInput().getDefiningOp()->hasOneUse()) {
+        OpBuilder builder(reduce);
+        reduce.getInputMutable().assign(
+            builder.clone(*reduce.getInput().getDefiningOp())->getResult(0));
+      }
     llvm::DenseSet<Operation *> taken;
     SmallVector<Group> groups;
     for (Operation &op : llvm::reverse(block)) {
+      if (auto reduce = dyn_cast<ReduceOp>(op)) {
+        // Seen before its producer, which the group claims.
+        if (Operation *root = summedGroupRoot(reduce, taken)) {
+          Group group = growGroup(root, taken);
+          group.sum = reduce;
+          for (Operation *member : group.members)
+            taken.insert(member);
+          groups.push_back(std::move(group));
+        }
+        continue;
+      }
       if (taken.contains(&op) || !isFusionMember(&op) ||
           !isComputedFloat(op.getResult(0)))
         continue;
@@ -187,7 +250,7 @@ struct FuseElementwisePass
         taken.insert(member);
       groups.push_back(std::move(group));
     }
-    for (const Group &group : groups)
+    for (Group &group : groups)
       fuseGroup(group);
     // Constants left without a use (those whose every use went into
     // bodies, and any that had none).

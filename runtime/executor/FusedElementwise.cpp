@@ -40,6 +40,12 @@
 // few tiles at a time; smaller ones, most of a Transformer's, run on the
 // calling thread.
 //
+// A body that ends in a sum over every dimension (attribute `sum_of`, the
+// type of the value summed) walks that value's elements instead of the
+// result's: each tile is computed into a register and summed in double,
+// and the tiles' sums are added in tile order whichever thread computed
+// them, so the f32 result, rounded once, does not depend on the threads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "executor/FusedElementwise.h"
@@ -204,7 +210,9 @@ struct Instruction {
 };
 
 struct FusedProgram {
-  int64_t count = 0; // The result's elements.
+  int64_t count = 0; // The elements walked: the result's, or those summed.
+  /// The result is the sum of the body's value over every element walked.
+  bool sums = false;
   int64_t tile = 0;  // Elements per tile (fewer for a small result).
   /// The result's type; a bf16 or f16 result is computed into a register
   /// (`staging`) and narrowed into the result buffer.
@@ -383,9 +391,25 @@ void walkOperand(const TensorType &operand, const TensorType &result,
   read.strides = std::move(walk.strides[0]);
 }
 
+/// The type whose elements the body computes: the result's, or, where the
+/// body ends in a sum, the value summed (attribute `sum_of`), which must
+/// then be f32 as the scalar result is.
+TensorType walkedType(const OpDescriptor &desc) {
+  auto sumOf = desc.attrs.find("sum_of");
+  if (sumOf == desc.attrs.end())
+    return desc.result;
+  TensorType summed = parseTensorType(*sumOf, "attribute 'sum_of'");
+  if (desc.result.rank() != 0 || desc.result.type != ref::ElementType::F32 ||
+      summed.type != ref::ElementType::F32)
+    throw OpError(fmt::format("a sum of {} into {}: only an f32 value summed "
+                              "into an f32 scalar is provided",
+                              summed.str(), desc.result.str()));
+  return summed;
+}
+
 /// Checks the result, the operands and every body entry.
 std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
-  const TensorType &result = desc.result;
+  const TensorType result = walkedType(desc);
   if (!isFloat(result.type))
     throw OpError(fmt::format("the result {} is not a float (f32, bf16, f16)",
                               result.str()));
@@ -414,16 +438,18 @@ std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
   }
   if (body.back().result.type != result.type)
     throw OpError(fmt::format("the last body entry's result {} is not {}, "
-                              "as the fused result is",
+                              "as the fused {} is",
                               body.back().result.str(),
-                              ref::elementTypeName(result.type)));
+                              ref::elementTypeName(result.type),
+                              desc.attrs.contains("sum_of") ? "value summed"
+                                                            : "result"));
   return body;
 }
 
 /// Compiles a checked body into instructions over registers.
 FusedProgram compileBody(const OpDescriptor &desc,
                          const std::vector<BodyEntry> &body) {
-  const TensorType &result = desc.result;
+  const TensorType result = walkedType(desc);
   size_t numOperands = desc.operands.size();
   size_t numValues = numOperands + body.size();
   FusedLiveness liveness = fusedLiveness(numOperands, body);
@@ -432,6 +458,7 @@ FusedProgram compileBody(const OpDescriptor &desc,
 
   FusedProgram program;
   program.resultType = result.type;
+  program.sums = desc.attrs.contains("sum_of");
   program.count = result.numElements();
   program.tile = std::max<int64_t>(1, std::min(kTileElements, program.count));
   program.homes.resize(numValues);
@@ -513,9 +540,10 @@ FusedProgram compileBody(const OpDescriptor &desc,
     program.code.push_back(instruction);
     giveBackDead(entry.args, static_cast<int>(i));
   }
-  // A register of its own, which no instruction reads.
+  // A register of its own, which no instruction reads: a narrow result's
+  // tile before it is narrowed, or a tile to be summed.
   program.numRegisters = registers.count();
-  if (program.resultType != ref::ElementType::F32)
+  if (program.resultType != ref::ElementType::F32 || program.sums)
     program.staging = program.numRegisters++;
   return program;
 }
@@ -768,6 +796,25 @@ void evaluateTile(const Instruction *code, size_t codeSize,
   }
 }
 
+/// The sum of a computed tile, in double: eight running sums, one per
+/// element position modulo 8 (independent lanes, which vectorize where one
+/// running sum would wait on each addition), added in a fixed order.
+TESSEL_FUSED_CLONES
+double sumTile(const float *tile, int64_t n) {
+  constexpr int kLanes = 8;
+  double lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k)
+      lanes[k] += tile[i + k];
+  for (; i < n; ++i)
+    lanes[0] += tile[i];
+  double sum = 0;
+  for (double lane : lanes)
+    sum += lane;
+  return sum;
+}
+
 /// Writes a computed tile into a bf16 or f16 result.
 TESSEL_FUSED_CLONES
 void narrowTile(const float *tile, ref::ElementType type, uint16_t *out,
@@ -811,8 +858,8 @@ public:
     }
   }
 
-  /// Computes tile `t` of the result.
-  void run(int64_t t) {
+  /// Computes tile `t` of the result; where the program sums, its sum.
+  double run(int64_t t) {
     int64_t tile = program_.tile, start = t * tile;
     int64_t n = std::min(tile, program_.count - start);
     for (size_t i = 0; i < program_.operands.size(); ++i) {
@@ -832,13 +879,16 @@ public:
       evaluateTile(program_.code.data(), program_.code.size(),
                    scratch_.slots.data(), registers_, tile,
                    static_cast<float *>(result_) + start, n);
-      return;
+      return 0;
     }
     float *staged = registers_ + program_.staging * tile;
     evaluateTile(program_.code.data(), program_.code.size(),
                  scratch_.slots.data(), registers_, tile, staged, n);
+    if (program_.sums)
+      return sumTile(staged, n);
     narrowTile(staged, program_.resultType,
                static_cast<uint16_t *>(result_) + start, n);
+    return 0;
   }
 
 private:
@@ -851,9 +901,22 @@ private:
 
 void runProgram(const FusedProgram &program, void *const *operands,
                 void *result) {
-  if (program.count == 0)
+  if (program.count == 0) {
+    if (program.sums) // The sum of no elements.
+      *static_cast<float *>(result) = 0.0f;
     return;
+  }
   int64_t tiles = (program.count + program.tile - 1) / program.tile;
+  // Each tile's sum where the program sums, added in tile order at the end.
+  std::vector<double> tileSums(program.sums ? tiles : 0);
+  auto finish = [&] {
+    if (!program.sums)
+      return;
+    double total = 0;
+    for (double sum : tileSums)
+      total += sum;
+    *static_cast<float *>(result) = static_cast<float>(total);
+  };
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
   if (program.count >= kParallelElements && omp_get_max_threads() > 1) {
     // Tiles are handed out a few at a time rather than in equal shares, so
@@ -873,17 +936,25 @@ void runProgram(const FusedProgram &program, void *const *operands,
       }
 #pragma omp for schedule(dynamic, kTilesPerTask)
       for (int64_t t = 0; t < tiles; ++t)
-        if (runner)
-          runner->run(t);
+        if (runner) {
+          double sum = runner->run(t);
+          if (program.sums)
+            tileSums[t] = sum;
+        }
     }
     if (outOfMemory)
       throw std::bad_alloc();
+    finish();
     return;
   }
 #endif
   TileRunner runner(program, operands, result, threadScratch());
-  for (int64_t t = 0; t < tiles; ++t)
-    runner.run(t);
+  for (int64_t t = 0; t < tiles; ++t) {
+    double sum = runner.run(t);
+    if (program.sums)
+      tileSums[t] = sum;
+  }
+  finish();
 }
 
 } // namespace

@@ -157,6 +157,9 @@ bool planWalk(const OpDescriptor &desc, FusedCode &code) {
 
 std::optional<FusedCode> planFused(const OpDescriptor &desc) {
   std::vector<FusedEntry> body = checkFusedBody(desc);
+  // A body that ends in a sum (attribute `sum_of`) runs on the host.
+  if (desc.attrs.contains("sum_of"))
+    return std::nullopt;
   size_t numOperands = desc.operands.size();
   if (numOperands > static_cast<size_t>(kFusedMaxOperands))
     return std::nullopt;

@@ -33,6 +33,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <variant>
 
 using namespace tessel;
 using namespace tessel::runtime;
@@ -534,6 +535,80 @@ TEST(FusedElementwise, F16RunConversionsAgreeWithTheRuntimes) {
               float32Bits(f16ToFloat(floatToF16(values[k]))))
         << values[k];
   }
+}
+
+/// Runs a fused op whose body's last value, of type `summed`, is summed
+/// into an f32 scalar (attribute `sum_of`); the sum, or the error.
+std::variant<float, std::string> runFusedSum(const Fused &fused,
+                                             const json &summed,
+                                             Buffers &operands) {
+  json descriptor = json::parse(fused.descriptor());
+  descriptor["attrs"]["sum_of"] = summed;
+  std::string text = descriptor.dump();
+  std::vector<void *> pointers = operands.pointers();
+  float result = std::nanf("");
+  void *site = nullptr;
+  std::optional<std::string> error =
+      tryExecute(oneRankContext(), &site, text.c_str(), pointers.data(),
+                 static_cast<int32_t>(pointers.size()), &result);
+  if (error)
+    return *error;
+  return result;
+}
+
+// A body that ends in a sum over every dimension (a gradient's squared
+// norm): the body's f32 values summed exactly enough that the f32 result
+// is the exact sum's rounding (checked against long double), the same bit
+// for bit on every call (the tiles' sums are added in order, whichever
+// thread made them), over a result large enough for the threads, with a
+// broadcast operand, small, and empty; only an f32 sum into an f32 scalar.
+TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
+  json scalar = T({}, {});
+  for (auto [dims, shape] :
+       {std::pair<std::vector<std::string>, std::vector<int64_t>>{
+            {"a", "b"}, {300, 257}},
+        {{"a", "b"}, {3, 5}},
+        {{"a", "b"}, {0, 5}}}) {
+    json x = T(dims, shape), v = T({"b"}, {shape[1]});
+    // sum over a, b of (x * v)^2: v broadcast along a.
+    Fused fused{{x, v},
+                scalar,
+                {E("tessel.mul", {0, 1}, x), E("tessel.mul", {2, 2}, x)}};
+    Buffers operands = makeOperands(fused, -2, 2);
+    auto sum = runFusedSum(fused, x, operands);
+    ASSERT_TRUE(std::holds_alternative<float>(sum))
+        << std::get<std::string>(sum);
+    ref::Tensor xs = operands.load(0), vs = operands.load(1);
+    long double exact = 0;
+    for (int64_t k = 0; k < shape[0] * shape[1]; ++k) {
+      float product = static_cast<float>(xs.data[k]) *
+                      static_cast<float>(vs.data[k % shape[1]]);
+      exact += static_cast<long double>(product * product);
+    }
+    EXPECT_EQ(std::get<float>(sum), static_cast<float>(exact)) << shape[0];
+    auto again = runFusedSum(fused, x, operands);
+    EXPECT_EQ(float32Bits(std::get<float>(again)),
+              float32Bits(std::get<float>(sum)));
+  }
+  json x = T({"a"}, {8}), narrow = T({"a"}, {8}, "bf16");
+  Fused bf16{{narrow}, scalar, {E("tessel.mul", {0, 0}, narrow)}};
+  Buffers operands = makeOperands(bf16, -1, 1);
+  auto refused = runFusedSum(bf16, narrow, operands);
+  ASSERT_TRUE(std::holds_alternative<std::string>(refused));
+  EXPECT_NE(std::get<std::string>(refused).find(
+                "only an f32 value summed into an f32 scalar is provided"),
+            std::string::npos)
+      << std::get<std::string>(refused);
+  Fused intoVector{{x}, x, {E("tessel.mul", {0, 0}, x)}};
+  Buffers more = makeOperands(intoVector, -1, 1);
+  json descriptor = json::parse(intoVector.descriptor());
+  descriptor["attrs"]["sum_of"] = x;
+  std::vector<float> out(8);
+  std::vector<void *> pointers = more.pointers();
+  void *site = nullptr;
+  EXPECT_TRUE(tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                         pointers.data(), 1, out.data())
+                  .has_value());
 }
 
 // The bf16 run conversions (executor/HalfFloatBlocks.h: sixteen lanes of

@@ -28,7 +28,7 @@ func.func @argument_type(%x: !tessel.tensor<[k:3], f32>) {
 func.func @not_elementwise(%x: !tessel.tensor<[k:3], f32>) {
   %y = tessel.fused %x : (!tessel.tensor<[k:3], f32>) -> !tessel.tensor<[k:3], f32> {
   ^bb0(%a: !tessel.tensor<[k:3], f32>):
-    // expected-error @+1 {{'tessel.softmax' op cannot be part of a tessel.fused body: only element-wise ops and splat constants can}}
+    // expected-error @+1 {{'tessel.softmax' op cannot be part of a tessel.fused body: only element-wise ops, splat constants and a last sum can}}
     %s = tessel.softmax %a over "k" : !tessel.tensor<[k:3], f32>
     tessel.yield %s : !tessel.tensor<[k:3], f32>
   }
@@ -78,4 +78,57 @@ func.func @yield_type(%x: !tessel.tensor<[k:3, j:2], f32>) {
 func.func @yield_outside(%x: !tessel.tensor<[k:3], f32>) {
   // expected-error @+1 {{'tessel.yield' op expects parent op 'tessel.fused'}}
   tessel.yield %x : !tessel.tensor<[k:3], f32>
+}
+
+// -----
+
+func.func @partial_sum(%x: !tessel.tensor<[k:3, j:2], f32>) {
+  %y = tessel.fused %x : (!tessel.tensor<[k:3, j:2], f32>) -> !tessel.tensor<[j:2], f32> {
+  ^bb0(%a: !tessel.tensor<[k:3, j:2], f32>):
+    %e = tessel.exp %a : !tessel.tensor<[k:3, j:2], f32>
+    // expected-error @+1 {{'tessel.reduce' op in a tessel.fused body must be a sum over every dimension}}
+    %s = tessel.reduce sum %e : !tessel.tensor<[k:3, j:2], f32> -> !tessel.tensor<[j:2], f32>
+    tessel.yield %s : !tessel.tensor<[j:2], f32>
+  }
+  return
+}
+
+// -----
+
+func.func @max_not_sum(%x: !tessel.tensor<[k:3], f32>) {
+  %y = tessel.fused %x : (!tessel.tensor<[k:3], f32>) -> !tessel.tensor<[], f32> {
+  ^bb0(%a: !tessel.tensor<[k:3], f32>):
+    %e = tessel.exp %a : !tessel.tensor<[k:3], f32>
+    // expected-error @+1 {{'tessel.reduce' op in a tessel.fused body must be a sum over every dimension}}
+    %s = tessel.reduce max %e : !tessel.tensor<[k:3], f32> -> !tessel.tensor<[], f32>
+    tessel.yield %s : !tessel.tensor<[], f32>
+  }
+  return
+}
+
+// -----
+
+func.func @sum_not_last(%x: !tessel.tensor<[k:3], f32>) {
+  %y = tessel.fused %x : (!tessel.tensor<[k:3], f32>) -> !tessel.tensor<[], f32> {
+  ^bb0(%a: !tessel.tensor<[k:3], f32>):
+    // expected-error @+1 {{'tessel.reduce' op cannot be part of a tessel.fused body: only element-wise ops, splat constants and a last sum can}}
+    %s = tessel.reduce sum %a : !tessel.tensor<[k:3], f32> -> !tessel.tensor<[], f32>
+    %e = tessel.exp %s : !tessel.tensor<[], f32>
+    tessel.yield %e : !tessel.tensor<[], f32>
+  }
+  return
+}
+
+// -----
+
+func.func @summed_value_dims(%x: !tessel.tensor<[k:3], f32>, %v: !tessel.tensor<[j:2], f32>) {
+  %y = tessel.fused %x, %v : (!tessel.tensor<[k:3], f32>, !tessel.tensor<[j:2], f32>) -> !tessel.tensor<[], f32> {
+  ^bb0(%a: !tessel.tensor<[k:3], f32>, %b: !tessel.tensor<[j:2], f32>):
+    // expected-error @+1 {{'tessel.exp' op in a tessel.fused body has type '!tessel.tensor<[j:2], f32>', whose dimensions are not those of the value the body sums '!tessel.tensor<[k:3], f32>'}}
+    %e = tessel.exp %b : !tessel.tensor<[j:2], f32>
+    %m = tessel.mul %a, %a : !tessel.tensor<[k:3], f32>, !tessel.tensor<[k:3], f32> -> !tessel.tensor<[k:3], f32>
+    %s = tessel.reduce sum %m : !tessel.tensor<[k:3], f32> -> !tessel.tensor<[], f32>
+    tessel.yield %s : !tessel.tensor<[], f32>
+  }
+  return
 }

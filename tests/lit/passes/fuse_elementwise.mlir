@@ -15,6 +15,8 @@
 // RUN: tessel-eval --print-limit=64 --function=mixed_precision %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=lone_narrow_ops %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=lone_narrow_ops %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=squared_norms %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=squared_norms %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
 // And the fused ops print and parse back:
 // RUN: tessel-opt %t.mlir | tessel-opt | FileCheck %s
@@ -188,4 +190,37 @@ func.func @lone_narrow_ops() -> (!tessel.tensor<[i:4, o:3], bf16>, !tessel.tenso
   // CHECK-NEXT: tessel.yield
   %g = tessel.gelu %b : !tessel.tensor<[i:4, o:3], bf16>
   return %b, %g, %e : !tessel.tensor<[i:4, o:3], bf16>, !tessel.tensor<[i:4, o:3], bf16>, !v
+}
+
+// A sum over every dimension of an f32 value ends that value's group: the
+// fused op yields the sum (a gradient's squared norm, sum(g * g), without
+// storing g * g). Where the value has other uses (Adam's second moment
+// takes the same square), the sum computes its own copy of the op that
+// makes it; a sum over some dimensions only is left to its own op.
+// CHECK-LABEL: func.func @squared_norms
+func.func @squared_norms() -> (!s, !s, !v, !tessel.tensor<[o:3], f32>) {
+  // CHECK: %[[A:.*]] = tessel.iota "i"
+  // CHECK: %[[B:.*]] = tessel.iota "o"
+  %a = tessel.iota "i" : !v
+  %b = tessel.iota "o" : !v
+  // CHECK: %[[NORM:.*]] = tessel.fused %[[A]], %[[B]] : (!tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[], f32>
+  // CHECK: %[[G:.*]] = tessel.mul
+  // CHECK-NEXT: %[[SQ:.*]] = tessel.mul %[[G]], %[[G]]
+  // CHECK-NEXT: %[[SUM:.*]] = tessel.reduce sum %[[SQ]]
+  // CHECK-NEXT: tessel.yield %[[SUM]] : !tessel.tensor<[], f32>
+  %g = tessel.mul %a, %b : !v, !v -> !v
+  %sq = tessel.mul %g, %g : !v, !v -> !v
+  %n = tessel.reduce sum %sq : !v -> !s
+  // CHECK: %[[SQ2:.*]] = tessel.mul %[[B]], %[[B]] : !tessel.tensor<[i:4, o:3], f32>
+  // CHECK-NEXT: %[[N2:.*]] = tessel.fused %[[B]] : (!tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[], f32>
+  // CHECK-NEXT: ^bb0(%[[X:.*]]: !tessel.tensor<[i:4, o:3], f32>):
+  // CHECK-NEXT: %[[COPY:.*]] = tessel.mul %[[X]], %[[X]]
+  // CHECK-NEXT: %[[SUM2:.*]] = tessel.reduce sum %[[COPY]]
+  // CHECK-NEXT: tessel.yield %[[SUM2]]
+  // CHECK: %[[P:.*]] = tessel.reduce sum %[[SQ2]] : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[o:3], f32>
+  // CHECK-NEXT: return %[[NORM]], %[[N2]], %[[SQ2]], %[[P]]
+  %sq2 = tessel.mul %b, %b : !v, !v -> !v
+  %n2 = tessel.reduce sum %sq2 : !v -> !s
+  %p = tessel.reduce sum %sq2 : !v -> !tessel.tensor<[o:3], f32>
+  return %n, %n2, %sq2, %p : !s, !s, !v, !tessel.tensor<[o:3], f32>
 }
