@@ -123,6 +123,7 @@ std::string tessel::analysis::formatText(const CostReport &report) {
     out += fmt::format("    step buffers  {} (liveness peak {})\n"
                        "    constants     {}\n"
                        "    scratch       {}\n"
+                       "    f32 copies    {}\n"
                        "    data staging  {}\n"
                        "    data set      {} loading, {} after\n"
                        "    driver        {}\n",
@@ -130,6 +131,7 @@ std::string tessel::analysis::formatText(const CostReport &report) {
                        bytesText(report.runtime->livePeakBytes),
                        bytesText(report.runtime->constantBytes),
                        bytesText(report.runtime->scratchBytes),
+                       bytesText(report.runtime->widenedCopyBytes),
                        bytesText(report.runtime->stagingBytes),
                        bytesText(report.dataLoadBytes),
                        bytesText(report.dataResidentBytes),
@@ -188,6 +190,7 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
         {"argument_bytes", report.runtime->argumentBytes},
         {"constant_bytes", report.runtime->constantBytes},
         {"kernel_scratch_bytes", report.runtime->scratchBytes},
+        {"widened_copy_bytes", report.runtime->widenedCopyBytes},
         {"data_staging_bytes", report.runtime->stagingBytes},
         {"data_load_bytes", report.dataLoadBytes},
         {"data_resident_bytes", report.dataResidentBytes},

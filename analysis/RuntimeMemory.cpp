@@ -73,8 +73,10 @@ bool isStateRole(StringAttr role) {
 namespace tessel::analysis {
 
 int64_t RuntimeMemory::totalBytes() const {
-  return saturatingAdd(saturatingAdd(heldBytes, constantBytes),
-                       saturatingAdd(scratchBytes, stagingBytes));
+  return saturatingAdd(
+      saturatingAdd(saturatingAdd(heldBytes, constantBytes),
+                    saturatingAdd(scratchBytes, stagingBytes)),
+      widenedCopyBytes);
 }
 
 int64_t runtimeBufferBytes(NamedTensorType type) {
@@ -93,17 +95,66 @@ static bool keepsItsBytes(ConstantOp constant) {
   return dense && !dense.isSplat();
 }
 
+/// Whether the CPU runtime computes `op` on its f32 kernel between
+/// conversions where one of its tensors has element type `element`
+/// (runtime/executor/WidenedOps.cpp): an f16 tensor of an op that
+/// computes, which oneDNN 2.6 has no fast kernels for; a bf16 tensor of
+/// the ops with no bf16 kernel (one_hot, the fused softmax cross-entropy,
+/// cumsum), of a reduction (oneDNN's bf16 one is slower), and of an einsum
+/// or convolution, whose bf16 kernels are slower than the f32 ones on a
+/// CPU without AMX, as most are.
+static bool runsWidened(Operation *op, Type element) {
+  if (element.isBF16())
+    return isa<OneHotOp, SoftmaxCrossEntropyOp, CumsumOp, ReduceOp, EinsumOp,
+               Conv2DOp, Conv2DBackwardInputOp, Conv2DBackwardFilterOp>(op);
+  if (!element.isF16())
+    return false;
+  return isa<EinsumOp, ReduceOp, SoftmaxOp, LogSoftmaxOp,
+             SoftmaxCrossEntropyOp, LayerNormOp, CumsumOp, Conv2DOp,
+             Conv2DBackwardInputOp, Conv2DBackwardFilterOp, PoolOp,
+             PoolBackwardOp, OneHotOp>(op) ||
+         (isFusibleElementwiseOp(op) && !isa<ConstantOp, CastOp>(op));
+}
+
+/// The element type `value` has in `op`'s kernel: f32 where the runtime
+/// widens it.
+static int64_t kernelElementBytes(Operation *op, NamedTensorType type) {
+  return runsWidened(op, type.getElementType()) ? 4 : elementBytes(type);
+}
+
 /// The bytes `op`'s kernel may copy besides its result buffer, at most:
-/// every operand and the result once (see RuntimeMemory::scratchBytes).
+/// every operand and the result once (see RuntimeMemory::scratchBytes), in
+/// the types the kernel computes in.
 static int64_t kernelScratchBytes(Operation *op) {
   if (!isa<EinsumOp, AllGatherOp, ReduceScatterOp, AllToAllOp>(op))
     return 0;
   int64_t bytes = 0;
   for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
     if (auto type = dyn_cast<NamedTensorType>(value.getType()))
-      bytes = saturatingAdd(
-          bytes, saturatingMul(type.getNumElements(), elementBytes(type)));
+      bytes = saturatingAdd(bytes, saturatingMul(type.getNumElements(),
+                                                 kernelElementBytes(op, type)));
   return bytes;
+}
+
+/// Grows `slots` (bytes per operand position, then one for the result at
+/// position `op`'s operand count) to hold the f32 copies of `op`'s widened
+/// tensors, as the runtime's per-position buffers grow
+/// (RuntimeMemory::widenedCopyBytes).
+static void growWidenedCopies(Operation *op, SmallVectorImpl<int64_t> &slots) {
+  auto grow = [&](size_t slot, Value value) {
+    auto type = dyn_cast<NamedTensorType>(value.getType());
+    if (!type || !runsWidened(op, type.getElementType()))
+      return;
+    if (slots.size() <= slot)
+      slots.resize(slot + 1, 0);
+    slots[slot] = std::max(
+        slots[slot],
+        saturatingMul(std::max<int64_t>(1, type.getNumElements()), 4));
+  };
+  for (auto [index, operand] : llvm::enumerate(op->getOperands()))
+    grow(index, operand);
+  if (op->getNumResults() == 1)
+    grow(op->getNumOperands(), op->getResult(0));
 }
 
 /// The product of the sizes of `type`'s dims before `dim`: 1 where `dim`
@@ -168,7 +219,8 @@ static int64_t inFlightBytes(Operation *op) {
 /// there, before the results are handed out. Adds the bytes of its
 /// tessel.constant ops and its largest kernel scratch to `memory`.
 static void replay(func::FuncOp func, BufferLedger &ledger,
-                   RuntimeMemory &memory) {
+                   RuntimeMemory &memory,
+                   SmallVectorImpl<int64_t> &widenedSlots) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<NamedTensorType>(value.getType());
     return type ? runtimeBufferBytes(type) : 0;
@@ -219,6 +271,7 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
       }
     memory.scratchBytes =
         std::max(memory.scratchBytes, kernelScratchBytes(&op));
+    growWidenedCopies(&op, widenedSlots);
     for (Value result : op.getResults())
       if (int64_t bytes = bytesOf(result)) {
         ledger.allocate(bytes);
@@ -249,8 +302,9 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
 RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
   RuntimeMemory memory;
   BufferLedger ledger;
+  SmallVector<int64_t> widenedSlots;
   if (init)
-    replay(init, ledger, memory);
+    replay(init, ledger, memory, widenedSlots);
   // A declaration has no arguments to hold (and replay adds nothing).
   ArrayRef<BlockArgument> arguments;
   if (!perRank.isExternal())
@@ -269,7 +323,9 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
     if (!init || !isState)
       ledger.allocate(bytes);
   }
-  replay(perRank, ledger, memory);
+  replay(perRank, ledger, memory, widenedSlots);
+  for (int64_t bytes : widenedSlots)
+    memory.widenedCopyBytes = saturatingAdd(memory.widenedCopyBytes, bytes);
   memory.livePeakBytes = ledger.peak();
   memory.heldBytes = ledger.held();
   return memory;

@@ -46,8 +46,14 @@ struct RuntimeMemory {
   /// runtime's einsum for large operands), a gather or scatter its chunks
   /// packed. Freed after the op, the memory stays in the process's heap.
   int64_t scratchBytes = 0;
-  /// What the step's buffers, its constants, its kernels' scratch and the
-  /// driver's staging come to on a rank.
+  /// The f32 copies of the bf16 and f16 tensors of the ops the CPU runtime
+  /// computes on their f32 kernels between conversions
+  /// (runtime/executor/WidenedOps.h): one buffer per operand position and
+  /// one for the result, each grown to the largest it held and kept for the
+  /// life of the process.
+  int64_t widenedCopyBytes = 0;
+  /// What the step's buffers, its constants, its kernels' scratch, the
+  /// widened copies and the driver's staging come to on a rank.
   int64_t totalBytes() const;
 };
 

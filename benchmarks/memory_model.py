@@ -99,6 +99,9 @@ def configurations(tmp):
          4),
         ("transformer 4 x d256 seq 128, adam", t4,
          lay("transformer/data.yaml") + adam, 4),
+        # Mixed precision: bf16 ops on f32 kernels keep f32 copies.
+        ("transformer 4 x d256 seq 128, adam, bf16", t4,
+         single + adam + ["--precision", "bf16"], 1),
     ]
 
 

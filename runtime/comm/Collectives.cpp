@@ -74,6 +74,23 @@ static void divideSums(void *data, int64_t count, tessel_element_type_t type,
   }
 }
 
+namespace {
+
+/// A reduction over a group of one rank: the member's own data, copied
+/// unless the output is the input. MPI would do the same, but bf16 and f16
+/// data would first be widened into f32 scratch, which a mixed-precision
+/// step's gradients on one rank (`data:1`) held until their waits.
+bool reducedInAGroupOfOne(const Group &group, const TensorView &input,
+                          const TensorView &output) {
+  if (group.size != 1)
+    return false;
+  if (output.data != input.data)
+    std::memcpy(output.data, input.data, input.numBytes());
+  return true;
+}
+
+} // namespace
+
 tessel_status_t allReduce(const Group &group, tessel_reduction_t reduction,
                           const TensorView &input, const TensorView &output) {
   const char *op = "tessel_comm_all_reduce";
@@ -84,7 +101,7 @@ tessel_status_t allReduce(const Group &group, tessel_reduction_t reduction,
   int64_t numElements = input.numElements();
   int count = 0;
   TESSEL_RETURN_IF_ERROR(mpiCount(numElements, op, count));
-  if (numElements == 0)
+  if (numElements == 0 || reducedInAGroupOfOne(group, input, output))
     return TESSEL_STATUS_OK;
   bool mean = reduction == TESSEL_REDUCTION_MEAN;
 
@@ -175,7 +192,7 @@ tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
   int64_t chunkElements = output.numElements();
   int count = 0;
   TESSEL_RETURN_IF_ERROR(mpiCount(chunkElements, op, count));
-  if (count == 0)
+  if (count == 0 || reducedInAGroupOfOne(group, input, output))
     return TESSEL_STATUS_OK;
   bool mean = reduction == TESSEL_REDUCTION_MEAN;
 
@@ -275,7 +292,7 @@ tessel_status_t startAllReduce(const Group &group, tessel_reduction_t reduction,
   int count = 0;
   TESSEL_RETURN_IF_ERROR(mpiCount(numElements, op, count));
   auto pending = std::make_unique<PendingCollective>(op);
-  if (numElements == 0) {
+  if (numElements == 0 || reducedInAGroupOfOne(group, input, output)) {
     out = std::move(pending);
     return TESSEL_STATUS_OK;
   }
@@ -371,7 +388,7 @@ tessel_status_t startReduceScatter(const Group &group,
   int count = 0;
   TESSEL_RETURN_IF_ERROR(mpiCount(chunkElements, op, count));
   auto pending = std::make_unique<PendingCollective>(op);
-  if (count == 0) {
+  if (count == 0 || reducedInAGroupOfOne(group, input, output)) {
     out = std::move(pending);
     return TESSEL_STATUS_OK;
   }

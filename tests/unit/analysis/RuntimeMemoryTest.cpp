@@ -296,4 +296,38 @@ TEST_F(RuntimeMemoryTest, StartedCollectivesHoldWhatMpiAndPackingAllocate) {
             512 + 1024 + 1024);
 }
 
+// The runtime computes a bf16 einsum and reduction on their f32 kernels
+// (without AMX, as most CPUs are), keeping an f32 copy per operand position
+// and one for the result, each as large as the largest it held:
+//   slot 0: x, 1024 elements (the einsum), then y, 512 (the sum): 4096
+//   slot 1: w, 8 elements; then the sum's result, 2: 32
+//   slot 2: the einsum's result, 512 elements: 2048
+// and the einsum's kernel scratch counts its tensors in f32. An f32
+// program keeps no copies.
+constexpr const char *kWidened = R"mlir(
+func.func @train_step(%x: !tessel.tensor<[n:256, k:4], bf16>,
+                      %w: !tessel.tensor<[k:4, m:2], bf16>)
+    -> !tessel.tensor<[m:2], bf16> {
+  %y = tessel.einsum %x, %w : (!tessel.tensor<[n:256, k:4], bf16>,
+      !tessel.tensor<[k:4, m:2], bf16>) -> !tessel.tensor<[n:256, m:2], bf16>
+  %s = tessel.reduce sum %y : !tessel.tensor<[n:256, m:2], bf16>
+      -> !tessel.tensor<[m:2], bf16>
+  return %s : !tessel.tensor<[m:2], bf16>
+}
+)mlir";
+
+TEST_F(RuntimeMemoryTest, NarrowOpsOnF32KernelsKeepF32Copies) {
+  RuntimeMemory memory = measure(kWidened);
+  EXPECT_EQ(memory.widenedCopyBytes, 4096 + 32 + 2048);
+  EXPECT_EQ(memory.scratchBytes, (1024 + 8 + 512) * 4);
+  EXPECT_EQ(memory.totalBytes(), memory.heldBytes + memory.stagingBytes +
+                                     memory.scratchBytes +
+                                     memory.widenedCopyBytes);
+  std::string f32 = kWidened;
+  for (size_t at = f32.find("bf16"); at != std::string::npos;
+       at = f32.find("bf16", at))
+    f32.replace(at, 4, "f32");
+  EXPECT_EQ(measure(f32.c_str()).widenedCopyBytes, 0);
+}
+
 } // namespace
