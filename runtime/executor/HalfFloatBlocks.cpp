@@ -117,42 +117,48 @@ int64_t roundBf16Vector(float *, int64_t) { return 0; }
 bool hasAvx512() { return false; }
 #endif
 
+/// to[k] = convert(from[k]) for k < count: the first elements, in blocks
+/// of sixteen, by `vector` (which says how many it did) where the CPU has
+/// AVX-512, the rest one by one. `to` may be `from`.
+template <typename From, typename To, typename Vector, typename Convert>
+void convertRun(const From *from, To *to, int64_t count, Vector vector,
+                Convert convert) {
+  int64_t k = hasAvx512() ? vector(from, to, count) : 0;
+  for (; k < count; ++k)
+    to[k] = convert(from[k]);
+}
+
+/// The in-place roundings as runs from the values into themselves.
+template <int64_t (*Round)(float *, int64_t)>
+int64_t roundInPlace(const float *, float *values, int64_t count) {
+  return Round(values, count);
+}
+
 } // namespace
 
 void widenF16(const uint16_t *from, float *to, int64_t count) {
-  int64_t k = hasAvx512() ? widenF16Vector(from, to, count) : 0;
-  for (; k < count; ++k)
-    to[k] = f16ToFloat(from[k]);
+  convertRun(from, to, count, widenF16Vector, f16ToFloat);
 }
 
 void narrowToF16(const float *from, uint16_t *to, int64_t count) {
-  int64_t k = hasAvx512() ? narrowF16Vector(from, to, count) : 0;
-  for (; k < count; ++k)
-    to[k] = floatToF16(from[k]);
+  convertRun(from, to, count, narrowF16Vector, floatToF16);
 }
 
 void roundToF16InPlace(float *values, int64_t count) {
-  int64_t k = hasAvx512() ? roundF16Vector(values, count) : 0;
-  for (; k < count; ++k)
-    values[k] = roundToF16(values[k]);
+  convertRun(values, values, count, roundInPlace<roundF16Vector>, roundToF16);
 }
 
 void widenBf16(const uint16_t *from, float *to, int64_t count) {
-  int64_t k = hasAvx512() ? widenBf16Vector(from, to, count) : 0;
-  for (; k < count; ++k)
-    to[k] = bf16ToFloat(from[k]);
+  convertRun(from, to, count, widenBf16Vector, bf16ToFloat);
 }
 
 void narrowToBf16(const float *from, uint16_t *to, int64_t count) {
-  int64_t k = hasAvx512() ? narrowBf16Vector(from, to, count) : 0;
-  for (; k < count; ++k)
-    to[k] = floatToBf16(from[k]);
+  convertRun(from, to, count, narrowBf16Vector, floatToBf16);
 }
 
 void roundToBf16InPlace(float *values, int64_t count) {
-  int64_t k = hasAvx512() ? roundBf16Vector(values, count) : 0;
-  for (; k < count; ++k)
-    values[k] = roundToBf16(values[k]);
+  convertRun(values, values, count, roundInPlace<roundBf16Vector>,
+             roundToBf16);
 }
 
 } // namespace tessel::runtime
