@@ -218,10 +218,13 @@ json::Object describeAttributes(Operation *op) {
       })
       .Case([&](FusedOp fused) {
         attrs["body"] = describeFusedBody(fused);
-        // The type of the value summed, whose elements the kernel walks.
-        if (ReduceOp sum = getFusedSum(fused))
+        // The type of the value summed, whose elements the kernel walks,
+        // and whether the sums are means.
+        if (ReduceOp sum = getFusedSum(fused)) {
           attrs["sum_of"] =
               describeTensor(cast<NamedTensorType>(sum.getInput().getType()));
+          attrs["sum_kind"] = stringifyReduceKind(sum.getKind()).str();
+        }
       })
       .Case<AllReduceOp, ReduceScatterOp>([&](auto collective) {
         attrs["kind"] = stringifyCollectiveKind(collective.getKind()).str();

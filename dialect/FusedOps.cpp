@@ -40,6 +40,20 @@ void FusedOp::build(OpBuilder &builder, OperationState &state, Type resultType,
     block->addArgument(input.getType(), input.getLoc());
 }
 
+bool mlir::tessel::isFusibleSum(ReduceOp reduce) {
+  if (reduce.getKind() != ReduceKind::Sum && reduce.getKind() != ReduceKind::Mean)
+    return false;
+  auto input = cast<NamedTensorType>(reduce.getInput().getType());
+  auto result = cast<NamedTensorType>(reduce.getType());
+  ArrayRef<StringAttr> kept = result.getDimNames();
+  ArrayRef<StringAttr> all = input.getDimNames();
+  if (kept.size() > all.size())
+    return false;
+  // The dims kept lead the input's, in its order, or end them.
+  return kept == all.take_front(kept.size()) ||
+         kept == all.take_back(kept.size());
+}
+
 ReduceOp mlir::tessel::getFusedSum(FusedOp fused) {
   Block &block = fused.getBody().front();
   if (block.empty())
@@ -68,10 +82,10 @@ LogicalResult FusedOp::verify() {
   NamedTensorType computed = resultType;
   ReduceOp sum = getFusedSum(*this);
   if (sum) {
-    if (sum.getKind() != ReduceKind::Sum ||
-        cast<NamedTensorType>(sum.getType()).getRank() != 0)
+    if (!isFusibleSum(sum))
       return sum.emitOpError()
-             << "in a tessel.fused body must be a sum over every dimension";
+             << "in a tessel.fused body must be a sum or mean over a "
+                "leading or trailing run of its input's dimensions";
     computed = cast<NamedTensorType>(sum.getInput().getType());
   }
   for (Operation &op : block) {

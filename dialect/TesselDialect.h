@@ -55,8 +55,13 @@ void addTesselInlinerInterface(TesselDialect &dialect);
 /// (unary, binary, compare, select, cast) or a splat constant.
 bool isFusibleElementwiseOp(Operation *op);
 
-/// The sum over every dimension that `fused`'s body ends in (the reduce
-/// whose result it yields), or null where it yields an element-wise value.
+/// Whether a tessel.fused body may end in `reduce`: a sum or mean over a
+/// leading or trailing run of its input's dimensions, keeping the others
+/// in order (over all of them, into a scalar, included).
+bool isFusibleSum(ReduceOp reduce);
+
+/// The sum (or mean) that `fused`'s body ends in (the reduce whose result
+/// it yields), or null where it yields an element-wise value.
 ReduceOp getFusedSum(FusedOp fused);
 
 /// Whether both types have the same dimensions with the same sizes, in any

@@ -43,11 +43,12 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
     }
     ```
 
-    The body may instead end in a `tessel.reduce sum` over every dimension
-    of its last element-wise value, whose scalar it yields: the fused
-    result is then the sum of the body's value over all its elements (the
-    squared norm of a gradient, `sum(g * g)`, in one pass over `g` and with
-    no buffer for `g * g`).
+    The body may instead end in a `tessel.reduce` (sum or mean) of its last
+    element-wise value over a leading or trailing run of that value's
+    dimensions, the others kept in order, and yield it: the fused result
+    is then that sum (the squared norm of a gradient, `sum(g * g)` over
+    every dimension, in one pass over `g` and with no buffer for `g * g`;
+    a bias's gradient, summed over the leading batch dims; a row mean).
 
     ```mlir
     %sq = tessel.fused %g : (!tessel.tensor<[i:64, o:32], f32>)
@@ -61,10 +62,10 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
 
     Constraints checked by the verifier: one block argument per input, of
     its type; the body's ops are element-wise ops or splat constants, and
-    perhaps a last sum over every dimension, which the body yields; every
-    op but the constants and the sum has the result's dimensions and sizes
-    (those of the value summed, where there is a sum); the yielded value has
-    the result's type.
+    perhaps a last sum or mean over a leading or trailing run of
+    dimensions, which the body yields; every op but the constants and the
+    sum has the result's dimensions and sizes (those of the value summed,
+    where there is a sum); the yielded value has the result's type.
   }];
   let arguments = (ins Variadic<Tessel_Tensor>:$inputs);
   let results = (outs Tessel_Tensor:$result);

@@ -40,11 +40,15 @@
 // few tiles at a time; smaller ones, most of a Transformer's, run on the
 // calling thread.
 //
-// A body that ends in a sum over every dimension (attribute `sum_of`, the
-// type of the value summed) walks that value's elements instead of the
-// result's: each tile is computed into a register and summed in double,
-// and the tiles' sums are added in tile order whichever thread computed
-// them, so the f32 result, rounded once, does not depend on the threads.
+// A body that ends in a sum (attribute `sum_of`, the type of the value
+// summed; `sum_kind` sum or mean) walks that value's elements instead of
+// the result's, each tile computed into a register and summed in double.
+// Over every dimension, the tiles' sums are added in tile order whichever
+// thread computed them, so the f32 result, rounded once, does not depend on
+// the threads. Over a trailing run of dims (rows: each result element sums
+// a run of consecutive elements) or a leading one (columns: element e adds
+// into result e modulo the result's size), each thread adds its tiles into
+// sums of its own, which are added in thread order at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -209,10 +213,19 @@ struct Instruction {
   int args[3];
 };
 
+/// How the body's value becomes the result: stored, or summed over every
+/// dim, a trailing run of dims (rows) or a leading one (columns).
+enum class Summing : uint8_t { None, Whole, Rows, Columns };
+
 struct FusedProgram {
   int64_t count = 0; // The elements walked: the result's, or those summed.
-  /// The result is the sum of the body's value over every element walked.
-  bool sums = false;
+  Summing summing = Summing::None;
+  /// Where the body sums: the result's elements, the elements summed into
+  /// each (a row's length), and the factor each sum is scaled by (one over
+  /// that for a mean).
+  int64_t sums = 0, sumLength = 0;
+  double sumScale = 1;
+  bool mean = false;
   int64_t tile = 0;  // Elements per tile (fewer for a small result).
   /// The result's type; a bf16 or f16 result is computed into a register
   /// (`staging`) and narrowed into the result buffer.
@@ -399,12 +412,52 @@ TensorType walkedType(const OpDescriptor &desc) {
   if (sumOf == desc.attrs.end())
     return desc.result;
   TensorType summed = parseTensorType(*sumOf, "attribute 'sum_of'");
-  if (desc.result.rank() != 0 || desc.result.type != ref::ElementType::F32 ||
+  if (desc.result.type != ref::ElementType::F32 ||
       summed.type != ref::ElementType::F32)
     throw OpError(fmt::format("a sum of {} into {}: only an f32 value summed "
-                              "into an f32 scalar is provided",
+                              "into f32 is provided",
                               summed.str(), desc.result.str()));
   return summed;
+}
+
+/// How `desc`'s body is summed into its result (see Summing), and the
+/// result's elements, each sum's length and scale, in `program`.
+void planSumming(const OpDescriptor &desc, const TensorType &summed,
+                 FusedProgram &program) {
+  if (!desc.attrs.contains("sum_of"))
+    return;
+  std::string kind =
+      desc.attrs.contains("sum_kind") ? desc.stringAttr("sum_kind") : "sum";
+  if (kind != "sum" && kind != "mean")
+    throw OpError(fmt::format("attribute 'sum_kind' is '{}', neither 'sum' "
+                              "nor 'mean'",
+                              kind));
+  const TensorType &result = desc.result;
+  int kept = result.rank(), all = summed.rank();
+  auto keeps = [&](int offset) {
+    if (kept > all)
+      return false;
+    for (int d = 0; d < kept; ++d)
+      if (result.dims[d] != summed.dims[offset + d] ||
+          result.shape[d] != summed.shape[offset + d])
+        return false;
+    return true;
+  };
+  program.sums = result.numElements();
+  if (kept == 0)
+    program.summing = Summing::Whole;
+  else if (keeps(0))
+    program.summing = Summing::Rows;
+  else if (keeps(all - kept))
+    program.summing = Summing::Columns;
+  else
+    throw OpError(fmt::format("the result {} is not {} summed over a leading "
+                              "or trailing run of its dims",
+                              result.str(), summed.str()));
+  program.sumLength = program.sums > 0 ? summed.numElements() / program.sums : 0;
+  program.mean = kind == "mean";
+  if (program.mean && program.sumLength > 0)
+    program.sumScale = 1.0 / static_cast<double>(program.sumLength);
 }
 
 /// Checks the result, the operands and every body entry.
@@ -458,7 +511,7 @@ FusedProgram compileBody(const OpDescriptor &desc,
 
   FusedProgram program;
   program.resultType = result.type;
-  program.sums = desc.attrs.contains("sum_of");
+  planSumming(desc, result, program);
   program.count = result.numElements();
   program.tile = std::max<int64_t>(1, std::min(kTileElements, program.count));
   program.homes.resize(numValues);
@@ -543,7 +596,8 @@ FusedProgram compileBody(const OpDescriptor &desc,
   // A register of its own, which no instruction reads: a narrow result's
   // tile before it is narrowed, or a tile to be summed.
   program.numRegisters = registers.count();
-  if (program.resultType != ref::ElementType::F32 || program.sums)
+  if (program.resultType != ref::ElementType::F32 ||
+      program.summing != Summing::None)
     program.staging = program.numRegisters++;
   return program;
 }
@@ -815,6 +869,32 @@ double sumTile(const float *tile, int64_t n) {
   return sum;
 }
 
+/// Adds a computed tile, elements [start, start + n) of the value, into
+/// the sums of rows of `length` consecutive elements each.
+void addIntoRows(const float *tile, int64_t start, int64_t n, int64_t length,
+                 double *sums) {
+  for (int64_t i = 0; i < n;) {
+    int64_t row = (start + i) / length;
+    int64_t end = std::min(n, (row + 1) * length - start);
+    sums[row] += sumTile(tile + i, end - i);
+    i = end;
+  }
+}
+
+/// Adds a computed tile, elements [start, start + n) of the value, into
+/// `columns` sums: element e into sum e modulo `columns`.
+TESSEL_FUSED_CLONES
+void addIntoColumns(const float *tile, int64_t start, int64_t n,
+                    int64_t columns, double *sums) {
+  for (int64_t i = 0; i < n;) {
+    int64_t column = (start + i) % columns;
+    int64_t run = std::min(columns - column, n - i);
+    for (int64_t k = 0; k < run; ++k)
+      sums[column + k] += tile[i + k];
+    i += run;
+  }
+}
+
 /// Writes a computed tile into a bf16 or f16 result.
 TESSEL_FUSED_CLONES
 void narrowTile(const float *tile, ref::ElementType type, uint16_t *out,
@@ -858,8 +938,9 @@ public:
     }
   }
 
-  /// Computes tile `t` of the result; where the program sums, its sum.
-  double run(int64_t t) {
+  /// Computes tile `t` of the result; where the program sums over every
+  /// dim, returns the tile's sum, and over some, adds it into `sums`.
+  double run(int64_t t, double *sums = nullptr) {
     int64_t tile = program_.tile, start = t * tile;
     int64_t n = std::min(tile, program_.count - start);
     for (size_t i = 0; i < program_.operands.size(); ++i) {
@@ -884,8 +965,18 @@ public:
     float *staged = registers_ + program_.staging * tile;
     evaluateTile(program_.code.data(), program_.code.size(),
                  scratch_.slots.data(), registers_, tile, staged, n);
-    if (program_.sums)
+    switch (program_.summing) {
+    case Summing::Whole:
       return sumTile(staged, n);
+    case Summing::Rows:
+      addIntoRows(staged, start, n, program_.sumLength, sums);
+      return 0;
+    case Summing::Columns:
+      addIntoColumns(staged, start, n, program_.sums, sums);
+      return 0;
+    case Summing::None:
+      break;
+    }
     narrowTile(staged, program_.resultType,
                static_cast<uint16_t *>(result_) + start, n);
     return 0;
@@ -899,23 +990,80 @@ private:
   float *registers_ = nullptr;
 };
 
+/// Runs a program that sums over a run of dims (Summing::Rows or
+/// Columns): each thread adds its share of the tiles, in a fixed order for
+/// a given number of threads, into sums of its own; the threads' sums are
+/// added in thread order and each scaled and rounded once into the result.
+void runPartialSums(const FusedProgram &program, void *const *operands,
+                    void *result, int64_t tiles) {
+  int threads = 1;
+#ifdef TESSEL_RUNTIME_HAS_OPENMP
+  if (program.count >= kParallelElements)
+    threads = omp_get_max_threads();
+#endif
+  std::vector<std::vector<double>> sums(threads,
+                                        std::vector<double>(program.sums, 0));
+#ifdef TESSEL_RUNTIME_HAS_OPENMP
+  if (threads > 1) {
+    bool outOfMemory = false;
+#pragma omp parallel num_threads(threads)
+    {
+      std::optional<TileRunner> runner;
+      try {
+        runner.emplace(program, operands, result, threadScratch());
+      } catch (const std::bad_alloc &) {
+#pragma omp atomic write
+        outOfMemory = true;
+      }
+      double *own = sums[omp_get_thread_num()].data();
+#pragma omp for schedule(static)
+      for (int64_t t = 0; t < tiles; ++t)
+        if (runner)
+          runner->run(t, own);
+    }
+    if (outOfMemory)
+      throw std::bad_alloc();
+  } else
+#endif
+  {
+    TileRunner runner(program, operands, result, threadScratch());
+    for (int64_t t = 0; t < tiles; ++t)
+      runner.run(t, sums[0].data());
+  }
+  auto *out = static_cast<float *>(result);
+  for (int64_t r = 0; r < program.sums; ++r) {
+    double total = 0;
+    for (const std::vector<double> &own : sums)
+      total += own[r];
+    out[r] = static_cast<float>(total * program.sumScale);
+  }
+}
+
 void runProgram(const FusedProgram &program, void *const *operands,
                 void *result) {
+  bool whole = program.summing == Summing::Whole;
   if (program.count == 0) {
-    if (program.sums) // The sum of no elements.
-      *static_cast<float *>(result) = 0.0f;
+    // Sums of no elements are 0; a mean of none is 0 / 0.
+    if (program.summing != Summing::None)
+      std::fill(static_cast<float *>(result),
+                static_cast<float *>(result) + program.sums,
+                program.mean ? std::numeric_limits<float>::quiet_NaN() : 0.0f);
     return;
   }
   int64_t tiles = (program.count + program.tile - 1) / program.tile;
-  // Each tile's sum where the program sums, added in tile order at the end.
-  std::vector<double> tileSums(program.sums ? tiles : 0);
+  if (program.summing == Summing::Rows || program.summing == Summing::Columns)
+    return runPartialSums(program, operands, result, tiles);
+  // Each tile's sum where the program sums over every dim, added in tile
+  // order at the end.
+  std::vector<double> tileSums(whole ? tiles : 0);
   auto finish = [&] {
-    if (!program.sums)
+    if (!whole)
       return;
     double total = 0;
     for (double sum : tileSums)
       total += sum;
-    *static_cast<float *>(result) = static_cast<float>(total);
+    *static_cast<float *>(result) =
+        static_cast<float>(total * program.sumScale);
   };
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
   if (program.count >= kParallelElements && omp_get_max_threads() > 1) {
@@ -938,7 +1086,7 @@ void runProgram(const FusedProgram &program, void *const *operands,
       for (int64_t t = 0; t < tiles; ++t)
         if (runner) {
           double sum = runner->run(t);
-          if (program.sums)
+          if (whole)
             tileSums[t] = sum;
         }
     }
@@ -951,7 +1099,7 @@ void runProgram(const FusedProgram &program, void *const *operands,
   TileRunner runner(program, operands, result, threadScratch());
   for (int64_t t = 0; t < tiles; ++t) {
     double sum = runner.run(t);
-    if (program.sums)
+    if (whole)
       tileSums[t] = sum;
   }
   finish();

@@ -544,6 +544,7 @@ std::variant<float, std::string> runFusedSum(const Fused &fused,
                                              Buffers &operands) {
   json descriptor = json::parse(fused.descriptor());
   descriptor["attrs"]["sum_of"] = summed;
+  descriptor["attrs"]["sum_kind"] = "sum";
   std::string text = descriptor.dump();
   std::vector<void *> pointers = operands.pointers();
   float result = std::nanf("");
@@ -596,19 +597,91 @@ TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
   auto refused = runFusedSum(bf16, narrow, operands);
   ASSERT_TRUE(std::holds_alternative<std::string>(refused));
   EXPECT_NE(std::get<std::string>(refused).find(
-                "only an f32 value summed into an f32 scalar is provided"),
+                "only an f32 value summed into f32 is provided"),
             std::string::npos)
       << std::get<std::string>(refused);
-  Fused intoVector{{x}, x, {E("tessel.mul", {0, 0}, x)}};
-  Buffers more = makeOperands(intoVector, -1, 1);
-  json descriptor = json::parse(intoVector.descriptor());
-  descriptor["attrs"]["sum_of"] = x;
-  std::vector<float> out(8);
+  // A result that is not the value's leading or trailing dims.
+  json grid = T({"a", "b", "c"}, {2, 3, 4}), middle = T({"b"}, {3});
+  Fused overMiddle{{grid}, middle, {E("tessel.mul", {0, 0}, grid)}};
+  Buffers more = makeOperands(overMiddle, -1, 1);
+  json descriptor = json::parse(overMiddle.descriptor());
+  descriptor["attrs"]["sum_of"] = grid;
+  std::vector<float> out(3);
   std::vector<void *> pointers = more.pointers();
   void *site = nullptr;
-  EXPECT_TRUE(tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
-                         pointers.data(), 1, out.data())
-                  .has_value());
+  std::string error = tryExecute(oneRankContext(), &site,
+                                 descriptor.dump().c_str(), pointers.data(), 1,
+                                 out.data())
+                          .value_or("");
+  EXPECT_NE(error.find("is not [a:2, b:3, c:4] f32 summed over a leading or "
+                       "trailing run of its dims"),
+            std::string::npos)
+      << error;
+}
+
+// A body that ends in a sum or mean over a trailing run of dims (rows: a
+// layer norm's means) or a leading one (columns: a bias's gradient over
+// the batch): each result element the exact sum of its elements rounded
+// once (against long double), the same bits on every call, on results
+// large enough for the threads and small.
+TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
+  struct Case {
+    std::vector<int64_t> shape; // [a, b, c]
+    std::vector<std::string> kept;
+    const char *kind;
+  };
+  for (const Case &c : std::vector<Case>{{{40, 30, 70}, {"a", "b"}, "mean"},
+                                         {{40, 30, 70}, {"c"}, "sum"},
+                                         {{40, 30, 70}, {"b", "c"}, "sum"},
+                                         {{3, 2, 5}, {"a"}, "sum"},
+                                         {{3, 2, 5}, {"c"}, "mean"}}) {
+    json x = T({"a", "b", "c"}, c.shape);
+    std::vector<int64_t> keptShape;
+    for (const std::string &dim : c.kept)
+      keptShape.push_back(c.shape[dim[0] - 'a']);
+    json result = T(c.kept, keptShape);
+    // exp(x) * x, summed.
+    Fused fused{{x}, result, {E("tessel.exp", {0}, x), E("tessel.mul", {1, 0}, x)}};
+    Buffers operands = makeOperands(fused, -1, 1);
+    json descriptor = json::parse(fused.descriptor());
+    descriptor["attrs"]["sum_of"] = x;
+    descriptor["attrs"]["sum_kind"] = c.kind;
+    std::string text = descriptor.dump();
+    int64_t kept = 1;
+    for (int64_t size : keptShape)
+      kept *= size;
+    int64_t all = c.shape[0] * c.shape[1] * c.shape[2];
+    auto run = [&] {
+      std::vector<float> out(kept + 1, -1.0f);
+      std::vector<void *> pointers = operands.pointers();
+      void *site = nullptr;
+      std::optional<std::string> error =
+          tryExecute(oneRankContext(), &site, text.c_str(), pointers.data(), 1,
+                     out.data());
+      EXPECT_FALSE(error) << *error;
+      return out;
+    };
+    std::vector<float> got = run();
+    // The body in f32 as the kernel computes it (exp within a few ulp of
+    // the exact: the reference's value, rounded), summed exactly.
+    ref::Tensor xs = operands.load(0);
+    std::vector<long double> exact(kept, 0);
+    bool rows = c.kept.front() == "a";
+    for (int64_t e = 0; e < all; ++e) {
+      float v = static_cast<float>(xs.data[e]);
+      float body = static_cast<float>(std::exp(static_cast<double>(v))) * v;
+      exact[rows ? e / (all / kept) : e % kept] += body;
+    }
+    double scale = std::string(c.kind) == "mean" ? double(kept) / double(all) : 1;
+    for (int64_t r = 0; r < kept; ++r)
+      ASSERT_TRUE(close(got[r], static_cast<double>(exact[r] * scale), 2e-6))
+          << c.kind << " " << r << ": " << got[r] << " against "
+          << static_cast<double>(exact[r] * scale);
+    EXPECT_EQ(got[kept], -1.0f) << "wrote past the result";
+    std::vector<float> again = run();
+    for (int64_t r = 0; r < kept; ++r)
+      ASSERT_EQ(float32Bits(again[r]), float32Bits(got[r])) << r;
+  }
 }
 
 // The bf16 run conversions (executor/HalfFloatBlocks.h: sixteen lanes of

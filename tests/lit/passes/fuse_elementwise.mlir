@@ -192,13 +192,17 @@ func.func @lone_narrow_ops() -> (!tessel.tensor<[i:4, o:3], bf16>, !tessel.tenso
   return %b, %g, %e : !tessel.tensor<[i:4, o:3], bf16>, !tessel.tensor<[i:4, o:3], bf16>, !v
 }
 
-// A sum over every dimension of an f32 value ends that value's group: the
-// fused op yields the sum (a gradient's squared norm, sum(g * g), without
-// storing g * g). Where the value has other uses (Adam's second moment
-// takes the same square), the sum computes its own copy of the op that
-// makes it; a sum over some dimensions only is left to its own op.
+// A sum (or mean) of an f32 value over all its dims, or a leading or
+// trailing run of them, ends that value's group: the fused op yields the
+// sum (a gradient's squared norm, sum(g * g), without storing g * g; a
+// bias's gradient summed over the batch; a row mean). Where the value of a
+// sum over every dim has other uses (Adam's second moment takes the same
+// square), the sum computes its own copy of the op that makes it; a
+// partial sum of a shared value, and a maximum, are left to their own ops.
 // CHECK-LABEL: func.func @squared_norms
-func.func @squared_norms() -> (!s, !s, !v, !tessel.tensor<[o:3], f32>) {
+func.func @squared_norms() -> (!s, !s, !v, !tessel.tensor<[o:3], f32>,
+                               !tessel.tensor<[o:3], f32>,
+                               !tessel.tensor<[i:4], f32>) {
   // CHECK: %[[A:.*]] = tessel.iota "i"
   // CHECK: %[[B:.*]] = tessel.iota "o"
   %a = tessel.iota "i" : !v
@@ -218,9 +222,23 @@ func.func @squared_norms() -> (!s, !s, !v, !tessel.tensor<[o:3], f32>) {
   // CHECK-NEXT: %[[SUM2:.*]] = tessel.reduce sum %[[COPY]]
   // CHECK-NEXT: tessel.yield %[[SUM2]]
   // CHECK: %[[P:.*]] = tessel.reduce sum %[[SQ2]] : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[o:3], f32>
-  // CHECK-NEXT: return %[[NORM]], %[[N2]], %[[SQ2]], %[[P]]
+  // CHECK-NEXT: %[[Q:.*]] = tessel.reduce max %[[SQ2]] : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[o:3], f32>
   %sq2 = tessel.mul %b, %b : !v, !v -> !v
   %n2 = tessel.reduce sum %sq2 : !v -> !s
   %p = tessel.reduce sum %sq2 : !v -> !tessel.tensor<[o:3], f32>
-  return %n, %n2, %sq2, %p : !s, !s, !v, !tessel.tensor<[o:3], f32>
+  %q = tessel.reduce max %sq2 : !v -> !tessel.tensor<[o:3], f32>
+  // CHECK: %[[COL:.*]] = tessel.fused %[[A]] : (!tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[o:3], f32>
+  // CHECK: tessel.exp
+  // CHECK-NEXT: tessel.reduce sum %{{.*}} : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[o:3], f32>
+  // CHECK: %[[ROW:.*]] = tessel.fused %[[B]], %[[A]] : (!tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[i:4], f32>
+  // CHECK: tessel.mul
+  // CHECK-NEXT: tessel.reduce mean %{{.*}} : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[i:4], f32>
+  // CHECK: return %[[NORM]], %[[N2]], %[[SQ2]], %[[P]], %[[COL]], %[[ROW]]
+  %e = tessel.exp %a : !v
+  %col = tessel.reduce sum %e : !v -> !tessel.tensor<[o:3], f32>
+  %ba = tessel.mul %b, %a : !v, !v -> !v
+  %row = tessel.reduce mean %ba : !v -> !tessel.tensor<[i:4], f32>
+  %pq = tessel.add %p, %q : !tessel.tensor<[o:3], f32>, !tessel.tensor<[o:3], f32> -> !tessel.tensor<[o:3], f32>
+  return %n, %n2, %sq2, %p, %col, %row : !s, !s, !v, !tessel.tensor<[o:3], f32>,
+      !tessel.tensor<[o:3], f32>, !tessel.tensor<[i:4], f32>
 }
