@@ -990,6 +990,24 @@ private:
   float *registers_ = nullptr;
 };
 
+/// This thread's runner of `program`, or nothing where growing its scratch
+/// failed, which sets `outOfMemory`: nothing may throw out of a parallel
+/// region, so the caller raises it after the region.
+std::optional<TileRunner> threadRunner(const FusedProgram &program,
+                                       void *const *operands, void *result,
+                                       bool &outOfMemory) {
+  std::optional<TileRunner> runner;
+  try {
+    runner.emplace(program, operands, result, threadScratch());
+  } catch (const std::bad_alloc &) {
+#ifdef TESSEL_RUNTIME_HAS_OPENMP
+#pragma omp atomic write
+#endif
+    outOfMemory = true;
+  }
+  return runner;
+}
+
 /// Runs a program that sums over a run of dims (Summing::Rows or
 /// Columns): each thread adds its share of the tiles, in a fixed order for
 /// a given number of threads, into sums of its own; the threads' sums are
@@ -1008,13 +1026,8 @@ void runPartialSums(const FusedProgram &program, void *const *operands,
     bool outOfMemory = false;
 #pragma omp parallel num_threads(threads)
     {
-      std::optional<TileRunner> runner;
-      try {
-        runner.emplace(program, operands, result, threadScratch());
-      } catch (const std::bad_alloc &) {
-#pragma omp atomic write
-        outOfMemory = true;
-      }
+      std::optional<TileRunner> runner =
+          threadRunner(program, operands, result, outOfMemory);
       double *own = sums[omp_get_thread_num()].data();
 #pragma omp for schedule(static)
       for (int64_t t = 0; t < tiles; ++t)
@@ -1069,19 +1082,12 @@ void runProgram(const FusedProgram &program, void *const *operands,
   if (program.count >= kParallelElements && omp_get_max_threads() > 1) {
     // Tiles are handed out a few at a time rather than in equal shares, so
     // that a thread whose core is busy with other work holds up the call
-    // only until it first runs, not for a share of the work. Nothing may
-    // throw out of the parallel region, so a failure to grow a thread's
-    // scratch is raised after it.
+    // only until it first runs, not for a share of the work.
     bool outOfMemory = false;
 #pragma omp parallel
     {
-      std::optional<TileRunner> runner;
-      try {
-        runner.emplace(program, operands, result, threadScratch());
-      } catch (const std::bad_alloc &) {
-#pragma omp atomic write
-        outOfMemory = true;
-      }
+      std::optional<TileRunner> runner =
+          threadRunner(program, operands, result, outOfMemory);
 #pragma omp for schedule(dynamic, kTilesPerTask)
       for (int64_t t = 0; t < tiles; ++t)
         if (runner) {
