@@ -107,7 +107,7 @@ bool isSplatConstant(Value value) {
 struct Group {
   Operation *root;
   llvm::SmallSetVector<Operation *, 16> members;
-  ReduceOp sum;
+  Operation *sum = nullptr;
 };
 
 /// Whether the fused kernel can end a group in `reduce`: a sum or mean of
@@ -165,7 +165,7 @@ Group growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
 }
 
 /// Replaces the group by one tessel.fused op at the root's place.
-void fuseGroup(Group &group) {
+void fuseGroup(const Group &group) {
   Operation *root = group.root;
   llvm::SetVector<Value> inputs;
   for (Operation *member : group.members)
@@ -177,7 +177,7 @@ void fuseGroup(Group &group) {
     }
 
   // The fused op stands where its last op stood: the sum, if there is one.
-  Operation *last = group.sum ? group.sum.getOperation() : root;
+  Operation *last = group.sum ? group.sum : root;
   OpBuilder builder(last);
   auto fused =
       FusedOp::create(builder, last->getLoc(), last->getResult(0).getType(),
@@ -256,7 +256,7 @@ struct FuseElementwisePass
         taken.insert(member);
       groups.push_back(std::move(group));
     }
-    for (Group &group : groups)
+    for (const Group &group : groups)
       fuseGroup(group);
     // Constants left without a use (those whose every use went into
     // bodies, and any that had none).

@@ -43,7 +43,8 @@ struct CopyPlan {
       if (contiguous)
         std::memcpy(out, in, sizes[inner] * bytesPerElement);
       else if (repeated)
-        fill(in, out, sizes[inner]);
+        fillWithElement(in, static_cast<size_t>(bytesPerElement), out,
+                        sizes[inner]);
       else
         for (int64_t i = 0; i < sizes[inner]; ++i)
           std::memcpy(out + i * to[inner] * bytesPerElement,
@@ -51,33 +52,33 @@ struct CopyPlan {
     } while (walk.next());
   }
 
-private:
-  /// Writes `count` copies of the element at `in` from `out` on.
-  void fill(const unsigned char *in, unsigned char *out, int64_t count) const {
-    auto fillAs = [&](auto element) {
-      std::memcpy(&element, in, sizeof element);
-      // Element by element through memcpy: `out` need not be aligned.
-      for (int64_t i = 0; i < count; ++i)
-        std::memcpy(out + i * sizeof element, &element, sizeof element);
-    };
-    switch (bytesPerElement) {
-    case 1:
-      std::memset(out, *in, static_cast<size_t>(count));
-      return;
-    case 2:
-      return fillAs(uint16_t{});
-    case 4:
-      return fillAs(uint32_t{});
-    case 8:
-      return fillAs(uint64_t{});
-    default:
-      for (int64_t i = 0; i < count; ++i)
-        std::memcpy(out + i * bytesPerElement, in, bytesPerElement);
-    }
-  }
 };
 
 } // namespace
+
+void fillWithElement(const unsigned char *element, size_t elementBytes,
+                     unsigned char *out, int64_t count) {
+  auto fillAs = [&](auto value) {
+    std::memcpy(&value, element, sizeof value);
+    // Element by element through memcpy: `out` need not be aligned.
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(out + i * sizeof value, &value, sizeof value);
+  };
+  switch (elementBytes) {
+  case 1:
+    std::memset(out, *element, static_cast<size_t>(count));
+    return;
+  case 2:
+    return fillAs(uint16_t{});
+  case 4:
+    return fillAs(uint32_t{});
+  case 8:
+    return fillAs(uint64_t{});
+  default:
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(out + i * elementBytes, element, elementBytes);
+  }
+}
 
 std::optional<Kernel> buildFastSlice(const OpDescriptor &desc,
                                      const std::vector<std::string> &dims,

@@ -14,11 +14,18 @@
 
 #include "executor/Op.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace tessel::runtime {
+
+/// Writes `count` copies of the `elementBytes` bytes at `element` from
+/// `out` on (a broadcast's run, a splat constant).
+void fillWithElement(const unsigned char *element, size_t elementBytes,
+                     unsigned char *out, int64_t count);
 
 /// slice's kernel: the result's elements from `starts` along `dims`, or
 /// nothing where the operand and result differ in element type; an

@@ -221,11 +221,13 @@ struct FusedProgram {
   int64_t count = 0; // The elements walked: the result's, or those summed.
   Summing summing = Summing::None;
   /// Where the body sums: the result's elements, the elements summed into
-  /// each (a row's length), and the factor each sum is scaled by (one over
-  /// that for a mean).
+  /// each (a row's length), and whether each sum is a mean.
   int64_t sums = 0, sumLength = 0;
-  double sumScale = 1;
   bool mean = false;
+  /// The factor each sum is scaled by: one over its length for a mean.
+  double sumScale() const {
+    return mean && sumLength > 0 ? 1.0 / static_cast<double>(sumLength) : 1;
+  }
   int64_t tile = 0;  // Elements per tile (fewer for a small result).
   /// The result's type; a bf16 or f16 result is computed into a register
   /// (`staging`) and narrowed into the result buffer.
@@ -456,8 +458,6 @@ void planSumming(const OpDescriptor &desc, const TensorType &summed,
                               result.str(), summed.str()));
   program.sumLength = program.sums > 0 ? summed.numElements() / program.sums : 0;
   program.mean = kind == "mean";
-  if (program.mean && program.sumLength > 0)
-    program.sumScale = 1.0 / static_cast<double>(program.sumLength);
 }
 
 /// Checks the result, the operands and every body entry.
@@ -1048,7 +1048,7 @@ void runPartialSums(const FusedProgram &program, void *const *operands,
     double total = 0;
     for (const std::vector<double> &own : sums)
       total += own[r];
-    out[r] = static_cast<float>(total * program.sumScale);
+    out[r] = static_cast<float>(total * program.sumScale());
   }
 }
 
@@ -1076,7 +1076,7 @@ void runProgram(const FusedProgram &program, void *const *operands,
     for (double sum : tileSums)
       total += sum;
     *static_cast<float *>(result) =
-        static_cast<float>(total * program.sumScale);
+        static_cast<float>(total * program.sumScale());
   };
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
   if (program.count >= kParallelElements && omp_get_max_threads() > 1) {

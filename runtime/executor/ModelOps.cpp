@@ -264,28 +264,12 @@ Kernel buildConstant(const OpDescriptor &desc) {
   // the process's life, which for @init's zero optimizer moments is as much
   // as the moments themselves.
   if (values.size() == 1) {
-    size_t width = elementBytes(desc.result.type);
-    std::vector<unsigned char> element(width);
+    std::vector<unsigned char> element(elementBytes(desc.result.type));
     storeElement(desc.result.type, element.data(), 0, values.front());
-    bool zero = std::all_of(element.begin(), element.end(),
-                            [](unsigned char byte) { return byte == 0; });
-    size_t bytes = static_cast<size_t>(desc.result.numBytes());
-    return [element, width, zero,
-            bytes](tessel_context_t &, void *const *, void *result) {
-      if (bytes == 0)
-        return;
-      auto *out = static_cast<unsigned char *>(result);
-      if (zero) {
-        std::memset(out, 0, bytes);
-        return;
-      }
-      // The element, then the filled part copied onto the rest, doubling.
-      std::memcpy(out, element.data(), width);
-      for (size_t filled = width; filled < bytes;) {
-        size_t more = std::min(filled, bytes - filled);
-        std::memcpy(out + filled, out, more);
-        filled += more;
-      }
+    return [element, count](tessel_context_t &, void *const *,
+                            void *result) {
+      fillWithElement(element.data(), element.size(),
+                      static_cast<unsigned char *>(result), count);
     };
   }
   if (static_cast<int64_t>(values.size()) != count)
