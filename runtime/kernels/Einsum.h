@@ -6,6 +6,7 @@
 #include "kernels/PreparedKernel.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tessel::runtime {
@@ -25,6 +26,21 @@ prepareEinsum(const std::vector<int64_t> &lhsShape,
               const std::vector<int64_t> &resultShape,
               const std::vector<int32_t> &resultLabels,
               tessel_element_type_t type);
+
+/// The oneDNN implementation (its impl_info_str: "brg:avx512_core",
+/// "gemm:jit", ...) of the matmul tessel_kernels_einsum runs for dense
+/// row-major tensors of these shapes and labels, and whether it reads them
+/// in place rather than through permuted copies; empty when the einsum is
+/// malformed or has nothing to multiply.
+struct EinsumImplementation {
+  std::string matmul;
+  bool inPlace = false;
+};
+EinsumImplementation einsumImplementation(
+    const std::vector<int64_t> &lhsShape, const std::vector<int32_t> &lhsLabels,
+    const std::vector<int64_t> &rhsShape, const std::vector<int32_t> &rhsLabels,
+    const std::vector<int64_t> &resultShape,
+    const std::vector<int32_t> &resultLabels, tessel_element_type_t type);
 
 } // namespace tessel::runtime
 

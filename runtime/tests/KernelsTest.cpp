@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using tessel::runtime::EinsumPlan;
@@ -174,14 +175,45 @@ TEST_F(Einsum, EveryOperandTransposed) {
   check("km", "nk", "nm", {{'m', 5}, {'k', 7}, {'n', 3}});
 }
 
-// Long products with a transposed operand, whose dense copy costs little
-// beside the product (1024 FLOPs or more per copied element): the copy
-// path, where oneDNN takes brgemm for the dense operands rather than its
-// jit GEMM for the transposed one in place.
-TEST_F(Einsum, TransposedOperandsOfLongProductsCopiedForBrgemm) {
+// Long products with a transposed operand, whose dense copy would cost
+// little beside the product (1024 FLOPs or more per copied element).
+TEST_F(Einsum, TransposedOperandsOfLongProducts) {
   check("mk", "nk", "mn", {{'m', 512}, {'k', 48}, {'n', 40}});
   check("km", "kn", "mn", {{'m', 24}, {'k', 40}, {'n', 600}});
   check("bmk", "bnk", "bmn", {{'b', 2}, {'m', 520}, {'k', 16}, {'n', 24}});
+}
+
+/// The implementation the einsum of these labels and sizes takes.
+tessel::runtime::EinsumImplementation implementation(const std::string &lhs,
+                                                     const std::string &rhs,
+                                                     const std::string &result,
+                                                     const Sizes &sizes) {
+  Operand a = operand(lhs, sizes, 1), b = operand(rhs, sizes, 2),
+          c = operand(result, sizes, 3);
+  return tessel::runtime::einsumImplementation(a.shape, a.labels, b.shape,
+                                               b.labels, c.shape, c.labels,
+                                               TESSEL_ELEMENT_TYPE_F32);
+}
+
+// A Transformer's weight gradients read their transposed operand in place
+// on the kernel oneDNN takes for the same product of dense operands (brgemm
+// on AVX-512), not its slower jit GEMM. The batch of one they collapse into
+// once gave oneDNN a stride that hid the transposed layout from it.
+TEST_F(Einsum, TransposedOperandsReadInPlaceOnTheDenseKernel) {
+  Sizes sizes = {{'b', 8}, {'s', 128}, {'p', 256}, {'h', 256}};
+  std::string dense = implementation("ps", "sh", "ph",
+                                     {{'s', 1024}, {'p', 256}, {'h', 256}})
+                          .matmul;
+  ASSERT_FALSE(dense.empty());
+  // The weight gradient, x^T dy, and the input gradient, dy w^T.
+  for (auto [lhs, rhs, result] :
+       {std::tuple{"bsp", "bsh", "ph"}, std::tuple{"bsh", "ph", "bsp"}}) {
+    tessel::runtime::EinsumImplementation chosen =
+        implementation(lhs, rhs, result, sizes);
+    EXPECT_TRUE(chosen.inPlace) << lhs << "," << rhs << "->" << result;
+    EXPECT_EQ(chosen.matmul, dense) << lhs << "," << rhs << "->" << result;
+  }
+  check("bsp", "bsh", "ph", {{'b', 2}, {'s', 16}, {'p', 24}, {'h', 8}});
 }
 
 TEST_F(Einsum, BatchInTheMiddle) {
