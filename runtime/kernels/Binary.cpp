@@ -63,7 +63,7 @@ std::unique_ptr<PreparedKernel> binary(dnnl::algorithm algorithm,
     dnnl::binary::desc desc(
         algorithm, userLayout(src0), userLayout(src1),
         dnnl::memory::desc(dst.dims, dstType, dnnl::memory::format_tag::any));
-    dnnl::binary::primitive_desc pd(desc, cpuEngine());
+    dnnl::binary::primitive_desc pd(desc, callerScratchpad(), cpuEngine());
     auto chain = std::make_unique<PrimitiveChain>();
     auto a = chain->addInput(userLayout(src0), pd.src0_desc());
     auto b = chain->addInput(userLayout(src1), pd.src1_desc());

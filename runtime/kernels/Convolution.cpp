@@ -44,7 +44,7 @@ forwardDesc(const ConvolutionShape &shape, dnnl::prop_kind kind) {
       anyLayout(shape.weights), anyLayout(shape.destination),
       dims(shape.strides), dims(shape.dilations, 1), dims(shape.paddingLow),
       dims(shape.paddingHigh));
-  return {desc, cpuEngine()};
+  return {desc, callerScratchpad(), cpuEngine()};
 }
 
 std::unique_ptr<PreparedKernel> forward(const ConvolutionShape &shape) {
@@ -67,7 +67,8 @@ std::unique_ptr<PreparedKernel> backwardData(const ConvolutionShape &shape) {
       anyLayout(shape.weights), anyLayout(shape.destination),
       dims(shape.strides), dims(shape.dilations, 1), dims(shape.paddingLow),
       dims(shape.paddingHigh));
-  dnnl::convolution_backward_data::primitive_desc pd(desc, cpuEngine(), hint);
+  dnnl::convolution_backward_data::primitive_desc pd(
+      desc, callerScratchpad(), cpuEngine(), hint);
   auto chain = std::make_unique<PrimitiveChain>();
   auto destinationGradient =
       chain->addInput(userLayout(shape.destination), pd.diff_dst_desc());
@@ -88,8 +89,8 @@ std::unique_ptr<PreparedKernel> backwardWeights(const ConvolutionShape &shape) {
       anyLayout(shape.weights), anyLayout(shape.destination),
       dims(shape.strides), dims(shape.dilations, 1), dims(shape.paddingLow),
       dims(shape.paddingHigh));
-  dnnl::convolution_backward_weights::primitive_desc pd(desc, cpuEngine(),
-                                                        hint);
+  dnnl::convolution_backward_weights::primitive_desc pd(
+      desc, callerScratchpad(), cpuEngine(), hint);
   auto chain = std::make_unique<PrimitiveChain>();
   auto source = chain->addInput(userLayout(shape.source), pd.src_desc());
   auto destinationGradient =

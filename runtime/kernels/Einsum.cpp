@@ -23,6 +23,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 using namespace tessel::runtime;
 
@@ -207,7 +208,8 @@ inPlaceMatmul(const EinsumPlan &plan, const std::vector<int64_t> &lhsShape,
       if (!source || !weights || !destination)
         continue;
       dnnl::matmul::primitive_desc matmul(
-          dnnl::matmul::desc(*source, *weights, *destination), engine);
+          dnnl::matmul::desc(*source, *weights, *destination),
+          callerScratchpad(), engine);
       if (std::string(matmul.impl_info_str()).find("ref") == std::string::npos)
         return InPlaceMatmul{matmul, swapped};
     }
@@ -226,7 +228,7 @@ dnnl::matmul::primitive_desc denseMatmul(const EinsumPlan &plan,
           dnnl::memory::desc({plan.batch, plan.m, plan.k}, type, tag::abc),
           dnnl::memory::desc({plan.batch, plan.k, plan.n}, type, tag::abc),
           dnnl::memory::desc({plan.batch, plan.m, plan.n}, type, tag::abc)),
-      engine);
+      callerScratchpad(), engine);
 }
 
 /// Whether oneDNN runs `matmul` on its brgemm kernels. For strides that
@@ -367,10 +369,14 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
   dnnl::memory aMemory(matmulDesc.src_desc(), kernels.engine, a);
   dnnl::memory bMemory(matmulDesc.weights_desc(), kernels.engine, b);
   dnnl::memory cMemory(matmulDesc.dst_desc(), kernels.engine, c);
-  dnnl::matmul(matmulDesc)
-      .execute(kernels.stream, {{DNNL_ARG_SRC, aMemory},
-                                {DNNL_ARG_WEIGHTS, bMemory},
-                                {DNNL_ARG_DST, cMemory}});
+  std::unordered_map<int, dnnl::memory> arguments = {
+      {DNNL_ARG_SRC, aMemory},
+      {DNNL_ARG_WEIGHTS, bMemory},
+      {DNNL_ARG_DST, cMemory}};
+  if (matmulDesc.scratchpad_desc().get_size() > 0)
+    arguments.emplace(DNNL_ARG_SCRATCHPAD,
+                      threadScratchpad(matmulDesc.scratchpad_desc()));
+  dnnl::matmul(matmulDesc).execute(kernels.stream, arguments);
 
   if (product) {
     // The product's dims are the result's in plan.resultOrder: write it

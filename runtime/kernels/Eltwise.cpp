@@ -50,7 +50,8 @@ std::unique_ptr<PreparedKernel> prepareEltwise(EltwiseAlgorithm algorithm,
     dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference,
                                      parameters.algorithm, layout,
                                      parameters.alpha, parameters.beta);
-    dnnl::eltwise_forward::primitive_desc pd(desc, cpuEngine());
+    dnnl::eltwise_forward::primitive_desc pd(desc, callerScratchpad(),
+                                               cpuEngine());
     auto chain = std::make_unique<PrimitiveChain>();
     auto source = chain->addInput(layout, pd.src_desc());
     auto destination = chain->setOutput(layout, pd.dst_desc());

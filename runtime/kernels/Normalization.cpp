@@ -17,7 +17,8 @@ std::unique_ptr<PreparedKernel> prepareLayerNorm(const StridedTensor &data,
     dnnl::layer_normalization_forward::desc desc(
         dnnl::prop_kind::forward_training, layout, static_cast<float>(epsilon),
         dnnl::normalization_flags::none);
-    dnnl::layer_normalization_forward::primitive_desc pd(desc, cpuEngine());
+    dnnl::layer_normalization_forward::primitive_desc pd(
+        desc, callerScratchpad(), cpuEngine());
     auto chain = std::make_unique<PrimitiveChain>();
     auto source = chain->addInput(layout, pd.src_desc());
     auto destination = chain->setOutput(layout, pd.dst_desc());

@@ -42,7 +42,7 @@ forwardDesc(PoolingKind kind, const PoolingShape &shape, dnnl::prop_kind prop) {
       prop, algorithmOf(kind), userLayout(shape.source),
       anyLayout(shape.destination), dims(shape.strides), dims(shape.window),
       dims(shape.paddingLow), dims(shape.paddingHigh));
-  return {desc, cpuEngine()};
+  return {desc, callerScratchpad(), cpuEngine()};
 }
 
 std::unique_ptr<PreparedKernel> forward(PoolingKind kind,
@@ -64,7 +64,8 @@ std::unique_ptr<PreparedKernel> backward(PoolingKind kind,
                                     forwardPd.dst_desc(), dims(shape.strides),
                                     dims(shape.window), dims(shape.paddingLow),
                                     dims(shape.paddingHigh));
-  dnnl::pooling_backward::primitive_desc pd(desc, cpuEngine(), forwardPd);
+  dnnl::pooling_backward::primitive_desc pd(
+      desc, callerScratchpad(), cpuEngine(), forwardPd);
 
   auto chain = std::make_unique<PrimitiveChain>();
   auto source = chain->addInput(userLayout(shape.source), forwardPd.src_desc());

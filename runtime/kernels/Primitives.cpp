@@ -52,6 +52,31 @@ const dnnl::engine &cpuEngine() {
   return engine;
 }
 
+const dnnl::primitive_attr &callerScratchpad() {
+  static const dnnl::primitive_attr attributes = [] {
+    dnnl::primitive_attr made;
+    made.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return made;
+  }();
+  return attributes;
+}
+
+dnnl::memory threadScratchpad(const dnnl::memory::desc &desc) {
+  size_t bytes = desc.get_size();
+  if (bytes == 0)
+    return dnnl::memory();
+  thread_local std::vector<unsigned char> storage;
+  if (storage.size() < bytes)
+    storage.resize(bytes);
+  return dnnl::memory(desc, cpuEngine(), storage.data());
+}
+
+dnnl::memory::desc scratchpadOf(const dnnl::primitive &primitive) {
+  const dnnl_memory_desc_t *scratchpad = dnnl_primitive_desc_query_md(
+      primitive.get_primitive_desc(), dnnl_query_scratchpad_md, 0);
+  return scratchpad ? dnnl::memory::desc(*scratchpad) : dnnl::memory::desc();
+}
+
 std::optional<dnnl::memory::data_type> dnnlType(tessel_element_type_t type) {
   switch (type) {
   case TESSEL_ELEMENT_TYPE_F32:
@@ -137,7 +162,9 @@ PrimitiveChain::addScratch(const dnnl::memory::desc &desc) {
 
 void PrimitiveChain::addStep(dnnl::primitive primitive,
                              std::vector<std::pair<int, Slot>> arguments) {
-  steps_.push_back({std::move(primitive), std::move(arguments)});
+  dnnl::memory::desc scratchpad = scratchpadOf(primitive);
+  steps_.push_back(
+      {std::move(primitive), std::move(arguments), std::move(scratchpad)});
 }
 
 tessel_status_t PrimitiveChain::run(tessel_kernels_t &kernels,
@@ -160,6 +187,9 @@ tessel_status_t PrimitiveChain::run(tessel_kernels_t &kernels,
       std::unordered_map<int, dnnl::memory> arguments;
       for (const auto &[argument, slot] : step.arguments)
         arguments.emplace(argument, slots_[slot].wanted);
+      if (step.scratchpad.get_size() > 0)
+        arguments.emplace(DNNL_ARG_SCRATCHPAD,
+                          threadScratchpad(step.scratchpad));
       step.primitive.execute(stream, arguments);
     }
     for (SlotState &slot : slots_)

@@ -41,6 +41,22 @@ const dnnl::engine &cpuEngine();
 /// f32 and bf16. (oneDNN has f16 kernels only for CPUs with AVX512-FP16.)
 std::optional<dnnl::memory::data_type> dnnlType(tessel_element_type_t type);
 
+/// Attributes that make a primitive take its scratch memory from its
+/// caller (DNNL_ARG_SCRATCHPAD, threadScratchpad) instead of keeping its
+/// own for its life, oneDNN's default: a brgemm matmul that reads a
+/// transposed operand in place keeps a 65 to 130 KiB copy of it, and the
+/// realistic Transformer's prepared einsums kept 5 MiB a rank so on 4
+/// ranks. Every primitive of kernels/ is made with them.
+const dnnl::primitive_attr &callerScratchpad();
+
+/// Memory over the calling thread's one scratchpad, grown to `desc`'s size
+/// (and never shrunk), for a primitive made with callerScratchpad(); null
+/// memory where it needs none. Valid until the thread's next call.
+dnnl::memory threadScratchpad(const dnnl::memory::desc &desc);
+
+/// The scratchpad `primitive` wants (a zero-size descriptor where none).
+dnnl::memory::desc scratchpadOf(const dnnl::primitive &primitive);
+
 /// The number of elements of a tensor.
 int64_t numElements(const StridedTensor &tensor);
 
@@ -165,6 +181,7 @@ private:
   struct Step {
     dnnl::primitive primitive;
     std::vector<std::pair<int, Slot>> arguments;
+    dnnl::memory::desc scratchpad;
   };
 
   Slot addSlot(Role role, const dnnl::memory::desc &user,

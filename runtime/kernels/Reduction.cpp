@@ -55,7 +55,7 @@ dnnl::reduction::primitive_desc reductionDesc(dnnl::algorithm kind,
                                               const dnnl::memory::desc &from,
                                               const dnnl::memory::desc &to) {
   return {dnnl::reduction::desc(kind, from, to, /*p=*/0.f, /*eps=*/0.f),
-          cpuEngine()};
+          callerScratchpad(), cpuEngine()};
 }
 
 /// Two reductions: the innermost run of reduced dims into a scratch tensor,
