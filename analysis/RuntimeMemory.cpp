@@ -122,17 +122,91 @@ static int64_t kernelElementBytes(Operation *op, NamedTensorType type) {
   return runsWidened(op, type.getElementType()) ? 4 : elementBytes(type);
 }
 
-/// The bytes `op`'s kernel may copy besides its result buffer, at most:
-/// every operand and the result once (see RuntimeMemory::scratchBytes), in
-/// the types the kernel computes in.
+/// The bytes of `value` in the type `op`'s kernel computes in.
+static int64_t kernelBytes(Operation *op, Value value) {
+  auto type = dyn_cast<NamedTensorType>(value.getType());
+  return type ? saturatingMul(type.getNumElements(),
+                              kernelElementBytes(op, type))
+              : 0;
+}
+
+/// Whether the dims `run` (in that order; those of size 1 left out) lie in
+/// `type`'s memory as one run, each stepping over exactly the ones after it.
+static bool isOneRun(NamedTensorType type, ArrayRef<StringRef> run) {
+  SmallVector<StringRef> addressed;
+  for (auto [name, size] : llvm::zip(type.getDimNames(), type.getShape()))
+    if (size != 1)
+      addressed.push_back(name.getValue());
+  SmallVector<StringRef> wanted;
+  for (StringRef dim : run)
+    if (llvm::is_contained(addressed, dim))
+      wanted.push_back(dim);
+  if (wanted.empty())
+    return true;
+  auto first = llvm::find(addressed, wanted.front());
+  if (static_cast<size_t>(addressed.end() - first) < wanted.size())
+    return false;
+  return std::equal(wanted.begin(), wanted.end(), first);
+}
+
+/// The dims of `from` (in its order) that `with` has or lacks, as `has`.
+static SmallVector<StringRef> dimsOf(NamedTensorType from,
+                                     NamedTensorType with, bool has) {
+  SmallVector<StringRef> dims;
+  for (StringAttr name : from.getDimNames())
+    if (with.hasDim(name.getValue()) == has)
+      dims.push_back(name.getValue());
+  return dims;
+}
+
+/// The bytes the CPU runtime's einsum of two operands copies besides its
+/// result buffer (runtime/kernels/Einsum.cpp): it reads each operand and
+/// writes the result in place, through one stride per class of dims, where
+/// the dims of each class (M, N, K) lie in that tensor as one run in the
+/// order the matmul reads them (M and N as in the result, K as in the lhs);
+/// batch dims may lie anywhere, each with its own stride. Any other tensor
+/// is permuted into a dense copy. (oneDNN's brgemm, reading a transposed
+/// operand in place, keeps blocks of it in a scratchpad of well under a
+/// MiB, which is not counted.)
+static int64_t einsumCopiedBytes(EinsumOp einsum) {
+  Operation *op = einsum;
+  auto lhs = cast<NamedTensorType>(einsum.getInputs()[0].getType());
+  auto rhs = cast<NamedTensorType>(einsum.getInputs()[1].getType());
+  auto result = cast<NamedTensorType>(einsum.getResult().getType());
+  SmallVector<StringRef> m, n, k;
+  for (StringRef dim : dimsOf(result, lhs, /*has=*/true))
+    if (!rhs.hasDim(dim))
+      m.push_back(dim);
+  for (StringRef dim : dimsOf(result, rhs, /*has=*/true))
+    if (!lhs.hasDim(dim))
+      n.push_back(dim);
+  for (StringRef dim : dimsOf(lhs, result, /*has=*/false))
+    if (rhs.hasDim(dim))
+      k.push_back(dim);
+  int64_t bytes = 0;
+  if (!isOneRun(lhs, m) || !isOneRun(lhs, k))
+    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[0]));
+  if (!isOneRun(rhs, k) || !isOneRun(rhs, n))
+    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[1]));
+  if (!isOneRun(result, m) || !isOneRun(result, n))
+    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getResult()));
+  return bytes;
+}
+
+/// The bytes `op`'s kernel copies besides its result buffer (see
+/// RuntimeMemory::scratchBytes), in the types the kernel computes in: an
+/// einsum of two operands what einsumCopiedBytes says; any other einsum and
+/// the collectives that pack their chunks every operand and the result
+/// once, at most.
 static int64_t kernelScratchBytes(Operation *op) {
+  if (auto einsum = dyn_cast<EinsumOp>(op);
+      einsum && einsum.getInputs().size() == 2)
+    return einsumCopiedBytes(einsum);
   if (!isa<EinsumOp, AllGatherOp, ReduceScatterOp, AllToAllOp>(op))
     return 0;
   int64_t bytes = 0;
   for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    if (auto type = dyn_cast<NamedTensorType>(value.getType()))
-      bytes = saturatingAdd(bytes, saturatingMul(type.getNumElements(),
-                                                 kernelElementBytes(op, type)));
+    bytes = saturatingAdd(bytes, kernelBytes(op, value));
   return bytes;
 }
 

@@ -41,10 +41,11 @@ struct RuntimeMemory {
   /// once, when it first prepares the op, and copies them at every call). A
   /// splat keeps nothing: each call fills its result with the one value.
   int64_t constantBytes = 0;
-  /// The most one op's kernel copies besides its buffers: an einsum its
-  /// operands into the order the matmul reads and its product back (the
-  /// runtime's einsum for large operands), a gather or scatter its chunks
-  /// packed. Freed after the op, the memory stays in the process's heap.
+  /// The most one op's kernel copies besides its buffers: an einsum the
+  /// operands it cannot read in place into the order the matmul reads, and
+  /// its product back where it cannot write it in place; a gather or
+  /// scatter its chunks packed. Freed after the op, the memory stays in the
+  /// process's heap.
   int64_t scratchBytes = 0;
   /// The f32 copies of the bf16 and f16 tensors of the ops the CPU runtime
   /// computes on their f32 kernels between conversions
