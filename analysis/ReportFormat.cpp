@@ -124,6 +124,7 @@ std::string tessel::analysis::formatText(const CostReport &report) {
                        "    constants     {}\n"
                        "    scratch       {}\n"
                        "    f32 copies    {}\n"
+                       "    in flight     {}\n"
                        "    data staging  {}\n"
                        "    data set      {} loading, {} after\n"
                        "    driver        {}\n",
@@ -132,6 +133,7 @@ std::string tessel::analysis::formatText(const CostReport &report) {
                        bytesText(report.runtime->constantBytes),
                        bytesText(report.runtime->scratchBytes),
                        bytesText(report.runtime->widenedCopyBytes),
+                       bytesText(report.runtime->inFlightBytes),
                        bytesText(report.runtime->stagingBytes),
                        bytesText(report.dataLoadBytes),
                        bytesText(report.dataResidentBytes),
@@ -191,6 +193,7 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
         {"constant_bytes", report.runtime->constantBytes},
         {"kernel_scratch_bytes", report.runtime->scratchBytes},
         {"widened_copy_bytes", report.runtime->widenedCopyBytes},
+        {"collective_in_flight_bytes", report.runtime->inFlightBytes},
         {"data_staging_bytes", report.runtime->stagingBytes},
         {"data_load_bytes", report.dataLoadBytes},
         {"data_resident_bytes", report.dataResidentBytes},

@@ -76,7 +76,7 @@ int64_t RuntimeMemory::totalBytes() const {
   return saturatingAdd(
       saturatingAdd(saturatingAdd(heldBytes, constantBytes),
                     saturatingAdd(scratchBytes, stagingBytes)),
-      widenedCopyBytes);
+      saturatingAdd(widenedCopyBytes, inFlightBytes));
 }
 
 int64_t runtimeBufferBytes(NamedTensorType type) {
@@ -257,7 +257,7 @@ static int64_t sizeOutside(NamedTensorType type, StringRef dim) {
 ///   chunk;
 /// - all_gather: a buffer for the members' chunks, unpacked at the wait,
 ///   where the gathered dim is not outermost.
-static int64_t inFlightBytes(Operation *op) {
+static int64_t collectiveTemporaryBytes(Operation *op) {
   auto input = cast<NamedTensorType>(op->getOperand(0).getType());
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   int64_t elements = std::max<int64_t>(1, input.getNumElements());
@@ -307,11 +307,12 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   // Where tessel-lower-to-runtime frees each buffer, collectives started.
   BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
   // A started collective over more than one rank holds memory of its own
-  // from its start until its wait (inFlightBytes); a step that starts many
-  // at once (the gradients of a data-parallel or ZeRO step, waited for
-  // after the backward pass) holds all of them. Counted as buffers from
-  // the start to the wait, each released before the op that waits for it.
-  // A group of one rank does not call MPI.
+  // from its start until its wait (collectiveTemporaryBytes); a step that
+  // starts many at once (the gradients of a data-parallel or ZeRO step,
+  // waited for after the backward pass) holds all of them. That memory is MPI's and
+  // the runtime's heap, not the buffer cache's: the cache keeps its buffers
+  // through the whole step, so the most the collectives hold at once comes
+  // on top of them. A group of one rank does not call MPI.
   MeshAttr mesh = getEnclosingMesh(func);
   auto spansRanks = [&](Operation *op) {
     ArrayAttr names;
@@ -331,16 +332,18 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     return group && *group > 1;
   };
   llvm::DenseMap<Operation *, SmallVector<int64_t>> temporariesUntil;
+  int64_t temporaries = 0;
   auto releaseTemporaries = [&](Operation *waiter) {
     for (int64_t bytes : temporariesUntil.lookup(waiter))
-      ledger.release(bytes);
+      temporaries = saturatingSub(temporaries, bytes);
   };
   int64_t constants = 0;
   for (Operation &op : body.without_terminator()) {
     releaseTemporaries(&op);
     if (spansRanks(&op))
-      if (int64_t bytes = inFlightBytes(&op)) {
-        ledger.allocate(bytes);
+      if (int64_t bytes = collectiveTemporaryBytes(&op)) {
+        temporaries = saturatingAdd(temporaries, bytes);
+        memory.inFlightBytes = std::max(memory.inFlightBytes, temporaries);
         temporariesUntil[lifetimes.waitBefore.lookup(&op)].push_back(bytes);
       }
     memory.scratchBytes =

@@ -53,8 +53,15 @@ struct RuntimeMemory {
   /// one for the result, each grown to the largest it held and kept for the
   /// life of the process.
   int64_t widenedCopyBytes = 0;
+  /// The most the collectives in flight at once hold besides their
+  /// operands and results (Open MPI's temporaries, the runtime's packed and
+  /// widened copies), each from its start until its wait: an upper bound,
+  /// as MPI frees its temporaries when a collective completes, often
+  /// before the wait. Heap memory beside the buffer cache's.
+  int64_t inFlightBytes = 0;
   /// What the step's buffers, its constants, its kernels' scratch, the
-  /// widened copies and the driver's staging come to on a rank.
+  /// widened copies, the collectives in flight and the driver's staging
+  /// come to on a rank.
   int64_t totalBytes() const;
 };
 

@@ -11,7 +11,7 @@ assert memory["data_load_bytes"] == load, memory
 assert memory["data_resident_bytes"] == resident, memory
 step = (memory["step_buffer_bytes"] + memory["constant_bytes"]
         + memory["kernel_scratch_bytes"] + memory["widened_copy_bytes"]
-        + memory["data_staging_bytes"])
+        + memory["collective_in_flight_bytes"] + memory["data_staging_bytes"])
 assert total == driver + max(load, resident + step), (total, memory)
 # The cache holds at least what is alive at once, which holds at least the
 # arguments (parameters, state, the batch).

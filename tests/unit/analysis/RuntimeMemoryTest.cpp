@@ -119,13 +119,14 @@ TEST_F(RuntimeMemoryTest, UnusedResultFreedAtOnce) {
 // A started all_reduce is waited for before its first user, and its
 // operand lives until then (the lowering frees it after that user), as
 // the gradients of a data-parallel step wait for their buckets; MPI keeps
-// a temporary of the operand's size while the reduction is in flight:
+// a temporary of the operand's size while the reduction is in flight,
+// heap memory beside the buffer cache's:
 //   argument x                    1024
 //   g = exp x                     2048
-//   s = all_reduce g (started)    4096 (s and MPI's temporary)
-//   a = relu x                    5120
-//   b = neg a                     6144, then a freed: 5120
-//   u = add s, b (waits for s)    the temporary released: 4096; u 5120,
+//   s = all_reduce g (started)    3072, and MPI's temporary of 1024
+//   a = relu x                    4096
+//   b = neg a                     5120, then a freed: 4096
+//   u = add s, b (waits for s)    the temporary released; u 5120,
 //                                 then g, s and b freed: 2048
 // Blocking, g would be freed after the all_reduce, with no temporary
 // left, and the peak be 4096.
@@ -145,16 +146,19 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
 
 TEST_F(RuntimeMemoryTest, AStartedCollectivesOperandLivesUntilItsWait) {
   RuntimeMemory memory = measure(kStartedCollective);
-  EXPECT_EQ(memory.livePeakBytes, 6144);
-  EXPECT_EQ(memory.heldBytes, 6144);
+  EXPECT_EQ(memory.livePeakBytes, 5120);
+  EXPECT_EQ(memory.heldBytes, 5120);
+  EXPECT_EQ(memory.inFlightBytes, 1024);
+  EXPECT_EQ(memory.totalBytes(),
+            memory.heldBytes + memory.stagingBytes + memory.inFlightBytes);
 }
 
 // A started all_reduce that only the return uses is waited for there, and
 // its operand freed there, before the results are handed out:
 //   argument x                    1024
 //   c = exp x                     2048
-//   r = all_reduce c (started)    4096 (r and MPI's temporary)
-//   d = relu x                    5120 (c is still read by the all_reduce)
+//   r = all_reduce c (started)    3072, and MPI's temporary of 1024
+//   d = relu x                    4096 (c is still read by the all_reduce)
 //   return r, d                   the temporary and c freed: 3072
 constexpr const char *kWaitedAtReturn = R"mlir(
 !v = !tessel.tensor<[n:256], f32>
@@ -170,12 +174,13 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
 
 TEST_F(RuntimeMemoryTest, ACollectiveWaitedAtTheReturnHoldsItsOperandUntilThen) {
   RuntimeMemory memory = measure(kWaitedAtReturn);
-  EXPECT_EQ(memory.livePeakBytes, 5120);
-  EXPECT_EQ(memory.heldBytes, 5120);
+  EXPECT_EQ(memory.livePeakBytes, 4096);
+  EXPECT_EQ(memory.heldBytes, 4096);
+  EXPECT_EQ(memory.inFlightBytes, 1024);
   // Over an axis of one rank the runtime calls no MPI: no temporary.
   std::string oneRank = kWaitedAtReturn;
   oneRank.replace(oneRank.find("[data:2]"), 8, "[data:1]");
-  EXPECT_EQ(measure(oneRank.c_str()).livePeakBytes, 4096);
+  EXPECT_EQ(measure(oneRank.c_str()).inFlightBytes, 0);
 }
 
 // The runtime's einsum reads its operands and writes its product in place
@@ -253,9 +258,11 @@ TEST_F(RuntimeMemoryTest, OnlyDenseConstantsKeepTheirBytes) {
 // that is not outermost receives into a buffer of its result's size:
 //   argument x [b:4, n:64]            1024
 //   g = exp x                          2048
-//   s = reduce_scatter g along DIM     + 2 x 1024 (+ 1024 packed) + 512
-//   u = neg s (waits for s)            the temporaries released, + 512
-// so the peak is 4608 along b (outermost) and 5632 along n.
+//   s = reduce_scatter g along DIM     2560, in flight 2 x 1024 (+ 1024
+//                                      packed)
+//   u = neg s (waits for s)            the temporaries released; 3072
+// so the buffers peak at 3072 and the temporaries at 2048 along b
+// (outermost) and 3072 along n.
 constexpr const char *kStartedReduceScatter = R"mlir(
 module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
   func.func @train_step(%x: !tessel.tensor<[b:4, n:64], f32>) -> RESULT {
@@ -270,10 +277,12 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
 
 // all_gather of x [b:4, n:32] (512 bytes) into 1024 bytes along DIM:
 //   argument x                         512
-//   g = all_gather x along DIM         + 1024 (+ 1024 received, unpacked
-//                                      at the wait where DIM is n)
-//   t = sum of g (waits for g)         the received buffer released, + 64
-// so the peak is 1600 along b (outermost) and 2560 along n.
+//   g = all_gather x along DIM         1536 (in flight: 1024 received,
+//                                      unpacked at the wait, where DIM
+//                                      is n)
+//   t = sum of g (waits for g)         the received buffer released; 1600
+// so the buffers peak at 1600, and in flight it holds 0 along b
+// (outermost) and 1024 along n.
 constexpr const char *kStartedAllGather = R"mlir(
 module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
   func.func @train_step(%x: !tessel.tensor<[b:4, n:32], f32>)
@@ -297,26 +306,26 @@ std::string withDim(const char *source, const char *dim, const char *result) {
 }
 
 TEST_F(RuntimeMemoryTest, StartedCollectivesHoldWhatMpiAndPackingAllocate) {
-  EXPECT_EQ(measure(withDim(kStartedReduceScatter, "b",
-                            "!tessel.tensor<[b:2, n:64], f32>")
-                        .c_str())
-                .livePeakBytes,
-            1024 + 1024 + 2 * 1024 + 512);
-  EXPECT_EQ(measure(withDim(kStartedReduceScatter, "n",
-                            "!tessel.tensor<[b:4, n:32], f32>")
-                        .c_str())
-                .livePeakBytes,
-            1024 + 1024 + 3 * 1024 + 512);
-  EXPECT_EQ(measure(withDim(kStartedAllGather, "b",
-                            "!tessel.tensor<[b:8, n:32], f32>")
-                        .c_str())
-                .livePeakBytes,
-            512 + 1024 + 64);
-  EXPECT_EQ(measure(withDim(kStartedAllGather, "n",
-                            "!tessel.tensor<[b:4, n:64], f32>")
-                        .c_str())
-                .livePeakBytes,
-            512 + 1024 + 1024);
+  auto measured = [&](const char *source, const char *dim,
+                      const char *result) {
+    return measure(withDim(source, dim, result).c_str());
+  };
+  RuntimeMemory outermost = measured(kStartedReduceScatter, "b",
+                                     "!tessel.tensor<[b:2, n:64], f32>");
+  EXPECT_EQ(outermost.livePeakBytes, 3072);
+  EXPECT_EQ(outermost.inFlightBytes, 2 * 1024);
+  EXPECT_EQ(measured(kStartedReduceScatter, "n",
+                     "!tessel.tensor<[b:4, n:32], f32>")
+                .inFlightBytes,
+            3 * 1024);
+  RuntimeMemory gathered = measured(kStartedAllGather, "b",
+                                    "!tessel.tensor<[b:8, n:32], f32>");
+  EXPECT_EQ(gathered.livePeakBytes, 512 + 1024 + 64);
+  EXPECT_EQ(gathered.inFlightBytes, 0);
+  EXPECT_EQ(measured(kStartedAllGather, "n",
+                     "!tessel.tensor<[b:4, n:64], f32>")
+                .inFlightBytes,
+            1024);
 }
 
 // The runtime computes a bf16 einsum and reduction on their f32 kernels
