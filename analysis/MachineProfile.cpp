@@ -547,6 +547,10 @@ std::string formatMachineProfile(const MachineProfile &profile) {
          {"bandwidth_bytes_per_second", fit.bytesPerSecond},
          {"points", points}});
   }
+  if (profile.hasMemory)
+    root["memory"] = {{"driver_bytes", profile.driverBytes},
+                      {"image_load_bytes", profile.imageLoadBytes},
+                      {"image_resident_bytes", profile.imageResidentBytes}};
   return root.dump(2) + "\n";
 }
 

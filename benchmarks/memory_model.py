@@ -5,13 +5,14 @@
         [--only NAME ...] [-o RESULTS.json]
 
 First it measures the driver's own memory, the constant the machine
-profile carries (`memory` in analysis/profiles/default.json): the peak
-resident memory of a trivial compiled program (a Transformer of d_model 8)
-training on the text corpus, and of one (an MLP of hidden 1) training on
-Fashion-MNIST; the difference is what loading the images adds at most,
-and what stays of them is the size of the training split's images and
-labels. It writes them into a copy of the profile (--profile, else the
-built-in one) that `tessel explain --profile` reads.
+profile carries (`memory` in analysis/profiles/default.json), with `tessel
+calibrate` (tools/tessel/CalibrateMemory.cpp): the peak resident memory of
+a trivial compiled program (a Transformer of d_model 8) training on the
+text corpus, and of one (an MLP of hidden 1) training on Fashion-MNIST;
+the difference is what loading the images adds at most, and what stays of
+them is the size of the training split's images and labels. It writes
+them into a copy of the profile (--profile, else the built-in one) that
+`tessel explain --profile` reads.
 
 Then, for the MLP, the CNN and two Transformers (one block of d_model 1024;
 four blocks of d_model 256 at seq 128, from examples/transformer/
@@ -28,9 +29,7 @@ licence texts in /usr/share/common-licenses.
 """
 
 import argparse
-import gzip
 import json
-import math
 import os
 import pathlib
 import subprocess
@@ -117,31 +116,14 @@ def measured_peak_mib(args, model, options, ranks, tmp):
     return max(last["peak_rss_mib"])
 
 
-def driver_memory(args, tmp):
-    """The profile's `memory` section, measured on trivial programs."""
-    tiny = generate(tmp, "tiny", "--layers", "1", "--d-model", "8",
-                    "--heads", "1", "--d-ff", "8", "--seq", "4", "--batch", "4")
-    single = ["--mesh", "data:1", "--rules", "batch:data"]
-    text = measured_peak_mib(args, tiny, single, 1, tmp)
-    images = measured_peak_mib(
-        args, EXAMPLES / "mlp/mlp.mlir",
-        single + ["--dim-size", "hidden=1", "--batch", "4"], 1, tmp)
-    return {"driver_bytes": round(text * MIB),
-            "image_load_bytes": round(max(0.0, images - text) * MIB),
-            "image_resident_bytes": fashion_mnist_bytes()}
-
-
-def fashion_mnist_bytes():
-    """The training images and labels the driver keeps: their idx bodies."""
-    total = 0
-    for name, header in (("train-images-idx3-ubyte.gz", 16),
-                         ("train-labels-idx1-ubyte.gz", 8)):
-        with gzip.open(FASHION_MNIST / name) as f:
-            head = f.read(header)
-        dims = [int.from_bytes(head[4 + 4 * i:8 + 4 * i], "big")
-                for i in range((header - 4) // 4)]
-        total += math.prod(dims)
-    return total
+def driver_memory(args):
+    """The profile's `memory` section, as `tessel calibrate` measures it
+    (two trivial programs trained on one rank; the kernels it also times
+    on one rank are not used here)."""
+    out = run([args.bin / "tessel", "calibrate", "--max-ranks", "1",
+               "--repetitions", "1", "--min-seconds", "0.002",
+               "--data-dir", FASHION_MNIST])
+    return json.loads(out)["memory"]
 
 
 def main():
@@ -165,7 +147,7 @@ def main():
         profile = json.loads((args.profile or
                               REPO / "analysis/profiles/default.json")
                              .read_text())
-        profile["memory"] = driver_memory(args, tmp)
+        profile["memory"] = driver_memory(args)
         profile_path = tmp / "profile.json"
         profile_path.write_text(json.dumps(profile))
         memory = profile["memory"]

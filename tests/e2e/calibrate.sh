@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tessel calibrate measures this machine under mpirun (kernels on 1 and 2
-# ranks, collectives on 2; one repetition, to be quick) and writes a profile
+# ranks, collectives on 2; one repetition, to be quick) and the driver's
+# memory (two trivial programs trained on one rank), and writes a profile
 # whose structure and figures are sane (check_profile.py: positive rates,
 # bandwidths within physical bounds; never the timings themselves), which
 # tessel search then reads; the profile that ships passes the same checks;
@@ -28,20 +29,42 @@ expect_error() {
 }
 
 # The profile that ships was measured before the pooling classes.
-python3 "$here/check_profile.py" "$shipped" --ranks 1,2,4 --before-pooling
+python3 "$here/check_profile.py" "$shipped" --ranks 1,2,4 --before-pooling --memory
 
+# The memory section needs Fashion-MNIST (the load of its images).
+if have_fashion_mnist; then
+  memory=(--memory)
+  no_memory=()
+else
+  echo "NOTE: $no_fashion_mnist: calibrating without the memory section"
+  memory=()
+  no_memory=(--no-memory)
+fi
 "$bin/tessel" calibrate --max-ranks 2 --repetitions 1 --min-seconds 0.002 \
-  --description "tests/e2e/calibrate.sh" -o "$work/profile.json"
-python3 "$here/check_profile.py" "$work/profile.json" --ranks 1,2
+  --description "tests/e2e/calibrate.sh" "${no_memory[@]}" -o "$work/profile.json"
+python3 "$here/check_profile.py" "$work/profile.json" --ranks 1,2 "${memory[@]}"
+if [ ${#memory[@]} -gt 0 ]; then
+  # explain reads the driver's memory from it.
+  driver=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['memory']['driver_bytes'])" "$work/profile.json")
+  "$bin/tessel" explain "$examples/mlp/mlp.mlir" --layout "$examples/mlp/data.yaml" \
+    --train --profile "$work/profile.json" --format json > "$work/explain.json"
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['memory']; assert m['driver_bytes'] == int(sys.argv[2]), m" \
+    "$work/explain.json" "$driver"
+fi
 "$bin/tessel" search "$examples/mlp/mlp.mlir" -n 2 --profile "$work/profile.json" \
   -o "$work/best.yaml" > "$work/search.txt"
 grep -qF "profile: $work/profile.json (tests/e2e/calibrate.sh)" "$work/search.txt"
 grep -q "^mesh: {" "$work/best.yaml"
 
-# The same without -o: the profile on stdout.
+# The same without -o: the profile on stdout; --no-memory leaves the
+# memory section out.
 "$bin/tessel" calibrate --max-ranks 1 --repetitions 1 --min-seconds 0.002 \
-  > "$work/stdout.json"
+  --no-memory > "$work/stdout.json"
 python3 "$here/check_profile.py" "$work/stdout.json" --ranks 1
+if grep -q '"memory"' "$work/stdout.json"; then
+  echo "FAIL: --no-memory wrote a memory section"
+  exit 1
+fi
 # Without collectives, search cannot weigh communication: on one rank it
 # needs none, on more it refuses the profile.
 "$bin/tessel" search "$examples/mlp/mlp.mlir" -n 1 --profile "$work/stdout.json" > /dev/null
@@ -59,5 +82,11 @@ if grep -q "rank(s)" "$work/out"; then
   echo "FAIL: calibrate measured before finding it cannot write its profile"
   exit 1
 fi
+test ! -e "$work/none.json"
+# Without Fashion-MNIST the memory cannot be measured: an error naming the
+# directory, and no profile.
+expect_error "tessel calibrate: Fashion-MNIST's training split is not in $work/no-data" \
+  "$bin/tessel" calibrate --max-ranks 1 --repetitions 1 --min-seconds 0.002 \
+  --data-dir "$work/no-data" -o "$work/none.json"
 test ! -e "$work/none.json"
 echo "calibrate: OK"

@@ -9,7 +9,10 @@ positive, the per-op time is there and between 0 and 0.1 ms, times grow with the
 slower than the element-wise one (an add) at 4096 elements, kernel rates
 stay under 10 TFLOP/s per rank (more than any CPU core count here
 could reach), and collective bandwidths lie between 1 MB/s and 1 TB/s per
-rank with a latency under a tenth of a second.
+rank with a latency under a tenth of a second. With --memory, the memory
+section is there: the driver's peak between 4 MiB and 1 GiB, the load of
+Fashion-MNIST not negative, and what stays of it the training split's
+47,100,000 bytes of images and labels.
 """
 
 import argparse
@@ -97,6 +100,20 @@ def check(profile, ranks, classes):
             fail(f"{fit['collective']}: its measured points are missing or not positive")
 
 
+def check_memory(profile):
+    memory = profile.get("memory")
+    if not isinstance(memory, dict):
+        fail("no memory section")
+    if not 4 * 2**20 <= memory.get("driver_bytes", 0) <= 2**30:
+        fail(f"driver_bytes out of bounds: {memory}")
+    if memory.get("image_load_bytes", -1) < 0:
+        fail(f"image_load_bytes negative or missing: {memory}")
+    # Fashion-MNIST's training split: 60000 images of 28 x 28 and a label
+    # for each, one byte apiece.
+    if memory.get("image_resident_bytes") != 60000 * 28 * 28 + 60000:
+        fail(f"image_resident_bytes is not the training split's: {memory}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("profile")
@@ -105,12 +122,16 @@ def main():
     parser.add_argument("--before-pooling", action="store_true",
                         help="a profile measured before the pooling classes "
                              "(the shipped one): they may be absent")
+    parser.add_argument("--memory", action="store_true",
+                        help="the profile must have a memory section")
     args = parser.parse_args()
     with open(args.profile) as f:
         profile = json.load(f)
     classes = [c for c in CLASSES
                if not (args.before_pooling and c in LATER_CLASSES)]
     check(profile, sorted(int(r) for r in args.ranks.split(",")), classes)
+    if args.memory:
+        check_memory(profile)
     print(f"check_profile: {args.profile}: OK")
 
 

@@ -5,11 +5,14 @@
 // 1, 2, 4, ... ranks (each rank's rate while that many share the machine),
 // collectives on 2, 4, ... ranks (groups of all ranks, and of two side by
 // side), and the compiled program's work per op besides its kernel on each
-// job size. It fits each collective's latency and bandwidth and writes the
-// machine profile that `tessel search --profile` reads (docs/search.md).
+// job size. It fits each collective's latency and bandwidth, measures the
+// driver's own memory (CalibrateMemory.h), and writes the machine profile
+// that `tessel search --profile` and `tessel explain --profile` read
+// (docs/search.md).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/tessel/CalibrateMemory.h"
 #include "tools/tessel/Commands.h"
 #include "tools/tessel/Mpirun.h"
 
@@ -56,6 +59,16 @@ cl::opt<double> minSeconds("min-seconds",
                            cl::desc("shortest timed batch of calls"),
                            cl::init(0.01),
                            cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<bool> noMemory(
+    "no-memory",
+    cl::desc("leave the memory section out (explain and search then use the "
+             "built-in profile's)"),
+    cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<std::string> dataDir(
+    "data-dir",
+    cl::desc("Fashion-MNIST's directory, for the memory its load takes"),
+    cl::init("/usr/share/datasets/fashion-mnist"),
+    cl::sub(mlir::tessel::calibrateCommand));
 cl::opt<std::string>
     description("description",
                 cl::desc("says where the profile was measured (default: the "
@@ -164,6 +177,21 @@ int mlir::tessel::runCalibrate(const char *tool) {
   std::optional<std::string> mpirun = findMpirun();
   if (!mpirun)
     return 1;
+  // The memory section needs the data set; known missing before anything
+  // is measured.
+  std::optional<int64_t> residentBytes;
+  if (!noMemory) {
+    residentBytes = mlir::tessel::trainingSplitBytes(dataDir);
+    if (!residentBytes) {
+      llvm::errs() << "tessel calibrate: Fashion-MNIST's training split is "
+                      "not in "
+                   << dataDir
+                   << " (--data-dir; Debian's dataset-fashion-mnist installs "
+                      "it), which the driver's memory is measured with; "
+                      "--no-memory leaves the memory section out\n";
+      return 1;
+    }
+  }
   // Written to a temporary file beside -o, created first so that a path
   // that cannot be written fails before the measuring, and renamed over -o
   // only when whole: an earlier profile survives a calibration that fails
@@ -236,6 +264,12 @@ int mlir::tessel::runCalibrate(const char *tool) {
     analysis::fitAlphaBeta(fit);
     profile.collectives.push_back(fit);
   }
+  if (!noMemory &&
+      !mlir::tessel::measureMemory(
+          llvm::sys::fs::getMainExecutable(
+              tool, reinterpret_cast<void *>(&probePath)),
+          *mpirun, dataDir, *residentBytes, profile))
+    return 1;
 
   // What was measured must read back as a valid profile.
   std::string text = analysis::formatMachineProfile(profile);

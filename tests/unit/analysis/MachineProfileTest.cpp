@@ -99,6 +99,27 @@ TEST(MachineProfile, TranscendentalOpsHaveTheirOwnRate) {
   EXPECT_NEAR(read->kernelSeconds("transcendental", 100, 1), 5e-6, 1e-15);
 }
 
+TEST(MachineProfile, TheMemorySectionIsWrittenOnlyWhenMeasured) {
+  MachineProfile profile = madeUpProfile();
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(formatMachineProfile(profile), "without", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_FALSE(read->hasMemory);
+  EXPECT_EQ(formatMachineProfile(profile).find("\"memory\""),
+            std::string::npos);
+  profile.hasMemory = true;
+  profile.driverBytes = 28520448;
+  profile.imageLoadBytes = 119275520;
+  profile.imageResidentBytes = 47100000;
+  read = parseMachineProfile(formatMachineProfile(profile), "with", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_TRUE(read->hasMemory);
+  EXPECT_EQ(read->driverBytes, 28520448);
+  EXPECT_EQ(read->imageLoadBytes, 119275520);
+  EXPECT_EQ(read->imageResidentBytes, 47100000);
+}
+
 TEST(MachineProfile, AnOlderProfileTimesTranscendentalOpsAsElementwise) {
   // A profile written before the class existed: its JSON has no
   // "transcendental" points.
