@@ -284,8 +284,8 @@ ChosenMatmul chooseMatmul(const EinsumPlan &plan, const TensorView &lhs,
   std::optional<InPlaceMatmul> inPlace =
       inPlaceMatmul(plan, lhs.shapeVector(), rhs.shapeVector(),
                     result.shapeVector(), type, engine);
-  if (inPlace && !(copyPaysOff(plan, lhs, rhs, result) &&
-                   !isBrgemm(inPlace->desc)))
+  if (inPlace &&
+      (isBrgemm(inPlace->desc) || !copyPaysOff(plan, lhs, rhs, result)))
     return {inPlace->desc, true, inPlace->swapped};
   dnnl::matmul::primitive_desc dense = denseMatmul(plan, type, engine);
   if (inPlace && !isBrgemm(dense))
