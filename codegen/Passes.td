@@ -102,6 +102,14 @@ def TesselSplitHaloConvolutions
     the stride does not divide the low halo or the local block is smaller
     than the window (no interior rows).
 
+    A conv2d_backward_input whose result gradient is a halo_exchange's
+    result along a spatial dimension of stride 1 is split the same way:
+    input-gradient row h reads the exchanged rows h + pl - i*d for its
+    filter taps i (low padding pl, dilation d), so the rows whose taps all
+    fall in the local block come from the halo_exchange's operand alone,
+    and the rows at either end from slices of the exchanged tensor, each
+    part padded so that every tap reads the row it read before.
+
     Before:
 
     ```mlir

@@ -18,6 +18,13 @@
 //   %high = tessel.conv2d (tessel.slice %wide: the last rows), %k
 //   %y = tessel.concat %low, %inner, %high over "h"
 //
+// The gradient of such a convolution with respect to its input,
+// conv2d_backward_input, reads a halo-exchanged dy the same way: its input
+// gradient row h is the sum over the filter taps i of dy's exchanged row
+// h + pl - i*d (stride 1, low padding pl, dilation d), so the rows whose
+// taps all fall in the local block come from the halo_exchange's operand
+// alone, and the first and last rows from slices of the exchanged tensor.
+//
 // tessel-lower-to-runtime waits for the exchange before its first user, so
 // the interior convolution, which does not use it, runs while the halos
 // move (tessel-schedule-collectives puts it there). Every output element
@@ -129,14 +136,114 @@ bool splitConvolution(Conv2DOp conv) {
   return true;
 }
 
+/// Splits `grad`, a conv2d_backward_input whose result gradient dy is a
+/// halo_exchange's result along one of its spatial dims, with stride 1
+/// there, into the input-gradient rows that read the local block of dy
+/// alone and those at either end, read from slices of the exchanged
+/// tensor; returns whether it did. Each part is the same op over its own
+/// rows of dy, with the padding that keeps every tap on the row it read
+/// (taps past either end of the exchanged tensor read the op's padding
+/// zeros, as before).
+bool splitBackwardInput(Conv2DBackwardInputOp grad) {
+  auto exchange =
+      grad.getResultGradient().getDefiningOp<HaloExchangeOp>();
+  if (!exchange)
+    return false;
+  StringRef dim = exchange.getDim();
+  ArrayRef<Attribute> spatial = grad.getSpatial().getValue();
+  auto at = llvm::find_if(spatial, [&](Attribute name) {
+    return cast<StringAttr>(name).getValue() == dim;
+  });
+  if (at == spatial.end())
+    return false;
+  unsigned which = at - spatial.begin();
+  if (grad.getStrides()[which] != 1)
+    return false;
+  int64_t padLow = grad.getPadding()[2 * which];
+  auto filterType = cast<NamedTensorType>(grad.getFilter().getType());
+  StringRef kernelDim =
+      cast<StringAttr>(grad.getKernel().getValue()[which]).getValue();
+  int64_t window =
+      grad.getDilations()[which] * (*filterType.getDimSize(kernelDim) - 1) + 1;
+
+  int64_t low = exchange.getHalo()[0];
+  auto blockType = cast<NamedTensorType>(exchange.getInput().getType());
+  auto wideType = cast<NamedTensorType>(exchange.getResult().getType());
+  auto resultType = cast<NamedTensorType>(grad.getResult().getType());
+  int64_t block = *blockType.getDimSize(dim);
+  int64_t wide = *wideType.getDimSize(dim);
+  int64_t rows = *resultType.getDimSize(dim);
+  // Row h reads exchanged rows h + padLow - (window - 1) .. h + padLow;
+  // the block is exchanged rows low .. low + block - 1.
+  int64_t innerFirst = low - padLow + window - 1;
+  int64_t innerRows = block - window + 1;
+  if (innerRows <= 0 || innerFirst < 0 || innerFirst + innerRows > rows ||
+      (innerFirst == 0 && innerFirst + innerRows == rows))
+    return false;
+
+  OpBuilder builder(grad);
+  Location loc = grad.getLoc();
+  unsigned wideDim = *wideType.getDimIndex(dim);
+  unsigned resultDim = *resultType.getDimIndex(dim);
+  // Rows first .. first + count - 1 of the input gradient, from `input`,
+  // which holds exchanged rows inputFirst .. inputFirst + its size - 1.
+  auto part = [&](Value input, int64_t inputFirst, int64_t first,
+                  int64_t count) -> Value {
+    int64_t inputRows =
+        *cast<NamedTensorType>(input.getType()).getDimSize(dim);
+    int64_t partLow = first + padLow - inputFirst;
+    int64_t partHigh = inputRows - count - partLow + window - 1;
+    assert(partLow >= 0 && partHigh >= 0 && "a part reads past its rows");
+    SmallVector<int64_t> padding(grad.getPadding());
+    padding[2 * which] = partLow;
+    padding[2 * which + 1] = partHigh;
+    IRMapping mapping;
+    mapping.map(grad.getResultGradient(), input);
+    auto made = cast<Conv2DBackwardInputOp>(builder.clone(*grad, mapping));
+    made.setPaddingAttr(builder.getDenseI64ArrayAttr(padding));
+    made.getResult().setType(withDimSize(resultType, resultDim, count));
+    return made.getResult();
+  };
+  // The same from the exchanged rows it reads (within the tensor).
+  auto boundary = [&](int64_t first, int64_t count) -> Value {
+    int64_t start = std::max<int64_t>(0, first + padLow - (window - 1));
+    int64_t end = std::min(wide, first + count + padLow);
+    auto slice = SliceOp::create(
+        builder, loc, withDimSize(wideType, wideDim, end - start), exchange,
+        builder.getStrArrayAttr({dim}), builder.getDenseI64ArrayAttr({start}));
+    return part(slice, start, first, count);
+  };
+
+  SmallVector<Value> parts;
+  if (innerFirst > 0)
+    parts.push_back(boundary(0, innerFirst));
+  parts.push_back(part(exchange.getInput(), low, innerFirst, innerRows));
+  int64_t highFirst = innerFirst + innerRows;
+  if (highFirst < rows)
+    parts.push_back(boundary(highFirst, rows - highFirst));
+  auto joined = ConcatOp::create(builder, loc, resultType, parts,
+                                 builder.getStringAttr(dim));
+  grad.getResult().replaceAllUsesWith(joined.getResult());
+  grad.erase();
+  return true;
+}
+
 struct TesselSplitHaloConvolutionsPass
     : mlir::tessel::impl::TesselSplitHaloConvolutionsBase<
           TesselSplitHaloConvolutionsPass> {
   void runOnOperation() final {
     SmallVector<Conv2DOp> convolutions;
-    getOperation().walk([&](Conv2DOp conv) { convolutions.push_back(conv); });
+    SmallVector<Conv2DBackwardInputOp> gradients;
+    getOperation().walk([&](Operation *op) {
+      if (auto conv = dyn_cast<Conv2DOp>(op))
+        convolutions.push_back(conv);
+      else if (auto grad = dyn_cast<Conv2DBackwardInputOp>(op))
+        gradients.push_back(grad);
+    });
     for (Conv2DOp conv : convolutions)
       splitConvolution(conv);
+    for (Conv2DBackwardInputOp grad : gradients)
+      splitBackwardInput(grad);
   }
 };
 

@@ -71,6 +71,23 @@ if have_fashion_mnist; then
   # sweep, and statistics of a rank's block instead of the whole batch would
   # change the loss from the first step.
   CURVE_TOLERANCE=2e-3 curves resnet --data "$data"
+  # Under spatial.yaml the input gradients' convolutions are split around
+  # their halo exchanges too (tessel-split-halo-convolutions): the same sums
+  # as the whole convolutions of --no-overlap's program, so the same losses
+  # step by step (to 1e-6: the kernels may block the sums differently).
+  status=0
+  for program in split whole; do
+    options=()
+    [ "$program" = whole ] && options=(--no-overlap)
+    "$bin/tessel" compile "$examples/resnet/resnet.mlir" --layout "$examples/resnet/spatial.yaml" \
+      "${options[@]}" -o "$work/resnet.$program.spmd"
+    mpirun -n 4 --oversubscribe "$work/resnet.$program.spmd" --data "$data" --steps 8 \
+      --no-evaluate --seed 0 --metrics "$work/resnet.$program.jsonl" > /dev/null || status=1
+  done
+  python3 "$here/compare_losses.py" "$work/resnet.whole.jsonl" "$work/resnet.split.jsonl" 1e-6 ||
+    status=1
+  result "resnet: spatial.yaml's split input-gradient convolutions give the whole ones' losses" \
+    $status
   status=0
   "$bin/tessel" compile "$examples/resnet/resnet.mlir" --layout "$examples/resnet/data.yaml" \
     --optimizer adamw --batch 32 -o "$work/resnet.spmd"
