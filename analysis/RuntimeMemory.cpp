@@ -349,8 +349,10 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     memory.scratchBytes =
         std::max(memory.scratchBytes, kernelScratchBytes(&op));
     growWidenedCopies(&op, widenedSlots);
+    // A rename or reshape of a dying operand keeps its buffer.
+    bool keepsOperandsBuffer = lifetimes.reusesOperand.count(&op) != 0;
     for (Value result : op.getResults())
-      if (int64_t bytes = bytesOf(result)) {
+      if (int64_t bytes = keepsOperandsBuffer ? 0 : bytesOf(result)) {
         ledger.allocate(bytes);
         if (auto constant = dyn_cast<ConstantOp>(op);
             constant && keepsItsBytes(constant))

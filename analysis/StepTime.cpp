@@ -71,6 +71,9 @@ int64_t runtimeOpCount(func::FuncOp lowered) {
   for (Block &block : lowered.getBody()) {
     auto body = block.without_terminator();
     ops += static_cast<int64_t>(std::distance(body.begin(), body.end()));
+    // A rename or reshape that keeps its operand's buffer runs nothing.
+    ops -= static_cast<int64_t>(
+        bufferLifetimes(block, /*startCollectives=*/true).reusesOperand.size());
   }
   return ops;
 }
@@ -127,9 +130,14 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   step.computeSeconds += step.runtimeOpSeconds;
   layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(partitioned));
   llvm::DenseMap<Operation *, double> kernelSeconds;
+  // Renames and reshapes that keep their operand's buffer copy nothing.
+  BufferLifetimes lifetimes;
+  if (!partitioned.isExternal())
+    lifetimes = bufferLifetimes(partitioned.getBody().front(),
+                                /*startCollectives=*/true);
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);
-    if (opClass.empty())
+    if (opClass.empty() || lifetimes.reusesOperand.count(op))
       continue;
     // Ops without arithmetic are timed by the elements they write; a fused
     // op that ends in a sum by the elements it sums.

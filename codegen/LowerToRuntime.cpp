@@ -6,7 +6,8 @@
 // user, so that the ops in between run while its data moves; this pass
 // decides the buffers: one per op result, allocated before the op and
 // freed after the op that uses it last (a started collective's operand
-// after its wait).
+// after its wait), but for a rename or reshape of a dying operand, whose
+// result keeps the operand's buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -243,6 +244,13 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
                                                startSites.lookup(collective))});
     }
   };
+  // Frees the buffers whose last use is `op` (arguments are the caller's).
+  auto freeDeadAfter = [&](Operation *op) {
+    for (Value dead : lifetimes.deadAfter.lookup(op))
+      if (!isa<BlockArgument>(dead))
+        LLVM::CallOp::create(builder, op->getLoc(), freeFn,
+                             ValueRange{context, buffers.lookup(dead)});
+  };
   for (BlockArgument argument : body.getArguments())
     buffers[argument] =
         LLVM::LoadOp::create(builder, loc, ptrType,
@@ -264,6 +272,13 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
       builder.setInsertionPointToStart(next);
     }
     emitWaitsBefore(&op);
+    // A rename or reshape that keeps its dying operand's buffer runs no
+    // kernel (BufferLifetimes::reusesOperand).
+    if (lifetimes.reusesOperand.count(&op)) {
+      buffers[op.getResult(0)] = buffers.lookup(op.getOperand(0));
+      freeDeadAfter(&op);
+      continue;
+    }
     std::string descriptor;
     llvm::raw_string_ostream os(descriptor);
     os << llvm::json::Value(describeOp(&op));
@@ -294,10 +309,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
         ValueRange{context, LLVM::AddressOfOp::create(builder, opLoc, slot),
                    LLVM::AddressOfOp::create(builder, opLoc, text),
                    operandArray, count, result});
-    for (Value dead : lifetimes.deadAfter.lookup(&op))
-      if (!isa<BlockArgument>(dead))
-        LLVM::CallOp::create(builder, opLoc, freeFn,
-                             ValueRange{context, buffers.lookup(dead)});
+    freeDeadAfter(&op);
   }
 
   // The caller owns every result buffer, so an argument or a value returned

@@ -17,7 +17,9 @@ def TesselLowerToRuntime : Pass<"tessel-lower-to-runtime", "::mlir::ModuleOp"> {
     a JSON descriptor in read-only data (its name, location, local types
     and attributes), parsed once per call site into the call site's cache
     slot. Results that are arguments, or that are returned twice, are
-    copied, so that the caller owns every result buffer. The module's
+    copied, so that the caller owns every result buffer. A rename or
+    reshape whose operand has its last use there keeps the operand's
+    buffer and runs nothing. The module's
     metadata (mesh, and each function's arguments and results with their
     names, global and local types and layouts) becomes the constant
     `tessel_program_metadata`, which the runtime's driver reads.

@@ -49,5 +49,27 @@ BufferLifetimes mlir::tessel::bufferLifetimes(Block &body,
       else
         lifetimes.deadAfter[last ? last : &op].push_back(value);
     }
+  // A rename or reshape whose operand dies with it keeps the operand's
+  // buffer: the realistic Transformer renamed 16 tensors of 1 MiB a step
+  // (keys and values, and their gradients) by copying them, 1.5 ms.
+  for (Operation &op : body.without_terminator()) {
+    if (!isa<RenameOp, ReshapeOp>(op))
+      continue;
+    // The same bytes in the same order (a layout attribute names the mesh
+    // axes of dims, not where a rank's block lies).
+    auto operandType = cast<NamedTensorType>(op.getOperand(0).getType());
+    auto resultType = cast<NamedTensorType>(op.getResult(0).getType());
+    if (operandType.getElementType() != resultType.getElementType() ||
+        operandType.getNumElements() != resultType.getNumElements())
+      continue;
+    auto dead = lifetimes.deadAfter.find(&op);
+    if (dead == lifetimes.deadAfter.end())
+      continue;
+    auto operand = llvm::find(dead->second, op.getOperand(0));
+    if (operand == dead->second.end())
+      continue;
+    dead->second.erase(operand);
+    lifetimes.reusesOperand.insert(&op);
+  }
   return lifetimes;
 }

@@ -8,8 +8,9 @@
 // rank computes as hidden. all_to_all and collective_permute block.
 //
 // bufferLifetimes is the one account of where the compiled program waits
-// for each started collective and frees each buffer: the lowering emits
-// it, and the memory model (analysis/RuntimeMemory) replays it.
+// for each started collective, frees each buffer and lets a rename or
+// reshape keep its operand's buffer: the lowering emits it, and the memory
+// model (analysis/RuntimeMemory) replays it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 #include "dialect/TesselDialect.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::tessel {
@@ -42,6 +44,13 @@ struct BufferLifetimes {
   llvm::DenseMap<Operation *, llvm::SmallVector<Value>> deadAfter;
   /// The results freed at the terminator, after the waits there.
   llvm::SmallVector<Value> deadAtReturn;
+  /// The renames and reshapes whose result takes over their operand's
+  /// buffer instead of a copy of it: both keep every byte where it is, and
+  /// the operand, an op result that is not returned, has its last use
+  /// there. Nothing is allocated for the result, nor run, and the operand
+  /// is not freed (deadAfter does not list it); the buffer is freed when
+  /// the result dies.
+  llvm::DenseSet<Operation *> reusesOperand;
 };
 
 /// The lifetimes of `body`'s op results; `startCollectives` says whether

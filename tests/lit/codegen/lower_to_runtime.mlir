@@ -140,3 +140,44 @@ func.func @masks(%a: !tessel.tensor<[n:4], f32> {tessel.name = "a"})
   %y = tessel.select %some, %kept, %zero : !tessel.tensor<[n:4], i1>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[], f32> -> !tessel.tensor<[n:4], f32>
   return %y : !tessel.tensor<[n:4], f32>
 }
+
+// -----
+
+// A rename whose operand dies with it keeps the operand's buffer: no
+// buffer of its own, no kernel, and the buffer is freed once, after the
+// last use of the renamed value. A rename of a value used again later
+// copies it into a buffer of its own.
+// CHECK-LABEL: llvm.func @tessel_fn_renames
+// CHECK: %[[E:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: llvm.call @tessel_rt_execute
+// The first rename: nothing is called for it.
+// CHECK-NOT: llvm.call
+// CHECK: %[[F:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: llvm.store %[[E]],
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK-NEXT: llvm.call @tessel_rt_free(%arg0, %[[E]])
+// The second rename copies %f, which the add reads after it; the third
+// keeps the copy's buffer.
+// CHECK: %[[G:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: llvm.store %[[F]],
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK-NOT: llvm.call
+// CHECK: llvm.call @tessel_rt_alloc
+// CHECK: llvm.store %[[G]],
+// CHECK: llvm.call @tessel_rt_execute
+// CHECK-DAG: llvm.call @tessel_rt_free(%arg0, %[[F]])
+// CHECK-DAG: llvm.call @tessel_rt_free(%arg0, %[[G]])
+// CHECK-NOT: tessel_rt_free
+// CHECK: llvm.return
+// One rename runs, the copy.
+// CHECK: \22op\22:\22tessel.rename\22
+// CHECK-NOT: \22op\22:\22tessel.rename\22
+func.func @renames(%x: !tessel.tensor<[n:4], f32>) -> !tessel.tensor<[m:4], f32> {
+  %e = tessel.exp %x : !tessel.tensor<[n:4], f32>
+  %r = tessel.rename %e : !tessel.tensor<[n:4], f32> -> !tessel.tensor<[m:4], f32>
+  %f = tessel.neg %r : !tessel.tensor<[m:4], f32>
+  %g = tessel.rename %f : !tessel.tensor<[m:4], f32> -> !tessel.tensor<[n:4], f32>
+  %h = tessel.rename %g : !tessel.tensor<[n:4], f32> -> !tessel.tensor<[m:4], f32>
+  %s = tessel.add %h, %f : !tessel.tensor<[m:4], f32>, !tessel.tensor<[m:4], f32> -> !tessel.tensor<[m:4], f32>
+  return %s : !tessel.tensor<[m:4], f32>
+}

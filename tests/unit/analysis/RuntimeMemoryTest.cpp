@@ -183,6 +183,44 @@ TEST_F(RuntimeMemoryTest, ACollectiveWaitedAtTheReturnHoldsItsOperandUntilThen) 
   EXPECT_EQ(measure(oneRank.c_str()).inFlightBytes, 0);
 }
 
+// A rename of a value that dies with it keeps the value's buffer:
+//   argument x [n:256]            1024
+//   e = exp x                     2048
+//   r = rename e (e dies)         2048, r in e's buffer (a copy: 3072)
+//   s = sum r                     2112, then r freed
+// A rename of a value used again copies it (e is read by the add):
+//   e = exp x                     2048
+//   r = rename e (e lives on)     3072, a copy
+//   b = rename r (r dies)         3072, b in r's buffer
+//   s = add b, e                  4096
+constexpr const char *kRenames = R"mlir(
+func.func @train_step(%x: !tessel.tensor<[n:256], f32>)
+    -> !tessel.tensor<[], f32> {
+  %e = tessel.exp %x : !tessel.tensor<[n:256], f32>
+  %r = tessel.rename %e : !tessel.tensor<[n:256], f32> -> !tessel.tensor<[m:256], f32>
+  %s = tessel.reduce sum %r : !tessel.tensor<[m:256], f32> -> !tessel.tensor<[], f32>
+  return %s : !tessel.tensor<[], f32>
+}
+)mlir";
+
+constexpr const char *kRenameOfALiveValue = R"mlir(
+func.func @train_step(%x: !tessel.tensor<[n:256], f32>)
+    -> !tessel.tensor<[n:256], f32> {
+  %e = tessel.exp %x : !tessel.tensor<[n:256], f32>
+  %r = tessel.rename %e : !tessel.tensor<[n:256], f32> -> !tessel.tensor<[m:256], f32>
+  %b = tessel.rename %r : !tessel.tensor<[m:256], f32> -> !tessel.tensor<[n:256], f32>
+  %s = tessel.add %b, %e : !tessel.tensor<[n:256], f32>, !tessel.tensor<[n:256], f32>
+      -> !tessel.tensor<[n:256], f32>
+  return %s : !tessel.tensor<[n:256], f32>
+}
+)mlir";
+
+TEST_F(RuntimeMemoryTest, ARenameOfADyingValueKeepsItsBuffer) {
+  EXPECT_EQ(measure(kRenames).livePeakBytes, 1024 + 1024 + 64);
+  // r is a copy (e lives on); b keeps r's buffer.
+  EXPECT_EQ(measure(kRenameOfALiveValue).livePeakBytes, 4 * 1024);
+}
+
 // The runtime's einsum reads its operands and writes its product in place
 // where each class of dims (M, N, K) lies in the tensor as one run in the
 // order the matmul reads it, transposed or not; any other tensor is
