@@ -37,6 +37,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <optional>
+#include <utility>
+
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELSPLITHALOCONVOLUTIONS
 #include "codegen/Passes.h.inc"
@@ -55,30 +58,50 @@ NamedTensorType withDimSize(NamedTensorType type, unsigned dim, int64_t size) {
                               type.getElementType(), type.getLayout());
 }
 
+/// The halo_exchange that makes `input` of `op` (a conv2d or its input
+/// gradient), and the position among op's spatial dims of the dim it
+/// exchanges; none where `input` is not such an exchange's result.
+template <typename ConvolutionOp>
+std::optional<std::pair<HaloExchangeOp, unsigned>>
+exchangedSpatialDim(ConvolutionOp op, Value input) {
+  auto exchange = input.getDefiningOp<HaloExchangeOp>();
+  if (!exchange)
+    return std::nullopt;
+  ArrayRef<Attribute> spatial = op.getSpatial().getValue();
+  auto at = llvm::find_if(spatial, [&](Attribute name) {
+    return cast<StringAttr>(name).getValue() == exchange.getDim();
+  });
+  if (at == spatial.end())
+    return std::nullopt;
+  return std::pair{exchange, static_cast<unsigned>(at - spatial.begin())};
+}
+
+/// The rows of the filter window of `op` along its spatial dim `which`,
+/// dilation included.
+template <typename ConvolutionOp>
+int64_t windowAlong(ConvolutionOp op, unsigned which) {
+  auto filterType = cast<NamedTensorType>(op.getFilter().getType());
+  StringRef kernelDim =
+      cast<StringAttr>(op.getKernel().getValue()[which]).getValue();
+  return op.getDilations()[which] *
+             (*filterType.getDimSize(kernelDim) - 1) +
+         1;
+}
+
 /// Splits `conv` into its interior and boundary rows when its input is a
 /// halo_exchange's result along one of its spatial dimensions, unpadded
 /// there, and the local block has interior rows; returns whether it did.
 bool splitConvolution(Conv2DOp conv) {
-  auto exchange = conv.getInput().getDefiningOp<HaloExchangeOp>();
-  if (!exchange)
+  auto exchanged = exchangedSpatialDim(conv, conv.getInput());
+  if (!exchanged)
     return false;
+  auto [exchange, which] = *exchanged;
   StringRef dim = exchange.getDim();
-  ArrayRef<Attribute> spatial = conv.getSpatial().getValue();
-  auto at = llvm::find_if(spatial, [&](Attribute name) {
-    return cast<StringAttr>(name).getValue() == dim;
-  });
-  if (at == spatial.end())
-    return false;
-  unsigned which = at - spatial.begin();
   ArrayRef<int64_t> padding = conv.getPadding();
   if (padding[2 * which] != 0 || padding[2 * which + 1] != 0)
     return false;
   int64_t stride = conv.getStrides()[which];
-  int64_t dilation = conv.getDilations()[which];
-  auto filterType = cast<NamedTensorType>(conv.getFilter().getType());
-  StringRef kernelDim =
-      cast<StringAttr>(conv.getKernel().getValue()[which]).getValue();
-  int64_t window = dilation * (*filterType.getDimSize(kernelDim) - 1) + 1;
+  int64_t window = windowAlong(conv, which);
 
   ArrayRef<int64_t> halo = exchange.getHalo();
   int64_t low = halo[0];
@@ -86,7 +109,7 @@ bool splitConvolution(Conv2DOp conv) {
   auto wideType = cast<NamedTensorType>(exchange.getResult().getType());
   auto resultType = cast<NamedTensorType>(conv.getResult().getType());
   int64_t block = *blockType.getDimSize(dim);
-  int64_t wide = *wideType.getDimSize(dim);
+  [[maybe_unused]] int64_t wide = *wideType.getDimSize(dim);
   int64_t rows = *resultType.getDimSize(dim);
   // Output row r reads wide rows r*s .. r*s + window - 1, that is block
   // rows r*s - low ..: the interior starts at row low/s, and only when
@@ -145,26 +168,15 @@ bool splitConvolution(Conv2DOp conv) {
 /// (taps past either end of the exchanged tensor read the op's padding
 /// zeros, as before).
 bool splitBackwardInput(Conv2DBackwardInputOp grad) {
-  auto exchange =
-      grad.getResultGradient().getDefiningOp<HaloExchangeOp>();
-  if (!exchange)
+  auto exchanged = exchangedSpatialDim(grad, grad.getResultGradient());
+  if (!exchanged)
     return false;
+  auto [exchange, which] = *exchanged;
   StringRef dim = exchange.getDim();
-  ArrayRef<Attribute> spatial = grad.getSpatial().getValue();
-  auto at = llvm::find_if(spatial, [&](Attribute name) {
-    return cast<StringAttr>(name).getValue() == dim;
-  });
-  if (at == spatial.end())
-    return false;
-  unsigned which = at - spatial.begin();
   if (grad.getStrides()[which] != 1)
     return false;
   int64_t padLow = grad.getPadding()[2 * which];
-  auto filterType = cast<NamedTensorType>(grad.getFilter().getType());
-  StringRef kernelDim =
-      cast<StringAttr>(grad.getKernel().getValue()[which]).getValue();
-  int64_t window =
-      grad.getDilations()[which] * (*filterType.getDimSize(kernelDim) - 1) + 1;
+  int64_t window = windowAlong(grad, which);
 
   int64_t low = exchange.getHalo()[0];
   auto blockType = cast<NamedTensorType>(exchange.getInput().getType());
