@@ -373,9 +373,7 @@ tessel_status_t einsum(tessel_kernels_t &kernels, const TensorView &lhs,
       {DNNL_ARG_SRC, aMemory},
       {DNNL_ARG_WEIGHTS, bMemory},
       {DNNL_ARG_DST, cMemory}};
-  if (matmulDesc.scratchpad_desc().get_size() > 0)
-    arguments.emplace(DNNL_ARG_SCRATCHPAD,
-                      threadScratchpad(matmulDesc.scratchpad_desc()));
+  addThreadScratchpad(arguments, matmulDesc.scratchpad_desc());
   dnnl::matmul(matmulDesc).execute(kernels.stream, arguments);
 
   if (product) {

@@ -61,14 +61,16 @@ const dnnl::primitive_attr &callerScratchpad() {
   return attributes;
 }
 
-dnnl::memory threadScratchpad(const dnnl::memory::desc &desc) {
+void addThreadScratchpad(std::unordered_map<int, dnnl::memory> &arguments,
+                         const dnnl::memory::desc &desc) {
   size_t bytes = desc.get_size();
   if (bytes == 0)
-    return dnnl::memory();
+    return;
   thread_local std::vector<unsigned char> storage;
   if (storage.size() < bytes)
     storage.resize(bytes);
-  return dnnl::memory(desc, cpuEngine(), storage.data());
+  arguments.emplace(DNNL_ARG_SCRATCHPAD,
+                    dnnl::memory(desc, cpuEngine(), storage.data()));
 }
 
 dnnl::memory::desc scratchpadOf(const dnnl::primitive &primitive) {
@@ -187,9 +189,7 @@ tessel_status_t PrimitiveChain::run(tessel_kernels_t &kernels,
       std::unordered_map<int, dnnl::memory> arguments;
       for (const auto &[argument, slot] : step.arguments)
         arguments.emplace(argument, slots_[slot].wanted);
-      if (step.scratchpad.get_size() > 0)
-        arguments.emplace(DNNL_ARG_SCRATCHPAD,
-                          threadScratchpad(step.scratchpad));
+      addThreadScratchpad(arguments, step.scratchpad);
       step.primitive.execute(stream, arguments);
     }
     for (SlotState &slot : slots_)

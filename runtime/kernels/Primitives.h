@@ -24,6 +24,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -42,17 +43,19 @@ const dnnl::engine &cpuEngine();
 std::optional<dnnl::memory::data_type> dnnlType(tessel_element_type_t type);
 
 /// Attributes that make a primitive take its scratch memory from its
-/// caller (DNNL_ARG_SCRATCHPAD, threadScratchpad) instead of keeping its
+/// caller (DNNL_ARG_SCRATCHPAD, addThreadScratchpad) instead of keeping its
 /// own for its life, oneDNN's default: a brgemm matmul that reads a
 /// transposed operand in place keeps a 65 to 130 KiB copy of it, and the
 /// realistic Transformer's prepared einsums kept 5 MiB a rank so on 4
 /// ranks. Every primitive of kernels/ is made with them.
 const dnnl::primitive_attr &callerScratchpad();
 
-/// Memory over the calling thread's one scratchpad, grown to `desc`'s size
-/// (and never shrunk), for a primitive made with callerScratchpad(); null
-/// memory where it needs none. Valid until the thread's next call.
-dnnl::memory threadScratchpad(const dnnl::memory::desc &desc);
+/// Adds to `arguments` the calling thread's one scratchpad as
+/// DNNL_ARG_SCRATCHPAD, grown to `desc`'s size (and never shrunk), for a
+/// primitive made with callerScratchpad() that wants `desc`; nothing where
+/// it wants none. Valid until the thread's next call.
+void addThreadScratchpad(std::unordered_map<int, dnnl::memory> &arguments,
+                         const dnnl::memory::desc &desc);
 
 /// The scratchpad `primitive` wants (a zero-size descriptor where none).
 dnnl::memory::desc scratchpadOf(const dnnl::primitive &primitive);

@@ -75,11 +75,15 @@ cl::opt<std::string>
                          "host name)"),
                 cl::sub(mlir::tessel::calibrateCommand));
 
+/// The running tessel executable.
+std::string toolPath(const char *tool) {
+  return llvm::sys::fs::getMainExecutable(tool,
+                                          reinterpret_cast<void *>(&toolPath));
+}
+
 /// tessel-calibrate-probe beside the running tool (build/bin).
 std::string probePath(const char *tool) {
-  std::string executable = llvm::sys::fs::getMainExecutable(
-      tool, reinterpret_cast<void *>(&probePath));
-  llvm::SmallString<256> path(llvm::sys::path::parent_path(executable));
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(toolPath(tool)));
   llvm::sys::path::append(path, "tessel-calibrate-probe");
   return std::string(path);
 }
@@ -265,10 +269,8 @@ int mlir::tessel::runCalibrate(const char *tool) {
     profile.collectives.push_back(fit);
   }
   if (!noMemory &&
-      !mlir::tessel::measureMemory(
-          llvm::sys::fs::getMainExecutable(
-              tool, reinterpret_cast<void *>(&probePath)),
-          *mpirun, dataDir, *residentBytes, profile))
+      !mlir::tessel::measureMemory(toolPath(tool), *mpirun, dataDir,
+                                   *residentBytes, profile))
     return 1;
 
   // What was measured must read back as a valid profile.
