@@ -73,10 +73,9 @@ bool isStateRole(StringAttr role) {
 namespace tessel::analysis {
 
 int64_t RuntimeMemory::totalBytes() const {
-  return saturatingAdd(
-      saturatingAdd(saturatingAdd(heldBytes, constantBytes),
-                    saturatingAdd(scratchBytes, stagingBytes)),
-      saturatingAdd(widenedCopyBytes, inFlightBytes));
+  return saturatingAdd(saturatingAdd(saturatingAdd(heldBytes, constantBytes),
+                                     saturatingAdd(scratchBytes, stagingBytes)),
+                       saturatingAdd(widenedCopyBytes, inFlightBytes));
 }
 
 int64_t runtimeBufferBytes(NamedTensorType type) {
@@ -109,10 +108,9 @@ static bool runsWidened(Operation *op, Type element) {
                Conv2DOp, Conv2DBackwardInputOp, Conv2DBackwardFilterOp>(op);
   if (!element.isF16())
     return false;
-  return isa<EinsumOp, ReduceOp, SoftmaxOp, LogSoftmaxOp,
-             SoftmaxCrossEntropyOp, LayerNormOp, CumsumOp, Conv2DOp,
-             Conv2DBackwardInputOp, Conv2DBackwardFilterOp, PoolOp,
-             PoolBackwardOp, OneHotOp>(op) ||
+  return isa<EinsumOp, ReduceOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,
+             LayerNormOp, CumsumOp, Conv2DOp, Conv2DBackwardInputOp,
+             Conv2DBackwardFilterOp, PoolOp, PoolBackwardOp, OneHotOp>(op) ||
          (isFusibleElementwiseOp(op) && !isa<ConstantOp, CastOp>(op));
 }
 
@@ -150,8 +148,8 @@ static bool isOneRun(NamedTensorType type, ArrayRef<StringRef> run) {
 }
 
 /// The dims of `from` (in its order) that `with` has or lacks, as `has`.
-static SmallVector<StringRef> dimsOf(NamedTensorType from,
-                                     NamedTensorType with, bool has) {
+static SmallVector<StringRef> dimsOf(NamedTensorType from, NamedTensorType with,
+                                     bool has) {
   SmallVector<StringRef> dims;
   for (StringAttr name : from.getDimNames())
     if (with.hasDim(name.getValue()) == has)
@@ -221,9 +219,9 @@ static void growWidenedCopies(Operation *op, SmallVectorImpl<int64_t> &slots) {
       return;
     if (slots.size() <= slot)
       slots.resize(slot + 1, 0);
-    slots[slot] = std::max(
-        slots[slot],
-        saturatingMul(std::max<int64_t>(1, type.getNumElements()), 4));
+    slots[slot] =
+        std::max(slots[slot],
+                 saturatingMul(std::max<int64_t>(1, type.getNumElements()), 4));
   };
   for (auto [index, operand] : llvm::enumerate(op->getOperands()))
     grow(index, operand);
@@ -309,8 +307,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   // A started collective over more than one rank holds memory of its own
   // from its start until its wait (collectiveTemporaryBytes); a step that
   // starts many at once (the gradients of a data-parallel or ZeRO step,
-  // waited for after the backward pass) holds all of them. That memory is MPI's and
-  // the runtime's heap, not the buffer cache's: the cache keeps its buffers
+  // waited for after the backward pass) holds all of them. That memory is MPI's
+  // and the runtime's heap, not the buffer cache's: the cache keeps its buffers
   // through the whole step, so the most the collectives hold at once comes
   // on top of them. A group of one rank does not call MPI.
   MeshAttr mesh = getEnclosingMesh(func);

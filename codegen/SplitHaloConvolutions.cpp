@@ -83,9 +83,7 @@ int64_t windowAlong(ConvolutionOp op, unsigned which) {
   auto filterType = cast<NamedTensorType>(op.getFilter().getType());
   StringRef kernelDim =
       cast<StringAttr>(op.getKernel().getValue()[which]).getValue();
-  return op.getDilations()[which] *
-             (*filterType.getDimSize(kernelDim) - 1) +
-         1;
+  return op.getDilations()[which] * (*filterType.getDimSize(kernelDim) - 1) + 1;
 }
 
 /// Splits `conv` into its interior and boundary rows when its input is a
@@ -201,8 +199,7 @@ bool splitBackwardInput(Conv2DBackwardInputOp grad) {
   // which holds exchanged rows inputFirst .. inputFirst + its size - 1.
   auto part = [&](Value input, int64_t inputFirst, int64_t first,
                   int64_t count) -> Value {
-    int64_t inputRows =
-        *cast<NamedTensorType>(input.getType()).getDimSize(dim);
+    int64_t inputRows = *cast<NamedTensorType>(input.getType()).getDimSize(dim);
     int64_t partLow = first + padLow - inputFirst;
     int64_t partHigh = inputRows - count - partLow + window - 1;
     assert(partLow >= 0 && partHigh >= 0 && "a part reads past its rows");

@@ -41,7 +41,8 @@ void FusedOp::build(OpBuilder &builder, OperationState &state, Type resultType,
 }
 
 bool mlir::tessel::isFusibleSum(ReduceOp reduce) {
-  if (reduce.getKind() != ReduceKind::Sum && reduce.getKind() != ReduceKind::Mean)
+  if (reduce.getKind() != ReduceKind::Sum &&
+      reduce.getKind() != ReduceKind::Mean)
     return false;
   auto input = cast<NamedTensorType>(reduce.getInput().getType());
   auto result = cast<NamedTensorType>(reduce.getType());

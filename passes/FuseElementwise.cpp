@@ -118,8 +118,7 @@ bool canEndAGroup(ReduceOp reduce) {
   auto input = cast<NamedTensorType>(reduce.getInput().getType());
   Operation *producer = reduce.getInput().getDefiningOp();
   return isFusibleSum(reduce) && result.getElementType().isF32() &&
-         input.getElementType().isF32() && producer &&
-         isFusionMember(producer);
+         input.getElementType().isF32() && producer && isFusionMember(producer);
 }
 
 /// The element-wise op whose value `reduce` sums, where the fused kernel

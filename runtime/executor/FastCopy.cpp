@@ -51,7 +51,6 @@ struct CopyPlan {
                       in + i * from[inner] * bytesPerElement, bytesPerElement);
     } while (walk.next());
   }
-
 };
 
 } // namespace

@@ -456,7 +456,8 @@ void planSumming(const OpDescriptor &desc, const TensorType &summed,
     throw OpError(fmt::format("the result {} is not {} summed over a leading "
                               "or trailing run of its dims",
                               result.str(), summed.str()));
-  program.sumLength = program.sums > 0 ? summed.numElements() / program.sums : 0;
+  program.sumLength =
+      program.sums > 0 ? summed.numElements() / program.sums : 0;
   program.mean = kind == "mean";
 }
 

@@ -157,8 +157,7 @@ void narrowToBf16(const float *from, uint16_t *to, int64_t count) {
 }
 
 void roundToBf16InPlace(float *values, int64_t count) {
-  convertRun(values, values, count, roundInPlace<roundBf16Vector>,
-             roundToBf16);
+  convertRun(values, values, count, roundInPlace<roundBf16Vector>, roundToBf16);
 }
 
 } // namespace tessel::runtime

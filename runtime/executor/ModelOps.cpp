@@ -266,8 +266,7 @@ Kernel buildConstant(const OpDescriptor &desc) {
   if (values.size() == 1) {
     std::vector<unsigned char> element(elementBytes(desc.result.type));
     storeElement(desc.result.type, element.data(), 0, values.front());
-    return [element, count](tessel_context_t &, void *const *,
-                            void *result) {
+    return [element, count](tessel_context_t &, void *const *, void *result) {
       fillWithElement(element.data(), element.size(),
                       static_cast<unsigned char *>(result), count);
     };

@@ -67,8 +67,8 @@ std::unique_ptr<PreparedKernel> backwardData(const ConvolutionShape &shape) {
       anyLayout(shape.weights), anyLayout(shape.destination),
       dims(shape.strides), dims(shape.dilations, 1), dims(shape.paddingLow),
       dims(shape.paddingHigh));
-  dnnl::convolution_backward_data::primitive_desc pd(
-      desc, callerScratchpad(), cpuEngine(), hint);
+  dnnl::convolution_backward_data::primitive_desc pd(desc, callerScratchpad(),
+                                                     cpuEngine(), hint);
   auto chain = std::make_unique<PrimitiveChain>();
   auto destinationGradient =
       chain->addInput(userLayout(shape.destination), pd.diff_dst_desc());

@@ -51,7 +51,7 @@ std::unique_ptr<PreparedKernel> prepareEltwise(EltwiseAlgorithm algorithm,
                                      parameters.algorithm, layout,
                                      parameters.alpha, parameters.beta);
     dnnl::eltwise_forward::primitive_desc pd(desc, callerScratchpad(),
-                                               cpuEngine());
+                                             cpuEngine());
     auto chain = std::make_unique<PrimitiveChain>();
     auto source = chain->addInput(layout, pd.src_desc());
     auto destination = chain->setOutput(layout, pd.dst_desc());

@@ -64,8 +64,8 @@ std::unique_ptr<PreparedKernel> backward(PoolingKind kind,
                                     forwardPd.dst_desc(), dims(shape.strides),
                                     dims(shape.window), dims(shape.paddingLow),
                                     dims(shape.paddingHigh));
-  dnnl::pooling_backward::primitive_desc pd(
-      desc, callerScratchpad(), cpuEngine(), forwardPd);
+  dnnl::pooling_backward::primitive_desc pd(desc, callerScratchpad(),
+                                            cpuEngine(), forwardPd);
 
   auto chain = std::make_unique<PrimitiveChain>();
   auto source = chain->addInput(userLayout(shape.source), forwardPd.src_desc());

@@ -20,8 +20,7 @@ prepareReorder(const StridedTensor &source, const StridedTensor &destination) {
     auto input = chain->addInput(from, from);
     auto output = chain->setOutput(to, to);
     chain->addStep(dnnl::reorder(dnnl::reorder::primitive_desc(
-                       cpuEngine(), from, cpuEngine(), to,
-                       callerScratchpad())),
+                       cpuEngine(), from, cpuEngine(), to, callerScratchpad())),
                    {{DNNL_ARG_FROM, input}, {DNNL_ARG_TO, output}});
     return chain;
   });

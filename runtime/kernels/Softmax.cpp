@@ -16,8 +16,8 @@ std::unique_ptr<PreparedKernel> prepareSoftmax(const StridedTensor &data,
     dnnl::softmax_v2_forward::desc desc(dnnl::prop_kind::forward_inference,
                                         dnnl::algorithm::softmax_accurate,
                                         layout, layout, axis);
-    dnnl::softmax_v2_forward::primitive_desc pd(
-        desc, callerScratchpad(), cpuEngine());
+    dnnl::softmax_v2_forward::primitive_desc pd(desc, callerScratchpad(),
+                                                cpuEngine());
     auto chain = std::make_unique<PrimitiveChain>();
     auto source = chain->addInput(layout, pd.src_desc());
     auto destination = chain->setOutput(layout, pd.dst_desc());

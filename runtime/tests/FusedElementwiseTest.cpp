@@ -609,10 +609,10 @@ TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
   std::vector<float> out(3);
   std::vector<void *> pointers = more.pointers();
   void *site = nullptr;
-  std::string error = tryExecute(oneRankContext(), &site,
-                                 descriptor.dump().c_str(), pointers.data(), 1,
-                                 out.data())
-                          .value_or("");
+  std::string error =
+      tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                 pointers.data(), 1, out.data())
+          .value_or("");
   EXPECT_NE(error.find("is not [a:2, b:3, c:4] f32 summed over a leading or "
                        "trailing run of its dims"),
             std::string::npos)
@@ -641,7 +641,8 @@ TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
       keptShape.push_back(c.shape[dim[0] - 'a']);
     json result = T(c.kept, keptShape);
     // exp(x) * x, summed.
-    Fused fused{{x}, result, {E("tessel.exp", {0}, x), E("tessel.mul", {1, 0}, x)}};
+    Fused fused{
+        {x}, result, {E("tessel.exp", {0}, x), E("tessel.mul", {1, 0}, x)}};
     Buffers operands = makeOperands(fused, -1, 1);
     json descriptor = json::parse(fused.descriptor());
     descriptor["attrs"]["sum_of"] = x;
@@ -672,7 +673,8 @@ TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
       float body = static_cast<float>(std::exp(static_cast<double>(v))) * v;
       exact[rows ? e / (all / kept) : e % kept] += body;
     }
-    double scale = std::string(c.kind) == "mean" ? double(kept) / double(all) : 1;
+    double scale =
+        std::string(c.kind) == "mean" ? double(kept) / double(all) : 1;
     for (int64_t r = 0; r < kept; ++r)
       ASSERT_TRUE(close(got[r], static_cast<double>(exact[r] * scale), 2e-6))
           << c.kind << " " << r << ": " << got[r] << " against "

@@ -201,9 +201,9 @@ tessel::runtime::EinsumImplementation implementation(const std::string &lhs,
 // once gave oneDNN a stride that hid the transposed layout from it.
 TEST_F(Einsum, TransposedOperandsReadInPlaceOnTheDenseKernel) {
   Sizes sizes = {{'b', 8}, {'s', 128}, {'p', 256}, {'h', 256}};
-  std::string dense = implementation("ps", "sh", "ph",
-                                     {{'s', 1024}, {'p', 256}, {'h', 256}})
-                          .matmul;
+  std::string dense =
+      implementation("ps", "sh", "ph", {{'s', 1024}, {'p', 256}, {'h', 256}})
+          .matmul;
   ASSERT_FALSE(dense.empty());
   // The weight gradient, x^T dy, and the input gradient, dy w^T.
   for (auto [lhs, rhs, result] :

@@ -57,16 +57,14 @@ private:
 
 /// Runs `program` with `args` (args[0] its name), its output into `log`;
 /// false after printing the log where it fails.
-bool runLogged(const std::string &program,
-               const std::vector<std::string> &args, const std::string &log,
-               const std::string &what) {
+bool runLogged(const std::string &program, const std::vector<std::string> &args,
+               const std::string &log, const std::string &what) {
   std::vector<llvm::StringRef> refs(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
-                                                llvm::StringRef(log),
-                                                llvm::StringRef(log)};
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(program, refs, std::nullopt,
-                                         redirects, 0, 0, &message);
+  int status = llvm::sys::ExecuteAndWait(program, refs, std::nullopt, redirects,
+                                         0, 0, &message);
   if (status == 0)
     return true;
   std::ifstream in(log);
@@ -82,13 +80,11 @@ bool runLogged(const std::string &program,
 /// `compileOptions` for one rank and trains it there for kSteps steps with
 /// `runOptions`: the rank's peak resident memory in bytes, or nullopt after
 /// saying why.
-std::optional<int64_t> peakOfTrivialProgram(const std::string &tool,
-                                            const std::string &mpirun,
-                                            const std::string &dir,
-                                            const std::string &name,
-                                            const char *model,
-                                            std::vector<std::string> compileOptions,
-                                            std::vector<std::string> runOptions) {
+std::optional<int64_t>
+peakOfTrivialProgram(const std::string &tool, const std::string &mpirun,
+                     const std::string &dir, const std::string &name,
+                     const char *model, std::vector<std::string> compileOptions,
+                     std::vector<std::string> runOptions) {
   std::string source = dir + "/" + name + ".mlir";
   std::string executable = dir + "/" + name + ".spmd";
   std::string metrics = dir + "/" + name + ".jsonl";
@@ -101,9 +97,8 @@ std::optional<int64_t> peakOfTrivialProgram(const std::string &tool,
       return std::nullopt;
     }
   }
-  std::vector<std::string> compile = {tool,      "compile", source,
-                                      "--mesh",  "data:1",  "--rules",
-                                      "batch:data"};
+  std::vector<std::string> compile = {
+      tool, "compile", source, "--mesh", "data:1", "--rules", "batch:data"};
   compile.insert(compile.end(), compileOptions.begin(), compileOptions.end());
   compile.insert(compile.end(), {"-o", executable});
   if (!runLogged(tool, compile, log, "compiling the " + name + " program"))
@@ -195,8 +190,8 @@ bool mlir::tessel::measureMemory(const std::string &tool,
   if (!dir)
     return false;
   llvm::errs() << "tessel calibrate: the driver's memory...\n";
-  std::optional<int64_t> text = peakOfTrivialProgram(
-      tool, mpirun, *dir, "text", kTinyTransformer, {}, {});
+  std::optional<int64_t> text = peakOfTrivialProgram(tool, mpirun, *dir, "text",
+                                                     kTinyTransformer, {}, {});
   if (!text)
     return false;
   std::optional<int64_t> loaded = peakOfTrivialProgram(

@@ -258,8 +258,8 @@ TEST_F(RuntimeMemoryTest, EinsumsCopyOnlyWhatTheyCannotReadInPlace) {
       ", %t: " + kT + ", %s: " + kS + ") -> (" + kAC + ", " + kACR +
       ") {\n  %split = tessel.einsum %x, %s : (" + kX + ", " + kS + ") -> " +
       kAC + "\n  %scattered = tessel.einsum %y, %t : (" + kY + ", " + kT +
-      ") -> " + kACR + "\n  return %split, %scattered : " + kAC + ", " +
-      kACR + "\n}\n";
+      ") -> " + kACR + "\n  return %split, %scattered : " + kAC + ", " + kACR +
+      "\n}\n";
   RuntimeMemory memory = measure(all.c_str());
   EXPECT_EQ(memory.scratchBytes, 2048);
   EXPECT_EQ(memory.totalBytes(),
@@ -344,24 +344,22 @@ std::string withDim(const char *source, const char *dim, const char *result) {
 }
 
 TEST_F(RuntimeMemoryTest, StartedCollectivesHoldWhatMpiAndPackingAllocate) {
-  auto measured = [&](const char *source, const char *dim,
-                      const char *result) {
+  auto measured = [&](const char *source, const char *dim, const char *result) {
     return measure(withDim(source, dim, result).c_str());
   };
-  RuntimeMemory outermost = measured(kStartedReduceScatter, "b",
-                                     "!tessel.tensor<[b:2, n:64], f32>");
+  RuntimeMemory outermost =
+      measured(kStartedReduceScatter, "b", "!tessel.tensor<[b:2, n:64], f32>");
   EXPECT_EQ(outermost.livePeakBytes, 3072);
   EXPECT_EQ(outermost.inFlightBytes, 2 * 1024);
-  EXPECT_EQ(measured(kStartedReduceScatter, "n",
-                     "!tessel.tensor<[b:4, n:32], f32>")
-                .inFlightBytes,
-            3 * 1024);
-  RuntimeMemory gathered = measured(kStartedAllGather, "b",
-                                    "!tessel.tensor<[b:8, n:32], f32>");
+  EXPECT_EQ(
+      measured(kStartedReduceScatter, "n", "!tessel.tensor<[b:4, n:32], f32>")
+          .inFlightBytes,
+      3 * 1024);
+  RuntimeMemory gathered =
+      measured(kStartedAllGather, "b", "!tessel.tensor<[b:8, n:32], f32>");
   EXPECT_EQ(gathered.livePeakBytes, 512 + 1024 + 64);
   EXPECT_EQ(gathered.inFlightBytes, 0);
-  EXPECT_EQ(measured(kStartedAllGather, "n",
-                     "!tessel.tensor<[b:4, n:64], f32>")
+  EXPECT_EQ(measured(kStartedAllGather, "n", "!tessel.tensor<[b:4, n:64], f32>")
                 .inFlightBytes,
             1024);
 }
