@@ -136,8 +136,9 @@ json::Object describeAttributes(Operation *op);
 /// inputs first, then each entry's result in order), its result type and
 /// attributes; a splat constant's value is one number. The last entry is
 /// the fused result, or, where the body ends in a sum, the value summed
-/// (the sum is the op's `sum_of` attribute, describeAttributes).
-json::Array describeFusedBody(FusedOp fused) {
+/// (the sum is the op's `sum_of` attribute, describeAttributes). The
+/// numbers of the values of its other results go to `outputs`.
+json::Array describeFusedBody(FusedOp fused, json::Array &outputs) {
   Block &body = fused.getBody().front();
   ReduceOp sum = getFusedSum(fused);
   llvm::DenseMap<Value, int64_t> numbers;
@@ -164,20 +165,31 @@ json::Array describeFusedBody(FusedOp fused) {
         {"attrs", std::move(attrs)}});
     numbers[op.getResult(0)] = next++;
   }
-  // The yielded value is the last entry's (the pass builds it so); a body
-  // yielding an earlier value or an input gets a copy of it as its last
-  // entry (max(x, x), which is x for every float, NaN included), so that
-  // the runtime's rule holds for any valid fused op.
-  Value yielded = sum ? sum.getInput()
-                      : cast<YieldOp>(body.getTerminator()).getValue();
-  if (numbers.lookup(yielded) != next - 1 || entries.empty()) {
-    auto type = cast<NamedTensorType>(yielded.getType());
+  // A copy of a value as an entry of its own: max(x, x), which is x for
+  // every float, NaN included.
+  auto copyOf = [&](Value value) {
     entries.push_back(json::Object{
         {"op", "tessel.max"},
-        {"args", json::Array{numbers.lookup(yielded), numbers.lookup(yielded)}},
-        {"result", describeTensor(type)},
+        {"args", json::Array{numbers.lookup(value), numbers.lookup(value)}},
+        {"result", describeTensor(cast<NamedTensorType>(value.getType()))},
         {"attrs", json::Object{}}});
+    return next++;
+  };
+  // The other results' values are entries of the body, each an op's own
+  // (an input, a constant or the first result's value yielded again is
+  // copied into one).
+  ValueRange yielded = cast<YieldOp>(body.getTerminator()).getValues();
+  Value first = sum ? sum.getInput() : yielded.front();
+  for (Value value : yielded.drop_front()) {
+    bool isEntry = isa<OpResult>(value) && value != first &&
+                   !value.getDefiningOp<ConstantOp>();
+    outputs.push_back(isEntry ? numbers.lookup(value) : copyOf(value));
   }
+  // The first result's value is the last entry's (the passes build it so);
+  // a body yielding an earlier value or an input gets a copy of it as its
+  // last entry, so that the runtime's rule holds for any valid fused op.
+  if (numbers.lookup(first) != next - 1 || entries.empty())
+    copyOf(first);
   return entries;
 }
 
@@ -217,7 +229,10 @@ json::Object describeAttributes(Operation *op) {
         }
       })
       .Case([&](FusedOp fused) {
-        attrs["body"] = describeFusedBody(fused);
+        json::Array outputs;
+        attrs["body"] = describeFusedBody(fused, outputs);
+        if (!outputs.empty())
+          attrs["outputs"] = std::move(outputs);
         // The type of the value summed, whose elements the kernel walks,
         // and whether the sums are means.
         if (ReduceOp sum = getFusedSum(fused)) {
@@ -254,12 +269,21 @@ json::Object mlir::tessel::describeOp(Operation *op) {
   for (Value operand : op->getOperands())
     operands.push_back(
         describeTensor(cast<NamedTensorType>(operand.getType())));
-  return json::Object{{"op", op->getName().getStringRef().str()},
-                      {"loc", describeLocation(op->getLoc())},
-                      {"operands", std::move(operands)},
-                      {"result", describeTensor(cast<NamedTensorType>(
-                                     op->getResult(0).getType()))},
-                      {"attrs", describeAttributes(op)}};
+  json::Object described{{"op", op->getName().getStringRef().str()},
+                         {"loc", describeLocation(op->getLoc())},
+                         {"operands", std::move(operands)},
+                         {"result", describeTensor(cast<NamedTensorType>(
+                                        op->getResult(0).getType()))},
+                         {"attrs", describeAttributes(op)}};
+  // A fused op's results after the first, whose buffers follow the
+  // operands' in the call (program.h).
+  if (op->getNumResults() > 1) {
+    json::Array more;
+    for (Value result : op->getResults().drop_front())
+      more.push_back(describeTensor(cast<NamedTensorType>(result.getType())));
+    described["more_results"] = std::move(more);
+  }
+  return described;
 }
 
 json::Object mlir::tessel::describeProgram(ModuleOp module) {

@@ -171,11 +171,12 @@ static LogicalResult checkFusedTypes(FusedOp fused) {
     return isFloat(type) ||
            cast<NamedTensorType>(type).getElementType().isInteger(1);
   };
-  if (!isFloat(fused.getResult().getType()))
-    return fused.emitError() << "tessel-lower-to-runtime: the runtime "
-                                "computes fused ops in f32, bf16 or f16, but "
-                                "this one gives "
-                             << fused.getResult().getType();
+  for (Type type : fused.getResultTypes())
+    if (!isFloat(type))
+      return fused.emitError() << "tessel-lower-to-runtime: the runtime "
+                                  "computes fused ops in f32, bf16 or f16, "
+                                  "but this one gives "
+                               << type;
   WalkResult walk = fused.getBody().walk([&](Operation *op) {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (isa<NamedTensorType>(value.getType()) &&
@@ -195,10 +196,12 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   Location loc = func.getLoc();
   Block &body = func.getBody().front();
   for (Operation &op : body.without_terminator())
-    // A fused op's body is part of its descriptor, not code of its own.
-    if (op.getNumResults() != 1 ||
+    // A fused op's body is part of its descriptor, not code of its own; it
+    // alone may have several results.
+    if (op.getNumResults() == 0 ||
+        (op.getNumResults() != 1 && !isa<FusedOp>(op)) ||
         (op.getNumRegions() != 0 && !isa<FusedOp>(op)) ||
-        !isa<NamedTensorType>(op.getResult(0).getType()) ||
+        !llvm::all_of(op.getResultTypes(), llvm::IsaPred<NamedTensorType>) ||
         !llvm::all_of(op.getOperandTypes(), llvm::IsaPred<NamedTensorType>))
       return op.emitError()
              << "tessel-lower-to-runtime cannot lower '" << op.getName() << "'";
@@ -223,10 +226,13 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   Value results = entry->getArgument(2);
 
   // One operand array, as large as the largest op needs, reused by every
-  // call.
+  // call: an op's operands, then the buffers of its results after the
+  // first (program.h).
   int64_t maxOperands = 1;
   for (Operation &op : body)
-    maxOperands = std::max<int64_t>(maxOperands, op.getNumOperands());
+    maxOperands = std::max<int64_t>(
+        maxOperands,
+        op.getNumOperands() + std::max<int64_t>(op.getNumResults(), 1) - 1);
   Value operandArray = LLVM::AllocaOp::create(
       builder, loc, ptrType, LLVM::LLVMArrayType::get(ptrType, maxOperands),
       constantI64(1, loc));
@@ -287,20 +293,21 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
                                     descriptor, LLVM::Linkage::Internal);
     LLVM::GlobalOp slot = addCacheSlot(("tessel_site_" + Twine(id)).str());
 
-    Value result =
-        LLVM::CallOp::create(
-            builder, opLoc, allocFn,
-            ValueRange{
-                context,
-                constantI64(bufferBytes(op.getResult(0).getType()), opLoc)})
-            .getResult();
-    buffers[op.getResult(0)] = result;
-    for (auto [index, operand] : llvm::enumerate(op.getOperands()))
-      LLVM::StoreOp::create(builder, opLoc, buffers.lookup(operand),
+    for (Value value : op.getResults())
+      buffers[value] =
+          LLVM::CallOp::create(
+              builder, opLoc, allocFn,
+              ValueRange{context,
+                         constantI64(bufferBytes(value.getType()), opLoc)})
+              .getResult();
+    Value result = buffers.lookup(op.getResult(0));
+    SmallVector<Value> passed(op.getOperands());
+    llvm::append_range(passed, op.getResults().drop_front());
+    for (auto [index, value] : llvm::enumerate(passed))
+      LLVM::StoreOp::create(builder, opLoc, buffers.lookup(value),
                             element(operandArray, index, opLoc));
     Value count = LLVM::ConstantOp::create(
-        builder, opLoc, i32Type,
-        builder.getI32IntegerAttr(op.getNumOperands()));
+        builder, opLoc, i32Type, builder.getI32IntegerAttr(passed.size()));
     bool started = lifetimes.waitBefore.count(&op) != 0;
     if (started)
       startSites[&op] = slot;

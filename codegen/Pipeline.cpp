@@ -111,8 +111,11 @@ void mlir::tessel::buildCompilePipeline(OpPassManager &pm,
   }
   // Last before lowering: the passes above match single element-wise ops
   // (optimize-comm's rewrites, explain's counts).
-  if (options.fuseElementwise)
+  if (options.fuseElementwise) {
     pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
+    if (options.mergeFusedOutputs)
+      pm.addNestedPass<func::FuncOp>(createTesselMergeFusedOutputs());
+  }
   // A convolution's interior rows while its halos move, and the order the
   // lowering's starts and waits of collectives will follow.
   if (options.overlapCommunication)
@@ -133,6 +136,7 @@ void mlir::tessel::buildOverlapPipeline(OpPassManager &pm,
 
 void mlir::tessel::buildLoweredFormPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
+  pm.addNestedPass<func::FuncOp>(createTesselMergeFusedOutputs());
   buildOverlapPipeline(pm, /*splitHaloConvolutions=*/true);
 }
 
@@ -162,6 +166,6 @@ void mlir::tessel::registerCompilePipeline() {
       "the pipeline of `tessel compile`: inline-layers, decompose-einsum, "
       "autodiff (or lift-parameters), layout, "
       "partition, optimize-comm, bucket-all-reduces, fuse-elementwise, "
-      "lower-to-runtime",
+      "merge-fused-outputs, lower-to-runtime",
       buildCompilePipeline);
 }

@@ -29,10 +29,10 @@ bool mlir::tessel::haveSameDimensionSet(NamedTensorType a, NamedTensorType b) {
   return true;
 }
 
-void FusedOp::build(OpBuilder &builder, OperationState &state, Type resultType,
-                    ValueRange inputs) {
+void FusedOp::build(OpBuilder &builder, OperationState &state,
+                    TypeRange resultTypes, ValueRange inputs) {
   state.addOperands(inputs);
-  state.addTypes(resultType);
+  state.addTypes(resultTypes);
   Region *body = state.addRegion();
   Block *block = new Block();
   body->push_back(block);
@@ -60,9 +60,9 @@ ReduceOp mlir::tessel::getFusedSum(FusedOp fused) {
   if (block.empty())
     return {};
   auto yield = dyn_cast<YieldOp>(block.back());
-  if (!yield)
+  if (!yield || yield.getValues().size() != 1)
     return {};
-  return yield.getValue().getDefiningOp<ReduceOp>();
+  return yield.getValues().front().getDefiningOp<ReduceOp>();
 }
 
 LogicalResult FusedOp::verify() {
@@ -77,12 +77,26 @@ LogicalResult FusedOp::verify() {
       return emitOpError() << "input " << index << " has type "
                            << input.getType() << " but body argument " << index
                            << " has " << argument.getType();
-  auto resultType = cast<NamedTensorType>(getResult().getType());
+  if (getResults().empty())
+    return emitOpError() << "has no result";
+  auto resultType = cast<NamedTensorType>(getResult(0).getType());
+  // Every result is written as the body walks the first one's elements.
+  for (auto [index, result] : llvm::enumerate(getResults())) {
+    auto type = cast<NamedTensorType>(result.getType());
+    if (type.getDimNames() != resultType.getDimNames() ||
+        type.getShape() != resultType.getShape())
+      return emitOpError() << "result " << index << " has type " << type
+                           << ", whose dimensions are not those of result 0 "
+                           << resultType << " in its order";
+  }
   // The element-wise ops compute the result's elements, or, where the body
   // ends in a sum, the elements of the value summed.
   NamedTensorType computed = resultType;
   ReduceOp sum = getFusedSum(*this);
   if (sum) {
+    if (getNumResults() != 1)
+      return emitOpError() << "ends in a sum but has " << getNumResults()
+                           << " results; a sum is the only result";
     if (!isFusibleSum(sum))
       return sum.emitOpError()
              << "in a tessel.fused body must be a sum or mean over a "
@@ -108,8 +122,14 @@ LogicalResult FusedOp::verify() {
   auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield)
     return emitOpError() << "body must end with tessel.yield";
-  if (yield.getValue().getType() != resultType)
-    return emitOpError() << "yields " << yield.getValue().getType()
-                         << " but its result has type " << resultType;
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError() << "yields " << yield.getValues().size()
+                         << " values but has " << getNumResults() << " results";
+  for (auto [index, value, result] :
+       llvm::enumerate(yield.getValues(), getResults()))
+    if (value.getType() != result.getType())
+      return emitOpError() << "yields " << value.getType() << " as value "
+                           << index << " but its result " << index
+                           << " has type " << result.getType();
   return success();
 }

@@ -60,25 +60,46 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
     }
     ```
 
+    A body without a sum may yield several values, one per result, all of
+    the first result's dimensions and sizes in its order (their element
+    types may differ): tessel-merge-fused-outputs makes such an op of a
+    fused chain and the fused chain after it that reads its value, so that
+    an optimizer's new moments and its new parameter are written in one
+    pass over the gradient and the old state instead of three (`!T` is the
+    parameter's type; SGD with momentum here):
+
+    ```mlir
+    %m2, %p2 = tessel.fused %m, %g, %p, %lr
+        : (!T, !T, !T, !tessel.tensor<[], f32>) -> (!T, !T) {
+    ^bb0(%a: !T, %b: !T, %c: !T, %s: !tessel.tensor<[], f32>):
+      %x = tessel.add %a, %b : !T, !T -> !T
+      %y = tessel.mul %x, %s : !T, !tessel.tensor<[], f32> -> !T
+      %z = tessel.sub %c, %y : !T, !T -> !T
+      tessel.yield %z, %x : !T, !T
+    }
+    ```
+
     Constraints checked by the verifier: one block argument per input, of
     its type; the body's ops are element-wise ops or splat constants, and
     perhaps a last sum or mean over a leading or trailing run of
-    dimensions, which the body yields; every op but the constants and the
-    sum has the result's dimensions and sizes (those of the value summed,
-    where there is a sum); the yielded value has the result's type.
+    dimensions, which the body yields as its one value; every op but the
+    constants and the sum has the first result's dimensions and sizes
+    (those of the value summed, where there is a sum); there is a yielded
+    value per result, of its type; every other result has the first one's
+    dimensions and sizes, in its order.
   }];
   let arguments = (ins Variadic<Tessel_Tensor>:$inputs);
-  let results = (outs Tessel_Tensor:$result);
+  let results = (outs Variadic<Tessel_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $inputs attr-dict `:` functional-type($inputs, $result) $body
+    $inputs attr-dict `:` functional-type($inputs, $results) $body
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
     // The op with an empty body block whose arguments have the inputs'
     // types; the caller fills the block and ends it with tessel.yield.
-    OpBuilder<(ins "Type":$resultType, "ValueRange":$inputs)>
+    OpBuilder<(ins "TypeRange":$resultTypes, "ValueRange":$inputs)>
   ];
 }
 
@@ -86,7 +107,8 @@ def Tessel_YieldOp : Tessel_Op<"yield", [Pure, Terminator, ReturnLike,
     HasParent<"FusedOp">]> {
   let summary = "the value a fused body computes";
   let description = [{
-    Ends the body of a `tessel.fused` op with the value of its result.
+    Ends the body of a `tessel.fused` op with the value of each of its
+    results, in order.
 
     Example:
 
@@ -94,8 +116,8 @@ def Tessel_YieldOp : Tessel_Op<"yield", [Pure, Terminator, ReturnLike,
     tessel.yield %z : !tessel.tensor<[i:64, o:32], f32>
     ```
   }];
-  let arguments = (ins Tessel_Tensor:$value);
-  let assemblyFormat = "$value attr-dict `:` qualified(type($value))";
+  let arguments = (ins Variadic<Tessel_Tensor>:$values);
+  let assemblyFormat = "$values attr-dict `:` qualified(type($values))";
 }
 
 #endif // TESSEL_FUSED_OPS_TD

@@ -500,8 +500,10 @@ LogicalResult Interpreter::run(Operation *op) {
         for (Operation &inner : body.without_terminator())
           if (failed(run(&inner)))
             return failure();
-        bind(f.getResult(),
-             lookup(cast<YieldOp>(body.getTerminator()).getValue()));
+        for (auto [result, value] :
+             llvm::zip(f.getResults(),
+                       cast<YieldOp>(body.getTerminator()).getValues()))
+          bind(result, lookup(value));
         return success();
       })
       // Mesh-level ops combine the ranks' tensors.

@@ -178,9 +178,9 @@ void fuseGroup(const Group &group) {
   // The fused op stands where its last op stood: the sum, if there is one.
   Operation *last = group.sum ? group.sum : root;
   OpBuilder builder(last);
-  auto fused =
-      FusedOp::create(builder, last->getLoc(), last->getResult(0).getType(),
-                      inputs.getArrayRef());
+  auto fused = FusedOp::create(builder, last->getLoc(),
+                               TypeRange{last->getResult(0).getType()},
+                               inputs.getArrayRef());
   if (Attribute name = last->getAttr("tessel.name"))
     fused->setAttr("tessel.name", name);
   Block &body = fused.getBody().front();
@@ -198,7 +198,7 @@ void fuseGroup(const Group &group) {
     builder.clone(*group.sum, mapping);
   YieldOp::create(builder, last->getLoc(), mapping.lookup(last->getResult(0)));
 
-  last->getResult(0).replaceAllUsesWith(fused.getResult());
+  last->getResult(0).replaceAllUsesWith(fused.getResult(0));
   if (group.sum)
     group.sum->erase();
   for (Operation *member : llvm::reverse(group.members))

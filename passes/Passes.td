@@ -753,4 +753,49 @@ def TesselFuseElementwise
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }
 
+def TesselMergeFusedOutputs
+    : Pass<"tessel-merge-fused-outputs", "::mlir::func::FuncOp"> {
+  let summary = "compute a fused op and the fused op after it that reads it "
+                "as one op of several results";
+  let description = [{
+    tessel-fuse-elementwise leaves a value that is used outside its chain,
+    or returned, as the result of a fused op of its own: an optimizer's
+    new moments, which its parameter's update reads and the step returns,
+    are each a pass over the gradient and the old moment, and the update a
+    third pass that reads them back. This pass merges such a fused op into
+    the fused op right after it that reads one of its results: the merged
+    op computes both bodies in one pass and writes every result, so that
+    AdamW's step reads the gradient, the moments and the parameter once and
+    writes each new value once (28 bytes an element, not 40) in one call
+    instead of three.
+
+    A producer merges when it is the op right before its consumer (but for
+    constants), so that no value lives longer than it did, neither ends in
+    a sum, and its results have the consumer's first result's dimensions
+    and sizes, in its order (their element types may differ). The merged op
+    stands where the consumer stood; its results are the consumer's, then
+    the producer's. Merging repeats, so a chain of such ops becomes one.
+
+    It runs after tessel-fuse-elementwise; `tessel compile` runs it for the
+    CPU runtime (the GPU runtime's fused kernel writes one result).
+
+    Before:
+
+    ```mlir
+    %m2 = tessel.fused %m, %g : (!T, !T) -> !T { ... }
+    %p2 = tessel.fused %p, %m2, %lr : (!T, !T, !S) -> !T { ... }
+    ```
+
+    After:
+
+    ```mlir
+    %p2, %m2 = tessel.fused %p, %m, %g, %lr : (!T, !T, !T, !S) -> (!T, !T) {
+      ... (the first body, then the second's, reading the first's value)
+      tessel.yield %p2v, %m2v : !T, !T
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+}
+
 #endif // TESSEL_PASSES_TD

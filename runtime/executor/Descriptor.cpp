@@ -208,6 +208,13 @@ void parseDescriptor(const char *text, OpDescriptor &desc) {
   if (result == root.end())
     throw OpError("the descriptor has no \"result\"");
   desc.result = parseTensorType(*result, "the result");
+  if (auto more = root.find("more_results"); more != root.end()) {
+    if (!more->is_array())
+      throw OpError("the descriptor's \"more_results\" is not a list");
+    for (size_t i = 0; i < more->size(); ++i)
+      desc.moreResults.push_back(
+          parseTensorType((*more)[i], fmt::format("result {}", i + 1)));
+  }
   if (auto attrs = root.find("attrs"); attrs != root.end()) {
     if (!attrs->is_object())
       throw OpError("the descriptor's \"attrs\" is not an object");

@@ -57,6 +57,9 @@ struct OpDescriptor {
   std::string loc;
   std::vector<TensorType> operands;
   TensorType result;
+  /// The results after the first, of an op that has several (a fused op's
+  /// "more_results"): their buffers follow the operands' in the call.
+  std::vector<TensorType> moreResults;
   nlohmann::json attrs = nlohmann::json::object();
 
   // Attribute accessors: the named attribute, or `fallback` when it is

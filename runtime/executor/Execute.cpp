@@ -124,13 +124,18 @@ PreparedOp &siteOp(tessel_context_t *context, void **site,
     *site = op;
   }
   desc = &op->desc;
-  if (numOperands < 0 ||
-      static_cast<size_t>(numOperands) != desc->operands.size())
+  // The buffers of the results after the first follow the operands.
+  size_t expected = desc->operands.size() + desc->moreResults.size();
+  if (numOperands < 0 || static_cast<size_t>(numOperands) != expected)
     throw OpError(fmt::format("called with {} operands, the descriptor has {}",
-                              numOperands, desc->operands.size()));
-  for (int32_t i = 0; i < numOperands; ++i)
+                              numOperands, expected));
+  for (size_t i = 0; i < desc->operands.size(); ++i)
     if (!operands[i] && desc->operands[i].numElements() > 0)
       throw OpError(fmt::format("operand {} is NULL", i));
+  for (size_t i = 0; i < desc->moreResults.size(); ++i)
+    if (!operands[desc->operands.size() + i] &&
+        desc->moreResults[i].numElements() > 0)
+      throw OpError(fmt::format("the buffer of result {} is NULL", i + 1));
   if (!result && desc->result.numElements() > 0)
     throw OpError("the result buffer is NULL");
   return *op;

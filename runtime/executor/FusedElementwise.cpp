@@ -36,6 +36,11 @@
 // max, min, relu and select treat NaN as ref::applyBinary / applyUnary do. i1
 // values are 0.0f and 1.0f in registers.
 //
+// A body may have results after the first (descriptor "more_results",
+// the body values "outputs"): those values keep their registers to the end
+// of the tile, and each is written from its register into its buffer,
+// which follows the operands' in the call, once the tile is computed.
+//
 // Results of 64K elements or more are split across the OpenMP threads, a
 // few tiles at a time; smaller ones, most of a Transformer's, run on the
 // calling thread.
@@ -217,6 +222,15 @@ struct Instruction {
 /// dim, a trailing run of dims (rows) or a leading one (columns).
 enum class Summing : uint8_t { None, Whole, Rows, Columns };
 
+/// A result after the first: the body value it is, written from that
+/// value's register at the end of each tile into the buffer that follows
+/// the operands' in the call (`buffer`, its index there).
+struct Output {
+  int value = 0;
+  size_t buffer = 0;
+  ref::ElementType type = ref::ElementType::F32;
+};
+
 struct FusedProgram {
   int64_t count = 0; // The elements walked: the result's, or those summed.
   Summing summing = Summing::None;
@@ -236,6 +250,7 @@ struct FusedProgram {
   int numRegisters = 0;
   size_t maxWalkRank = 0;
   std::vector<OperandRead> operands;
+  std::vector<Output> outputs;
   std::vector<ValueHome> homes; // Per value: operands, then body entries.
   std::vector<Instruction> code;
   std::vector<float> constants; // `tile` copies of each constant's value.
@@ -500,13 +515,63 @@ std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
   return body;
 }
 
+/// The body values of the results after the first (attribute "outputs"),
+/// checked against "more_results": each an entry computed by an op (not a
+/// constant, not the last entry, which is the first result), of its
+/// result's type, which has the first result's dims in its order.
+std::vector<int> checkedOutputs(const OpDescriptor &desc,
+                                const std::vector<BodyEntry> &body) {
+  std::vector<int> outputs;
+  auto outputsIt = desc.attrs.find("outputs");
+  if (outputsIt == desc.attrs.end()) {
+    if (!desc.moreResults.empty())
+      throw OpError(fmt::format("{} results but no attribute 'outputs'",
+                                desc.moreResults.size() + 1));
+    return outputs;
+  }
+  if (desc.attrs.contains("sum_of"))
+    throw OpError("a fused op that sums has one result, but attribute "
+                  "'outputs' names more");
+  if (!outputsIt->is_array() || outputsIt->size() != desc.moreResults.size())
+    throw OpError(fmt::format("attribute 'outputs' is not a list of {} value "
+                              "numbers, one per result after the first",
+                              desc.moreResults.size()));
+  size_t numOperands = desc.operands.size();
+  for (size_t k = 0; k < outputsIt->size(); ++k) {
+    const json &number = (*outputsIt)[k];
+    std::string what = fmt::format("result {}", k + 1);
+    if (!number.is_number_integer() ||
+        number.get<int64_t>() < static_cast<int64_t>(numOperands) ||
+        number.get<int64_t>() + 1 >=
+            static_cast<int64_t>(numOperands + body.size()))
+      throw OpError(fmt::format("{} is value {}, not the number of a body "
+                                "entry before the last ({} to {})",
+                                what, number.dump(), numOperands,
+                                numOperands + body.size() - 2));
+    int value = number.get<int>();
+    const BodyEntry &entry = body[value - numOperands];
+    if (entry.isConstant)
+      throw OpError(fmt::format("{} is value {}, a constant", what, value));
+    const TensorType &type = desc.moreResults[k];
+    if (type.dims != desc.result.dims || type.shape != desc.result.shape ||
+        type.type != entry.result.type)
+      throw OpError(fmt::format("{} {} is not of value {}'s type {} with the "
+                                "first result {}'s dims in its order",
+                                what, type.str(), value, entry.result.str(),
+                                desc.result.str()));
+    outputs.push_back(value);
+  }
+  return outputs;
+}
+
 /// Compiles a checked body into instructions over registers.
 FusedProgram compileBody(const OpDescriptor &desc,
                          const std::vector<BodyEntry> &body) {
   const TensorType result = walkedType(desc);
   size_t numOperands = desc.operands.size();
   size_t numValues = numOperands + body.size();
-  FusedLiveness liveness = fusedLiveness(numOperands, body);
+  std::vector<int> outputs = checkedOutputs(desc, body);
+  FusedLiveness liveness = fusedLiveness(numOperands, body, outputs);
   const std::vector<bool> &live = liveness.live;
   const std::vector<int> &lastUse = liveness.lastUse;
 
@@ -594,6 +659,9 @@ FusedProgram compileBody(const OpDescriptor &desc,
     program.code.push_back(instruction);
     giveBackDead(entry.args, static_cast<int>(i));
   }
+  for (size_t k = 0; k < outputs.size(); ++k)
+    program.outputs.push_back(
+        {outputs[k], numOperands + k, desc.moreResults[k].type});
   // A register of its own, which no instruction reads: a narrow result's
   // tile before it is narrowed, or a tile to be summed.
   program.numRegisters = registers.count();
@@ -961,6 +1029,7 @@ public:
       evaluateTile(program_.code.data(), program_.code.size(),
                    scratch_.slots.data(), registers_, tile,
                    static_cast<float *>(result_) + start, n);
+      writeOutputs(start, n);
       return 0;
     }
     float *staged = registers_ + program_.staging * tile;
@@ -980,10 +1049,25 @@ public:
     }
     narrowTile(staged, program_.resultType,
                static_cast<uint16_t *>(result_) + start, n);
+    writeOutputs(start, n);
     return 0;
   }
 
 private:
+  /// Writes the tile of each result after the first from its value's
+  /// register (already rounded to its type by the instruction).
+  void writeOutputs(int64_t start, int64_t n) {
+    for (const Output &output : program_.outputs) {
+      const float *tile = scratch_.slots[output.value];
+      void *buffer = operands_[output.buffer];
+      if (output.type == ref::ElementType::F32)
+        std::copy(tile, tile + n, static_cast<float *>(buffer) + start);
+      else
+        narrowTile(tile, output.type, static_cast<uint16_t *>(buffer) + start,
+                   n);
+    }
+  }
+
   const FusedProgram &program_;
   void *const *operands_;
   void *result_;
@@ -1115,12 +1199,18 @@ void runProgram(const FusedProgram &program, void *const *operands,
 } // namespace
 
 FusedLiveness fusedLiveness(size_t numOperands,
-                            const std::vector<FusedEntry> &body) {
-  // The last entry is live, and what a live entry reads.
+                            const std::vector<FusedEntry> &body,
+                            const std::vector<int> &outputs) {
+  // The last entry is live, the other results' values (read after the last
+  // entry), and what a live entry reads.
   size_t numValues = numOperands + body.size();
   FusedLiveness liveness{std::vector<bool>(numValues, false),
                          std::vector<int>(numValues, -1)};
   liveness.live.back() = true;
+  for (int output : outputs) {
+    liveness.live[output] = true;
+    liveness.lastUse[output] = static_cast<int>(body.size());
+  }
   for (size_t i = body.size(); i-- > 0;) {
     if (!liveness.live[numOperands + i])
       continue;

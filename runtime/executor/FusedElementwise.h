@@ -77,20 +77,27 @@ struct FusedEntry {
 std::vector<FusedEntry> checkFusedBody(const OpDescriptor &desc);
 
 /// Which of a checked body's values (its `numOperands` operands, then its
-/// entries) the result needs, and each one's last use: the index of the
-/// last live entry that reads it, -1 for none. The compilers of the CPU's
-/// and the GPU's fused kernels free a value's register after its last use.
+/// entries) the results need, and each one's last use: the index of the
+/// last live entry that reads it, -1 for none, and past the last entry
+/// (body.size()) for the values of the results after the first
+/// (`outputs`, value numbers), which are written at the end of each tile.
+/// The compilers of the CPU's and the GPU's fused kernels free a value's
+/// register after its last use.
 struct FusedLiveness {
   std::vector<bool> live;
   std::vector<int> lastUse;
 };
 FusedLiveness fusedLiveness(size_t numOperands,
-                            const std::vector<FusedEntry> &body);
+                            const std::vector<FusedEntry> &body,
+                            const std::vector<int> &outputs = {});
 
 /// Makes the kernel of a `tessel.fused` descriptor: checks the body (its
 /// ops, their argument counts, indices and types, and that every entry has
-/// the result's dims) and compiles it into a list of register
-/// instructions. OpError naming the entry and the problem otherwise.
+/// the result's dims) and the results after the first ("more_results",
+/// the body values of attribute "outputs"), and compiles it into a list of
+/// register instructions. OpError naming the entry and the problem
+/// otherwise. The kernel finds the buffers of the results after the first
+/// after the operands' (program.h).
 Kernel buildFused(const OpDescriptor &desc);
 
 } // namespace tessel::runtime

@@ -49,6 +49,10 @@ std::unique_ptr<PreparedOp> prepareOp(const char *descriptor,
   if (builder == builders.kernels.end())
     throw OpError(
         fmt::format("the runtime has no kernel for op '{}'", desc.op));
+  if (!desc.moreResults.empty() && desc.op != "tessel.fused")
+    throw OpError(fmt::format("op '{}' has {} results; only a fused op may "
+                              "have more than one",
+                              desc.op, desc.moreResults.size() + 1));
   auto op = std::make_unique<PreparedOp>();
   // A computing op on f16 (and a bf16 one that oneDNN has no kernel for)
   // runs its f32 kernel between conversions (WidenedOps.h); the device

@@ -246,8 +246,14 @@ Kernel buildCast(const OpDescriptor &desc) {
 }
 
 /// tessel.fused: the whole body per element, in one launch; a body beyond
-/// the program's limits runs on the host.
+/// the program's limits runs on the host. One result only: `tessel compile
+/// --target cuda` does not merge fused ops into ones of several results
+/// (tessel-merge-fused-outputs).
 Kernel buildFusedElementwise(const OpDescriptor &desc) {
+  if (!desc.moreResults.empty())
+    throw OpError(fmt::format("the GPU runtime's fused kernel writes one "
+                              "result, this fused op has {}",
+                              desc.moreResults.size() + 1));
   std::optional<FusedCode> planned = planFused(desc);
   if (!planned)
     return buildOnHost(desc);

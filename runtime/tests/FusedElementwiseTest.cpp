@@ -145,9 +145,10 @@ const std::map<std::string, ref::CompareKind> kCompareKinds = {
 };
 
 /// The body run one entry at a time by the reference kernels, each entry
-/// a separate op as it was before fusion; the last value in the fused
-/// result's dim order.
-std::vector<double> reference(const Fused &fused, const Buffers &operands) {
+/// a separate op as it was before fusion; the last value (or value number
+/// `value`) in the fused result's dim order.
+std::vector<double> reference(const Fused &fused, const Buffers &operands,
+                              int value = -1) {
   std::vector<ref::Tensor> values;
   values.reserve(operands.types.size() + fused.body.size());
   for (size_t i = 0; i < operands.types.size(); ++i)
@@ -183,7 +184,9 @@ std::vector<double> reference(const Fused &fused, const Buffers &operands) {
   }
   ref::TensorSpec resultSpec =
       parseTensorType(fused.result, "the result").spec();
-  return ref::broadcast(values.back(), resultSpec).data;
+  return ref::broadcast(value < 0 ? values.back() : values.at(value),
+                        resultSpec)
+      .data;
 }
 
 /// Whether `got` is `want` to `relative` (1e-6 for f32 results) and a
@@ -793,6 +796,149 @@ TEST(FusedElementwise, LargeBf16ResultAcrossThreads) {
                   E("tessel.mul", {3, 3}, low), // 4
               }};
   expectMatchesReference(fused, makeOperands(fused, -2, 2), "bf16", 0);
+}
+
+/// `fused`'s descriptor with results after the first: `types`, the body
+/// values `outputs`.
+std::string withMoreResults(const Fused &fused, const std::vector<json> &types,
+                            const json &outputs) {
+  json descriptor = json::parse(fused.descriptor());
+  descriptor["more_results"] = types;
+  descriptor["attrs"]["outputs"] = outputs;
+  return descriptor.dump();
+}
+
+/// Runs `descriptor` on `operands` with buffers for its result and the
+/// results `more` after it; each result's elements, or the error.
+std::variant<std::vector<std::vector<double>>, std::string>
+runWithMoreResults(const std::string &descriptor, const json &result,
+                   const std::vector<json> &more, Buffers &operands) {
+  std::vector<TensorType> types = {parseTensorType(result, "the result")};
+  for (const json &type : more)
+    types.push_back(parseTensorType(type, "a result"));
+  std::vector<std::vector<unsigned char>> buffers;
+  for (const TensorType &type : types)
+    buffers.emplace_back(type.numBytes() + 1);
+  std::vector<void *> pointers = operands.pointers();
+  for (size_t k = 1; k < buffers.size(); ++k)
+    pointers.push_back(buffers[k].data());
+  void *site = nullptr;
+  if (std::optional<std::string> error = tryExecute(
+          oneRankContext(), &site, descriptor.c_str(), pointers.data(),
+          static_cast<int32_t>(pointers.size()), buffers[0].data()))
+    return *error;
+  std::vector<std::vector<double>> values(types.size());
+  for (size_t k = 0; k < types.size(); ++k)
+    for (int64_t e = 0; e < types[k].numElements(); ++e)
+      values[k].push_back(loadElement(types[k].type, buffers[k].data(), e));
+  return values;
+}
+
+// An optimizer's update with its new moments as results of their own, as
+// tessel-merge-fused-outputs makes it: each result's buffer gets its body
+// value, rounded to its type (v' in bf16 here), in one tile or many and
+// across threads.
+TEST(FusedElementwise, ResultsAfterTheFirstAreWrittenFromTheirValues) {
+  using Shape = std::pair<std::vector<std::string>, std::vector<int64_t>>;
+  for (const Shape &shape : {Shape{{"in"}, {5}}, Shape{{"out", "in"}, {24, 40}},
+                             Shape{{"n"}, {70001}}}) {
+    Fused fused = adamW(shape.first, shape.second);
+    json full = T(shape.first, shape.second);
+    json narrow = T(shape.first, shape.second, "bf16");
+    fused.body.push_back(E("tessel.cast", {15}, narrow));  // 29: v' in bf16
+    fused.body.push_back(E("tessel.max", {28, 28}, full)); // 30: p' again
+    Buffers operands = makeOperands(fused, 0.01, 1);
+    auto run = runWithMoreResults(
+        withMoreResults(fused, {full, narrow}, json::array({9, 29})), full,
+        {full, narrow}, operands);
+    ASSERT_TRUE(std::holds_alternative<std::vector<std::vector<double>>>(run))
+        << std::get<std::string>(run);
+    const auto &got = std::get<std::vector<std::vector<double>>>(run);
+    // p', m' to f32's precision, v' to bf16's (an f32 value a hair from a
+    // rounding boundary may round the other way).
+    std::vector<std::pair<int, double>> wanted = {
+        {30, 1e-6}, {9, 1e-6}, {29, 1.0 / 128}};
+    for (size_t k = 0; k < wanted.size(); ++k) {
+      std::vector<double> want = reference(fused, operands, wanted[k].first);
+      ASSERT_EQ(got[k].size(), want.size());
+      int mismatches = 0;
+      for (size_t e = 0; e < want.size(); ++e)
+        if (!close(got[k][e], want[e], wanted[k].second) && ++mismatches <= 3)
+          ADD_FAILURE() << "result " << k << " element " << e << ": got "
+                        << got[k][e] << ", the ops one by one give " << want[e];
+      EXPECT_EQ(mismatches, 0) << "result " << k << " of " << got[0].size();
+    }
+  }
+}
+
+TEST(FusedElementwise, MalformedResultsAfterTheFirstAreErrors) {
+  std::string prefix = "tessel: rank 0: error at test.mlir:1:1 in "
+                       "tessel.fused: ";
+  json full = T({"a", "b"}, {4, 3});
+  Fused fused{
+      {full},
+      full,
+      {E("tessel.neg", {0}, full), C(2.0), E("tessel.mul", {1, 2}, full)}};
+  auto errorWith = [&](const std::vector<json> &types, const json &outputs) {
+    Buffers operands = makeOperands(fused, 0, 1);
+    auto run = runWithMoreResults(withMoreResults(fused, types, outputs), full,
+                                  types, operands);
+    return std::holds_alternative<std::string>(run) ? std::get<std::string>(run)
+                                                    : std::string("(no error)");
+  };
+  EXPECT_EQ(errorWith({full}, json::array({1})), "(no error)");
+  EXPECT_EQ(errorWith({full}, json::array({2})),
+            prefix + "result 1 is value 2, a constant");
+  EXPECT_EQ(errorWith({full}, json::array({3})),
+            prefix + "result 1 is value 3, not the number of a body entry "
+                     "before the last (1 to 2)");
+  EXPECT_EQ(errorWith({full}, json::array({0})),
+            prefix + "result 1 is value 0, not the number of a body entry "
+                     "before the last (1 to 2)");
+  EXPECT_EQ(errorWith({full, full}, json::array({1})),
+            prefix + "attribute 'outputs' is not a list of 2 value numbers, "
+                     "one per result after the first");
+  EXPECT_EQ(errorWith({T({"b", "a"}, {3, 4})}, json::array({1})),
+            prefix + "result 1 [b:3, a:4] f32 is not of value 1's type [a:4, "
+                     "b:3] f32 with the first result [a:4, b:3] f32's dims "
+                     "in its order");
+  EXPECT_EQ(errorWith({T({"a", "b"}, {4, 3}, "bf16")}, json::array({1})),
+            prefix + "result 1 [a:4, b:3] bf16 is not of value 1's type "
+                     "[a:4, b:3] f32 with the first result [a:4, b:3] f32's "
+                     "dims in its order");
+
+  // Results without the values that make them, and an op that has one.
+  json descriptor = json::parse(fused.descriptor());
+  descriptor["more_results"] = {full};
+  Buffers operands = makeOperands(fused, 0, 1);
+  std::vector<unsigned char> second(64), first(64);
+  std::vector<void *> pointers = {operands.pointers()[0], second.data()};
+  void *site = nullptr;
+  EXPECT_EQ(tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                       pointers.data(), 2, first.data())
+                .value_or("(no error)"),
+            prefix + "2 results but no attribute 'outputs'");
+  descriptor["op"] = "tessel.neg";
+  descriptor["attrs"] = json::object();
+  site = nullptr;
+  EXPECT_EQ(tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                       pointers.data(), 2, first.data())
+                .value_or("(no error)"),
+            "tessel: rank 0: error at test.mlir:1:1 in tessel.neg: op "
+            "'tessel.neg' has 2 results; only a fused op may have more than "
+            "one");
+  // The buffers of the results after the first count among the operands.
+  descriptor = json::parse(withMoreResults(fused, {full}, json::array({1})));
+  site = nullptr;
+  EXPECT_EQ(tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                       pointers.data(), 1, first.data())
+                .value_or("(no error)"),
+            prefix + "called with 1 operands, the descriptor has 2");
+  pointers[1] = nullptr;
+  EXPECT_EQ(tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                       pointers.data(), 2, first.data())
+                .value_or("(no error)"),
+            prefix + "the buffer of result 1 is NULL");
 }
 
 TEST(FusedElementwise, MalformedBodiesAreErrorsNamingTheProblem) {

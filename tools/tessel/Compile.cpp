@@ -110,6 +110,12 @@ cl::opt<bool> noFusion(
     cl::desc("run every element-wise op as its own runtime call instead of "
              "fusing chains of them (tessel-fuse-elementwise)"),
     cl::sub(compileCommand), cl::sub(runCommand));
+cl::opt<bool> noMergeFusedOutputs(
+    "no-merge-fused-outputs",
+    cl::desc("keep each fused chain one op of one result instead of "
+             "computing a fused op and the fused op after it that reads its "
+             "value in one pass (tessel-merge-fused-outputs)"),
+    cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<bool> gpuFusion(
     "gpu-fusion",
     cl::desc("with --target cuda, fuse element-wise chains too, into the GPU "
@@ -231,6 +237,9 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   // so --target cuda fuses only when asked to.
   options.fuseElementwise =
       !noFusion && (target == RuntimeTarget::Cpu || gpuFusion);
+  // The GPU runtime's fused kernel writes one result.
+  options.mergeFusedOutputs =
+      !noMergeFusedOutputs && target == RuntimeTarget::Cpu;
   options.decomposeEinsum = !noDecomposeEinsum;
   options.overlapCommunication = !noOverlap;
   // The CUDA runtime's halo exchanges block on its stream: splitting a

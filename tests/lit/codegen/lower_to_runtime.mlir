@@ -126,6 +126,42 @@ func.func @fused(%x: !tessel.tensor<[n:4], f32> {tessel.name = "x"},
 
 // -----
 
+// A fused op of two results: both buffers are allocated, the second goes
+// into the operand array after the two inputs (three pointers in all), and
+// the descriptor names its type ("more_results") and its body value
+// ("outputs"): a yielded input is copied into an entry of its own
+// (value 5), the cast (value 3) is written from its own value.
+// CHECK-LABEL: llvm.func @tessel_fn_two_results
+// CHECK: %[[FIRST:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: %[[SECOND:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: %[[THIRD:.*]] = llvm.call @tessel_rt_alloc
+// CHECK: %[[SLOT2:.*]] = llvm.getelementptr %[[ARRAY:.*]][2]
+// CHECK-NEXT: llvm.store %[[SECOND]], %[[SLOT2]]
+// CHECK-NEXT: %[[SLOT3:.*]] = llvm.getelementptr %[[ARRAY]][3]
+// CHECK-NEXT: llvm.store %[[THIRD]], %[[SLOT3]]
+// CHECK-NEXT: %[[COUNT:.*]] = llvm.mlir.constant(4 : i32)
+// CHECK: llvm.call @tessel_rt_execute(%{{.*}}, %{{.*}}, %{{.*}}, %[[ARRAY]], %[[COUNT]], %[[FIRST]])
+// CHECK-NOT: llvm.call @tessel_rt_execute
+// CHECK: llvm.return
+// CHECK: {\22args\22:[0,0],\22attrs\22:{},\22op\22:\22tessel.max\22,{{.*}}\22outputs\22:[5,3]}
+// CHECK-SAME: \22more_results\22:[{\22dims\22:[\22n\22],\22shape\22:[4],\22type\22:\22f32\22},{\22dims\22:[\22n\22],\22shape\22:[4],\22type\22:\22bf16\22}]
+func.func @two_results(%x: !tessel.tensor<[n:4], f32> {tessel.name = "x"},
+                       %dy: !tessel.tensor<[n:4], f32> {tessel.name = "dy"})
+    -> (!tessel.tensor<[n:4], f32> {tessel.name = "a"},
+        !tessel.tensor<[n:4], f32> {tessel.name = "b"},
+        !tessel.tensor<[n:4], bf16> {tessel.name = "c"}) {
+  %a, %b, %c = tessel.fused %x, %dy : (!tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>) -> (!tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], bf16>) {
+  ^bb0(%p: !tessel.tensor<[n:4], f32>, %q: !tessel.tensor<[n:4], f32>):
+    %n = tessel.neg %p : !tessel.tensor<[n:4], f32> -> !tessel.tensor<[n:4], f32>
+    %h = tessel.cast %n : !tessel.tensor<[n:4], f32> -> !tessel.tensor<[n:4], bf16>
+    %s = tessel.mul %n, %q : !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32> -> !tessel.tensor<[n:4], f32>
+    tessel.yield %s, %p, %h : !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], bf16>
+  }
+  return %a, %b, %c : !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], bf16>
+}
+
+// -----
+
 // Boolean constants are 0 and 1 in descriptors (an i1's one bit read as
 // signed would be -1), as a splat and as a list.
 // CHECK-LABEL: llvm.func @tessel_fn_masks

@@ -64,11 +64,51 @@ func.func @smaller_op(%x: !tessel.tensor<[k:3, j:2], f32>, %v: !tessel.tensor<[j
 // -----
 
 func.func @yield_type(%x: !tessel.tensor<[k:3, j:2], f32>) {
-  // expected-error @+1 {{'tessel.fused' op yields '!tessel.tensor<[j:2, k:3], f32>' but its result has type '!tessel.tensor<[k:3, j:2], f32>'}}
+  // expected-error @+1 {{'tessel.fused' op yields '!tessel.tensor<[j:2, k:3], f32>' as value 0 but its result 0 has type '!tessel.tensor<[k:3, j:2], f32>'}}
   %y = tessel.fused %x : (!tessel.tensor<[k:3, j:2], f32>) -> !tessel.tensor<[k:3, j:2], f32> {
   ^bb0(%a: !tessel.tensor<[k:3, j:2], f32>):
     %n = tessel.neg %a : !tessel.tensor<[k:3, j:2], f32> -> !tessel.tensor<[j:2, k:3], f32>
     tessel.yield %n : !tessel.tensor<[j:2, k:3], f32>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_count(%x: !tessel.tensor<[k:3], f32>) {
+  // expected-error @+1 {{'tessel.fused' op yields 1 values but has 2 results}}
+  %y:2 = tessel.fused %x : (!tessel.tensor<[k:3], f32>) -> (!tessel.tensor<[k:3], f32>, !tessel.tensor<[k:3], f32>) {
+  ^bb0(%a: !tessel.tensor<[k:3], f32>):
+    %n = tessel.neg %a : !tessel.tensor<[k:3], f32> -> !tessel.tensor<[k:3], f32>
+    tessel.yield %n : !tessel.tensor<[k:3], f32>
+  }
+  return
+}
+
+// -----
+
+// Every result is written where the first one's element is: the same dims
+// in the same order.
+func.func @second_result_order(%x: !tessel.tensor<[k:3, j:2], f32>) {
+  // expected-error @+1 {{'tessel.fused' op result 1 has type '!tessel.tensor<[j:2, k:3], f32>', whose dimensions are not those of result 0 '!tessel.tensor<[k:3, j:2], f32>' in its order}}
+  %y:2 = tessel.fused %x : (!tessel.tensor<[k:3, j:2], f32>) -> (!tessel.tensor<[k:3, j:2], f32>, !tessel.tensor<[j:2, k:3], f32>) {
+  ^bb0(%a: !tessel.tensor<[k:3, j:2], f32>):
+    %n = tessel.neg %a : !tessel.tensor<[k:3, j:2], f32> -> !tessel.tensor<[k:3, j:2], f32>
+    %t = tessel.neg %a : !tessel.tensor<[k:3, j:2], f32> -> !tessel.tensor<[j:2, k:3], f32>
+    tessel.yield %n, %t : !tessel.tensor<[k:3, j:2], f32>, !tessel.tensor<[j:2, k:3], f32>
+  }
+  return
+}
+
+// -----
+
+func.func @sum_with_two_results(%x: !tessel.tensor<[k:3], f32>) {
+  // expected-error @+1 {{'tessel.fused' op ends in a sum but has 2 results; a sum is the only result}}
+  %y:2 = tessel.fused %x : (!tessel.tensor<[k:3], f32>) -> (!tessel.tensor<[], f32>, !tessel.tensor<[], f32>) {
+  ^bb0(%a: !tessel.tensor<[k:3], f32>):
+    %n = tessel.mul %a, %a : !tessel.tensor<[k:3], f32>, !tessel.tensor<[k:3], f32> -> !tessel.tensor<[k:3], f32>
+    %s = tessel.reduce sum %n : !tessel.tensor<[k:3], f32> -> !tessel.tensor<[], f32>
+    tessel.yield %s : !tessel.tensor<[], f32>
   }
   return
 }

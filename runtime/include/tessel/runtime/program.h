@@ -41,6 +41,14 @@
  * or hold them in another order, and are broadcast by name as the ops
  * themselves broadcast.
  *
+ * A fused op may have several results (tessel-merge-fused-outputs): its
+ * descriptor then lists the types of the results after the first as
+ * "more_results": [TENSOR, ...] (each with the first result's dims and
+ * sizes in its order), and "attrs" names the body value of each as
+ * "outputs": [k, ...], entries computed by an op before the last. The call
+ * passes the first result's buffer as `result` and the others' buffers
+ * after the operands in `operands`, `num_operands` counting both.
+ *
  * The program also exports tessel_program_metadata, a JSON object:
  *
  *   {"mesh": {"axes": ["data", "model"], "sizes": [2, 2]},
