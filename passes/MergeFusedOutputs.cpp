@@ -10,10 +10,11 @@
 // parameter once and writes the three new values once, 28 bytes an element
 // instead of 40, in one runtime call instead of three.
 //
-// Only the op right before the consumer (constants aside) merges, so no
-// value lives longer than before: the producer's inputs died at the
-// producer and now die one op later, at the merged op, with nothing
-// allocated in between. Sums end their bodies and stay apart, and every
+// Only the op right before the consumer merges (but for ops in between
+// that make only constants and scalars), so no value lives longer than
+// before but across those: the producer's inputs died at the producer and
+// now die at the merged op, with nothing larger than a scalar allocated in
+// between. Sums end their bodies and stay apart, and every
 // result must have the consumer's first result's dims in its order, since
 // the kernel writes each result's tile where it writes the first one's.
 //
@@ -43,17 +44,35 @@ bool sameWalk(Type a, Type b) {
          first.getShape() == second.getShape();
 }
 
+/// Whether `op` makes nothing but constants and scalars: a merge may keep
+/// a producer's inputs alive across it (an optimizer's bias corrections,
+/// cast to f32 right before the first update that reads them).
+bool makesOnlyScalars(Operation *op) {
+  return isa<ConstantOp>(op) ||
+         llvm::all_of(op->getResultTypes(), [](Type type) {
+           auto tensor = dyn_cast<NamedTensorType>(type);
+           return tensor && tensor.getNumElements() <= 1;
+         });
+}
+
 /// The fused op that `consumer` can absorb: the op right before it but for
-/// constants, a fused op without a sum whose results `consumer` reads and
-/// which walk as `consumer`'s first result does.
+/// ops that make only constants and scalars and do not read it, a fused op
+/// without a sum whose results `consumer` reads and which walk as
+/// `consumer`'s first result does.
 FusedOp mergeableProducer(FusedOp consumer) {
   if (getFusedSum(consumer))
     return {};
   Operation *previous = consumer->getPrevNode();
-  while (previous && isa<ConstantOp>(previous))
+  while (previous && !isa<FusedOp>(previous) && makesOnlyScalars(previous))
     previous = previous->getPrevNode();
   auto producer = dyn_cast_or_null<FusedOp>(previous);
   if (!producer || getFusedSum(producer))
+    return {};
+  // The merged op stands where the consumer does: every other user of the
+  // producer's results must come after it.
+  if (llvm::any_of(producer->getUsers(), [&](Operation *user) {
+        return user != consumer && user->isBeforeInBlock(consumer);
+      }))
     return {};
   bool reads = llvm::any_of(consumer.getInputs(), [&](Value input) {
     return input.getDefiningOp() == producer.getOperation();

@@ -770,8 +770,10 @@ def TesselMergeFusedOutputs
     instead of three.
 
     A producer merges when it is the op right before its consumer (but for
-    constants), so that no value lives longer than it did, neither ends in
-    a sum, and its results have the consumer's first result's dimensions
+    ops that make only constants and scalars, such as an optimizer's bias
+    corrections, and do not read it), so that no value lives longer than
+    it did but across those, no other user of its results comes before the
+    consumer, neither ends in a sum, and its results have the consumer's first result's dimensions
     and sizes, in its order (their element types may differ). The merged op
     stands where the consumer stood; its results are the consumer's, then
     the producer's. Merging repeats, so a chain of such ops becomes one.

@@ -72,7 +72,6 @@ std::optional<Kernel> buildFastEinsum(const OpDescriptor &desc) {
   if (desc.operands.size() != 2)
     return std::nullopt;
   const TensorType &lhs = desc.operands[0], &rhs = desc.operands[1];
-  ref::ElementType type = desc.result.type;
   if (!allOfKernelType({&lhs, &rhs, &desc.result}))
     return std::nullopt;
   if (!isMatmulShaped(lhs, rhs, desc.result))

@@ -9,6 +9,8 @@
 // RUN: tessel-eval --print-limit=64 --function=not_adjacent %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=sum_after %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=sum_after %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=scalars_between %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=scalars_between %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
 // And the merged ops print and parse back:
 // RUN: tessel-opt %t.mlir | tessel-opt | FileCheck %s --check-prefix=ROUND
@@ -112,4 +114,31 @@ func.func @sum_after() -> (!v, !s) {
   %sq = tessel.mul %k, %b : !v, !v -> !v
   %sum = tessel.reduce sum %sq : !v -> !s
   return %k, %sum : !v, !s
+}
+
+// Ops that make only scalars may stand between the two (Adam's bias
+// corrections, cast to f32 right before the first update); one that reads
+// the producer's value may not.
+// CHECK-LABEL: func.func @scalars_between
+// CHECK: tessel.cast
+// CHECK: %[[M:.*]]:2 = tessel.fused
+// CHECK: %[[F:.*]] = tessel.fused
+// CHECK: tessel.reduce max %[[F]]
+// CHECK: = tessel.fused %[[F]]
+// CHECK: return %[[M]]#0, %[[M]]#1
+func.func @scalars_between() -> (!v, !v, !s, !v) {
+  %a = tessel.iota "i" : !v
+  %b = tessel.iota "o" : !v
+  %h = tessel.neg %a : !v -> !v
+  %k = tessel.add %h, %b : !v, !v -> !v
+  %wide = tessel.constant 5.0e-01 : f64 -> !tessel.tensor<[], f64>
+  %half = tessel.cast %wide : !tessel.tensor<[], f64> -> !s
+  %u = tessel.mul %k, %half : !v, !s -> !v
+  %w = tessel.exp %u : !v
+  %e = tessel.exp %b : !v
+  %f = tessel.add %e, %a : !v, !v -> !v
+  %first = tessel.reduce max %f : !v -> !s
+  %g = tessel.mul %f, %first : !v, !s -> !v
+  %y = tessel.sqrt %g : !v
+  return %w, %k, %first, %y : !v, !v, !s, !v
 }
