@@ -70,6 +70,11 @@ std::optional<Options> parseOptions(int argc, char **argv, bool print,
                "Time every op during training (from the second step: the "
                "first loads kernels) and print, on rank 0, the time per step "
                "of each kind of op and of the costliest call sites");
+  app.add_option("--profile-sites", options.profileSites,
+                 "Call sites --profile lists, the costliest first (0: every "
+                 "one)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_flag("!--no-evaluate", options.evaluate,
                "skip the test-split accuracy after training");
   app.add_option("--eval-every", options.evalEvery,

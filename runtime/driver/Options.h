@@ -44,6 +44,8 @@ struct Options {
   bool skipNonFinite = false;
   /// Time every op during training and print where the time went.
   bool profile = false;
+  /// How many of the costliest call sites the profile lists (0: all).
+  int profileSites = 15;
 };
 
 /// Parses the command line. Returns the options, or the exit status when

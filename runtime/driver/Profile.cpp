@@ -104,7 +104,10 @@ void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
   printCommunication(out, sites, perStep);
   printReferenceKernels(out, sites, steps, row);
   fmt::print(out, "  costliest call sites:\n");
-  for (int i = 0; i < topSites && i < static_cast<int>(sites.size()); ++i)
+  int listed = static_cast<int>(sites.size());
+  if (topSites > 0)
+    listed = std::min(listed, topSites);
+  for (int i = 0; i < listed; ++i)
     row(sites[i], sites[i].op + " at " + sites[i].loc);
   std::fflush(out);
 }

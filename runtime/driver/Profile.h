@@ -20,7 +20,7 @@ namespace tessel::driver {
 /// profiled): by op name, the communication (time waited for, and time in
 /// flight behind other ops: runtime/README.md, "The driver"), the call
 /// sites that ran reference kernels (slow paths; "none" when none did),
-/// then the `topSites` costliest call sites.
+/// then the `topSites` costliest call sites (0: every one).
 void printOpProfile(std::FILE *out, int64_t steps, int topSites = 15);
 
 } // namespace tessel::driver

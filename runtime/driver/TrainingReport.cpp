@@ -162,7 +162,8 @@ void TrainingReport::printSummary() {
              largest, peakMiB[0]);
   std::fflush(stdout);
   if (options.profile)
-    printOpProfile(stdout, options.steps - firstProfiledStep());
+    printOpProfile(stdout, options.steps - firstProfiledStep(),
+                   options.profileSites);
   if (metrics) {
     nlohmann::json line = {
         {"trained_steps", trained},

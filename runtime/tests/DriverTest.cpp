@@ -172,6 +172,30 @@ TEST(Driver, ProfilePrintsTheTimeOfEachKindOfOp) {
   EXPECT_TRUE(printed(job, "reference kernels (slow paths): none"));
 }
 
+TEST(Driver, ProfileListsAsManyCallSitesAsAsked) {
+  REQUIRE_DATA();
+  auto sitesListed = [](const Job &job) {
+    size_t count = 0;
+    for (size_t at = job.output.find(" at linear.mlir:");
+         at != std::string::npos;
+         at = job.output.find(" at linear.mlir:", at + 1))
+      ++count;
+    return count;
+  };
+  Job one =
+      runJob(1, TESSEL_LINEAR_NP1, "--steps 3 --profile --profile-sites 1");
+  ASSERT_EQ(one.status, 0) << one.output;
+  EXPECT_EQ(sitesListed(one), 1u) << one.output;
+  // 0 lists every site: the linear step has more than one.
+  Job all =
+      runJob(1, TESSEL_LINEAR_NP1, "--steps 3 --profile --profile-sites 0");
+  ASSERT_EQ(all.status, 0) << all.output;
+  EXPECT_GT(sitesListed(all), 1u) << all.output;
+  Job bad = runJob(1, TESSEL_LINEAR_NP1, "--steps 3 --profile-sites -2");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_TRUE(printed(bad, "--profile-sites")) << bad.output;
+}
+
 TEST(Driver, OneAndTwoRanksPrintTheSameLosses) {
   REQUIRE_DATA();
   fs::path dir = scratch("ranks");

@@ -144,6 +144,7 @@ add_dependencies(tessel-runtime-driver-tests
   ${TESSEL_LINEAR_PIPELINES})
 foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClearError
              Loss:TrainingLowersTheLoss Profile:ProfilePrintsTheTimeOfEachKindOfOp
+             ProfileSites:ProfileListsAsManyCallSitesAsAsked
              Ranks:OneAndTwoRanksPrintTheSameLosses
              Resume:CheckpointFromTwoRanksResumesOnOne
              BadCheckpoint:CheckpointThatDisagreesIsAClearError
