@@ -57,6 +57,18 @@ public:
   /// Each tensor's offset at the current outer index.
   int64_t offset(size_t tensor) const { return offsets_[tensor]; }
 
+  /// Moves to the outer index of row-major position `position` (0 is the
+  /// first), so that a thread can walk a part of the outer dims.
+  void seek(int64_t position) {
+    offsets_.fill(0);
+    for (int d = static_cast<int>(index_.size()) - 1; d >= 0; --d) {
+      index_[d] = position % sizes_[d];
+      position /= sizes_[d];
+      for (size_t t = 0; t < N; ++t)
+        offsets_[t] += index_[d] * (*strides_[t])[d];
+    }
+  }
+
   /// Moves to the next outer index; false after the last.
   bool next() {
     for (int d = static_cast<int>(index_.size()) - 1; d >= 0; --d) {

@@ -32,6 +32,10 @@
 
 #include <gtest/gtest.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -717,6 +721,59 @@ TEST(FastReduce, BiasGradientsReduceInnerDimsFirst) {
                     1e-5);
     }
   }
+}
+
+// Reductions of 64K elements or more are shared out across threads: a
+// kept inner run by columns, a reduced one by rows where every outer dim is
+// kept. Every result element combines the same elements in the same order
+// on any number of threads, so the bits are the one-thread result's.
+TEST(FastReduce, LargeReductionsGiveTheSameBitsOnAnyNumberOfThreads) {
+#ifndef _OPENMP
+  GTEST_SKIP() << "built without OpenMP: reductions run on one thread";
+#else
+  struct Case {
+    TensorType x, y;
+  };
+  std::vector<Case> cases = {
+      // Columns: a bias's gradient over the batch dims.
+      {tensor({"a", "c"}, {300, 1030}), tensor({"c"}, {1030})},
+      {tensor({"a", "b", "c"}, {40, 30, 70}), tensor({"b", "c"}, {30, 70})},
+      // Columns into a result in another dim order (a strided run).
+      {tensor({"a", "b", "c"}, {40, 30, 70}), tensor({"c", "b"}, {70, 30})},
+      // Rows: a row mean, every outer dim kept.
+      {tensor({"a", "c"}, {300, 1030}), tensor({"a"}, {300})},
+      {tensor({"a", "b", "c"}, {40, 30, 70}), tensor({"a", "b"}, {40, 30})},
+      // Neither: one thread.
+      {tensor({"a", "b", "c"}, {40, 30, 70}), tensor({"b"}, {30})},
+      {tensor({"a", "c"}, {300, 1030}), tensor({}, {})},
+  };
+  int threads = omp_get_max_threads();
+  for (ref::ReductionKind kind :
+       {ref::ReductionKind::Sum, ref::ReductionKind::Mean,
+        ref::ReductionKind::Max}) {
+    for (const Case &c : cases) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + ": " + c.x.str() +
+                   " into " + c.y.str());
+      std::optional<Kernel> fast =
+          buildFastReduce(kind, op({c.x}, c.y), unreachable());
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> in = {Buffer(c.x, Values::Signed, 31)};
+      void *operand = in[0].bytes.data();
+      std::vector<std::vector<unsigned char>> results;
+      for (int count : {1, 2, 3}) {
+        omp_set_num_threads(count);
+        Buffer got(c.y);
+        (*fast)(context(), &operand, got.bytes.data());
+        results.push_back(got.bytes);
+      }
+      omp_set_num_threads(threads);
+      EXPECT_EQ(results[0], results[1]) << "2 threads";
+      EXPECT_EQ(results[0], results[2]) << "3 threads";
+      expectMatches(*fast, in, c.y, ref::reduce(kind, in[0].load(), c.y.spec()),
+                    1e-4);
+    }
+  }
+#endif
 }
 
 TEST(FastReduce, MaxAndMinLetANaNWinAsTheReferenceDoes) {
