@@ -5,7 +5,10 @@
 #include "executor/ElementWalk.h"
 #include "executor/TypedElements.h"
 
+#include <algorithm>
 #include <functional>
+#include <memory>
+#include <vector>
 
 namespace tessel::runtime {
 
@@ -173,10 +176,21 @@ std::optional<Kernel> buildTypedIota(const OpDescriptor &desc,
     inner *= y.shape[d];
   return byType(y.type, [&](auto tag) -> std::optional<Kernel> {
     using T = typename decltype(tag)::type;
+    // The `size` values converted once, then copied run by run: converting
+    // and dividing per element cost the Transformer's causal-mask iota
+    // along its innermost dim (16K elements) 0.15 ms a call.
+    auto values = std::make_shared<std::vector<T>>();
+    for (int64_t i = 0; i < size; ++i)
+      values->push_back(storeValue<T>(static_cast<double>(i)));
     return Kernel([=](tessel_context_t &, void *const *, void *result) {
       T *out = static_cast<T *>(result);
-      for (int64_t k = 0; k < count; ++k)
-        out[k] = storeValue<T>(static_cast<double>(k / inner % size));
+      for (int64_t start = 0; start < count; start += size * inner) {
+        if (inner == 1)
+          std::copy(values->begin(), values->end(), out + start);
+        else
+          for (int64_t i = 0; i < size; ++i)
+            std::fill_n(out + start + i * inner, inner, (*values)[i]);
+      }
     });
   });
 }

@@ -1428,12 +1428,15 @@ TEST(TypedElementwise, CastsBetweenEveryPairAndIota) {
       std::vector<Buffer> in = {edgeValues(x, 61)};
       expectMatches(*fast, in, y, ref::cast(in[0].load(), to), 0);
     }
+    // Along the outermost, a middle and the innermost dim.
     TensorType y = tensor({"a", "b", "c"}, {3, 4, 2}, from);
-    OpDescriptor desc = op({}, y);
-    std::optional<Kernel> fast = buildTypedIota(desc, "b");
-    ASSERT_TRUE(fast);
-    std::vector<Buffer> none;
-    expectMatches(*fast, none, y, ref::iota(y.spec(), "b"), 0);
+    for (const char *dim : {"a", "b", "c"}) {
+      SCOPED_TRACE(std::string("iota along ") + dim);
+      std::optional<Kernel> fast = buildTypedIota(op({}, y), dim);
+      ASSERT_TRUE(fast);
+      std::vector<Buffer> none;
+      expectMatches(*fast, none, y, ref::iota(y.spec(), dim), 0);
+    }
   }
   // f16 and bf16 stay on the reference and oneDNN.
   EXPECT_FALSE(buildTypedCast(
