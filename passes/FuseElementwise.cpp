@@ -39,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/FusionMembers.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,48 +58,9 @@ using namespace mlir::tessel;
 
 namespace {
 
-/// f32, bf16 or f16: the types the runtime's fused kernel computes.
-bool isComputedFloat(Value value) {
-  Type element = cast<NamedTensorType>(value.getType()).getElementType();
-  return element.isF32() || element.isBF16() || element.isF16();
-}
-
-bool isNarrowFloat(Value value) {
-  Type element = cast<NamedTensorType>(value.getType()).getElementType();
-  return element.isBF16() || element.isF16();
-}
-
-bool isI1(Value value) {
-  return cast<NamedTensorType>(value.getType()).getElementType().isInteger(1);
-}
-
-/// Whether the runtime's fused kernel computes `op`: an element-wise op
-/// or a cast on float values (a comparison of floats into i1, a select on
-/// an i1 condition). Constants are not members: they are copied into
-/// bodies.
-bool isFusionMember(Operation *op) {
-  if (!isFusibleElementwiseOp(op) || isa<ConstantOp>(op))
-    return false;
-  if (auto compare = dyn_cast<CompareOp>(op))
-    return isComputedFloat(compare.getLhs()) &&
-           isComputedFloat(compare.getRhs());
-  if (auto select = dyn_cast<SelectOp>(op))
-    return isI1(select.getCondition()) &&
-           isComputedFloat(select.getOnTrue()) &&
-           isComputedFloat(select.getOnFalse()) &&
-           isComputedFloat(select.getResult());
-  return llvm::all_of(op->getOperands(), isComputedFloat) &&
-         isComputedFloat(op->getResult(0));
-}
-
 bool sameDimensions(Value a, Value b) {
   return haveSameDimensionSet(cast<NamedTensorType>(a.getType()),
                               cast<NamedTensorType>(b.getType()));
-}
-
-bool isSplatConstant(Value value) {
-  Operation *op = value.getDefiningOp();
-  return op && isa<ConstantOp>(op) && isFusibleElementwiseOp(op);
 }
 
 /// The ops of one fused group: its root and the producers that joined,

@@ -10,6 +10,11 @@
 // parameter once and writes the three new values once, 28 bytes an element
 // instead of 40, in one runtime call instead of three.
 //
+// An element-wise op that the fusion left alone (a group of one, its value
+// used outside any chain) takes part as a fused op of its own: a bias
+// added before GELU, whose sum GELU's gradient reads again, is then
+// computed in GELU's pass, which writes both.
+//
 // Only the op right before the consumer merges (but for ops in between
 // that make only constants and scalars), so no value lives longer than
 // before but across those: the producer's inputs died at the producer and
@@ -20,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/FusionMembers.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -55,34 +61,75 @@ bool makesOnlyScalars(Operation *op) {
          });
 }
 
-/// The fused op that `consumer` can absorb: the op right before it but for
-/// ops that make only constants and scalars and do not read it, a fused op
-/// without a sum whose results `consumer` reads and which walk as
-/// `consumer`'s first result does.
-FusedOp mergeableProducer(FusedOp consumer) {
-  if (getFusedSum(consumer))
-    return {};
-  Operation *previous = consumer->getPrevNode();
-  while (previous && !isa<FusedOp>(previous) && makesOnlyScalars(previous))
-    previous = previous->getPrevNode();
-  auto producer = dyn_cast_or_null<FusedOp>(previous);
-  if (!producer || getFusedSum(producer))
-    return {};
+/// Whether `op` can take part in a merge: a fused op without a sum, or an
+/// element-wise op that tessel-fuse-elementwise left alone (a group of
+/// one, its value used outside any chain: a bias added before GELU, whose
+/// sum GELU's gradient reads again) with a float result of more than one
+/// element, which becomes a fused op of its own to merge.
+bool canMerge(Operation *op) {
+  if (auto fused = dyn_cast<FusedOp>(op))
+    return !getFusedSum(fused);
+  if (!isFusionMember(op) || !isComputedFloat(op->getResult(0)))
+    return false;
+  return cast<NamedTensorType>(op->getResult(0).getType()).getNumElements() > 1;
+}
+
+/// The op that `consumer` can absorb: the op right before it but for ops
+/// that make only constants and scalars and do not read it, one that can
+/// merge, whose results `consumer` reads and which walk as `consumer`'s
+/// first result does.
+Operation *mergeableProducer(Operation *consumer) {
+  if (!canMerge(consumer))
+    return nullptr;
+  Operation *producer = consumer->getPrevNode();
+  while (producer && !canMerge(producer) && makesOnlyScalars(producer))
+    producer = producer->getPrevNode();
+  if (!producer || !canMerge(producer))
+    return nullptr;
   // The merged op stands where the consumer does: every other user of the
   // producer's results must come after it.
   if (llvm::any_of(producer->getUsers(), [&](Operation *user) {
         return user != consumer && user->isBeforeInBlock(consumer);
       }))
-    return {};
-  bool reads = llvm::any_of(consumer.getInputs(), [&](Value input) {
-    return input.getDefiningOp() == producer.getOperation();
+    return nullptr;
+  bool reads = llvm::any_of(consumer->getOperands(), [&](Value operand) {
+    return operand.getDefiningOp() == producer;
   });
-  Type walked = consumer.getResult(0).getType();
-  if (!reads || !llvm::all_of(producer.getResultTypes(), [&](Type type) {
+  Type walked = consumer->getResult(0).getType();
+  if (!reads || !llvm::all_of(producer->getResultTypes(), [&](Type type) {
         return sameWalk(type, walked);
       }))
-    return {};
+    return nullptr;
   return producer;
+}
+
+/// `op` as a fused op: itself, or a fused op of it alone in its place
+/// (its splat constant operands copied into the body, as the fusion does).
+FusedOp asFused(Operation *op) {
+  if (auto fused = dyn_cast<FusedOp>(op))
+    return fused;
+  llvm::SetVector<Value> inputs;
+  for (Value operand : op->getOperands())
+    if (!isSplatConstant(operand))
+      inputs.insert(operand);
+  OpBuilder builder(op);
+  auto fused = FusedOp::create(builder, op->getLoc(), op->getResultTypes(),
+                               inputs.getArrayRef());
+  if (Attribute name = op->getAttr("tessel.name"))
+    fused->setAttr("tessel.name", name);
+  Block &body = fused.getBody().front();
+  IRMapping mapping;
+  mapping.map(inputs.getArrayRef(), body.getArguments());
+  builder.setInsertionPointToStart(&body);
+  for (Value operand : op->getOperands())
+    if (!mapping.contains(operand))
+      mapping.map(operand,
+                  builder.clone(*operand.getDefiningOp())->getResult(0));
+  Operation *copy = builder.clone(*op, mapping);
+  YieldOp::create(builder, op->getLoc(), copy->getResults());
+  op->replaceAllUsesWith(fused.getResults());
+  op->erase();
+  return fused;
 }
 
 /// Clones `from`'s body ops into the builder's block, its arguments read as
@@ -102,15 +149,24 @@ SmallVector<Value> cloneBody(OpBuilder &builder, FusedOp from,
 
 /// Replaces `producer` and `consumer` by one fused op at the consumer's
 /// place: the producer's body, then the consumer's reading the producer's
-/// values; the consumer's results, then the producer's.
+/// values; the consumer's results, then those of the producer's that
+/// something besides the consumer reads (a value only the consumer read is
+/// never stored).
 FusedOp merge(FusedOp producer, FusedOp consumer) {
   llvm::SetVector<Value> inputs;
   inputs.insert_range(producer.getInputs());
   for (Value input : consumer.getInputs())
     if (input.getDefiningOp() != producer.getOperation())
       inputs.insert(input);
+  SmallVector<OpResult> kept;
+  for (OpResult result : producer->getResults())
+    if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+          return user != consumer.getOperation();
+        }))
+      kept.push_back(result);
   SmallVector<Type> types(consumer.getResultTypes());
-  llvm::append_range(types, producer.getResultTypes());
+  for (OpResult result : kept)
+    types.push_back(result.getType());
 
   OpBuilder builder(consumer);
   auto merged =
@@ -134,14 +190,15 @@ FusedOp merge(FusedOp producer, FusedOp consumer) {
             ? produced[cast<OpResult>(input).getResultNumber()]
             : argumentOf.lookup(input));
   SmallVector<Value> yielded = cloneBody(builder, consumer, consumerArguments);
-  llvm::append_range(yielded, produced);
+  for (OpResult result : kept)
+    yielded.push_back(produced[result.getResultNumber()]);
   YieldOp::create(builder, consumer.getLoc(), yielded);
 
-  consumer->replaceAllUsesWith(
-      merged.getResults().take_front(consumer.getNumResults()));
+  unsigned consumerResults = consumer.getNumResults();
+  consumer->replaceAllUsesWith(merged.getResults().take_front(consumerResults));
   consumer->erase();
-  producer->replaceAllUsesWith(
-      merged.getResults().drop_front(types.size() - producer.getNumResults()));
+  for (auto [index, result] : llvm::enumerate(kept))
+    result.replaceAllUsesWith(merged.getResult(consumerResults + index));
   producer->erase();
   return merged;
 }
@@ -156,10 +213,15 @@ struct MergeFusedOutputsPass
       return;
     // In program order: a merge replaces the op and the one before it, so
     // the ops after it are still in the list.
-    SmallVector<FusedOp> fusedOps(func.getBody().front().getOps<FusedOp>());
-    for (FusedOp consumer : fusedOps)
-      while (FusedOp producer = mergeableProducer(consumer))
-        consumer = merge(producer, consumer);
+    SmallVector<Operation *> candidates;
+    for (Operation &op : func.getBody().front())
+      if (canMerge(&op))
+        candidates.push_back(&op);
+    for (Operation *consumer : candidates)
+      while (Operation *producer = mergeableProducer(consumer)) {
+        FusedOp fusedProducer = asFused(producer);
+        consumer = merge(fusedProducer, asFused(consumer));
+      }
   }
 };
 

@@ -769,6 +769,11 @@ def TesselMergeFusedOutputs
     writes each new value once (28 bytes an element, not 40) in one call
     instead of three.
 
+    An element-wise op that tessel-fuse-elementwise left alone (its value
+    is used outside any chain, such as a bias added before GELU, which
+    GELU's gradient reads again), with a float result of more than one
+    element, takes part as a fused op of its own.
+
     A producer merges when it is the op right before its consumer (but for
     ops that make only constants and scalars, such as an optimizer's bias
     corrections, and do not read it), so that no value lives longer than

@@ -11,6 +11,8 @@
 // RUN: tessel-eval --print-limit=64 --function=sum_after %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=scalars_between %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=scalars_between %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=bias_then_gelu %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=bias_then_gelu %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
 // And the merged ops print and parse back:
 // RUN: tessel-opt %t.mlir | tessel-opt | FileCheck %s --check-prefix=ROUND
@@ -22,12 +24,13 @@
 
 // An Adam update: the fusion leaves the two moments (returned, and read by
 // the parameter's update) as fused ops of their own right before the
-// update; both merge into it, the update's result first, then the second
-// moment's, then the first moment's (merged last). The merged op reads the
-// gradient, the moments and the parameter once.
+// update, and the gradient g (read by both moments) as an op alone right
+// before them; all merge into the update: its result first, then the
+// second moment's, then the first moment's. g, which only the merged
+// chain reads, is computed in the same pass and never stored.
 // CHECK-LABEL: func.func @adam
-// CHECK: %[[G:.*]] = tessel.mul
-// CHECK-NEXT: %[[R:.*]]:3 = tessel.fused %{{.*}}, %[[G]], %{{.*}}, %{{.*}} :
+// CHECK-NOT: = tessel.mul
+// CHECK: %[[R:.*]]:3 = tessel.fused
 // CHECK-SAME: -> (!tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4, o:3], f32>)
 // CHECK-NOT: tessel.fused
 // CHECK: tessel.yield %{{.*}}, %{{.*}}, %{{.*}} : !tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[i:4, o:3], f32>
@@ -141,4 +144,20 @@ func.func @scalars_between() -> (!v, !v, !s, !v) {
   %g = tessel.mul %f, %first : !v, !s -> !v
   %y = tessel.sqrt %g : !v
   return %w, %k, %first, %y : !v, !v, !s, !v
+}
+
+// Ops the fusion leaves alone take part too: a bias added before GELU,
+// whose value is used again, is added in GELU's pass, which writes both.
+// CHECK-LABEL: func.func @bias_then_gelu
+// CHECK: %[[R:.*]]:2 = tessel.fused
+// CHECK: tessel.add
+// CHECK-NEXT: tessel.gelu
+// CHECK-NEXT: tessel.yield
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @bias_then_gelu() -> (!v, !v) {
+  %x = tessel.iota "i" : !v
+  %b = tessel.iota "o" : !tessel.tensor<[o:3], f32>
+  %h = tessel.add %x, %b : !v, !tessel.tensor<[o:3], f32> -> !v
+  %y = tessel.gelu %h : !v
+  return %y, %h : !v, !v
 }
