@@ -103,6 +103,21 @@ Operation *mergeableProducer(Operation *consumer) {
   return producer;
 }
 
+/// A fused op of `types` on `inputs` in `at`'s place, with `at`'s name;
+/// `builder` is left at the start of its body, whose arguments `inputs`
+/// map to in `mapping`.
+FusedOp startFusedOp(OpBuilder &builder, Operation *at, TypeRange types,
+                     const llvm::SetVector<Value> &inputs, IRMapping &mapping) {
+  auto fused =
+      FusedOp::create(builder, at->getLoc(), types, inputs.getArrayRef());
+  if (Attribute name = at->getAttr("tessel.name"))
+    fused->setAttr("tessel.name", name);
+  Block &body = fused.getBody().front();
+  mapping.map(inputs.getArrayRef(), body.getArguments());
+  builder.setInsertionPointToStart(&body);
+  return fused;
+}
+
 /// `op` as a fused op: itself, or a fused op of it alone in its place
 /// (its splat constant operands copied into the body, as the fusion does).
 FusedOp asFused(Operation *op) {
@@ -113,14 +128,9 @@ FusedOp asFused(Operation *op) {
     if (!isSplatConstant(operand))
       inputs.insert(operand);
   OpBuilder builder(op);
-  auto fused = FusedOp::create(builder, op->getLoc(), op->getResultTypes(),
-                               inputs.getArrayRef());
-  if (Attribute name = op->getAttr("tessel.name"))
-    fused->setAttr("tessel.name", name);
-  Block &body = fused.getBody().front();
   IRMapping mapping;
-  mapping.map(inputs.getArrayRef(), body.getArguments());
-  builder.setInsertionPointToStart(&body);
+  FusedOp fused =
+      startFusedOp(builder, op, op->getResultTypes(), inputs, mapping);
   for (Value operand : op->getOperands())
     if (!mapping.contains(operand))
       mapping.map(operand,
@@ -169,14 +179,8 @@ FusedOp merge(FusedOp producer, FusedOp consumer) {
     types.push_back(result.getType());
 
   OpBuilder builder(consumer);
-  auto merged =
-      FusedOp::create(builder, consumer.getLoc(), types, inputs.getArrayRef());
-  if (Attribute name = consumer->getAttr("tessel.name"))
-    merged->setAttr("tessel.name", name);
-  Block &body = merged.getBody().front();
   IRMapping argumentOf;
-  argumentOf.map(inputs.getArrayRef(), body.getArguments());
-  builder.setInsertionPointToStart(&body);
+  FusedOp merged = startFusedOp(builder, consumer, types, inputs, argumentOf);
 
   SmallVector<Value> producerArguments;
   for (Value input : producer.getInputs())
