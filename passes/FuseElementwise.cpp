@@ -43,10 +43,11 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/IRMapping.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <cassert>
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELFUSEELEMENTWISE
@@ -125,46 +126,11 @@ Group growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
   return group;
 }
 
-/// Replaces the group by one tessel.fused op at the root's place.
+/// Replaces the group by one tessel.fused op at the root's place (its
+/// last member: every other member is a producer of it).
 void fuseGroup(const Group &group) {
-  Operation *root = group.root;
-  llvm::SetVector<Value> inputs;
-  for (Operation *member : group.members)
-    for (Value operand : member->getOperands()) {
-      Operation *producer = operand.getDefiningOp();
-      if (!(producer && group.members.contains(producer)) &&
-          !isSplatConstant(operand))
-        inputs.insert(operand);
-    }
-
-  // The fused op stands where its last op stood: the sum, if there is one.
-  Operation *last = group.sum ? group.sum : root;
-  OpBuilder builder(last);
-  auto fused = FusedOp::create(builder, last->getLoc(),
-                               TypeRange{last->getResult(0).getType()},
-                               inputs.getArrayRef());
-  if (Attribute name = last->getAttr("tessel.name"))
-    fused->setAttr("tessel.name", name);
-  Block &body = fused.getBody().front();
-  IRMapping mapping;
-  mapping.map(inputs.getArrayRef(), body.getArguments());
-  builder.setInsertionPointToStart(&body);
-  for (Operation *member : group.members) {
-    for (Value operand : member->getOperands())
-      if (!mapping.contains(operand))
-        mapping.map(operand,
-                    builder.clone(*operand.getDefiningOp())->getResult(0));
-    builder.clone(*member, mapping);
-  }
-  if (group.sum)
-    builder.clone(*group.sum, mapping);
-  YieldOp::create(builder, last->getLoc(), mapping.lookup(last->getResult(0)));
-
-  last->getResult(0).replaceAllUsesWith(fused.getResult(0));
-  if (group.sum)
-    group.sum->erase();
-  for (Operation *member : llvm::reverse(group.members))
-    member->erase();
+  assert(group.members.back() == group.root && "members in program order");
+  fuseOps(group.members.getArrayRef(), group.sum);
 }
 
 struct FuseElementwisePass

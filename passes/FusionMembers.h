@@ -4,7 +4,8 @@
 // The ops and values that tessel-fuse-elementwise groups into tessel.fused
 // bodies and that tessel-merge-fused-outputs merges: the element-wise ops
 // the runtime's fused kernel computes, in f32 registers, on f32, bf16 and
-// f16 values with i1 conditions.
+// f16 values with i1 conditions; and the building of a fused op of them,
+// which both passes do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,9 @@
 #define TESSEL_PASSES_FUSIONMEMBERS_H
 
 #include "dialect/TesselDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::tessel {
 
@@ -30,6 +34,19 @@ bool isFusionMember(Operation *op);
 /// Whether `value` is a splat constant's, which a fused body holds as a
 /// constant of its own rather than reading it as an input.
 bool isSplatConstant(Value value);
+
+/// A tessel.fused op of `types` on `inputs` in `at`'s place, with `at`'s
+/// tessel.name; `builder` is left at the start of its body, whose
+/// arguments `inputs` map to in `mapping`.
+FusedOp startFusedOp(OpBuilder &builder, Operation *at, TypeRange types,
+                     ArrayRef<Value> inputs, IRMapping &mapping);
+
+/// Replaces `members`, fusion members in program order whose values are
+/// used only by later members but the last's, and `sum` (null, or a sum of
+/// the last member's value) by one fused op where the last of them stood.
+/// Its inputs are the members' operands from outside, splat constants
+/// aside, which the body holds as copies.
+FusedOp fuseOps(ArrayRef<Operation *> members, Operation *sum);
 
 } // namespace mlir::tessel
 

@@ -103,43 +103,12 @@ Operation *mergeableProducer(Operation *consumer) {
   return producer;
 }
 
-/// A fused op of `types` on `inputs` in `at`'s place, with `at`'s name;
-/// `builder` is left at the start of its body, whose arguments `inputs`
-/// map to in `mapping`.
-FusedOp startFusedOp(OpBuilder &builder, Operation *at, TypeRange types,
-                     const llvm::SetVector<Value> &inputs, IRMapping &mapping) {
-  auto fused =
-      FusedOp::create(builder, at->getLoc(), types, inputs.getArrayRef());
-  if (Attribute name = at->getAttr("tessel.name"))
-    fused->setAttr("tessel.name", name);
-  Block &body = fused.getBody().front();
-  mapping.map(inputs.getArrayRef(), body.getArguments());
-  builder.setInsertionPointToStart(&body);
-  return fused;
-}
-
 /// `op` as a fused op: itself, or a fused op of it alone in its place
 /// (its splat constant operands copied into the body, as the fusion does).
 FusedOp asFused(Operation *op) {
   if (auto fused = dyn_cast<FusedOp>(op))
     return fused;
-  llvm::SetVector<Value> inputs;
-  for (Value operand : op->getOperands())
-    if (!isSplatConstant(operand))
-      inputs.insert(operand);
-  OpBuilder builder(op);
-  IRMapping mapping;
-  FusedOp fused =
-      startFusedOp(builder, op, op->getResultTypes(), inputs, mapping);
-  for (Value operand : op->getOperands())
-    if (!mapping.contains(operand))
-      mapping.map(operand,
-                  builder.clone(*operand.getDefiningOp())->getResult(0));
-  Operation *copy = builder.clone(*op, mapping);
-  YieldOp::create(builder, op->getLoc(), copy->getResults());
-  op->replaceAllUsesWith(fused.getResults());
-  op->erase();
-  return fused;
+  return fuseOps({op}, /*sum=*/nullptr);
 }
 
 /// Clones `from`'s body ops into the builder's block, its arguments read as
@@ -180,7 +149,8 @@ FusedOp merge(FusedOp producer, FusedOp consumer) {
 
   OpBuilder builder(consumer);
   IRMapping argumentOf;
-  FusedOp merged = startFusedOp(builder, consumer, types, inputs, argumentOf);
+  FusedOp merged =
+      startFusedOp(builder, consumer, types, inputs.getArrayRef(), argumentOf);
 
   SmallVector<Value> producerArguments;
   for (Value input : producer.getInputs())
