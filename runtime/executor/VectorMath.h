@@ -5,7 +5,7 @@
 // largest items of a small Transformer's training step; SLEEF computes 16
 // (AVX-512) or 8 (AVX2) at once, within 1 ulp of the exact result (its
 // "u10" functions; 1.5 ulp for erfc). On AVX-512, erf and erfc are
-// VectorMathAvx512.cpp's own, twice as fast within 3 and 7 ulp, and GELU
+// VectorMathAvx512.cpp's own, three times as fast within 3 and 6 ulp, and GELU
 // is one pass. The instruction set is chosen once, from the CPU the program
 // runs on; without SLEEF, or on an older CPU, libm's f32 functions do the
 // work.
