@@ -17,6 +17,8 @@
 // RUN: tessel-eval --print-limit=64 --function=lone_narrow_ops %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=squared_norms %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=squared_norms %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=broadcast_operands %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=broadcast_operands %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
 // And the fused ops print and parse back:
 // RUN: tessel-opt %t.mlir | tessel-opt | FileCheck %s
@@ -241,4 +243,36 @@ func.func @squared_norms() -> (!s, !s, !v, !tessel.tensor<[o:3], f32>,
   %pq = tessel.add %p, %q : !tessel.tensor<[o:3], f32>, !tessel.tensor<[o:3], f32> -> !tessel.tensor<[o:3], f32>
   return %n, %n2, %sq2, %p, %col, %row : !s, !s, !v, !tessel.tensor<[o:3], f32>,
       !tessel.tensor<[o:3], f32>, !tessel.tensor<[i:4], f32>
+}
+
+// A broadcast read by ops that broadcast by name (a chain that fuses, a
+// select) is read as its input, and goes once nothing else reads it; one
+// that a unary op reads stays for that op, and so does one that gives an
+// op a dim none of its other operands has.
+// CHECK-LABEL: func.func @broadcast_operands
+func.func @broadcast_operands() -> (!v, !v, !v, !v) {
+  // CHECK: %[[X:.*]] = tessel.iota "i"
+  // CHECK-NEXT: %[[S:.*]] = tessel.iota "o" : !tessel.tensor<[o:3], f32>
+  // CHECK-NEXT: tessel.fused %[[X]], %[[S]] : (!tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[o:3], f32>)
+  // CHECK: tessel.mul %{{.*}}, %{{.*}} : !tessel.tensor<[i:4, o:3], f32>, !tessel.tensor<[o:3], f32>
+  // CHECK: tessel.fused %[[X]], %[[S]]
+  // CHECK: tessel.select %{{.*}}, %{{.*}}, %{{.*}} : !tessel.tensor<[i:4, o:3], i1>, !tessel.tensor<[o:3], f32>, !tessel.tensor<[i:4, o:3], f32>
+  // CHECK-NOT: tessel.broadcast
+  // CHECK: %[[KEPT:.*]] = tessel.broadcast %[[S]] : !tessel.tensor<[o:3], f32> -> !tessel.tensor<[i:4, o:3], f32>
+  // CHECK-NEXT: tessel.exp %[[KEPT]]
+  // CHECK: %[[ROWS:.*]] = tessel.broadcast %[[S]] : !tessel.tensor<[o:3], f32> -> !tessel.tensor<[i:4, o:3], f32>
+  // CHECK-NEXT: tessel.mul %[[ROWS]], %[[S]]
+  // CHECK-NOT: tessel.broadcast
+  %x = tessel.iota "i" : !v
+  %small = tessel.iota "o" : !tessel.tensor<[o:3], f32>
+  %cond = tessel.compare gt, %x, %x : !v, !v -> !tessel.tensor<[i:4, o:3], i1>
+  %spread = tessel.broadcast %small : !tessel.tensor<[o:3], f32> -> !v
+  %m = tessel.mul %x, %spread : !v, !v -> !v
+  %t = tessel.tanh %m : !v
+  %s = tessel.select %cond, %spread, %x : !tessel.tensor<[i:4, o:3], i1>, !v, !v -> !v
+  %kept = tessel.broadcast %small : !tessel.tensor<[o:3], f32> -> !v
+  %e = tessel.exp %kept : !v
+  %rows = tessel.broadcast %small : !tessel.tensor<[o:3], f32> -> !v
+  %r = tessel.mul %rows, %small : !v, !tessel.tensor<[o:3], f32> -> !v
+  return %t, %s, %e, %r : !v, !v, !v, !v
 }
