@@ -50,9 +50,12 @@ bool mlir::tessel::isFusibleSum(ReduceOp reduce) {
   ArrayRef<StringAttr> all = input.getDimNames();
   if (kept.size() > all.size())
     return false;
-  // The dims kept lead the input's, in its order, or end them.
-  return kept == all.take_front(kept.size()) ||
-         kept == all.take_back(kept.size());
+  // The dims kept are a run of the input's, in its order: leading, ending
+  // them, or between summed dims (a batch norm's channels).
+  for (size_t offset = 0; offset + kept.size() <= all.size(); ++offset)
+    if (kept == all.slice(offset, kept.size()))
+      return true;
+  return false;
 }
 
 ReduceOp mlir::tessel::getFusedSum(FusedOp fused) {
@@ -99,8 +102,8 @@ LogicalResult FusedOp::verify() {
                            << " results; a sum is the only result";
     if (!isFusibleSum(sum))
       return sum.emitOpError()
-             << "in a tessel.fused body must be a sum or mean over a "
-                "leading or trailing run of its input's dimensions";
+             << "in a tessel.fused body must be a sum or mean that keeps a "
+                "run of its input's dimensions in their order";
     computed = cast<NamedTensorType>(sum.getInput().getType());
   }
   for (Operation &op : block) {

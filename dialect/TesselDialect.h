@@ -55,9 +55,9 @@ void addTesselInlinerInterface(TesselDialect &dialect);
 /// (unary, binary, compare, select, cast) or a splat constant.
 bool isFusibleElementwiseOp(Operation *op);
 
-/// Whether a tessel.fused body may end in `reduce`: a sum or mean over a
-/// leading or trailing run of its input's dimensions, keeping the others
-/// in order (over all of them, into a scalar, included).
+/// Whether a tessel.fused body may end in `reduce`: a sum or mean that
+/// keeps a run of its input's dimensions in their order (none of them,
+/// into a scalar, included).
 bool isFusibleSum(ReduceOp reduce);
 
 /// The sum (or mean) that `fused`'s body ends in (the reduce whose result

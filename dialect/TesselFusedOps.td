@@ -44,8 +44,9 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
     ```
 
     The body may instead end in a `tessel.reduce` (sum or mean) of its last
-    element-wise value over a leading or trailing run of that value's
-    dimensions, the others kept in order, and yield it: the fused result
+    element-wise value that keeps a run of that value's dimensions in
+    their order (leading, ending them, or between summed ones, as a batch
+    norm keeps its channels) and yield it: the fused result
     is then that sum (the squared norm of a gradient, `sum(g * g)` over
     every dimension, in one pass over `g` and with no buffer for `g * g`;
     a bias's gradient, summed over the leading batch dims; a row mean).
@@ -81,8 +82,7 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
 
     Constraints checked by the verifier: one block argument per input, of
     its type; the body's ops are element-wise ops or splat constants, and
-    perhaps a last sum or mean over a leading or trailing run of
-    dimensions, which the body yields as its one value; every op but the
+    perhaps a last sum or mean keeping a run of dimensions in order, which the body yields as its one value; every op but the
     constants and the sum has the first result's dimensions and sizes
     (those of the value summed, where there is a sum); there is a yielded
     value per result, of its type; every other result has the first one's

@@ -23,11 +23,12 @@
 // element-wise op in those types (oneDNN has no GELU, erf, log, sin or cos
 // to offer, nor comparisons and select, and f16 hardly anything).
 //
-// A sum (or mean) of an f32 element-wise value over all its dims, or a
-// leading or trailing run of them (a gradient's squared norm, sum(g * g),
-// which the global norm takes of every gradient; a bias's gradient summed
-// over the batch; a row mean), ends the group of that value: the fused op
-// yields the sum, computed as the body's values are, so the value is never
+// A sum (or mean) of an f32 element-wise value over all its dims, or over
+// the dims around a run it keeps in order (a gradient's squared norm,
+// sum(g * g), which the global norm takes of every gradient; a bias's
+// gradient summed over the batch; a row mean; a batch norm's sums over
+// batch and space, the channels kept), ends the group of that value: the fused
+// op yields the sum, computed as the body's values are, so the value is never
 // stored and its elements are read once. The kernel sums in double and
 // rounds once. Where the value of a sum over every dim has other uses
 // (Adam's second moment takes the same g * g, which CSE made one op), the
@@ -81,7 +82,7 @@ struct Group {
 };
 
 /// Whether the fused kernel can end a group in `reduce`: a sum or mean of
-/// an f32 value into f32 over a leading or trailing run of its dims, the
+/// an f32 value into f32 keeping a run of its dims in order, the
 /// value made by an element-wise op.
 bool canEndAGroup(ReduceOp reduce) {
   auto result = cast<NamedTensorType>(reduce.getType());

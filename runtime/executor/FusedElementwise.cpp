@@ -50,9 +50,11 @@
 // the result's, each tile computed into a register and summed in double.
 // Over every dimension, the tiles' sums are added in tile order whichever
 // thread computed them, so the f32 result, rounded once, does not depend on
-// the threads. Over a trailing run of dims (rows: each result element sums
-// a run of consecutive elements) or a leading one (columns: element e adds
-// into result e modulo the result's size), each thread adds its tiles into
+// the threads. Over the dims after the kept ones (rows: each result element
+// sums runs of consecutive elements; one run where the kept dims lead,
+// several where they sit between summed dims, as a batch norm's channels
+// do) or before them (columns: element e adds into result e modulo the
+// result's size), each thread adds its tiles into
 // sums of its own, which are added in thread order at the end.
 //
 //===----------------------------------------------------------------------===//
@@ -220,7 +222,11 @@ struct Instruction {
 };
 
 /// How the body's value becomes the result: stored, or summed over every
-/// dim, a trailing run of dims (rows) or a leading one (columns).
+/// dim, over the dims after the kept ones (rows: each result element sums
+/// runs of consecutive elements, one run where the kept dims lead, several
+/// where dims before them are summed too, as a batch norm's sums over
+/// batch and space keep the channels between them), or over a leading run
+/// (columns: the kept dims end the value's).
 enum class Summing : uint8_t { None, Whole, Rows, Columns };
 
 /// A result after the first: the body value it is, written from that
@@ -236,8 +242,10 @@ struct FusedProgram {
   int64_t count = 0; // The elements walked: the result's, or those summed.
   Summing summing = Summing::None;
   /// Where the body sums: the result's elements, the elements summed into
-  /// each (a row's length), and whether each sum is a mean.
-  int64_t sums = 0, sumLength = 0;
+  /// each, the length of a run of consecutive elements that one result
+  /// element sums (Rows: the dims after the kept ones), and whether each
+  /// sum is a mean.
+  int64_t sums = 0, sumLength = 0, runLength = 0;
   bool mean = false;
   /// The factor each sum is scaled by: one over its length for a mean.
   double sumScale() const {
@@ -453,25 +461,30 @@ void planSumming(const OpDescriptor &desc, const TensorType &summed,
   const TensorType &result = desc.result;
   int kept = result.rank(), all = summed.rank();
   auto keeps = [&](int offset) {
-    if (kept > all)
-      return false;
     for (int d = 0; d < kept; ++d)
       if (result.dims[d] != summed.dims[offset + d] ||
           result.shape[d] != summed.shape[offset + d])
         return false;
     return true;
   };
+  // Where the kept dims start among the value's, if they are a run of them.
+  int offset = 0;
+  while (offset + kept <= all && !keeps(offset))
+    ++offset;
+  if (offset + kept > all)
+    throw OpError(fmt::format("the result {} is not {} summed over the dims "
+                              "around a run of them",
+                              result.str(), summed.str()));
   program.sums = result.numElements();
+  program.runLength = 1;
+  for (int d = offset + kept; d < all; ++d)
+    program.runLength *= summed.shape[d];
   if (kept == 0)
     program.summing = Summing::Whole;
-  else if (keeps(0))
-    program.summing = Summing::Rows;
-  else if (keeps(all - kept))
+  else if (offset + kept == all && offset > 0)
     program.summing = Summing::Columns;
   else
-    throw OpError(fmt::format("the result {} is not {} summed over a leading "
-                              "or trailing run of its dims",
-                              result.str(), summed.str()));
+    program.summing = Summing::Rows;
   program.sumLength =
       program.sums > 0 ? summed.numElements() / program.sums : 0;
   program.mean = kind == "mean";
@@ -951,13 +964,14 @@ double sumTile(const float *tile, int64_t n) {
 }
 
 /// Adds a computed tile, elements [start, start + n) of the value, into
-/// the sums of rows of `length` consecutive elements each.
+/// `count` sums: each run of `length` consecutive elements into one, run r
+/// into sum r modulo `count`.
 void addIntoRows(const float *tile, int64_t start, int64_t n, int64_t length,
-                 double *sums) {
+                 int64_t count, double *sums) {
   for (int64_t i = 0; i < n;) {
-    int64_t row = (start + i) / length;
-    int64_t end = std::min(n, (row + 1) * length - start);
-    sums[row] += sumTile(tile + i, end - i);
+    int64_t run = (start + i) / length;
+    int64_t end = std::min(n, (run + 1) * length - start);
+    sums[run % count] += sumTile(tile + i, end - i);
     i = end;
   }
 }
@@ -1051,7 +1065,7 @@ public:
     case Summing::Whole:
       return sumTile(staged, n);
     case Summing::Rows:
-      addIntoRows(staged, start, n, program_.sumLength, sums);
+      addIntoRows(staged, start, n, program_.runLength, program_.sums, sums);
       return 0;
     case Summing::Columns:
       addIntoColumns(staged, start, n, program_.sums, sums);

@@ -603,30 +603,31 @@ TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
                 "only an f32 value summed into f32 is provided"),
             std::string::npos)
       << std::get<std::string>(refused);
-  // A result that is not the value's leading or trailing dims.
-  json grid = T({"a", "b", "c"}, {2, 3, 4}), middle = T({"b"}, {3});
+  // A result whose dims are not a run of the value's in its order.
+  json grid = T({"a", "b", "c"}, {2, 3, 4}), middle = T({"c", "a"}, {4, 2});
   Fused overMiddle{{grid}, middle, {E("tessel.mul", {0, 0}, grid)}};
   Buffers more = makeOperands(overMiddle, -1, 1);
   json descriptor = json::parse(overMiddle.descriptor());
   descriptor["attrs"]["sum_of"] = grid;
-  std::vector<float> out(3);
+  std::vector<float> out(8);
   std::vector<void *> pointers = more.pointers();
   void *site = nullptr;
   std::string error =
       tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
                  pointers.data(), 1, out.data())
           .value_or("");
-  EXPECT_NE(error.find("is not [a:2, b:3, c:4] f32 summed over a leading or "
-                       "trailing run of its dims"),
+  EXPECT_NE(error.find("is not [a:2, b:3, c:4] f32 summed over the dims "
+                       "around a run of them"),
             std::string::npos)
       << error;
 }
 
 // A body that ends in a sum or mean over a trailing run of dims (rows: a
-// layer norm's means) or a leading one (columns: a bias's gradient over
-// the batch): each result element the exact sum of its elements rounded
-// once (against long double), the same bits on every call, on results
-// large enough for the threads and small.
+// layer norm's means), a leading one (columns: a bias's gradient over the
+// batch) or the dims on both sides of the kept ones (a batch norm's sums
+// keep the channels between batch and space): each result element the
+// exact sum of its elements rounded once (against long double), the same
+// bits on every call, on results large enough for the threads and small.
 TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
   struct Case {
     std::vector<int64_t> shape; // [a, b, c]
@@ -636,8 +637,10 @@ TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
   for (const Case &c : std::vector<Case>{{{40, 30, 70}, {"a", "b"}, "mean"},
                                          {{40, 30, 70}, {"c"}, "sum"},
                                          {{40, 30, 70}, {"b", "c"}, "sum"},
+                                         {{40, 30, 70}, {"b"}, "sum"},
                                          {{3, 2, 5}, {"a"}, "sum"},
-                                         {{3, 2, 5}, {"c"}, "mean"}}) {
+                                         {{3, 2, 5}, {"c"}, "mean"},
+                                         {{3, 2, 5}, {"b"}, "mean"}}) {
     json x = T({"a", "b", "c"}, c.shape);
     std::vector<int64_t> keptShape;
     for (const std::string &dim : c.kept)
@@ -670,11 +673,16 @@ TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
     // the exact: the reference's value, rounded), summed exactly.
     ref::Tensor xs = operands.load(0);
     std::vector<long double> exact(kept, 0);
-    bool rows = c.kept.front() == "a";
     for (int64_t e = 0; e < all; ++e) {
       float v = static_cast<float>(xs.data[e]);
       float body = static_cast<float>(std::exp(static_cast<double>(v))) * v;
-      exact[rows ? e / (all / kept) : e % kept] += body;
+      // Element e's index over the kept dims, in their order.
+      int64_t index[3] = {e / (c.shape[1] * c.shape[2]),
+                          e / c.shape[2] % c.shape[1], e % c.shape[2]};
+      int64_t at = 0;
+      for (const std::string &dim : c.kept)
+        at = at * c.shape[dim[0] - 'a'] + index[dim[0] - 'a'];
+      exact[at] += body;
     }
     double scale =
         std::string(c.kind) == "mean" ? double(kept) / double(all) : 1;

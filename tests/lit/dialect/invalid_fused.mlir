@@ -122,11 +122,11 @@ func.func @yield_outside(%x: !tessel.tensor<[k:3], f32>) {
 
 // -----
 
-func.func @middle_sum(%x: !tessel.tensor<[k:3, j:2, i:4], f32>) {
+func.func @kept_dims_apart(%x: !tessel.tensor<[k:3, j:2, i:4], f32>) {
   %y = tessel.fused %x : (!tessel.tensor<[k:3, j:2, i:4], f32>) -> !tessel.tensor<[k:3, i:4], f32> {
   ^bb0(%a: !tessel.tensor<[k:3, j:2, i:4], f32>):
     %e = tessel.exp %a : !tessel.tensor<[k:3, j:2, i:4], f32>
-    // expected-error @+1 {{'tessel.reduce' op in a tessel.fused body must be a sum or mean over a leading or trailing run of its input's dimensions}}
+    // expected-error @+1 {{'tessel.reduce' op in a tessel.fused body must be a sum or mean that keeps a run of its input's dimensions in their order}}
     %s = tessel.reduce sum %e : !tessel.tensor<[k:3, j:2, i:4], f32> -> !tessel.tensor<[k:3, i:4], f32>
     tessel.yield %s : !tessel.tensor<[k:3, i:4], f32>
   }
@@ -139,7 +139,7 @@ func.func @max_not_sum(%x: !tessel.tensor<[k:3], f32>) {
   %y = tessel.fused %x : (!tessel.tensor<[k:3], f32>) -> !tessel.tensor<[], f32> {
   ^bb0(%a: !tessel.tensor<[k:3], f32>):
     %e = tessel.exp %a : !tessel.tensor<[k:3], f32>
-    // expected-error @+1 {{'tessel.reduce' op in a tessel.fused body must be a sum or mean over a leading or trailing run of its input's dimensions}}
+    // expected-error @+1 {{'tessel.reduce' op in a tessel.fused body must be a sum or mean that keeps a run of its input's dimensions in their order}}
     %s = tessel.reduce max %e : !tessel.tensor<[k:3], f32> -> !tessel.tensor<[], f32>
     tessel.yield %s : !tessel.tensor<[], f32>
   }

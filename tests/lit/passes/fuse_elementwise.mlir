@@ -17,6 +17,8 @@
 // RUN: tessel-eval --print-limit=64 --function=lone_narrow_ops %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=squared_norms %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=squared_norms %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=channel_sums %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=channel_sums %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=broadcast_operands %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=broadcast_operands %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
@@ -275,4 +277,25 @@ func.func @broadcast_operands() -> (!v, !v, !v, !v) {
   %rows = tessel.broadcast %small : !tessel.tensor<[o:3], f32> -> !v
   %r = tessel.mul %rows, %small : !v, !tessel.tensor<[o:3], f32> -> !v
   return %t, %s, %e, %r : !v, !v, !v, !v
+}
+
+// A batch norm's sums over batch and space keep the channels between
+// them: the sum ends the group of the value it sums, as a leading or
+// trailing run does; kept dims out of the value's order do not.
+// CHECK-LABEL: func.func @channel_sums
+func.func @channel_sums() -> (!tessel.tensor<[c:3], f32>, !tessel.tensor<[h:4, b:2], f32>) {
+  // CHECK: tessel.fused %{{.*}}, %{{.*}} : (!tessel.tensor<[b:2, c:3, h:4], f32>, !tessel.tensor<[c:3], f32>) -> !tessel.tensor<[c:3], f32>
+  // CHECK: tessel.sub
+  // CHECK-NEXT: tessel.mul
+  // CHECK-NEXT: tessel.reduce mean %{{.*}} : !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[c:3], f32>
+  // CHECK: %[[SQ:.*]] = tessel.mul
+  // CHECK-NEXT: tessel.reduce sum %[[SQ]] : !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[h:4, b:2], f32>
+  %x = tessel.iota "h" : !tessel.tensor<[b:2, c:3, h:4], f32>
+  %mean = tessel.iota "c" : !tessel.tensor<[c:3], f32>
+  %d = tessel.sub %x, %mean : !tessel.tensor<[b:2, c:3, h:4], f32>, !tessel.tensor<[c:3], f32> -> !tessel.tensor<[b:2, c:3, h:4], f32>
+  %sq = tessel.mul %d, %d : !tessel.tensor<[b:2, c:3, h:4], f32>, !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[b:2, c:3, h:4], f32>
+  %var = tessel.reduce mean %sq : !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[c:3], f32>
+  %sq2 = tessel.mul %x, %x : !tessel.tensor<[b:2, c:3, h:4], f32>, !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[b:2, c:3, h:4], f32>
+  %apart = tessel.reduce sum %sq2 : !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[h:4, b:2], f32>
+  return %var, %apart : !tessel.tensor<[c:3], f32>, !tessel.tensor<[h:4, b:2], f32>
 }
