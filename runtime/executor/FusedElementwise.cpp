@@ -764,6 +764,14 @@ void fillRun(float *to, int64_t n, float value) {
     to[k] = value;
 }
 
+/// A run of i1 conditions (a byte each) as 0.0f and 1.0f, compiled as the
+/// tile loop is: a causal mask read for every score of attention.
+TESSEL_FUSED_CLONES
+void widenConditions(const unsigned char *from, float *to, int64_t n) {
+  for (int64_t k = 0; k < n; ++k)
+    to[k] = from[k] != 0 ? 1.0f : 0.0f;
+}
+
 /// Copies elements [start, start + n) of the operand's walk into `out`:
 /// one run of the innermost merged dim at a time, which is a plain copy
 /// (stride 1), a fill (stride 0) or a strided loop.
@@ -794,8 +802,7 @@ void gatherTile(const typename Reader::Element *base, const OperandRead &read,
       else if constexpr (std::is_same_v<Reader, FromF32>)
         std::memcpy(to, from, static_cast<size_t>(run) * sizeof(float));
       else
-        for (int64_t k = 0; k < run; ++k)
-          to[k] = toFloat(from[k]);
+        widenConditions(from, to, run);
     } else if (innerStride == 0) {
       fillRun(to, run, toFloat(*from));
     } else {
@@ -827,6 +834,13 @@ inline void map2(float *__restrict out, const float *a, const float *b,
                  int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i)
     out[i] = f(a[i], b[i]);
+}
+
+template <typename F>
+inline void map3(float *__restrict out, const float *a, const float *b,
+                 const float *c, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = f(a[i], b[i], c[i]);
 }
 
 /// Runs the program's instructions over one tile of `n` elements; `slots`
@@ -930,8 +944,10 @@ void evaluateTile(const Instruction *code, size_t codeSize,
       map2(out, a, b, n, [](float x, float y) { return x >= y ? 1.0f : 0.0f; });
       break;
     case Opcode::Select:
-      for (int64_t i = 0; i < n; ++i)
-        out[i] = a[i] != 0.0f ? b[i] : c[i];
+      // Both loads unconditional, so that the loop is a blend.
+      map3(out, a, b, c, n, [](float condition, float x, float y) {
+        return condition != 0.0f ? x : y;
+      });
       break;
     case Opcode::Copy:
       std::copy(a, a + n, out);
