@@ -63,7 +63,7 @@ ReduceOp mlir::tessel::getFusedSum(FusedOp fused) {
   if (block.empty())
     return {};
   auto yield = dyn_cast<YieldOp>(block.back());
-  if (!yield || yield.getValues().size() != 1)
+  if (!yield || yield.getValues().empty())
     return {};
   return yield.getValues().front().getDefiningOp<ReduceOp>();
 }
@@ -83,28 +83,27 @@ LogicalResult FusedOp::verify() {
   if (getResults().empty())
     return emitOpError() << "has no result";
   auto resultType = cast<NamedTensorType>(getResult(0).getType());
-  // Every result is written as the body walks the first one's elements.
-  for (auto [index, result] : llvm::enumerate(getResults())) {
-    auto type = cast<NamedTensorType>(result.getType());
-    if (type.getDimNames() != resultType.getDimNames() ||
-        type.getShape() != resultType.getShape())
-      return emitOpError() << "result " << index << " has type " << type
-                           << ", whose dimensions are not those of result 0 "
-                           << resultType << " in its order";
-  }
   // The element-wise ops compute the result's elements, or, where the body
   // ends in a sum, the elements of the value summed.
   NamedTensorType computed = resultType;
   ReduceOp sum = getFusedSum(*this);
   if (sum) {
-    if (getNumResults() != 1)
-      return emitOpError() << "ends in a sum but has " << getNumResults()
-                           << " results; a sum is the only result";
     if (!isFusibleSum(sum))
       return sum.emitOpError()
              << "in a tessel.fused body must be a sum or mean that keeps a "
                 "run of its input's dimensions in their order";
     computed = cast<NamedTensorType>(sum.getInput().getType());
+  }
+  // Every result after the first is written as the body walks the
+  // elements it computes.
+  for (auto [index, result] : llvm::enumerate(getResults().drop_front())) {
+    auto type = cast<NamedTensorType>(result.getType());
+    if (type.getDimNames() != computed.getDimNames() ||
+        type.getShape() != computed.getShape())
+      return emitOpError() << "result " << index + 1 << " has type " << type
+                           << ", whose dimensions are not those of "
+                           << (sum ? "the value summed " : "result 0 ")
+                           << computed << " in its order";
   }
   for (Operation &op : block) {
     if (isa<YieldOp>(op) || &op == sum.getOperation())

@@ -61,13 +61,16 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
     }
     ```
 
-    A body without a sum may yield several values, one per result, all of
-    the first result's dimensions and sizes in its order (their element
-    types may differ): tessel-merge-fused-outputs makes such an op of a
-    fused chain and the fused chain after it that reads its value, so that
-    an optimizer's new moments and its new parameter are written in one
-    pass over the gradient and the old state instead of three (`!T` is the
-    parameter's type; SGD with momentum here):
+    A body may yield several values, one per result: the results after the
+    first have the dimensions and sizes of the values the body computes
+    (the first result's, or the value summed's), in that order (their
+    element types may differ). tessel-merge-fused-outputs makes such an op
+    of a fused chain and the fused chain or sum after it that reads its
+    value, so that an optimizer's new moments and its new parameter are
+    written in one pass over the gradient and the old state instead of
+    three, and a bias's gradient is summed in the pass that writes the
+    gradient it sums (`!T` is the parameter's type; SGD with momentum
+    here):
 
     ```mlir
     %m2, %p2 = tessel.fused %m, %g, %p, %lr
@@ -82,11 +85,12 @@ def Tessel_FusedOp : Tessel_Op<"fused", [Pure, IsolatedFromAbove,
 
     Constraints checked by the verifier: one block argument per input, of
     its type; the body's ops are element-wise ops or splat constants, and
-    perhaps a last sum or mean keeping a run of dimensions in order, which the body yields as its one value; every op but the
-    constants and the sum has the first result's dimensions and sizes
-    (those of the value summed, where there is a sum); there is a yielded
-    value per result, of its type; every other result has the first one's
-    dimensions and sizes, in its order.
+    perhaps a last sum or mean keeping a run of dimensions in order, which
+    the body yields as its first value; every op but the constants and the
+    sum has the first result's dimensions and sizes (those of the value
+    summed, where there is a sum); there is a yielded value per result, of
+    its type; every other result has the dimensions and sizes of the first
+    one (of the value summed, where there is a sum), in that order.
   }];
   let arguments = (ins Variadic<Tessel_Tensor>:$inputs);
   let results = (outs Variadic<Tessel_Tensor>:$results);

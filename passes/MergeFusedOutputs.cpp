@@ -15,13 +15,20 @@
 // added before GELU, whose sum GELU's gradient reads again, is then
 // computed in GELU's pass, which writes both.
 //
+// A consumer may also end in a sum, or be a sum the fusion left apart (of
+// a value used outside any chain: a bias's gradient, summed from the
+// gradient that the next einsums read too; a batch norm's mean of its
+// input): the merged op sums in the pass that writes the producer's values,
+// and the sum is its first result. A producer ends in no sum.
+//
 // Only the op right before the consumer merges (but for ops in between
 // that make only constants and scalars), so no value lives longer than
 // before but across those: the producer's inputs died at the producer and
 // now die at the merged op, with nothing larger than a scalar allocated in
-// between. Sums end their bodies and stay apart, and every
-// result must have the consumer's first result's dims in its order, since
-// the kernel writes each result's tile where it writes the first one's.
+// between. Every result of the producer must walk as the consumer's
+// computed values do (its first result's dims in its order, or its summed
+// value's), since the kernel writes each result's tile where it computes
+// the consumer's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,12 +68,12 @@ bool makesOnlyScalars(Operation *op) {
          });
 }
 
-/// Whether `op` can take part in a merge: a fused op without a sum, or an
-/// element-wise op that tessel-fuse-elementwise left alone (a group of
-/// one, its value used outside any chain: a bias added before GELU, whose
-/// sum GELU's gradient reads again) with a float result of more than one
-/// element, which becomes a fused op of its own to merge.
-bool canMerge(Operation *op) {
+/// Whether `op` can be merged into the op after it: a fused op without a
+/// sum, or an element-wise op that tessel-fuse-elementwise left alone (a
+/// group of one, its value used outside any chain: a bias added before
+/// GELU, whose sum GELU's gradient reads again) with a float result of
+/// more than one element, which becomes a fused op of its own to merge.
+bool canProduce(Operation *op) {
   if (auto fused = dyn_cast<FusedOp>(op))
     return !getFusedSum(fused);
   if (!isFusionMember(op) || !isComputedFloat(op->getResult(0)))
@@ -74,17 +81,48 @@ bool canMerge(Operation *op) {
   return cast<NamedTensorType>(op->getResult(0).getType()).getNumElements() > 1;
 }
 
+/// A sum the fused kernel can end a body in: of an f32 value into f32,
+/// keeping a run of its dims in order.
+bool isKernelSum(ReduceOp reduce) {
+  return isFusibleSum(reduce) &&
+         cast<NamedTensorType>(reduce.getType()).getElementType().isF32() &&
+         cast<NamedTensorType>(reduce.getInput().getType())
+             .getElementType()
+             .isF32();
+}
+
+/// Whether `op` can absorb the op before it: one that can be merged, a
+/// fused op that ends in a sum, or such a sum on its own.
+bool canConsume(Operation *op) {
+  if (isa<FusedOp>(op))
+    return true;
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return isKernelSum(reduce);
+  return canProduce(op);
+}
+
+/// The type of the values `consumer` computes element by element: its
+/// first result's, or the value it sums.
+Type walkedType(Operation *consumer) {
+  if (auto reduce = dyn_cast<ReduceOp>(consumer))
+    return reduce.getInput().getType();
+  if (auto fused = dyn_cast<FusedOp>(consumer))
+    if (ReduceOp sum = getFusedSum(fused))
+      return sum.getInput().getType();
+  return consumer->getResult(0).getType();
+}
+
 /// The op that `consumer` can absorb: the op right before it but for ops
 /// that make only constants and scalars and do not read it, one that can
-/// merge, whose results `consumer` reads and which walk as `consumer`'s
-/// first result does.
+/// be merged, whose results `consumer` reads and which walk as the values
+/// `consumer` computes do.
 Operation *mergeableProducer(Operation *consumer) {
-  if (!canMerge(consumer))
+  if (!canConsume(consumer))
     return nullptr;
   Operation *producer = consumer->getPrevNode();
-  while (producer && !canMerge(producer) && makesOnlyScalars(producer))
+  while (producer && !canProduce(producer) && makesOnlyScalars(producer))
     producer = producer->getPrevNode();
-  if (!producer || !canMerge(producer))
+  if (!producer || !canProduce(producer))
     return nullptr;
   // The merged op stands where the consumer does: every other user of the
   // producer's results must come after it.
@@ -95,7 +133,7 @@ Operation *mergeableProducer(Operation *consumer) {
   bool reads = llvm::any_of(consumer->getOperands(), [&](Value operand) {
     return operand.getDefiningOp() == producer;
   });
-  Type walked = consumer->getResult(0).getType();
+  Type walked = walkedType(consumer);
   if (!reads || !llvm::all_of(producer->getResultTypes(), [&](Type type) {
         return sameWalk(type, walked);
       }))
@@ -103,8 +141,9 @@ Operation *mergeableProducer(Operation *consumer) {
   return producer;
 }
 
-/// `op` as a fused op: itself, or a fused op of it alone in its place
-/// (its splat constant operands copied into the body, as the fusion does).
+/// A producer as a fused op: itself, or a fused op of it alone in its
+/// place (its splat constant operands copied into the body, as the fusion
+/// does).
 FusedOp asFused(Operation *op) {
   if (auto fused = dyn_cast<FusedOp>(op))
     return fused;
@@ -126,24 +165,23 @@ SmallVector<Value> cloneBody(OpBuilder &builder, FusedOp from,
   return yielded;
 }
 
-/// Replaces `producer` and `consumer` by one fused op at the consumer's
-/// place: the producer's body, then the consumer's reading the producer's
-/// values; the consumer's results, then those of the producer's that
-/// something besides the consumer reads (a value only the consumer read is
-/// never stored).
-FusedOp merge(FusedOp producer, FusedOp consumer) {
+/// Replaces `producer` and `consumer` (a fused op, or a sum) by one fused
+/// op at the consumer's place: the producer's body, then the consumer's
+/// (or the sum) reading the producer's values; the consumer's results,
+/// then those of the producer's that something besides the consumer reads
+/// (a value only the consumer read is never stored).
+FusedOp merge(FusedOp producer, Operation *consumer) {
   llvm::SetVector<Value> inputs;
   inputs.insert_range(producer.getInputs());
-  for (Value input : consumer.getInputs())
+  for (Value input : consumer->getOperands())
     if (input.getDefiningOp() != producer.getOperation())
       inputs.insert(input);
   SmallVector<OpResult> kept;
   for (OpResult result : producer->getResults())
-    if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-          return user != consumer.getOperation();
-        }))
+    if (llvm::any_of(result.getUsers(),
+                     [&](Operation *user) { return user != consumer; }))
       kept.push_back(result);
-  SmallVector<Type> types(consumer.getResultTypes());
+  SmallVector<Type> types(consumer->getResultTypes());
   for (OpResult result : kept)
     types.push_back(result.getType());
 
@@ -158,17 +196,24 @@ FusedOp merge(FusedOp producer, FusedOp consumer) {
   SmallVector<Value> produced = cloneBody(builder, producer, producerArguments);
 
   SmallVector<Value> consumerArguments;
-  for (Value input : consumer.getInputs())
+  for (Value input : consumer->getOperands())
     consumerArguments.push_back(
         input.getDefiningOp() == producer.getOperation()
             ? produced[cast<OpResult>(input).getResultNumber()]
             : argumentOf.lookup(input));
-  SmallVector<Value> yielded = cloneBody(builder, consumer, consumerArguments);
+  SmallVector<Value> yielded;
+  if (auto fusedConsumer = dyn_cast<FusedOp>(consumer)) {
+    yielded = cloneBody(builder, fusedConsumer, consumerArguments);
+  } else {
+    IRMapping sumOf;
+    sumOf.map(consumer->getOperands(), consumerArguments);
+    yielded.push_back(builder.clone(*consumer, sumOf)->getResult(0));
+  }
   for (OpResult result : kept)
     yielded.push_back(produced[result.getResultNumber()]);
-  YieldOp::create(builder, consumer.getLoc(), yielded);
+  YieldOp::create(builder, consumer->getLoc(), yielded);
 
-  unsigned consumerResults = consumer.getNumResults();
+  unsigned consumerResults = consumer->getNumResults();
   consumer->replaceAllUsesWith(merged.getResults().take_front(consumerResults));
   consumer->erase();
   for (auto [index, result] : llvm::enumerate(kept))
@@ -189,12 +234,14 @@ struct MergeFusedOutputsPass
     // the ops after it are still in the list.
     SmallVector<Operation *> candidates;
     for (Operation &op : func.getBody().front())
-      if (canMerge(&op))
+      if (canConsume(&op))
         candidates.push_back(&op);
     for (Operation *consumer : candidates)
       while (Operation *producer = mergeableProducer(consumer)) {
         FusedOp fusedProducer = asFused(producer);
-        consumer = merge(fusedProducer, asFused(consumer));
+        if (!isa<ReduceOp>(consumer))
+          consumer = asFused(consumer);
+        consumer = merge(fusedProducer, consumer);
       }
   }
 };

@@ -39,7 +39,9 @@
 // A body may have results after the first (descriptor "more_results",
 // the body values "outputs"): those values keep their registers to the end
 // of the tile, and each is written from its register into its buffer,
-// which follows the operands' in the call, once the tile is computed.
+// which follows the operands' in the call, once the tile is computed. In a
+// body that sums, they have the value summed's dims: a bias's gradient is
+// summed in the pass that writes the gradient.
 //
 // Results of 64K elements or more are split across the OpenMP threads, a
 // few tiles at a time; smaller ones, most of a Transformer's, run on the
@@ -531,10 +533,13 @@ std::vector<BodyEntry> checkedBody(const OpDescriptor &desc) {
 
 /// The body values of the results after the first (attribute "outputs"),
 /// checked against "more_results": each an entry computed by an op (not a
-/// constant, not the last entry, which is the first result), of its
-/// result's type, which has the first result's dims in its order.
+/// constant, not the last entry, which is the first result or the value
+/// summed), of its result's type, which has the dims of the values the body
+/// computes (`walked`: the first result's, or the value summed's) in their
+/// order.
 std::vector<int> checkedOutputs(const OpDescriptor &desc,
-                                const std::vector<BodyEntry> &body) {
+                                const std::vector<BodyEntry> &body,
+                                const TensorType &walked) {
   std::vector<int> outputs;
   auto outputsIt = desc.attrs.find("outputs");
   if (outputsIt == desc.attrs.end()) {
@@ -543,9 +548,6 @@ std::vector<int> checkedOutputs(const OpDescriptor &desc,
                                 desc.moreResults.size() + 1));
     return outputs;
   }
-  if (desc.attrs.contains("sum_of"))
-    throw OpError("a fused op that sums has one result, but attribute "
-                  "'outputs' names more");
   if (!outputsIt->is_array() || outputsIt->size() != desc.moreResults.size())
     throw OpError(fmt::format("attribute 'outputs' is not a list of {} value "
                               "numbers, one per result after the first",
@@ -567,12 +569,14 @@ std::vector<int> checkedOutputs(const OpDescriptor &desc,
     if (entry.isConstant)
       throw OpError(fmt::format("{} is value {}, a constant", what, value));
     const TensorType &type = desc.moreResults[k];
-    if (type.dims != desc.result.dims || type.shape != desc.result.shape ||
+    if (type.dims != walked.dims || type.shape != walked.shape ||
         type.type != entry.result.type)
-      throw OpError(fmt::format("{} {} is not of value {}'s type {} with the "
-                                "first result {}'s dims in its order",
-                                what, type.str(), value, entry.result.str(),
-                                desc.result.str()));
+      throw OpError(fmt::format(
+          "{} {} is not of value {}'s type {} with the {} {}'s dims in its "
+          "order",
+          what, type.str(), value, entry.result.str(),
+          desc.attrs.contains("sum_of") ? "value summed" : "first result",
+          walked.str()));
     outputs.push_back(value);
   }
   return outputs;
@@ -584,7 +588,7 @@ FusedProgram compileBody(const OpDescriptor &desc,
   const TensorType result = walkedType(desc);
   size_t numOperands = desc.operands.size();
   size_t numValues = numOperands + body.size();
-  std::vector<int> outputs = checkedOutputs(desc, body);
+  std::vector<int> outputs = checkedOutputs(desc, body, result);
   FusedLiveness liveness = fusedLiveness(numOperands, body, outputs);
   const std::vector<bool> &live = liveness.live;
   const std::vector<int> &lastUse = liveness.lastUse;
@@ -1079,12 +1083,15 @@ public:
                  scratch_.slots.data(), registers_, tile, staged, n);
     switch (program_.summing) {
     case Summing::Whole:
+      writeOutputs(start, n);
       return sumTile(staged, n);
     case Summing::Rows:
       addIntoRows(staged, start, n, program_.runLength, program_.sums, sums);
+      writeOutputs(start, n);
       return 0;
     case Summing::Columns:
       addIntoColumns(staged, start, n, program_.sums, sums);
+      writeOutputs(start, n);
       return 0;
     case Summing::None:
       break;

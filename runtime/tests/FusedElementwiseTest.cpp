@@ -879,6 +879,58 @@ TEST(FusedElementwise, ResultsAfterTheFirstAreWrittenFromTheirValues) {
   }
 }
 
+// A body that sums, with results after the first, as
+// tessel-merge-fused-outputs makes a bias's gradient and the gradient it
+// sums: each such result gets its value at every element of the value
+// summed, and the sum is what the body alone sums, over every dim, the
+// trailing ones and the dims around the channels kept, on one thread's
+// worth of elements and on many.
+TEST(FusedElementwise, ASumWithResultsAfterTheFirstWritesThemAsItSums) {
+  struct Case {
+    std::vector<int64_t> shape; // [a, b, c]
+    std::vector<std::string> kept;
+  };
+  for (const Case &c : std::vector<Case>{{{40, 30, 70}, {}},
+                                         {{40, 30, 70}, {"a"}},
+                                         {{40, 30, 70}, {"b"}},
+                                         {{3, 2, 5}, {"c"}}}) {
+    json x = T({"a", "b", "c"}, c.shape);
+    std::vector<int64_t> keptShape;
+    for (const std::string &dim : c.kept)
+      keptShape.push_back(c.shape[dim[0] - 'a']);
+    json sumType = T(c.kept, keptShape);
+    // 2: exp(x); 3: exp(x) * y, summed; 2 is also a result.
+    Fused fused{
+        {x, x}, sumType, {E("tessel.exp", {0}, x), E("tessel.mul", {2, 1}, x)}};
+    json descriptor =
+        json::parse(withMoreResults(fused, {x}, json::array({2})));
+    descriptor["attrs"]["sum_of"] = x;
+    Buffers operands = makeOperands(fused, -1, 1);
+    auto run = runWithMoreResults(descriptor.dump(), sumType, {x}, operands);
+    ASSERT_TRUE(std::holds_alternative<std::vector<std::vector<double>>>(run))
+        << std::get<std::string>(run);
+    const auto &got = std::get<std::vector<std::vector<double>>>(run);
+    // The kernel's sum of the same body without the second result.
+    json alone = json::parse(fused.descriptor());
+    alone["attrs"]["sum_of"] = x;
+    auto sumAlone = runWithMoreResults(alone.dump(), sumType, {}, operands);
+    ASSERT_TRUE(
+        std::holds_alternative<std::vector<std::vector<double>>>(sumAlone));
+    const auto &want =
+        std::get<std::vector<std::vector<double>>>(sumAlone).front();
+    ASSERT_EQ(got[0].size(), want.size());
+    for (size_t r = 0; r < want.size(); ++r)
+      ASSERT_EQ(got[0][r], want[r]) << "sum " << r;
+    Fused unsummed = fused;
+    unsummed.result = x;
+    std::vector<double> exps = reference(unsummed, operands, 2);
+    ASSERT_EQ(got[1].size(), exps.size());
+    for (size_t e = 0; e < exps.size(); ++e)
+      ASSERT_TRUE(close(got[1][e], exps[e]))
+          << "element " << e << ": got " << got[1][e] << ", want " << exps[e];
+  }
+}
+
 TEST(FusedElementwise, MalformedResultsAfterTheFirstAreErrors) {
   std::string prefix = "tessel: rank 0: error at test.mlir:1:1 in "
                        "tessel.fused: ";

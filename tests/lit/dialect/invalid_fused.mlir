@@ -102,13 +102,13 @@ func.func @second_result_order(%x: !tessel.tensor<[k:3, j:2], f32>) {
 
 // -----
 
-func.func @sum_with_two_results(%x: !tessel.tensor<[k:3], f32>) {
-  // expected-error @+1 {{'tessel.fused' op ends in a sum but has 2 results; a sum is the only result}}
+func.func @sum_with_a_result_not_summed_shape(%x: !tessel.tensor<[k:3], f32>) {
+  // expected-error @+1 {{'tessel.fused' op result 1 has type '!tessel.tensor<[], f32>', whose dimensions are not those of the value summed '!tessel.tensor<[k:3], f32>' in its order}}
   %y:2 = tessel.fused %x : (!tessel.tensor<[k:3], f32>) -> (!tessel.tensor<[], f32>, !tessel.tensor<[], f32>) {
   ^bb0(%a: !tessel.tensor<[k:3], f32>):
     %n = tessel.mul %a, %a : !tessel.tensor<[k:3], f32>, !tessel.tensor<[k:3], f32> -> !tessel.tensor<[k:3], f32>
     %s = tessel.reduce sum %n : !tessel.tensor<[k:3], f32> -> !tessel.tensor<[], f32>
-    tessel.yield %s : !tessel.tensor<[], f32>
+    tessel.yield %s, %s : !tessel.tensor<[], f32>, !tessel.tensor<[], f32>
   }
   return
 }

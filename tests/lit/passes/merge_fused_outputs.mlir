@@ -103,20 +103,44 @@ func.func @not_adjacent() -> (!v, !v, !s, !tessel.tensor<[o:3, i:4], f32>) {
   return %f, %k, %sum, %w : !v, !v, !s, !tessel.tensor<[o:3, i:4], f32>
 }
 
-// A sum right after the value it reads stays apart: a fused sum walks the
-// value summed, not a result of the value's dims.
+// A fused op that ends in a sum absorbs the op before it whose value it
+// reads: the sum first, then the producer's value that is returned too.
+// So does a sum the fusion left apart (a bias's gradient: a partial sum
+// of a value that an einsum reads too), whose value is then kept as a
+// result; a sum that keeps its dims out of the value's order, and one of
+// a value read before it, stay apart.
 // CHECK-LABEL: func.func @sum_after
-// CHECK-COUNT-2: = tessel.fused
-// CHECK-NOT: :2 = tessel.fused
-// CHECK: return
-func.func @sum_after() -> (!v, !s) {
+// CHECK: %[[F:.*]]:2 = tessel.fused %{{.*}}, %{{.*}} : ({{.*}}) -> (!tessel.tensor<[], f32>, !tessel.tensor<[i:4, o:3], f32>)
+// CHECK: tessel.neg
+// CHECK-NEXT: tessel.add
+// CHECK-NEXT: tessel.mul
+// CHECK-NEXT: %[[S:.*]] = tessel.reduce sum
+// CHECK-NEXT: tessel.yield %[[S]], %{{.*}} : !tessel.tensor<[], f32>, !tessel.tensor<[i:4, o:3], f32>
+// CHECK: %[[G:.*]]:2 = tessel.fused %{{.*}}, %{{.*}} : ({{.*}}) -> (!tessel.tensor<[o:3], f32>, !tessel.tensor<[i:4, o:3], f32>)
+// CHECK: tessel.exp
+// CHECK-NEXT: tessel.mul
+// CHECK-NEXT: %[[BIAS:.*]] = tessel.reduce sum %{{.*}} : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[o:3], f32>
+// CHECK-NEXT: tessel.yield %[[BIAS]], %{{.*}}
+// CHECK: tessel.einsum %[[G]]#1
+// CHECK: %[[T:.*]] = tessel.fused
+// CHECK-NOT: tessel.yield %{{.*}}, %{{.*}}
+// CHECK: tessel.reduce sum %[[T]] : !tessel.tensor<[i:4, o:3], f32> -> !tessel.tensor<[o:3, i:4], f32>
+// CHECK: return %[[F]]#1, %[[F]]#0, %[[G]]#0
+func.func @sum_after() -> (!v, !s, !tessel.tensor<[o:3], f32>, !tessel.tensor<[i:4], f32>, !tessel.tensor<[o:3, i:4], f32>) {
   %a = tessel.iota "i" : !v
   %b = tessel.iota "o" : !v
   %h = tessel.neg %a : !v -> !v
   %k = tessel.add %h, %b : !v, !v -> !v
   %sq = tessel.mul %k, %b : !v, !v -> !v
   %sum = tessel.reduce sum %sq : !v -> !s
-  return %k, %sum : !v, !s
+  %e = tessel.exp %a : !v
+  %g = tessel.mul %e, %b : !v, !v -> !v
+  %bias = tessel.reduce sum %g : !v -> !tessel.tensor<[o:3], f32>
+  %x = tessel.einsum %g, %b : (!v, !v) -> !tessel.tensor<[i:4], f32>
+  %t1 = tessel.exp %b : !v
+  %t = tessel.mul %t1, %a : !v, !v -> !v
+  %apart = tessel.reduce sum %t : !v -> !tessel.tensor<[o:3, i:4], f32>
+  return %k, %sum, %bias, %x, %apart : !v, !s, !tessel.tensor<[o:3], f32>, !tessel.tensor<[i:4], f32>, !tessel.tensor<[o:3, i:4], f32>
 }
 
 // Ops that make only scalars may stand between the two (Adam's bias
