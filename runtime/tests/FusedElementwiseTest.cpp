@@ -622,6 +622,16 @@ TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
       << error;
 }
 
+/// The f32 type of the dims `kept` of [a, b, c] of sizes `shape`, in the
+/// order given: what a sum of such a value that keeps them yields.
+json keptOf(const std::vector<int64_t> &shape,
+            const std::vector<std::string> &kept) {
+  std::vector<int64_t> keptShape;
+  for (const std::string &dim : kept)
+    keptShape.push_back(shape[dim[0] - 'a']);
+  return T(kept, keptShape);
+}
+
 // A body that ends in a sum or mean over a trailing run of dims (rows: a
 // layer norm's means), a leading one (columns: a bias's gradient over the
 // batch) or the dims on both sides of the kept ones (a batch norm's sums
@@ -642,10 +652,8 @@ TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
                                          {{3, 2, 5}, {"c"}, "mean"},
                                          {{3, 2, 5}, {"b"}, "mean"}}) {
     json x = T({"a", "b", "c"}, c.shape);
-    std::vector<int64_t> keptShape;
-    for (const std::string &dim : c.kept)
-      keptShape.push_back(c.shape[dim[0] - 'a']);
-    json result = T(c.kept, keptShape);
+    json result = keptOf(c.shape, c.kept);
+    std::vector<int64_t> keptShape = result["shape"];
     // exp(x) * x, summed.
     Fused fused{
         {x}, result, {E("tessel.exp", {0}, x), E("tessel.mul", {1, 0}, x)}};
@@ -895,10 +903,7 @@ TEST(FusedElementwise, ASumWithResultsAfterTheFirstWritesThemAsItSums) {
                                          {{40, 30, 70}, {"b"}},
                                          {{3, 2, 5}, {"c"}}}) {
     json x = T({"a", "b", "c"}, c.shape);
-    std::vector<int64_t> keptShape;
-    for (const std::string &dim : c.kept)
-      keptShape.push_back(c.shape[dim[0] - 'a']);
-    json sumType = T(c.kept, keptShape);
+    json sumType = keptOf(c.shape, c.kept);
     // 2: exp(x); 3: exp(x) * y, summed; 2 is also a result.
     Fused fused{
         {x, x}, sumType, {E("tessel.exp", {0}, x), E("tessel.mul", {2, 1}, x)}};
