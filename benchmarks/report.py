@@ -76,6 +76,8 @@ def data_parallel_scaling_rows(throughput):
     batch, from the first line of each model and rank count; goal 0.9."""
     first = {}
     for r in throughput:
+        if r.get("kind") == "search_layout":
+            continue  # A row of its own already.
         model = r.get("model") or r["name"].split()[1]
         first.setdefault((model, r.get("ranks")), r)
     rows = []

@@ -33,6 +33,11 @@ the losses agree within FIRST_LOSS_TOLERANCE when they compute the same
 thing (`same_first_loss`). The one-rank rows carry tessel's step GFLOP/s:
 the FLOPs of `tessel explain` (its one-rank training step) over the median
 step.
+
+Each model also runs on 2 ranks under the layout `tessel search -n 2`
+writes (with its built-in profile; for the Transformer, ZeRO over the data
+axis): a row of tessel alone, its throughput over its own 1-rank
+throughput (the scaling goal of 0.9), with the layout in words.
 """
 
 import argparse
@@ -114,11 +119,14 @@ def model_file(spec, tmp):
     return path
 
 
-def tessel_step(bin_dir, spec, ranks, tmp, steps):
-    """tessel's median step (ms) and first loss."""
+def tessel_step(bin_dir, spec, ranks, tmp, steps, layout_file=None):
+    """tessel's median step (ms) and first loss, on `layout_file`, or on
+    none (1 rank) or data2.yaml (2 ranks)."""
     model = model_file(spec, tmp)
     exe = tmp / f"{model.stem}.{ranks}.spmd"
-    layout = ["--layout", str(REPO / "benchmarks/layouts/data2.yaml")] if ranks == 2 else []
+    if layout_file is None and ranks == 2:
+        layout_file = REPO / "benchmarks/layouts/data2.yaml"
+    layout = ["--layout", str(layout_file)] if layout_file else []
     run([bin_dir / "tessel", "compile", model, *layout, *spec["compile"], "-o", exe])
     metrics = tmp / "metrics.jsonl"
     # Unbound, as `tessel run` starts it: mpirun's default binding would
@@ -140,6 +148,18 @@ def peer_line(python, spec, script, extra, ranks, steps):
     thread_env = {name: str(threads) for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
     out = run(command, env=thread_env, cwd=PEERS_DIR)
     return json.loads(out.strip().splitlines()[-1])
+
+
+def search_layout(bin_dir, spec, ranks, tmp):
+    """The layout `tessel search` writes for the model on `ranks` ranks (its
+    built-in profile), and its mesh and rules in words."""
+    layout = tmp / f"search{ranks}.yaml"
+    out = run([bin_dir / "tessel", "search", model_file(spec, tmp), "-n", str(ranks),
+               "--optimizer", spec["compile"][1], "--top", "1", "--format", "json", "-o", layout])
+    best = json.loads(out)["candidates"][0]
+    mesh = " x ".join(f"{axis}:{size}" for axis, size in best["mesh"].items())
+    rules = ", ".join(f"{dim}->{axis}" for dim, axis in best["layout"].items())
+    return layout, f"{mesh} {rules}" + (", ZeRO" if best.get("zero") else "")
 
 
 def step_flops(bin_dir, spec, tmp):
@@ -174,10 +194,12 @@ def main():
         for name in args.models:
             spec = MODELS[name]
             scale = 3 if args.quick else 1
+            steps = max(spec["steps"] // scale, spec["warmup"] + 5)
             for ranks in (1, 2):
                 load = open("/proc/loadavg").read().split()[:3]
-                mine, my_first = tessel_step(bin_dir, spec, ranks, tmp,
-                                             max(spec["steps"] // scale, spec["warmup"] + 5))
+                mine, my_first = tessel_step(bin_dir, spec, ranks, tmp, steps)
+                if ranks == 1:
+                    one_rank, one_rank_first = mine, my_first
                 gflops = step_flops(bin_dir, spec, tmp) / mine / 1e6 if ranks == 1 else None
                 for label, python, script, extra, goal in PEERS:
                     if label not in args.peers:
@@ -205,6 +227,27 @@ def main():
                     if gflops is not None:
                         row["tessel_step_gflops"] = gflops
                     print(json.dumps(row), flush=True)
+            # Issue 22 item 5 on the layout tessel search picks for 2 ranks
+            # (issue 21): its throughput over 1 rank's, same global batch.
+            layout, picked = search_layout(bin_dir, spec, 2, tmp)
+            searched, searched_first = tessel_step(bin_dir, spec, 2, tmp, steps, layout)
+            row = {
+                "name": f"throughput {name} 2 ranks on tessel search's layout vs 1 rank",
+                "kind": "search_layout",
+                "model": name,
+                "ranks": 2,
+                "layout": picked,
+                "tessel": spec["batch"] / searched * 1e3,
+                "peer": spec["batch"] / one_rank * 1e3,
+                "unit": spec["unit"],
+                "goal": 0.9,
+                "tessel_step_ms": searched,
+                "one_rank_step_ms": one_rank,
+                "tessel_first_loss": searched_first,
+                "same_first_loss": abs(searched_first - one_rank_first) <= FIRST_LOSS_TOLERANCE * abs(one_rank_first),
+            }
+            row["ratio"] = row["tessel"] / row["peer"]
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":
