@@ -934,6 +934,19 @@ TEST(FusedElementwise, ASumWithResultsAfterTheFirstWritesThemAsItSums) {
       ASSERT_TRUE(close(got[1][e], exps[e]))
           << "element " << e << ": got " << got[1][e] << ", want " << exps[e];
   }
+  // A result after the first with the sum's dims, not the value summed's.
+  json x = T({"a", "b"}, {4, 3}), rows = T({"a"}, {4});
+  Fused fused{{x}, rows, {E("tessel.exp", {0}, x), E("tessel.neg", {1}, x)}};
+  json descriptor =
+      json::parse(withMoreResults(fused, {rows}, json::array({1})));
+  descriptor["attrs"]["sum_of"] = x;
+  Buffers operands = makeOperands(fused, -1, 1);
+  auto refused = runWithMoreResults(descriptor.dump(), rows, {rows}, operands);
+  ASSERT_TRUE(std::holds_alternative<std::string>(refused));
+  EXPECT_EQ(std::get<std::string>(refused),
+            "tessel: rank 0: error at test.mlir:1:1 in tessel.fused: result 1 "
+            "[a:4] f32 is not of value 1's type [a:4, b:3] f32 with the value "
+            "summed [a:4, b:3] f32's dims in its order");
 }
 
 TEST(FusedElementwise, MalformedResultsAfterTheFirstAreErrors) {
