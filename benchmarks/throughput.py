@@ -101,6 +101,11 @@ PEERS = [
 ]
 
 
+def same_loss(theirs, mine):
+    """Whether two first losses agree within FIRST_LOSS_TOLERANCE of mine."""
+    return abs(theirs - mine) <= FIRST_LOSS_TOLERANCE * abs(mine)
+
+
 def run(command, env=None, **kwargs):
     env = dict(os.environ, **MPI_ENV, **(env or {}))
     done = subprocess.run(command, capture_output=True, text=True, env=env, **kwargs)
@@ -220,7 +225,7 @@ def main():
                         "peer_step_ms": theirs["step_ms"],
                         "tessel_first_loss": my_first,
                         "peer_first_loss": theirs["first_loss"],
-                        "same_first_loss": abs(theirs["first_loss"] - my_first) <= FIRST_LOSS_TOLERANCE * abs(my_first),
+                        "same_first_loss": same_loss(theirs["first_loss"], my_first),
                         "load_average_before": [float(x) for x in load],
                     }
                     row["ratio"] = row["tessel"] / row["peer"]
@@ -244,7 +249,7 @@ def main():
                 "tessel_step_ms": searched,
                 "one_rank_step_ms": one_rank,
                 "tessel_first_loss": searched_first,
-                "same_first_loss": abs(searched_first - one_rank_first) <= FIRST_LOSS_TOLERANCE * abs(one_rank_first),
+                "same_first_loss": same_loss(searched_first, one_rank_first),
             }
             row["ratio"] = row["tessel"] / row["peer"]
             print(json.dumps(row), flush=True)

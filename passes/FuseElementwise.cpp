@@ -85,11 +85,8 @@ struct Group {
 /// an f32 value into f32 keeping a run of its dims in order, the
 /// value made by an element-wise op.
 bool canEndAGroup(ReduceOp reduce) {
-  auto result = cast<NamedTensorType>(reduce.getType());
-  auto input = cast<NamedTensorType>(reduce.getInput().getType());
   Operation *producer = reduce.getInput().getDefiningOp();
-  return isFusibleSum(reduce) && result.getElementType().isF32() &&
-         input.getElementType().isF32() && producer && isFusionMember(producer);
+  return isKernelSum(reduce) && producer && isFusionMember(producer);
 }
 
 /// The element-wise op whose value `reduce` sums, where the fused kernel

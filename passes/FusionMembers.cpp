@@ -36,6 +36,14 @@ bool mlir::tessel::isFusionMember(Operation *op) {
          isComputedFloat(op->getResult(0));
 }
 
+bool mlir::tessel::isKernelSum(ReduceOp reduce) {
+  return isFusibleSum(reduce) &&
+         cast<NamedTensorType>(reduce.getType()).getElementType().isF32() &&
+         cast<NamedTensorType>(reduce.getInput().getType())
+             .getElementType()
+             .isF32();
+}
+
 bool mlir::tessel::isSplatConstant(Value value) {
   Operation *op = value.getDefiningOp();
   return op && isa<ConstantOp>(op) && isFusibleElementwiseOp(op);

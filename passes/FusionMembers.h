@@ -31,6 +31,10 @@ bool isNarrowFloat(Value value);
 /// bodies.
 bool isFusionMember(Operation *op);
 
+/// Whether the runtime's fused kernel can end a body in `reduce`: a sum or
+/// mean of an f32 value into f32 that keeps a run of its dims in order.
+bool isKernelSum(ReduceOp reduce);
+
 /// Whether `value` is a splat constant's, which a fused body holds as a
 /// constant of its own rather than reading it as an input.
 bool isSplatConstant(Value value);

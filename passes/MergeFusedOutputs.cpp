@@ -81,16 +81,6 @@ bool canProduce(Operation *op) {
   return cast<NamedTensorType>(op->getResult(0).getType()).getNumElements() > 1;
 }
 
-/// A sum the fused kernel can end a body in: of an f32 value into f32,
-/// keeping a run of its dims in order.
-bool isKernelSum(ReduceOp reduce) {
-  return isFusibleSum(reduce) &&
-         cast<NamedTensorType>(reduce.getType()).getElementType().isF32() &&
-         cast<NamedTensorType>(reduce.getInput().getType())
-             .getElementType()
-             .isF32();
-}
-
 /// Whether `op` can absorb the op before it: one that can be merged, a
 /// fused op that ends in a sum, or such a sum on its own.
 bool canConsume(Operation *op) {
@@ -141,9 +131,9 @@ Operation *mergeableProducer(Operation *consumer) {
   return producer;
 }
 
-/// A producer as a fused op: itself, or a fused op of it alone in its
-/// place (its splat constant operands copied into the body, as the fusion
-/// does).
+/// `op` (not a sum) as a fused op: itself, or a fused op of it alone in
+/// its place (its splat constant operands copied into the body, as the
+/// fusion does).
 FusedOp asFused(Operation *op) {
   if (auto fused = dyn_cast<FusedOp>(op))
     return fused;

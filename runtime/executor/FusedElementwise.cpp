@@ -1081,24 +1081,21 @@ public:
     float *staged = registers_ + program_.staging * tile;
     evaluateTile(program_.code.data(), program_.code.size(),
                  scratch_.slots.data(), registers_, tile, staged, n);
+    writeOutputs(start, n);
     switch (program_.summing) {
     case Summing::Whole:
-      writeOutputs(start, n);
       return sumTile(staged, n);
     case Summing::Rows:
       addIntoRows(staged, start, n, program_.runLength, program_.sums, sums);
-      writeOutputs(start, n);
       return 0;
     case Summing::Columns:
       addIntoColumns(staged, start, n, program_.sums, sums);
-      writeOutputs(start, n);
       return 0;
     case Summing::None:
       break;
     }
     narrowTile(staged, program_.resultType,
                static_cast<uint16_t *>(result_) + start, n);
-    writeOutputs(start, n);
     return 0;
   }
 
