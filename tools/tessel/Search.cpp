@@ -151,6 +151,7 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
       pipeline["axis"] = candidate.pipeline->axis;
       pipeline["microbatches"] = candidate.pipeline->microbatches;
       pipeline["schedule"] = "1f1b";
+      pipeline["remat"] = candidate.pipeline->remat;
       pipeline["batch_dim"] = candidate.pipeline->batchDim;
       pipeline["stages"] = candidate.pipeline->stages;
     }
@@ -158,6 +159,7 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
       pipeline["axis"] = cost->axis;
       pipeline["microbatches"] = cost->microbatches;
       pipeline["schedule"] = cost->schedule;
+      pipeline["remat"] = cost->remat;
       pipeline["bubble"] = cost->bubbleFraction;
       pipeline["slowest_stage"] = cost->slowestStage;
       nlohmann::ordered_json stageSeconds = nlohmann::ordered_json::array(),
@@ -483,6 +485,19 @@ int mlir::tessel::runSearch() {
   PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
+  // A pipelined candidate whose stages' activations do not fit, once more
+  // recomputing each stage's forward in its backward: slower, so tried
+  // only where the plain one is over the budget (its parameters and state
+  // alone fitting; remat does not shrink those).
+  std::vector<search::Candidate> recomputed;
+  for (size_t i = unpipelined; i < evaluations.size(); ++i) {
+    const Evaluation &evaluation = evaluations[i];
+    if (evaluation.status == Evaluation::OverBudget &&
+        !evaluation.memoryIsLowerBound && evaluation.candidate.pipeline &&
+        !evaluation.candidate.pipeline->remat)
+      recomputed.push_back(search::withRemat(evaluation.candidate));
+  }
+  evaluateAll(recomputed);
   size_t pipelined = evaluations.size() - unpipelined;
   llvm::sys::fs::remove(scratch);
   std::vector<Evaluation> compared;

@@ -257,9 +257,9 @@ std::string Candidate::rulesText() const {
     std::vector<std::string> starts;
     for (const std::vector<std::string> &stage : pipeline->stages)
       starts.push_back(stage.empty() ? "?" : stage.front());
-    parts.push_back(fmt::format("stages {} ({} micro-batches)",
-                                fmt::join(starts, "|"),
-                                pipeline->microbatches));
+    parts.push_back(fmt::format("stages {} ({} micro-batches{})",
+                                fmt::join(starts, "|"), pipeline->microbatches,
+                                pipeline->remat ? ", remat" : ""));
   }
   if (parts.empty())
     return "replicated";
@@ -295,8 +295,8 @@ std::string Candidate::canonicalKey() const {
     std::vector<std::string> stages;
     for (const std::vector<std::string> &stage : pipeline->stages)
       stages.push_back(fmt::format("{}", fmt::join(stage, ",")));
-    key += fmt::format(";pipeline={}x[{}]", pipeline->microbatches,
-                       fmt::join(stages, "|"));
+    key += fmt::format(";pipeline={}x[{}]{}", pipeline->microbatches,
+                       fmt::join(stages, "|"), pipeline->remat ? ",remat" : "");
   }
   return key;
 }
@@ -327,6 +327,8 @@ std::string Candidate::yaml(const std::string &header) const {
     text += fmt::format("  axis: {}\n", pipeline->axis);
     text += fmt::format("  microbatches: {}\n", pipeline->microbatches);
     text += "  schedule: 1f1b\n";
+    if (pipeline->remat)
+      text += "  remat: true\n";
     if (pipeline->batchDim != "batch")
       text += fmt::format("  batch_dim: {}\n", yamlKey(pipeline->batchDim));
     std::vector<std::string> stages;
@@ -513,4 +515,10 @@ std::vector<Candidate> search::pipelinedCandidates(
     }
   }
   return candidates;
+}
+
+Candidate search::withRemat(const Candidate &candidate) {
+  Candidate recomputed = candidate;
+  recomputed.pipeline->remat = true;
+  return recomputed;
 }

@@ -84,6 +84,9 @@ struct PipelinePlan {
   /// The scopes of each stage's layer calls (the first starts the stage).
   std::vector<std::vector<std::string>> stages;
   std::string batchDim = "batch";
+  /// Each stage's backward computes its forward again instead of keeping
+  /// its residuals (`remat: true`): less memory, about one more forward.
+  bool remat = false;
 };
 
 struct Candidate {
@@ -95,7 +98,7 @@ struct Candidate {
       overrides;
   bool zero = false;
   bool padUneven = false;
-  /// Set for a pipelined candidate (schedule 1f1b).
+  /// Set for a pipelined candidate (schedule 1f1b, with or without remat).
   std::optional<PipelinePlan> pipeline;
 
   int64_t axisSize(const std::string &axis) const;
@@ -137,6 +140,11 @@ pipelinedCandidates(const ModelDims &dims, int64_t ranks,
                     const std::vector<std::vector<std::string>> &stages,
                     const Dim &batch,
                     const std::vector<std::vector<std::string>> &modelSets);
+
+/// Returns `candidate`, pipelined without remat, with `remat: true`: what
+/// search tries for a pipelined candidate over the memory budget, whose
+/// stages then hold each micro-batch's input rather than its residuals.
+Candidate withRemat(const Candidate &candidate);
 
 } // namespace mlir::tessel::search
 

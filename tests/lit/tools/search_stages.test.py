@@ -30,6 +30,7 @@ def budget_needs_stages(path, limit):
     p = best["mesh"]["stage"]
     m = pipeline["microbatches"]
     assert pipeline["axis"] == "stage" and pipeline["schedule"] == "1f1b"
+    assert pipeline["remat"] is False, pipeline
     assert pipeline["batch_dim"] == "batch"
     assert len(pipeline["stages"]) == p
     assert m in (p, 2 * p, 4 * p), pipeline
@@ -42,6 +43,31 @@ def budget_needs_stages(path, limit):
     assert abs(best["compute_seconds"] + best["comm_seconds"]
                - best["step_seconds"]) < 1e-12
     assert "pipeline:" in result["best_yaml"]
+
+
+def remat(path, limit):
+    """No pipelined layout fits unless its stages recompute their forward:
+    each plain pipelined candidate over the budget was tried again with
+    remat, and the pick is one of those, within the budget; a remat
+    variant is tried only for a candidate over the budget."""
+    result = load(path)
+    entries = pipelined(result["candidates"] + result["dropped"])
+    plain = {json.dumps([e["mesh"], e["layout"], e["pipeline"]["microbatches"],
+                         e["pipeline"]["stages"]])
+             : e for e in entries if not e["pipeline"]["remat"]}
+    recomputed = [e for e in entries if e["pipeline"]["remat"]]
+    assert recomputed, "no remat candidate"
+    for entry in recomputed:
+        key = json.dumps([entry["mesh"], entry["layout"],
+                          entry["pipeline"]["microbatches"],
+                          entry["pipeline"]["stages"]])
+        assert plain[key].get("status") == "over_budget", plain[key]
+        assert entry["memory_bytes_per_rank"] < plain[key]["memory_bytes_per_rank"]
+    assert all(e.get("status") == "over_budget" for e in plain.values())
+    best = result["best"]
+    assert best["pipeline"]["remat"] is True, best
+    assert best["memory_bytes_per_rank"] <= limit, best
+    assert "  remat: true" in result["best_yaml"], result["best_yaml"]
 
 
 def balanced(path):
@@ -162,6 +188,8 @@ if __name__ == "__main__":
     check, *args = sys.argv[1:]
     if check == "budget-needs-stages":
         budget_needs_stages(args[0], int(args[1]))
+    elif check == "remat":
+        remat(args[0], int(args[1]))
     elif check == "balanced":
         balanced(args[0])
     elif check == "same-as-explain":
