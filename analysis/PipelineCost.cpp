@@ -136,11 +136,20 @@ double messageHandlingSeconds(ArrayRef<Type> types, bool received,
 
 /// What the runtime allocates running `fused` beyond `counted`: the
 /// buffer bytes of its arguments and results that the stage's cost counts
-/// elsewhere (parameters, state, sums, kept micro-batches).
+/// elsewhere (parameters, state, sums, kept micro-batches). runtimeMemory
+/// stages every argument that is not state in host memory, as the
+/// unpipelined driver fills its data arguments; the pipelined driver stages
+/// only its `staged` ones (the data) and hands the others (activations,
+/// residuals, cotangents, sums, the learning rate) over as buffers.
 int64_t workingBytes(func::FuncOp fused,
                      llvm::function_ref<bool(unsigned)> countedArgument,
-                     llvm::function_ref<bool(unsigned)> countedResult) {
-  int64_t total = runtimeMemory(fused).totalBytes();
+                     llvm::function_ref<bool(unsigned)> countedResult,
+                     llvm::function_ref<bool(unsigned)> staged) {
+  RuntimeMemory memory = runtimeMemory(fused);
+  int64_t total = saturatingSub(memory.totalBytes(), memory.stagingBytes);
+  for (unsigned i = 0; i < fused.getNumArguments(); ++i)
+    if (staged(i))
+      total = saturatingAdd(total, bufferBytes(fused.getArgumentTypes()[i]));
   for (unsigned i = 0; i < fused.getNumArguments(); ++i)
     if (countedArgument(i))
       total = saturatingSub(total, bufferBytes(fused.getArgumentTypes()[i]));
@@ -354,6 +363,13 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
     // Working memory: what each function allocates beyond the parameters
     // and the kept micro-batches (its own arguments) and, for the forward,
     // the residuals it makes for the backward.
+    // The data arguments (tokens, labels), which the driver stages: not
+    // parameters, messages between stages or residuals.
+    auto dataArgument = [&](func::FuncOp func, unsigned i) {
+      StringRef name = argumentName(func, i);
+      return argumentRole(func, i) != "parameter" && !name.starts_with(input) &&
+             !name.starts_with(output) && !name.starts_with(residual);
+    };
     stage.forwardWorkingBytes = workingBytes(
         fusedForward,
         [&](unsigned i) {
@@ -362,21 +378,24 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         },
         [&](unsigned i) {
           return resultName(fusedForward, i).starts_with(residual);
-        });
+        },
+        [&](unsigned i) { return dataArgument(fusedForward, i); });
     stage.backwardWorkingBytes = workingBytes(
         fusedBackward,
         [&](unsigned i) {
           return argumentRole(fusedBackward, i) == "parameter" ||
                  keptArgument(fusedBackward, i);
         },
-        [](unsigned) { return false; });
-    // Apply's arguments are the parameters, state and sums.
+        [](unsigned) { return false; },
+        [&](unsigned i) { return dataArgument(fusedBackward, i); });
+    // Apply's arguments are the parameters, state and sums, and the
+    // learning rate, none of them staged.
     stage.applyWorkingBytes = workingBytes(
         fusedApply,
         [&](unsigned i) {
           return argumentName(fusedApply, i) != "learning_rate";
         },
-        [](unsigned) { return false; });
+        [](unsigned) { return false; }, [](unsigned) { return false; });
     int64_t duringMicrobatches =
         saturatingAdd(stage.heldBytes, std::max(stage.forwardWorkingBytes,
                                                 stage.backwardWorkingBytes));

@@ -16,7 +16,9 @@ them into a copy of the profile (--profile, else the built-in one) that
 
 Then, for the MLP, the CNN and two Transformers (one block of d_model 1024;
 four blocks of d_model 256 at seq 128, from examples/transformer/
-generate.py), each under two or three layouts on 1 to 4 ranks, it predicts
+generate.py), each under two or three layouts on 1 to 4 ranks, and the
+GPT example pipelined over two stages (1F1B, GPipe, remat, beside a data
+axis; the largest stage's peak and the driver's memory), it predicts
 the peak memory per rank with `tessel explain --train --format json`
 (totals.memory_bytes_per_rank), compiles the same step with `tessel
 compile`, trains it for --steps steps under mpirun as `tessel run` starts
@@ -77,6 +79,9 @@ def configurations(tmp):
     lay = lambda p: ["--layout", EXAMPLES / p]
     single = ["--mesh", "data:1", "--rules", "batch:data"]
     adam = ["--optimizer", "adam"]
+    gpt = EXAMPLES / "gpt/gpt.mlir"
+    gpt_sizes = ["--batch", "64", "--dim-size", "seq=128", "--dim-size",
+                 "key=128"]
     return [
         ("mlp", mlp, single, 1),
         ("mlp", mlp, lay("mlp/data.yaml"), 4),
@@ -101,7 +106,46 @@ def configurations(tmp):
         # Mixed precision: bf16 ops on f32 kernels keep f32 copies.
         ("transformer 4 x d256 seq 128, adam, bf16", t4,
          single + adam + ["--precision", "bf16"], 1),
+        # Pipelined: each stage's parameters, the micro-batches its
+        # schedule holds and the larger of its functions' working memory.
+        ("gpt batch 64 seq 128, 1f1b x 8", gpt,
+         gpt_sizes + pipeline(tmp, "1f1b8", 8, "1f1b"), 2),
+        ("gpt batch 64 seq 128, 1f1b x 2, adam", gpt,
+         gpt_sizes + pipeline(tmp, "1f1b2", 2, "1f1b") + adam, 2),
+        ("gpt batch 64 seq 128, gpipe x 8", gpt,
+         gpt_sizes + pipeline(tmp, "gpipe8", 8, "gpipe"), 2),
+        ("gpt batch 64 seq 128, 1f1b x 8 remat, adam", gpt,
+         gpt_sizes + pipeline(tmp, "remat8", 8, "1f1b", remat=True) + adam,
+         2),
+        ("gpt batch 64 seq 128, data 2 x 1f1b x 4, adam", gpt,
+         gpt_sizes + pipeline(tmp, "data-1f1b4", 4, "1f1b", data=2) + adam,
+         4),
     ]
+
+
+def pipeline(tmp, name, microbatches, schedule, remat=False, data=1):
+    """--layout of the GPT example's two stages (its blocks apart) over
+    `stage`, beside a data axis of `data` ranks."""
+    mesh = f"data: {data}, stage: 2" if data > 1 else "stage: 2"
+    rules = "batch: data" if data > 1 else ""
+    path = tmp / f"{name}.yaml"
+    path.write_text(
+        f"mesh: {{{mesh}}}\nlayout: {{{rules}}}\n"
+        f"pipeline: {{axis: stage, microbatches: {microbatches}, "
+        f"schedule: {schedule}, remat: {str(remat).lower()}, "
+        f"stages: [[tok_emb, block0], [block1, ln_f]]}}\n")
+    return ["--layout", path]
+
+
+def predicted_bytes(report):
+    """explain's peak memory per rank: the totals of an unpipelined step,
+    the largest stage's peak and the driver's own memory of a pipelined
+    one."""
+    if "totals" in report:
+        return report["totals"]["memory_bytes_per_rank"], report["memory"]
+    peaks = [stage["peak_bytes_per_rank"] for stage in report["stages"]]
+    return (max(peaks) + report["driver_bytes"],
+            {"stage_peak_bytes": peaks, "driver_bytes": report["driver_bytes"]})
 
 
 def measured_peak_mib(args, model, options, ranks, tmp):
@@ -161,15 +205,18 @@ def main():
             report = json.loads(run([args.bin / "tessel", "explain", model,
                                      "--train", *options, "--profile",
                                      profile_path, "--format", "json"]))
-            predicted = report["totals"]["memory_bytes_per_rank"] / MIB
+            predicted_total, breakdown = predicted_bytes(report)
+            predicted = predicted_total / MIB
             measured = measured_peak_mib(args, model, options, ranks, tmp)
             layout = next((pathlib.Path(o).name for o in options
                            if str(o).endswith(".yaml")), "data:1")
             rows.append({"model": name, "layout": layout, "ranks": ranks,
                          "predicted_mib": predicted, "measured_mib": measured,
                          "error": predicted / measured - 1,
-                         "breakdown_mib": {k: v / MIB for k, v in
-                                           report["memory"].items()}})
+                         "breakdown_mib": {
+                             k: ([b / MIB for b in v] if isinstance(v, list)
+                                 else v / MIB)
+                             for k, v in breakdown.items()}})
             row = rows[-1]
             print(f"{name:<36} {layout:<12} {ranks} ranks: predicted "
                   f"{predicted:7.1f} MiB, measured {measured:7.1f} MiB, "
