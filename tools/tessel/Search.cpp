@@ -485,19 +485,20 @@ int mlir::tessel::runSearch() {
   PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
-  // A pipelined candidate whose stages' activations do not fit, once more
-  // recomputing each stage's forward in its backward: slower, so tried
-  // only where the plain one is over the budget (its parameters and state
-  // alone fitting; remat does not shrink those).
-  std::vector<search::Candidate> recomputed;
+  // A pipelined candidate over the budget, once more with ZeRO over its
+  // data axis and recomputing each stage's forward in its backward: both
+  // cost time (the gathers of the weights, one more forward), so they are
+  // tried only where the plain candidate does not fit.
+  std::vector<search::Candidate> smaller;
   for (size_t i = unpipelined; i < evaluations.size(); ++i) {
     const Evaluation &evaluation = evaluations[i];
-    if (evaluation.status == Evaluation::OverBudget &&
-        !evaluation.memoryIsLowerBound && evaluation.candidate.pipeline &&
-        !evaluation.candidate.pipeline->remat)
-      recomputed.push_back(search::withRemat(evaluation.candidate));
+    if (evaluation.status != Evaluation::OverBudget)
+      continue;
+    for (search::Candidate &variant : search::lessMemoryVariants(
+             dims, evaluation.candidate, evaluation.memoryIsLowerBound))
+      smaller.push_back(std::move(variant));
   }
-  evaluateAll(recomputed);
+  evaluateAll(smaller);
   size_t pipelined = evaluations.size() - unpipelined;
   llvm::sys::fs::remove(scratch);
   std::vector<Evaluation> compared;

@@ -517,8 +517,23 @@ std::vector<Candidate> search::pipelinedCandidates(
   return candidates;
 }
 
-Candidate search::withRemat(const Candidate &candidate) {
-  Candidate recomputed = candidate;
-  recomputed.pipeline->remat = true;
-  return recomputed;
+std::vector<Candidate> search::lessMemoryVariants(const ModelDims &model,
+                                                  const Candidate &candidate,
+                                                  bool stateOverBudget) {
+  std::vector<Candidate> variants;
+  if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat)
+    return variants;
+  auto recomputing = [](Candidate variant) {
+    variant.pipeline->remat = true;
+    return variant;
+  };
+  if (!stateOverBudget)
+    variants.push_back(recomputing(candidate));
+  Candidate zero = candidate;
+  if (candidate.axisSize("data") > 1 && addZeroOverrides(model, zero)) {
+    zero.padUneven = needsPadding(model, zero);
+    variants.push_back(zero);
+    variants.push_back(recomputing(zero));
+  }
+  return variants;
 }

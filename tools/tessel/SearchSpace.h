@@ -15,7 +15,9 @@
 //     stage (refine());
 //   - a `stage` axis pipelines a model whose @forward is a chain of layer
 //     calls (pipelinedCandidates(); where the stages are cut,
-//     SearchStages.h), beside data and model axes on the other ranks.
+//     SearchStages.h), beside data and model axes on the other ranks; one
+//     over the memory budget is tried again with remat and with ZeRO
+//     (lessMemoryVariants()).
 // Meshes are the factorizations of the rank count into these axes; a split
 // that does not divide its dimension pads (pad_uneven).
 //
@@ -141,10 +143,16 @@ pipelinedCandidates(const ModelDims &dims, int64_t ranks,
                     const Dim &batch,
                     const std::vector<std::vector<std::string>> &modelSets);
 
-/// Returns `candidate`, pipelined without remat, with `remat: true`: what
-/// search tries for a pipelined candidate over the memory budget, whose
-/// stages then hold each micro-batch's input rather than its residuals.
-Candidate withRemat(const Candidate &candidate);
+/// Returns what search tries for a pipelined candidate over the memory
+/// budget, `candidate` holding less: with ZeRO overrides splitting every
+/// parameter it can over the data axis (when there is one; the stages'
+/// weights, gradient sums and optimizer state), with `remat: true` (each
+/// stage keeping a micro-batch's input rather than its residuals), and
+/// with both. `stateOverBudget`: the parameters and state alone are over
+/// it, which remat does not shrink, so only ZeRO variants.
+std::vector<Candidate> lessMemoryVariants(const ModelDims &model,
+                                          const Candidate &candidate,
+                                          bool stateOverBudget);
 
 } // namespace mlir::tessel::search
 

@@ -70,6 +70,39 @@ def remat(path, limit):
     assert "  remat: true" in result["best_yaml"], result["best_yaml"]
 
 
+def twin_key(entry):
+    """What a variant shares with the plain candidate it was made from."""
+    return json.dumps([entry["mesh"], entry["layout"],
+                       entry["pipeline"]["microbatches"],
+                       entry["pipeline"]["stages"]])
+
+
+def zero_variants(path, yaml_path):
+    """Over the budget, a pipelined candidate with a data axis is tried
+    with ZeRO's overrides (and with remat, and both); the ZeRO variants
+    hold less than their plain twin, which is over the budget, and are
+    ranked. Writes the fastest ZeRO variant's layout to `yaml_path`."""
+    result = load(path)
+    entries = pipelined(result["candidates"] + result["dropped"])
+    plain = {twin_key(e): e for e in entries
+             if not e["zero"] and not e["pipeline"]["remat"]}
+    zero = [e for e in pipelined(result["candidates"]) if e["zero"]]
+    assert zero, "no ZeRO variant ranked"
+    for entry in zero:
+        assert "data" in entry["mesh"] and entry["overrides"], entry
+        assert all(rule == {next(iter(rule)): "data"}
+                   for rule in entry["overrides"].values()), entry
+        twin = plain[twin_key(entry)]
+        assert twin["status"] == "over_budget", twin
+        assert entry["memory_bytes_per_rank"] < twin["memory_bytes_per_rank"]
+    # Only candidates over the budget get variants.
+    for entry in entries:
+        if entry["zero"] or entry["pipeline"]["remat"]:
+            assert plain[twin_key(entry)]["status"] == "over_budget", entry
+    with open(yaml_path, "w") as f:
+        f.write(layout_yaml(zero[0]))
+
+
 def balanced(path):
     """Each stage count's cut minimises the slowest stage over every
     contiguous cut of the segments (by the segments' predicted times)."""
@@ -162,9 +195,15 @@ def layout_yaml(candidate):
     mesh = ", ".join(f"{a}: {n}" for a, n in candidate["mesh"].items())
     rules = ", ".join(f"{d}: {a}" for d, a in candidate["layout"].items())
     stages = ", ".join("[" + ", ".join(s) + "]" for s in pipeline["stages"])
+    overrides = "".join(
+        f"  {tensor}: {{{dim}: {axis}}}\n"
+        for tensor, rule in candidate.get("overrides", {}).items()
+        for dim, axis in rule.items())
     return (f"mesh: {{{mesh}}}\nlayout: {{{rules}}}\n"
+            + (f"overrides:\n{overrides}" if overrides else "") +
             f"pipeline: {{axis: {pipeline['axis']}, microbatches: "
             f"{pipeline['microbatches']}, schedule: {pipeline['schedule']}, "
+            f"remat: {str(pipeline['remat']).lower()}, "
             f"stages: [{stages}]}}\n")
 
 
@@ -190,6 +229,8 @@ if __name__ == "__main__":
         budget_needs_stages(args[0], int(args[1]))
     elif check == "remat":
         remat(args[0], int(args[1]))
+    elif check == "zero-variants":
+        zero_variants(args[0], args[1])
     elif check == "balanced":
         balanced(args[0])
     elif check == "same-as-explain":
