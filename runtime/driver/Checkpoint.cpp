@@ -79,11 +79,12 @@ void assembleAt(const StateTensor &tensor, const layout::Mesh &mesh,
   std::map<std::vector<int64_t>, int64_t> firstHolder;
   for (int64_t r = 0; r < ranks; ++r) {
     offsets[r] = layout::shardOffset(mesh, tensorLayout, r);
-    firstHolder.emplace(offsets[r], r);
+    if (tensor.heldBy(r))
+      firstHolder.emplace(offsets[r], r);
   }
   int64_t localBytes = spec.local.numBytes();
   if (rank != owner) {
-    if (firstHolder.at(offsets[rank]) == rank &&
+    if (tensor.heldBy(rank) && firstHolder.at(offsets[rank]) == rank &&
         offsets[rank] != offsets[owner])
       sendPieces(tensor.local, localBytes, owner, tag, sends);
     return;
@@ -135,6 +136,11 @@ bool allSucceeded(bool ok, int64_t rank, std::string &error) {
 
 } // namespace
 
+bool StateTensor::heldBy(int64_t rank) const {
+  return holders.empty() ||
+         std::binary_search(holders.begin(), holders.end(), rank);
+}
+
 bool gatherGlobal(const StateTensor &tensor, const layout::Mesh &mesh,
                   int64_t rank, std::vector<unsigned char> &global,
                   std::string &) {
@@ -155,7 +161,10 @@ std::vector<int64_t> checkpointOwners(const std::vector<StateTensor> &tensors,
   });
   std::vector<int64_t> owners(tensors.size(), 0), load(ranks, 0);
   for (size_t i : order) {
-    int64_t least = std::min_element(load.begin(), load.end()) - load.begin();
+    int64_t least = -1;
+    for (int64_t r = 0; r < ranks; ++r)
+      if (tensors[i].heldBy(r) && (least < 0 || load[r] < load[least]))
+        least = r;
     owners[i] = least;
     load[least] += tensors[i].spec->global.numBytes();
   }
@@ -308,6 +317,8 @@ bool readBlocks(safetensors::CheckpointFile &file,
                 const std::vector<StateTensor> &tensors,
                 const layout::Mesh &mesh, int64_t rank, std::string &error) {
   for (const StateTensor &tensor : tensors) {
+    if (!tensor.heldBy(rank))
+      continue;
     const ValueSpec &spec = *tensor.spec;
     std::vector<safetensors::ByteRun> runs;
     for (const BlockRun &run :

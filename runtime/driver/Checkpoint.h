@@ -30,6 +30,13 @@ namespace tessel::driver {
 struct StateTensor {
   const ValueSpec *spec;
   void *local;
+  /// The ranks that hold a block of it, in increasing order; empty: every
+  /// rank of the mesh. A pipelined program's state lives on the ranks of
+  /// the stages that use it; on the others `local` is null.
+  std::vector<int64_t> holders = {};
+
+  /// Whether `rank` holds a block of the tensor.
+  bool heldBy(int64_t rank) const;
 };
 
 /// Collective over MPI_COMM_WORLD: gathers a tensor's blocks to rank 0 and
@@ -63,8 +70,8 @@ std::optional<std::string> agreedLatestCheckpoint(const std::string &dir,
                                                   int64_t rank);
 
 /// The rank that assembles and writes each of `tensors` into its shard:
-/// the largest tensors first, each to the rank with the fewest bytes so far
-/// (the lowest of them on a tie). The same on every rank.
+/// the largest tensors first, each to the rank holding it with the fewest
+/// bytes so far (the lowest of them on a tie). The same on every rank.
 std::vector<int64_t> checkpointOwners(const std::vector<StateTensor> &tensors,
                                       int64_t ranks);
 
@@ -84,14 +91,15 @@ bool writeCheckpoint(const std::string &dir, int64_t step,
                      std::string &error);
 
 /// Reads `path` (a sharded checkpoint's directory or index, or a single
-/// file) into each tensor's local block (buffers of its local type) and its
-/// step count into `step`. A tensor missing from the file or the program,
-/// with another dtype, shape or dims, with data beyond the file's end (a
-/// truncated file) or data that fail their CRC-32, a missing shard, an
-/// index that names a tensor twice, and a header that is not what tessel
-/// writes, are errors naming the file and the tensor; nothing in the file
-/// is trusted before it is checked. Every rank reads the bytes of its own
-/// blocks (readBlocks).
+/// file) into the local block of each tensor this rank holds (buffers of
+/// its local type) and its step count into `step`. `tensors` are the
+/// program's whole state: every tensor of the file must be among them. A tensor
+/// missing from the file or the program, with another dtype, shape or dims,
+/// with data beyond the file's end (a truncated file) or data that fail their
+/// CRC-32, a missing shard, an index that names a tensor twice, and a header
+/// that is not what tessel writes, are errors naming the file and the tensor;
+/// nothing in the file is trusted before it is checked. Every rank reads the
+/// bytes of its own blocks (readBlocks).
 bool readCheckpoint(const std::string &path,
                     const std::vector<StateTensor> &tensors,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
@@ -111,9 +119,9 @@ bool readCheckpoint(safetensors::CheckpointFile &file,
                     const layout::Mesh &mesh, int64_t rank, int64_t &step,
                     std::string &error);
 
-/// Reads each tensor's block from a checkpoint already opened, as
-/// readCheckpoint does, but lets the file hold tensors that are not among
-/// `tensors`: a forward-only or decode function reads the parameters it
+/// Reads the block of each tensor this rank holds from a checkpoint already
+/// opened, as readCheckpoint does, but lets the file hold tensors that are not
+/// among `tensors`: a forward-only or decode function reads the parameters it
 /// takes out of a training checkpoint that also holds optimizer state. Only
 /// the CRC chunks holding the block are read (CheckpointFile::readRuns).
 bool readBlocks(safetensors::CheckpointFile &file,

@@ -7,6 +7,7 @@
 #include "driver/DataSources.h"
 #include "driver/FiniteState.h"
 #include "driver/HostCopies.h"
+#include "driver/PipelineCheckpoint.h"
 #include "driver/PipelineSchedule.h"
 #include "driver/Schedule.h"
 #include "driver/TrainingData.h"
@@ -576,11 +577,6 @@ private:
 /// The options a pipelined program cannot honour yet, refused rather than
 /// ignored.
 std::optional<std::string> unsupportedOption(const Options &options) {
-  if (!options.checkpointDir.empty() || options.checkpointEvery > 0 ||
-      options.resume)
-    return std::string("checkpoints (--checkpoint-dir, --checkpoint-every, "
-                       "--resume) are not supported for a pipelined program "
-                       "yet");
   if (options.evalEvery > 0 || !options.evalData.empty() ||
       options.evalBatches > 0)
     return std::string("evaluation (--eval-every, --eval-data, "
@@ -689,6 +685,38 @@ int trainPipelined(
   auto stateOf = [&](const ValueSpec &argument) -> void * {
     return state.find(argument.name);
   };
+  // Checkpoints hold every stage's state, each tensor once, as an
+  // unpipelined program's do (PipelineCheckpoint.h).
+  std::optional<PipelineState> checkpoints;
+  if (!options.checkpointDir.empty()) {
+    checkpoints = PipelineState::build(metadata, stage, rank, error);
+    if (anyRankFailed(rank, checkpoints ? std::nullopt
+                                        : std::optional<std::string>(error)))
+      return 1;
+  }
+  auto bufferOf = [&](const std::string &name) { return state.find(name); };
+  int64_t firstStep = 0;
+  std::optional<std::string> resumeFrom;
+  if (options.resume)
+    resumeFrom = agreedLatestCheckpoint(options.checkpointDir, rank);
+  if (resumeFrom) {
+    bool ok =
+        checkpoints->read(*context, *resumeFrom, bufferOf, firstStep, error);
+    if (anyRankFailed(rank,
+                      ok ? std::nullopt : std::optional<std::string>(error)))
+      return 1;
+    if (rank == 0)
+      fmt::print("resumed from {} after step {}\n", *resumeFrom, firstStep);
+  } else if (options.resume && rank == 0) {
+    fmt::print("no checkpoint in {}: starting from step 0\n",
+               options.checkpointDir);
+  }
+  auto writeCheckpointAfter = [&](int64_t steps) {
+    bool ok = checkpoints->write(*context, options.checkpointDir, steps,
+                                 bufferOf, error);
+    return !anyRankFailed(rank, ok ? std::nullopt
+                                   : std::optional<std::string>(error));
+  };
 
   PipelineScheduleKind scheduleKind = *parsePipelineSchedule(pipeline.schedule);
   std::vector<PipelineAction> actions =
@@ -700,15 +728,16 @@ int trainPipelined(
                plan.microbatchSize, pipeline.schedule,
                pipeline.remat ? ", recomputing the forward" : "");
 
-  TrainingReport report(options, mesh, rank, plan.batchSize, 0);
-  if (!report.openMetrics(/*append=*/false))
+  TrainingReport report(options, mesh, rank, plan.batchSize, firstStep);
+  if (!report.openMetrics(/*append=*/resumeFrom.has_value()))
     return 1;
   BatchMaker batches(dataset, options.seed);
   std::map<std::string, std::vector<unsigned char>> staging;
   GradientSums sums(context);
   StepWatchdog watchdog(options.stepTimeout, static_cast<int>(rank));
   int status = 0;
-  for (int64_t s = 0; s < options.steps; ++s) {
+  int64_t lastCheckpoint = firstStep;
+  for (int64_t s = firstStep; s < options.steps; ++s) {
     if (options.profile && s == report.firstProfiledStep())
       runtime::enableOpProfiling();
     watchdog.stepStarted(s + 1);
@@ -872,13 +901,27 @@ int trainPipelined(
       }
       report.printProgress(s, loss, "");
     }
+    if (checkpoints && options.checkpointEvery > 0 &&
+        (s + 1) % options.checkpointEvery == 0) {
+      if (stateIsNotFinite(*context, plan, state, rank,
+                           fmt::format("after step {}", s + 1),
+                           "no checkpoint written") ||
+          !writeCheckpointAfter(s + 1)) {
+        status = 1;
+        break;
+      }
+      lastCheckpoint = s + 1;
+    }
   }
   // The last step's update is checked by no later step: a state it made
-  // infinite would end a job that exits 0.
-  if (status == 0 && options.steps > 0 &&
+  // infinite would end a job that exits 0, or be checkpointed.
+  if (status == 0 && firstStep < options.steps &&
       stateIsNotFinite(*context, plan, state, rank,
                        fmt::format("after step {}", options.steps),
                        "training failed"))
+    status = 1;
+  if (status == 0 && checkpoints && lastCheckpoint != options.steps &&
+      firstStep < options.steps && !writeCheckpointAfter(options.steps))
     status = 1;
   if (status == 0)
     report.printSummary();

@@ -13,8 +13,9 @@
 # data:2 x stage:2, `tokens` resized and cut with the batch;
 # on data:2 x stage:2 the gradients' all-reduces run once a step, in apply
 # (explain's collectives a step do not grow with the micro-batches);
-# 1F1B's peak memory per rank is below GPipe's; and the options a
-# pipelined program cannot honour yet are refused.
+# 1F1B's peak memory per rank is below GPipe's; checkpoints of pipelined
+# and unpipelined programs resume each other, under other layouts; and the
+# options a pipelined program cannot honour yet are refused.
 #
 # The reference trains on the whole corpus (--holdout 0): a pipelined
 # program has no evaluate function, so nothing of the corpus is held out
@@ -199,9 +200,72 @@ PY
 python3 "$here/compare_losses.py" "$work/big-gpipe.jsonl" "$work/big-1f1b.jsonl" 1e-6 || status=1
 result "1F1B holds less memory than GPipe, with the same losses" $status
 
+# Checkpoints: a pipelined program writes every stage's state, each tensor
+# once, as an unpipelined program does (docs/pipeline.md, "Checkpoints"),
+# so each resumes the other's, under any layout. With Adam (its moments,
+# and the step count every stage holds) and the tied embedding two stages
+# share: trained 20 steps with a checkpoint after step 10, the run resumed
+# from it gives steps 11-20 of the run that did not stop.
+adam=(--optimizer adam)
+"$bin/tessel" compile "$model" "${adam[@]}" -o "$work/adam.spmd"
+"$work/adam.spmd" --holdout 0 --metrics "$work/adam.jsonl" "${run_opts[@]}" \
+  --checkpoint-dir "$work/ck-unpipelined" --checkpoint-every 10 > "$work/adam.out"
+for name in s2-m2-1f1b d2s2-m2-1f1b s2m2-m2-gpipe; do
+  "$bin/tessel" compile "$model" "${adam[@]}" --layout "$work/$name.yaml" \
+    -o "$work/$name-adam.spmd"
+done
+ranks_of() { case $1 in s2-*) echo 2 ;; *) echo 4 ;; esac; }
+# A resumed run: NAME PROGRAM CHECKPOINT_DIR (which holds the checkpoint
+# after step 10 only) TOLERANCE, steps 11-20 against the unpipelined run.
+resumed() {
+  local name=$1 program=$2 from=$3 tolerance=$4 status=0
+  rm -rf "$work/ck-$name" && mkdir "$work/ck-$name" &&
+    cp -r "$from/step-00000010" "$work/ck-$name/" || status=1
+  local launch=()
+  if [ "$program" != adam ]; then
+    launch=(mpirun -n "$(ranks_of "$program")" --oversubscribe)
+  fi
+  "${launch[@]}" "$work/$program.spmd" --holdout 0 --metrics "$work/$name.jsonl" \
+    "${run_opts[@]}" --checkpoint-dir "$work/ck-$name" --resume \
+    > "$work/$name.out" 2>&1 &&
+    grep -q "resumed from .*step-00000010 after step 10" "$work/$name.out" &&
+    python3 "$here/compare_losses.py" "$work/adam.jsonl" "$work/$name.jsonl" \
+      "$tolerance" 11 ||
+    { status=1; tail -5 "$work/$name.out"; }
+  result "$name: resumed after step 10, steps 11-20 of the run that did not stop" $status
+}
+status=0
+mpirun -n 2 --oversubscribe "$work/s2-m2-1f1b-adam.spmd" --holdout 0 \
+  --metrics "$work/s2-ck.jsonl" "${run_opts[@]}" --checkpoint-dir "$work/ck-s2" \
+  --checkpoint-every 10 > "$work/s2-ck.out" 2>&1 &&
+  python3 "$here/compare_losses.py" "$work/adam.jsonl" "$work/s2-ck.jsonl" 1e-5 &&
+  python3 - "$work/ck-s2/step-00000010" "$work/ck-unpipelined/step-00000010" <<'PY' || status=1
+import json, pathlib, sys
+def names(directory):
+    path = pathlib.Path(directory)
+    index = path / "model.safetensors.index.json"
+    if index.exists():
+        return sorted(json.loads(index.read_text())["weight_map"])
+    [single] = path.glob("*.safetensors")
+    header = single.read_bytes()
+    size = int.from_bytes(header[:8], "little")
+    return sorted(k for k in json.loads(header[8:8 + size]) if k != "__metadata__")
+pipelined, unpipelined = names(sys.argv[1]), names(sys.argv[2])
+print(f"{len(pipelined)} tensors, as the unpipelined checkpoint's")
+sys.exit(0 if pipelined == unpipelined and "step" in pipelined else 1)
+PY
+result "stage:2 writes the unpipelined program's checkpoint (every tensor once)" $status
+resumed s2-from-s2 s2-m2-1f1b-adam "$work/ck-s2" 1e-6
+resumed unpipelined-from-s2 adam "$work/ck-s2" 1e-5
+resumed s2-from-unpipelined s2-m2-1f1b-adam "$work/ck-unpipelined" 1e-5
+mpirun -n 4 --oversubscribe "$work/d2s2-m2-1f1b-adam.spmd" --holdout 0 \
+  --metrics "$work/d2s2-ck.jsonl" "${run_opts[@]}" --checkpoint-dir "$work/ck-d2s2" \
+  --checkpoint-every 10 > "$work/d2s2-ck.out" 2>&1 || cat "$work/d2s2-ck.out"
+resumed s2m2-from-d2s2 s2m2-m2-gpipe-adam "$work/ck-d2s2" 1e-5
+
 # What a pipelined program cannot do yet is refused on every rank, with a
 # message, before the first step.
-for option in "--checkpoint-dir $work/checkpoints" "--eval-every 5"; do
+for option in "--eval-every 5"; do
   status=0
   if mpirun -n 2 --oversubscribe "$work/s2-m2-1f1b.spmd" --steps 2 $option \
       > "$work/refused.out" 2>&1; then
