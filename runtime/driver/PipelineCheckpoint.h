@@ -1,5 +1,4 @@
-//===- PipelineCheckpoint.h - Checkpoints of a pipelined program -*- C++
-//-*-===//
+//===- PipelineCheckpoint.h - Checkpoints of pipelined programs -*- C++ -*-===//
 //
 // A pipelined program's state is spread over its stages: each stage's ranks
 // hold the parameters and optimizer state of its layers, and a weight two
