@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # End to end: the pipelined layout tessel search picks trains. The GPT
-# example at a batch of 64 sequences of 128 on 2 ranks under 100 MiB per
+# example on 2 ranks at a batch of 64 sequences of 128 under 100 MiB per
 # rank, where no unpipelined layout fits (docs/search.md, "The stage
-# axis"), and under 50 MiB, where no pipelined layout fits either unless
-# its stages recompute their forward (remat): the written layout has a
-# pipeline section (with `remat: true` under 50 MiB), compiles, trains 3
-# steps under mpirun with finite, falling losses, and every rank's peak
-# resident memory stays within the budget.
+# axis"), and at a batch of 2 sequences of 1024 under 110 MiB, where no
+# layout fits unless its stages recompute their forward (remat): the
+# written layout has a pipeline section (with `remat: true` in the second
+# case), compiles, trains 3 steps under mpirun with finite, falling
+# losses, and every rank's peak resident memory stays within the budget.
 #
 # usage: search_stages.sh BUILD_BIN_DIR EXAMPLES_DIR
 set -euo pipefail
@@ -15,9 +15,9 @@ examples=$2
 source "$(dirname "$0")/common.sh"
 
 model=$examples/gpt/gpt.mlir
-sizes=(--batch 64 --dim-size seq=128 --dim-size key=128)
-for case in "100 no" "50 yes"; do
-  read -r budget_mib remat <<< "$case"
+for case in "100 no 64 128" "110 yes 2 1024"; do
+  read -r budget_mib remat batch seq <<< "$case"
+  sizes=(--batch "$batch" --dim-size "seq=$seq" --dim-size "key=$seq")
   "$bin/tessel" search "$model" -n 2 "${sizes[@]}" \
     --memory-per-rank "${budget_mib}M" -o "$work/best.yaml" > "$work/search.out"
   grep -q '^pipeline:' "$work/best.yaml" ||

@@ -485,6 +485,44 @@ int mlir::tessel::runSearch() {
   PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
+  // More micro-batches shrink the bubble and each stage's activations, and
+  // cost more calls of smaller kernels: a layout's micro-batch count is
+  // doubled for as long as the most it has tried is its fastest, or none
+  // of them fits the budget.
+  for (;;) {
+    std::map<std::string, const Evaluation *> most, fastest;
+    for (size_t i = unpipelined; i < evaluations.size(); ++i) {
+      const Evaluation &evaluation = evaluations[i];
+      const search::Candidate &candidate = evaluation.candidate;
+      if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat ||
+          evaluation.status == Evaluation::Illegal)
+        continue;
+      search::Candidate anyCount = candidate;
+      anyCount.pipeline->microbatches = 0;
+      std::string layout = anyCount.canonicalKey();
+      const Evaluation *&mostOf = most[layout];
+      if (!mostOf || candidate.pipeline->microbatches >
+                         mostOf->candidate.pipeline->microbatches)
+        mostOf = &evaluation;
+      const Evaluation *&fastestOf = fastest[layout];
+      if (evaluation.status == Evaluation::Ranked &&
+          (!fastestOf || search::faster(evaluation, *fastestOf)))
+        fastestOf = &evaluation;
+    }
+    std::vector<search::Candidate> more;
+    for (const auto &[layout, mostOf] : most) {
+      const Evaluation *fastestOf = fastest[layout];
+      if (fastestOf ? fastestOf != mostOf : mostOf->memoryIsLowerBound)
+        continue;
+      if (std::optional<search::Candidate> twice =
+              search::withTwiceTheMicrobatches(dims, mostOf->candidate))
+        if (!seen.count(twice->canonicalKey()))
+          more.push_back(std::move(*twice));
+    }
+    if (more.empty())
+      break;
+    evaluateAll(more);
+  }
   // A pipelined candidate over the budget, once more with ZeRO over its
   // data axis and recomputing each stage's forward in its backward: both
   // cost time (the gathers of the weights, one more forward), so they are

@@ -517,6 +517,23 @@ std::vector<Candidate> search::pipelinedCandidates(
   return candidates;
 }
 
+std::optional<Candidate>
+search::withTwiceTheMicrobatches(const ModelDims &model,
+                                 const Candidate &candidate) {
+  if (!candidate.pipeline)
+    return std::nullopt;
+  auto batch = std::find_if(
+      model.batchDims.begin(), model.batchDims.end(),
+      [&](const Dim &dim) { return dim.name == candidate.pipeline->batchDim; });
+  int64_t twice = 2 * candidate.pipeline->microbatches;
+  if (batch == model.batchDims.end() ||
+      batch->size % (twice * candidate.axisSize("data")) != 0)
+    return std::nullopt;
+  Candidate more = candidate;
+  more.pipeline->microbatches = twice;
+  return more;
+}
+
 std::vector<Candidate> search::lessMemoryVariants(const ModelDims &model,
                                                   const Candidate &candidate,
                                                   bool stateOverBudget) {

@@ -136,12 +136,19 @@ std::vector<Candidate> refine(const ModelDims &dims, const Candidate &base);
 /// largest dim that is), for every factorization of the rest; p, 2p and
 /// 4p micro-batches for p stages, where the data axis times the
 /// micro-batches divides the batch (none of them: the most up to 4p that
-/// do, if any).
+/// do, if any). Search doubles the most of them while they are the fastest
+/// (withTwiceTheMicrobatches()).
 std::vector<Candidate>
 pipelinedCandidates(const ModelDims &dims, int64_t ranks,
                     const std::vector<std::vector<std::string>> &stages,
                     const Dim &batch,
                     const std::vector<std::vector<std::string>> &modelSets);
+
+/// Returns `candidate`, pipelined, with twice its micro-batches, where its
+/// batch (`model`'s dim of that name) still splits evenly over them and its
+/// data axis; none otherwise.
+std::optional<Candidate> withTwiceTheMicrobatches(const ModelDims &model,
+                                                  const Candidate &candidate);
 
 /// Returns what search tries for a pipelined candidate over the memory
 /// budget, `candidate` holding less: with ZeRO overrides splitting every

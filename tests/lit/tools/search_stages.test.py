@@ -33,7 +33,7 @@ def budget_needs_stages(path, limit):
     assert pipeline["remat"] is False, pipeline
     assert pipeline["batch_dim"] == "batch"
     assert len(pipeline["stages"]) == p
-    assert m in (p, 2 * p, 4 * p), pipeline
+    assert m in [p << k for k in range(8)], pipeline
     assert abs(pipeline["bubble"] - (p - 1) / (m + p - 1)) < 1e-12
     assert len(pipeline["stage_seconds_per_microbatch"]) == p
     assert len(pipeline["stage_memory_bytes"]) == p
@@ -68,6 +68,39 @@ def remat(path, limit):
     assert best["pipeline"]["remat"] is True, best
     assert best["memory_bytes_per_rank"] <= limit, best
     assert "  remat: true" in result["best_yaml"], result["best_yaml"]
+
+
+def doubled(path):
+    """A layout's micro-batch count is doubled while the most it has tried
+    is its fastest: for each layout the fastest count is not the most tried
+    unless no doubling is left (a micro-batch of one example per data
+    rank), and every count beyond 4p doubles one tried and fastest."""
+    result = load(path)
+    layouts = {}
+    for entry in pipelined(result["candidates"]):
+        if entry["zero"] or entry["pipeline"]["remat"]:
+            continue
+        key = json.dumps([entry["mesh"], entry["layout"],
+                          entry["pipeline"]["stages"]])
+        layouts.setdefault(key, []).append(entry)
+    doublings = 0
+    for key, entries in layouts.items():
+        by_count = {e["pipeline"]["microbatches"]: e for e in entries}
+        most = max(by_count)
+        fastest = min(entries, key=lambda e: e["step_seconds"])
+        p = entries[0]["mesh"]["stage"]
+        d = entries[0]["mesh"].get("data", 1)
+        for m in by_count:
+            if m > 4 * p:
+                doublings += 1
+                half = by_count[m // 2]
+                assert all(half["step_seconds"] <= e["step_seconds"]
+                           for e in entries if e["pipeline"]["microbatches"] < m), key
+        if fastest["pipeline"]["microbatches"] == most:
+            assert 64 % (2 * most * d) != 0, (key, most)
+    assert doublings > 0, "no micro-batch count beyond 4p"
+    print(f"{doublings} doubled micro-batch counts, "
+          f"picked {result['best']['pipeline']['microbatches']}")
 
 
 def twin_key(entry):
@@ -176,16 +209,20 @@ def space(path, ranks, batch, most):
         usual = [k * p for k in (1, 2, 4) if batch % (k * p * d) == 0]
         fallback = max((k for k in range(2, 4 * p + 1) if batch % (k * d) == 0),
                        default=None)
-        assert m in usual if usual else m == fallback, entry
+        # Beyond those, doublings of the most of them (see doubled()).
+        most = max(usual) if usual else fallback
+        assert (m in usual if usual else m == fallback) or any(
+            m == most << k for k in range(1, 8)), entry
         cuts.setdefault(p, set()).add(json.dumps(pipeline["stages"]))
         three_d += len(mesh) == 3
     assert sorted(cuts) == stage_counts, cuts
     assert all(len(c) == 1 for c in cuts.values()), cuts
     assert three_d > 0, "no data x stage x model mesh"
     # Every factorization of the other ranks at most once per micro-batch
-    # count.
-    bound = sum(3 * sum(1 for d in range(1, ranks // p + 1)
-                        if (ranks // p) % d == 0) for p in stage_counts)
+    # count: 3 of them, and the doublings up to a micro-batch of one.
+    bound = sum(sum(3 + int(math.log2(batch // d))
+                    for d in range(1, ranks // p + 1) if (ranks // p) % d == 0)
+                for p in stage_counts)
     assert len(entries) <= bound, (len(entries), bound)
 
 
@@ -229,6 +266,8 @@ if __name__ == "__main__":
         budget_needs_stages(args[0], int(args[1]))
     elif check == "remat":
         remat(args[0], int(args[1]))
+    elif check == "doubled":
+        doubled(args[0])
     elif check == "zero-variants":
         zero_variants(args[0], args[1])
     elif check == "balanced":
