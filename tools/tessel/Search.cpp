@@ -309,6 +309,68 @@ PipelineSpace searchStages(ModuleOp layered, const search::ModelDims &dims,
   return space;
 }
 
+/// More micro-batches shrink the bubble and each stage's activations, and
+/// cost more calls of smaller kernels: the pipelined layouts (mesh, rules
+/// and cut) among `evaluations` from `first` on whose most micro-batches
+/// tried are their fastest, or none of whose counts fits the budget, with
+/// twice those micro-batches, where the batch allows and they are not in
+/// `seen`.
+std::vector<search::Candidate>
+moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
+                 const search::ModelDims &dims,
+                 const std::set<std::string> &seen) {
+  std::map<std::string, const Evaluation *> most, fastest;
+  for (size_t i = first; i < evaluations.size(); ++i) {
+    const Evaluation &evaluation = evaluations[i];
+    const search::Candidate &candidate = evaluation.candidate;
+    if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat ||
+        evaluation.status == Evaluation::Illegal)
+      continue;
+    search::Candidate anyCount = candidate;
+    anyCount.pipeline->microbatches = 0;
+    std::string layout = anyCount.canonicalKey();
+    const Evaluation *&mostOf = most[layout];
+    if (!mostOf || candidate.pipeline->microbatches >
+                       mostOf->candidate.pipeline->microbatches)
+      mostOf = &evaluation;
+    const Evaluation *&fastestOf = fastest[layout];
+    if (evaluation.status == Evaluation::Ranked &&
+        (!fastestOf || search::faster(evaluation, *fastestOf)))
+      fastestOf = &evaluation;
+  }
+  std::vector<search::Candidate> more;
+  for (const auto &[layout, mostOf] : most) {
+    const Evaluation *fastestOf = fastest[layout];
+    if (fastestOf ? fastestOf != mostOf : mostOf->memoryIsLowerBound)
+      continue;
+    if (std::optional<search::Candidate> twice =
+            search::withTwiceTheMicrobatches(dims, mostOf->candidate))
+      if (!seen.count(twice->canonicalKey()))
+        more.push_back(std::move(*twice));
+  }
+  return more;
+}
+
+/// The pipelined candidates among `evaluations` from `first` on that are
+/// over the budget, once more with ZeRO over their data axis and
+/// recomputing each stage's forward in its backward (lessMemoryVariants):
+/// both cost time (the gathers of the weights, one more forward), so they
+/// are tried only where the plain candidate does not fit.
+std::vector<search::Candidate>
+smallerVariants(const std::vector<Evaluation> &evaluations, size_t first,
+                const search::ModelDims &dims) {
+  std::vector<search::Candidate> smaller;
+  for (size_t i = first; i < evaluations.size(); ++i) {
+    const Evaluation &evaluation = evaluations[i];
+    if (evaluation.status != Evaluation::OverBudget)
+      continue;
+    for (search::Candidate &variant : search::lessMemoryVariants(
+             dims, evaluation.candidate, evaluation.memoryIsLowerBound))
+      smaller.push_back(std::move(variant));
+  }
+  return smaller;
+}
+
 /// Writes `text` through a temporary file renamed over `path` when whole.
 bool writeText(StringRef path, const std::string &text) {
   return writeFileAtomically("tessel search", path,
@@ -485,58 +547,13 @@ int mlir::tessel::runSearch() {
   PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
-  // More micro-batches shrink the bubble and each stage's activations, and
-  // cost more calls of smaller kernels: a layout's micro-batch count is
-  // doubled for as long as the most it has tried is its fastest, or none
-  // of them fits the budget.
-  for (;;) {
-    std::map<std::string, const Evaluation *> most, fastest;
-    for (size_t i = unpipelined; i < evaluations.size(); ++i) {
-      const Evaluation &evaluation = evaluations[i];
-      const search::Candidate &candidate = evaluation.candidate;
-      if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat ||
-          evaluation.status == Evaluation::Illegal)
-        continue;
-      search::Candidate anyCount = candidate;
-      anyCount.pipeline->microbatches = 0;
-      std::string layout = anyCount.canonicalKey();
-      const Evaluation *&mostOf = most[layout];
-      if (!mostOf || candidate.pipeline->microbatches >
-                         mostOf->candidate.pipeline->microbatches)
-        mostOf = &evaluation;
-      const Evaluation *&fastestOf = fastest[layout];
-      if (evaluation.status == Evaluation::Ranked &&
-          (!fastestOf || search::faster(evaluation, *fastestOf)))
-        fastestOf = &evaluation;
-    }
-    std::vector<search::Candidate> more;
-    for (const auto &[layout, mostOf] : most) {
-      const Evaluation *fastestOf = fastest[layout];
-      if (fastestOf ? fastestOf != mostOf : mostOf->memoryIsLowerBound)
-        continue;
-      if (std::optional<search::Candidate> twice =
-              search::withTwiceTheMicrobatches(dims, mostOf->candidate))
-        if (!seen.count(twice->canonicalKey()))
-          more.push_back(std::move(*twice));
-    }
-    if (more.empty())
-      break;
+  // More micro-batches for the layouts whose most are their fastest, then
+  // what holds less for those over the budget.
+  for (std::vector<search::Candidate> more;
+       !(more = moreMicrobatches(evaluations, unpipelined, dims, seen))
+            .empty();)
     evaluateAll(more);
-  }
-  // A pipelined candidate over the budget, once more with ZeRO over its
-  // data axis and recomputing each stage's forward in its backward: both
-  // cost time (the gathers of the weights, one more forward), so they are
-  // tried only where the plain candidate does not fit.
-  std::vector<search::Candidate> smaller;
-  for (size_t i = unpipelined; i < evaluations.size(); ++i) {
-    const Evaluation &evaluation = evaluations[i];
-    if (evaluation.status != Evaluation::OverBudget)
-      continue;
-    for (search::Candidate &variant : search::lessMemoryVariants(
-             dims, evaluation.candidate, evaluation.memoryIsLowerBound))
-      smaller.push_back(std::move(variant));
-  }
-  evaluateAll(smaller);
+  evaluateAll(smallerVariants(evaluations, unpipelined, dims));
   size_t pipelined = evaluations.size() - unpipelined;
   llvm::sys::fs::remove(scratch);
   std::vector<Evaluation> compared;
