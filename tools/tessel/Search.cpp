@@ -309,12 +309,20 @@ PipelineSpace searchStages(ModuleOp layered, const search::ModelDims &dims,
   return space;
 }
 
+/// A pipelined candidate's layout whatever its micro-batch count: its
+/// mesh, rules, overrides and cut.
+std::string layoutOfAnyCount(const search::Candidate &candidate) {
+  search::Candidate anyCount = candidate;
+  anyCount.pipeline->microbatches = 0;
+  return anyCount.canonicalKey();
+}
+
 /// More micro-batches shrink the bubble and each stage's activations, and
 /// cost more calls of smaller kernels: the pipelined layouts (mesh, rules
 /// and cut) among `evaluations` from `first` on whose most micro-batches
-/// tried are their fastest, or none of whose counts fits the budget, with
-/// twice those micro-batches, where the batch allows and they are not in
-/// `seen`.
+/// tried are their fastest, or none of whose counts fits the budget (its
+/// activations, not its parameters and state alone), with twice those
+/// micro-batches, where the batch allows and they are not in `seen`.
 std::vector<search::Candidate>
 moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
                  const search::ModelDims &dims,
@@ -326,9 +334,7 @@ moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
     if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat ||
         evaluation.status == Evaluation::Illegal)
       continue;
-    search::Candidate anyCount = candidate;
-    anyCount.pipeline->microbatches = 0;
-    std::string layout = anyCount.canonicalKey();
+    std::string layout = layoutOfAnyCount(candidate);
     const Evaluation *&mostOf = most[layout];
     if (!mostOf || candidate.pipeline->microbatches >
                        mostOf->candidate.pipeline->microbatches)
@@ -351,21 +357,38 @@ moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
   return more;
 }
 
-/// The pipelined candidates among `evaluations` from `first` on that are
-/// over the budget, once more with ZeRO over their data axis and
-/// recomputing each stage's forward in its backward (lessMemoryVariants):
-/// both cost time (the gathers of the weights, one more forward), so they
-/// are tried only where the plain candidate does not fit.
+/// The pipelined layouts among `evaluations` from `first` on that no
+/// micro-batch count fits the budget, at their most micro-batches (the
+/// least held), once more with ZeRO over their data axis and recomputing
+/// each stage's forward in its backward (lessMemoryVariants): both cost
+/// time (the gathers of the weights, one more forward), so they are tried
+/// only where the plain candidate does not fit.
 std::vector<search::Candidate>
 smallerVariants(const std::vector<Evaluation> &evaluations, size_t first,
                 const search::ModelDims &dims) {
-  std::vector<search::Candidate> smaller;
+  std::map<std::string, const Evaluation *> most;
+  std::set<std::string> fitting;
   for (size_t i = first; i < evaluations.size(); ++i) {
     const Evaluation &evaluation = evaluations[i];
+    const search::Candidate &candidate = evaluation.candidate;
+    if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat)
+      continue;
+    std::string layout = layoutOfAnyCount(candidate);
+    if (evaluation.status == Evaluation::Ranked)
+      fitting.insert(layout);
     if (evaluation.status != Evaluation::OverBudget)
       continue;
+    const Evaluation *&mostOf = most[layout];
+    if (!mostOf || candidate.pipeline->microbatches >
+                       mostOf->candidate.pipeline->microbatches)
+      mostOf = &evaluation;
+  }
+  std::vector<search::Candidate> smaller;
+  for (const auto &[layout, mostOf] : most) {
+    if (fitting.count(layout))
+      continue;
     for (search::Candidate &variant : search::lessMemoryVariants(
-             dims, evaluation.candidate, evaluation.memoryIsLowerBound))
+             dims, mostOf->candidate, mostOf->memoryIsLowerBound))
       smaller.push_back(std::move(variant));
   }
   return smaller;
