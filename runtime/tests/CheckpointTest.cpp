@@ -652,4 +652,39 @@ TEST_F(CheckpointTest, EachRankReadsItsBlocksOfTheShards) {
   EXPECT_ERROR(error, shard, "tensor 'rows' fails its CRC-32 check");
 }
 
+// A pipelined program's tensors are held by the ranks of their stages
+// (StateTensor::holders): each is assembled and written by one of them,
+// the largest first to the holder with the fewest bytes so far, and a
+// rank reads the blocks of the tensors it holds only.
+TEST_F(CheckpointTest, TensorsHeldBySomeRanksAreWrittenAndReadByThem) {
+  ValueSpec big = replicated("big", {"r"}, {1000}, ref::ElementType::F32);
+  ValueSpec middle = replicated("middle", {"r"}, {600}, ref::ElementType::F32);
+  ValueSpec small = replicated("small", {"r"}, {10}, ref::ElementType::F32);
+  ValueSpec shared = replicated("shared", {"r"}, {500}, ref::ElementType::F32);
+  std::vector<StateTensor> tensors = {{&big, nullptr, {0, 1}},
+                                      {&middle, nullptr, {0, 1}},
+                                      {&small, nullptr, {2, 3}},
+                                      {&shared, nullptr, {}}};
+  EXPECT_TRUE(tensors[0].heldBy(1));
+  EXPECT_FALSE(tensors[0].heldBy(2));
+  EXPECT_TRUE(tensors[3].heldBy(3));
+  // big to rank 0, middle to rank 1 (0 has more), shared to rank 2 (the
+  // first holder with no bytes), small to rank 3.
+  EXPECT_EQ(checkpointOwners(tensors, 4), (std::vector<int64_t>{0, 1, 3, 2}));
+
+  // Written on one rank, read back by a rank that holds only `w`: the step
+  // count it does not hold is left alone, and needs no buffer.
+  write(3);
+  std::vector<float> w(weights.size(), -1);
+  std::string error;
+  int64_t step = -1;
+  ASSERT_TRUE(
+      readCheckpoint(checkpointDirectory(dir.string(), 3),
+                     {{&weightSpec, w.data(), {0}}, {&stepSpec, nullptr, {1}}},
+                     mesh, 0, step, error))
+      << error;
+  EXPECT_EQ(w, weights);
+  EXPECT_EQ(step, 3);
+}
+
 } // namespace
