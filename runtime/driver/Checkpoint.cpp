@@ -150,6 +150,21 @@ bool gatherGlobal(const StateTensor &tensor, const layout::Mesh &mesh,
   return true;
 }
 
+std::optional<std::string>
+uncheckpointableState(const std::vector<ValueSpec> &state) {
+  std::set<std::string> names;
+  for (const ValueSpec &tensor : state) {
+    if (tensor.name == "__metadata__")
+      return std::string("the model has a tensor named '__metadata__', the "
+                         "name safetensors checkpoints reserve; rename it");
+    if (!names.insert(tensor.name).second)
+      return fmt::format("the model has two tensors named '{}'; a checkpoint "
+                         "would keep only one",
+                         tensor.name);
+  }
+  return std::nullopt;
+}
+
 std::vector<int64_t> checkpointOwners(const std::vector<StateTensor> &tensors,
                                       int64_t ranks) {
   std::vector<size_t> order(tensors.size());

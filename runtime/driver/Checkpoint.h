@@ -69,6 +69,13 @@ std::optional<std::string> agreedCheckpoint(const std::string &path,
 std::optional<std::string> agreedLatestCheckpoint(const std::string &dir,
                                                   int64_t rank);
 
+/// Why a training state of `state`'s tensors cannot be checkpointed by
+/// name: a tensor of the name safetensors reserves, or two of one name,
+/// would vanish from the file at the first checkpoint. None when it can;
+/// the trainers refuse such a state before training.
+std::optional<std::string>
+uncheckpointableState(const std::vector<ValueSpec> &state);
+
 /// The rank that assembles and writes each of `tensors` into its shard:
 /// the largest tensors first, each to the rank holding it with the fewest
 /// bytes so far (the lowest of them on a tie). The same on every rank.

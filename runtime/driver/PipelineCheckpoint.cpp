@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-#include <set>
 
 namespace tessel::driver {
 
@@ -31,20 +30,12 @@ PipelineState::build(const ProgramMetadata &metadata, int64_t stage,
     for (int64_t r = 0; r < mesh.numRanks(); ++r)
       if (mesh.coordinatesOf(r)[axis] == s)
         ranks.push_back(r);
-    std::set<std::string> stageNames;
+    // Refused before training rather than at the first checkpoint.
+    if (std::optional<std::string> why = uncheckpointableState(init->results)) {
+      error = fmt::format("stage {}: {}", s, *why);
+      return std::nullopt;
+    }
     for (const ValueSpec &spec : init->results) {
-      // Refused before training rather than at the first checkpoint
-      // (writeCheckpoint refuses them too): one would vanish from the file.
-      if (spec.name == "__metadata__" || !stageNames.insert(spec.name).second) {
-        error = fmt::format(
-            spec.name == "__metadata__"
-                ? "stage {} holds a tensor named '{}', the name safetensors "
-                  "reserves for the metadata: it cannot be checkpointed"
-                : "stage {} holds two tensors named '{}': they cannot both "
-                  "be checkpointed",
-            s, spec.name);
-        return std::nullopt;
-      }
       auto [it, added] = index.emplace(spec.name, state.entries.size());
       if (added) {
         state.entries.push_back({&spec, ranks, s == stage});

@@ -26,7 +26,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <set>
 
 namespace tessel::driver {
 
@@ -94,19 +93,9 @@ std::optional<std::string> planStep(const ProgramMetadata &metadata,
                        "in its metadata; compile a model with tessel-autodiff");
   if (!plan.init->arguments.empty())
     return std::string("the program's init takes arguments; it must take none");
-  // The state is checkpointed by name, so a name the checkpoint format
-  // reserves, or one given twice, would lose a tensor at the first
-  // checkpoint: refused before training.
-  std::set<std::string> stateNames;
-  for (const ValueSpec &result : plan.init->results) {
-    if (result.name == "__metadata__")
-      return std::string("the model has a tensor named '__metadata__', the "
-                         "name safetensors checkpoints reserve; rename it");
-    if (!stateNames.insert(result.name).second)
-      return fmt::format("the model has two tensors named '{}'; a checkpoint "
-                         "would keep only one",
-                         result.name);
-  }
+  if (std::optional<std::string> why =
+          uncheckpointableState(plan.init->results))
+    return why;
   for (const ValueSpec &argument : plan.step->arguments) {
     std::optional<DataFeed> feed;
     bool state = producedByInit(plan, argument);
