@@ -317,40 +317,53 @@ std::string layoutOfAnyCount(const search::Candidate &candidate) {
   return anyCount.canonicalKey();
 }
 
-/// More micro-batches shrink the bubble and each stage's activations, and
-/// cost more calls of smaller kernels: the pipelined layouts (mesh, rules
-/// and cut) among `evaluations` from `first` on whose most micro-batches
-/// tried are their fastest, or none of whose counts fits the budget (its
-/// activations, not its parameters and state alone), with twice those
-/// micro-batches, where the batch allows and they are not in `seen`.
-std::vector<search::Candidate>
-moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
-                 const search::ModelDims &dims,
-                 const std::set<std::string> &seen) {
-  std::map<std::string, const Evaluation *> most, fastest;
+/// One pipelined layout (mesh, rules, overrides and cut) as evaluated at
+/// its micro-batch counts, plain (no ZeRO, no remat) and legal.
+struct PipelinedLayout {
+  /// The count with the most micro-batches.
+  const Evaluation *most = nullptr;
+  /// The fastest count that fits the budget; none when none does.
+  const Evaluation *fastest = nullptr;
+};
+
+/// The plain pipelined layouts among `evaluations` from `first` on.
+std::map<std::string, PipelinedLayout>
+pipelinedLayouts(const std::vector<Evaluation> &evaluations, size_t first) {
+  std::map<std::string, PipelinedLayout> layouts;
   for (size_t i = first; i < evaluations.size(); ++i) {
     const Evaluation &evaluation = evaluations[i];
     const search::Candidate &candidate = evaluation.candidate;
     if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat ||
         evaluation.status == Evaluation::Illegal)
       continue;
-    std::string layout = layoutOfAnyCount(candidate);
-    const Evaluation *&mostOf = most[layout];
-    if (!mostOf || candidate.pipeline->microbatches >
-                       mostOf->candidate.pipeline->microbatches)
-      mostOf = &evaluation;
-    const Evaluation *&fastestOf = fastest[layout];
+    PipelinedLayout &layout = layouts[layoutOfAnyCount(candidate)];
+    if (!layout.most || candidate.pipeline->microbatches >
+                            layout.most->candidate.pipeline->microbatches)
+      layout.most = &evaluation;
     if (evaluation.status == Evaluation::Ranked &&
-        (!fastestOf || search::faster(evaluation, *fastestOf)))
-      fastestOf = &evaluation;
+        (!layout.fastest || search::faster(evaluation, *layout.fastest)))
+      layout.fastest = &evaluation;
   }
+  return layouts;
+}
+
+/// More micro-batches shrink the bubble and each stage's activations, and
+/// cost more calls of smaller kernels: the pipelined layouts among
+/// `evaluations` from `first` on whose most micro-batches tried are their
+/// fastest, or none of whose counts fits the budget (its activations, not
+/// its parameters and state alone), with twice those micro-batches, where
+/// the batch allows and they are not in `seen`.
+std::vector<search::Candidate>
+moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
+                 const search::ModelDims &dims,
+                 const std::set<std::string> &seen) {
   std::vector<search::Candidate> more;
-  for (const auto &[layout, mostOf] : most) {
-    const Evaluation *fastestOf = fastest[layout];
-    if (fastestOf ? fastestOf != mostOf : mostOf->memoryIsLowerBound)
+  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first)) {
+    if (layout.fastest ? layout.fastest != layout.most
+                       : layout.most->memoryIsLowerBound)
       continue;
     if (std::optional<search::Candidate> twice =
-            search::withTwiceTheMicrobatches(dims, mostOf->candidate))
+            search::withTwiceTheMicrobatches(dims, layout.most->candidate))
       if (!seen.count(twice->canonicalKey()))
         more.push_back(std::move(*twice));
   }
@@ -366,29 +379,12 @@ moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
 std::vector<search::Candidate>
 smallerVariants(const std::vector<Evaluation> &evaluations, size_t first,
                 const search::ModelDims &dims) {
-  std::map<std::string, const Evaluation *> most;
-  std::set<std::string> fitting;
-  for (size_t i = first; i < evaluations.size(); ++i) {
-    const Evaluation &evaluation = evaluations[i];
-    const search::Candidate &candidate = evaluation.candidate;
-    if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat)
-      continue;
-    std::string layout = layoutOfAnyCount(candidate);
-    if (evaluation.status == Evaluation::Ranked)
-      fitting.insert(layout);
-    if (evaluation.status != Evaluation::OverBudget)
-      continue;
-    const Evaluation *&mostOf = most[layout];
-    if (!mostOf || candidate.pipeline->microbatches >
-                       mostOf->candidate.pipeline->microbatches)
-      mostOf = &evaluation;
-  }
   std::vector<search::Candidate> smaller;
-  for (const auto &[layout, mostOf] : most) {
-    if (fitting.count(layout))
+  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first)) {
+    if (layout.fastest)
       continue;
     for (search::Candidate &variant : search::lessMemoryVariants(
-             dims, mostOf->candidate, mostOf->memoryIsLowerBound))
+             dims, layout.most->candidate, layout.most->memoryIsLowerBound))
       smaller.push_back(std::move(variant));
   }
   return smaller;
