@@ -24,7 +24,12 @@ changes what it measures.
 docs/search.md) and reports their Spearman and how far each prediction is
 from its measurement (measured / predicted). --repeats runs every layout
 that many times, interleaved (each round runs each layout once), and takes
-the median of the runs. --baseline-bin names another build's bin
+the median of the runs; with more than one round it also reports the
+Spearman on each layout's fastest round (noise on a shared machine only
+slows a run), how well the rounds rank the layouts alike (the mean
+Spearman between two rounds: what the machine's noise leaves for any
+prediction to match), and of the pairs of layouts that every round
+orders alike, how many search predicted in that order. --baseline-bin names another build's bin
 directory: its search's predictions of the same layouts are reported
 beside this one's (the same measurements judge both), to show what a
 change of the cost model does.
@@ -150,6 +155,31 @@ def spearman(xs, ys):
     return cov / (vx * vy) ** 0.5 if vx and vy else float("nan")
 
 
+def round_agreement(runs):
+    """How well the machine agrees with itself: the mean Spearman between
+    two rounds' step times of the same layouts, over every pair of rounds
+    (None with one round). No prediction can rank the layouts much better
+    than this."""
+    rounds = list(zip(*runs))
+    pairs = [spearman(a, b) for i, a in enumerate(rounds)
+             for b in rounds[i + 1:]]
+    return statistics.mean(pairs) if pairs else None
+
+
+def separable_pairs(predicted, runs):
+    """The pairs of layouts that every round orders alike (each round of
+    one faster than each round of the other), and how many of them the
+    prediction orders the same way."""
+    agree = total = 0
+    for i in range(len(runs)):
+        for j in range(len(runs)):
+            if max(runs[i]) < min(runs[j]):
+                total += 1
+                agree += predicted[i] < predicted[j]
+    return {"pairs": total, "predicted_alike": agree,
+            "pairs_compared": len(runs) * (len(runs) - 1) // 2}
+
+
 def measure_all(args, layouts, ranks, tmp):
     """Each layout's step time: compiled once, run --repeats times
     interleaved, the median of the runs' medians."""
@@ -251,6 +281,8 @@ def validate(args, ranks, tmp):
               f"{measured[n]:.3f} ms", file=sys.stderr)
     best_measured = min(r["measured_ms"] for r in rows)
     pick = rows[0]["measured_ms"]
+    predicted = [r["predicted_ms"] for r in rows]
+    candidate_runs = [r["runs_ms"] for r in rows]
     report = {
         "ranks": ranks,
         "candidates_ranked": len(ranked),
@@ -259,6 +291,10 @@ def validate(args, ranks, tmp):
         "hand_written": hand,
         "spearman": spearman([r["predicted_ms"] for r in rows],
                              [r["measured_ms"] for r in rows]),
+        "spearman_fastest_round": spearman(
+            predicted, [min(r) for r in candidate_runs]),
+        "round_agreement": round_agreement(candidate_runs),
+        "separable_pairs": separable_pairs(predicted, candidate_runs),
         "measured_over_predicted": prediction_error(rows, "predicted_ms"),
         "pick_over_best_measured": pick / best_measured,
         "pick_over_best_hand_written":
@@ -322,6 +358,14 @@ def main():
               f"{error_text(report['measured_over_predicted'])}; "
               f"pick / best measured {report['pick_over_best_measured']:.2f}"
               + (f"; pick / best hand-written {hand:.2f}" if hand else ""))
+        if report["round_agreement"] is not None:
+            pairs = report["separable_pairs"]
+            print(f"  rounds: Spearman on each layout's fastest round "
+                  f"{report['spearman_fastest_round']:.2f}; the rounds agree "
+                  f"with each other at {report['round_agreement']:.2f}; "
+                  f"{pairs['pairs']} of {pairs['pairs_compared']} pairs "
+                  f"ordered alike by every round, {pairs['predicted_alike']} "
+                  f"of them predicted in that order")
         if "baseline_spearman" in report:
             print(f"  baseline: Spearman {report['baseline_spearman']:.2f}; "
                   f"{error_text(report['baseline_measured_over_predicted'])}")

@@ -370,24 +370,33 @@ moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
   return more;
 }
 
-/// The pipelined layouts among `evaluations` from `first` on that no
-/// micro-batch count fits the budget, at their most micro-batches (the
-/// least held), once more with ZeRO over their data axis and recomputing
-/// each stage's forward in its backward (lessMemoryVariants): both cost
-/// time (the gathers of the weights, one more forward), so they are tried
-/// only where the plain candidate does not fit.
+/// ZeRO and remat beside the stages of the plain pipelined layouts among
+/// `evaluations` from `first` on. A layout that fits the budget is tried
+/// at its fastest micro-batch count with ZeRO's overrides over its data
+/// axis: they gather each stage's weights, but each data rank updates
+/// only its share of the parameters and optimizer state (a wider GPT with
+/// Adam on data:2 x stage:2 stepped faster with them, docs/search.md). A
+/// layout that no count fits is tried at its most micro-batches (the least
+/// held) with what holds less (lessMemoryVariants): ZeRO, recomputing each
+/// stage's forward in its backward, and both. Remat costs one more forward
+/// a micro-batch and saves no time, so it is not tried where the plain
+/// layout fits.
 std::vector<search::Candidate>
-smallerVariants(const std::vector<Evaluation> &evaluations, size_t first,
-                const search::ModelDims &dims) {
-  std::vector<search::Candidate> smaller;
+variantsBesideStages(const std::vector<Evaluation> &evaluations, size_t first,
+                     const search::ModelDims &dims) {
+  std::vector<search::Candidate> variants;
   for (const auto &[key, layout] : pipelinedLayouts(evaluations, first)) {
-    if (layout.fastest)
+    if (layout.fastest) {
+      if (std::optional<search::Candidate> zero =
+              search::withZero(dims, layout.fastest->candidate))
+        variants.push_back(std::move(*zero));
       continue;
+    }
     for (search::Candidate &variant : search::lessMemoryVariants(
              dims, layout.most->candidate, layout.most->memoryIsLowerBound))
-      smaller.push_back(std::move(variant));
+      variants.push_back(std::move(variant));
   }
-  return smaller;
+  return variants;
 }
 
 /// Writes `text` through a temporary file renamed over `path` when whole.
@@ -567,12 +576,12 @@ int mlir::tessel::runSearch() {
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
   // More micro-batches for the layouts whose most are their fastest, then
-  // what holds less for those over the budget.
+  // ZeRO beside the stages, and what holds less for those over the budget.
   for (std::vector<search::Candidate> more;
        !(more = moreMicrobatches(evaluations, unpipelined, dims, seen))
             .empty();)
     evaluateAll(more);
-  evaluateAll(smallerVariants(evaluations, unpipelined, dims));
+  evaluateAll(variantsBesideStages(evaluations, unpipelined, dims));
   size_t pipelined = evaluations.size() - unpipelined;
   llvm::sys::fs::remove(scratch);
   std::vector<Evaluation> compared;

@@ -168,7 +168,11 @@ void Evaluator::applyPipelined(
     peak = std::max(peak, stage.peakBytes);
     flops = std::max(flops, m * (stage.forwardFlops + stage.backwardFlops) +
                                 stage.applyFlops);
-    sent = std::max(sent, stage.sentForwardBytes + stage.sentBackBytes);
+    // Its messages to the neighbouring stages and its collectives (the
+    // data and model axes' all-reduces and gathers), as an unpipelined
+    // candidate counts its collectives' bytes.
+    sent = std::max(sent, stage.sentForwardBytes + stage.sentBackBytes +
+                              stage.collectiveBytesPerStep);
   }
   result.memoryBytes = peak + cost->driverBytes;
   result.pipeline = std::move(cost);

@@ -396,13 +396,8 @@ std::vector<Candidate> search::baseCandidates(const ModelDims &model,
           candidate.rules.push_back({dim.name, "model"});
         candidate.padUneven = needsPadding(model, candidate);
         candidates.push_back(candidate);
-        if (data > 1) {
-          Candidate zero = candidate;
-          if (addZeroOverrides(model, zero)) {
-            zero.padUneven = needsPadding(model, zero);
-            candidates.push_back(zero);
-          }
-        }
+        if (std::optional<Candidate> zero = withZero(model, candidate))
+          candidates.push_back(std::move(*zero));
       }
   }
   return candidates;
@@ -534,6 +529,16 @@ search::withTwiceTheMicrobatches(const ModelDims &model,
   return more;
 }
 
+std::optional<Candidate> search::withZero(const ModelDims &model,
+                                          const Candidate &candidate) {
+  Candidate zero = candidate;
+  if (candidate.zero || candidate.axisSize("data") < 2 ||
+      !addZeroOverrides(model, zero))
+    return std::nullopt;
+  zero.padUneven = needsPadding(model, zero);
+  return zero;
+}
+
 std::vector<Candidate> search::lessMemoryVariants(const ModelDims &model,
                                                   const Candidate &candidate,
                                                   bool stateOverBudget) {
@@ -546,11 +551,9 @@ std::vector<Candidate> search::lessMemoryVariants(const ModelDims &model,
   };
   if (!stateOverBudget)
     variants.push_back(recomputing(candidate));
-  Candidate zero = candidate;
-  if (candidate.axisSize("data") > 1 && addZeroOverrides(model, zero)) {
-    zero.padUneven = needsPadding(model, zero);
-    variants.push_back(zero);
-    variants.push_back(recomputing(zero));
+  if (std::optional<Candidate> zero = withZero(model, candidate)) {
+    variants.push_back(*zero);
+    variants.push_back(recomputing(std::move(*zero)));
   }
   return variants;
 }

@@ -150,6 +150,12 @@ pipelinedCandidates(const ModelDims &dims, int64_t ranks,
 std::optional<Candidate> withTwiceTheMicrobatches(const ModelDims &model,
                                                   const Candidate &candidate);
 
+/// Returns `candidate` with ZeRO's overrides: every parameter it can split
+/// split over the data axis along a dim no other axis splits. None where
+/// it has no data axis, already has them, or no parameter can be split.
+std::optional<Candidate> withZero(const ModelDims &model,
+                                  const Candidate &candidate);
+
 /// Returns what search tries for a pipelined candidate over the memory
 /// budget, `candidate` holding less: with ZeRO overrides splitting every
 /// parameter it can over the data axis (when there is one; the stages'

@@ -114,7 +114,8 @@ def zero_variants(path, yaml_path):
     """Over the budget, a pipelined candidate with a data axis is tried
     with ZeRO's overrides (and with remat, and both); the ZeRO variants
     hold less than their plain twin, which is over the budget, and are
-    ranked. Writes the fastest ZeRO variant's layout to `yaml_path`."""
+    ranked. Writes the fastest ZeRO variant's layout to `yaml_path`, and
+    its entry, as search's best, to `yaml_path`.json."""
     result = load(path)
     entries = pipelined(result["candidates"] + result["dropped"])
     plain = {twin_key(e): e for e in entries
@@ -128,12 +129,54 @@ def zero_variants(path, yaml_path):
         twin = plain[twin_key(entry)]
         assert twin["status"] == "over_budget", twin
         assert entry["memory_bytes_per_rank"] < twin["memory_bytes_per_rank"]
-    # Only candidates over the budget get variants.
+    # Only candidates over the budget get remat, and ZeRO at their most
+    # micro-batches; one that fits gets ZeRO at its fastest count.
     for entry in entries:
-        if entry["zero"] or entry["pipeline"]["remat"]:
+        if entry["pipeline"]["remat"]:
             assert plain[twin_key(entry)]["status"] == "over_budget", entry
     with open(yaml_path, "w") as f:
         f.write(layout_yaml(zero[0]))
+    with open(yaml_path + ".json", "w") as f:
+        json.dump({"best": zero[0]}, f)
+
+
+def layout_key(entry):
+    """A pipelined candidate's layout whatever its micro-batch count."""
+    return json.dumps([entry["mesh"], entry["layout"],
+                       entry["pipeline"]["stages"]])
+
+
+def zero_beside_stages(path):
+    """Without a budget every plain pipelined layout with a data axis is
+    also tried with ZeRO's overrides, once, at its fastest micro-batch
+    count; it holds less than that count, and nothing recomputes."""
+    result = load(path)
+    entries = pipelined(result["candidates"])
+    assert not result["dropped"], result["dropped"]
+    assert not any(e["pipeline"]["remat"] for e in entries)
+    fastest = {}
+    for entry in entries:
+        if not entry["zero"]:
+            key = layout_key(entry)
+            if key not in fastest or \
+                    entry["step_seconds"] < fastest[key]["step_seconds"]:
+                fastest[key] = entry
+    zero = {}
+    for entry in entries:
+        if entry["zero"]:
+            key = layout_key(entry)
+            assert key not in zero, ("two ZeRO variants", key)
+            zero[key] = entry
+    with_data = [k for k, e in fastest.items() if e["mesh"].get("data", 1) > 1]
+    assert with_data, "no pipelined layout with a data axis"
+    assert sorted(zero) == sorted(with_data), (sorted(zero), with_data)
+    for key, entry in zero.items():
+        twin = fastest[key]
+        assert entry["pipeline"]["microbatches"] == \
+            twin["pipeline"]["microbatches"], (entry, twin)
+        assert entry["memory_bytes_per_rank"] < twin["memory_bytes_per_rank"]
+    print(f"{len(zero)} ZeRO variants beside stages; fastest ZeRO "
+          f"{min(e['step_seconds'] for e in zero.values()) * 1e3:.1f} ms")
 
 
 def balanced(path):
@@ -169,12 +212,18 @@ def balanced(path):
 
 def same_as_explain(search_path, explain_path):
     """tessel explain --train on the written layout predicts the step and
-    the stages' peaks that search ranked it by."""
+    the stages' peaks that search ranked it by, and the bytes the busiest
+    stage's rank sends in a step (messages and collectives) are search's."""
     best = load(search_path)["best"]
     explain = load(explain_path)
     assert abs(explain["step"]["seconds"] - best["step_seconds"]) <= 1e-9 * best["step_seconds"], (explain["step"], best)
     peaks = [stage["peak_bytes_per_rank"] for stage in explain["stages"]]
     assert peaks == best["pipeline"]["stage_memory_bytes"], (peaks, best)
+    sent = max(stage["sent_forward_bytes_per_step"] +
+               stage["sent_back_bytes_per_step"] +
+               stage["collective_bytes_per_step"]
+               for stage in explain["stages"])
+    assert sent == best["comm_bytes_per_rank"], (sent, best)
 
 
 def compared(path):
@@ -270,6 +319,8 @@ if __name__ == "__main__":
         doubled(args[0])
     elif check == "zero-variants":
         zero_variants(args[0], args[1])
+    elif check == "zero-beside-stages":
+        zero_beside_stages(args[0])
     elif check == "balanced":
         balanced(args[0])
     elif check == "same-as-explain":
