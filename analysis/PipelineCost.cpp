@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -134,29 +135,74 @@ double messageHandlingSeconds(ArrayRef<Type> types, bool received,
   return seconds;
 }
 
-/// What the runtime allocates running `fused` beyond `counted`: the
-/// buffer bytes of its arguments and results that the stage's cost counts
-/// elsewhere (parameters, state, sums, kept micro-batches). runtimeMemory
+/// What the runtime allocates running one stage function beyond what the
+/// stage's cost counts elsewhere: its buffers, as the cache holds them by
+/// size, and the rest (constants, kernel scratch, widened copies,
+/// collectives' temporaries, staged data), which is not the cache's.
+struct FunctionWorking {
+  std::map<int64_t, int64_t> buffersBySize;
+  int64_t otherBytes = 0;
+
+  int64_t bufferBytes() const {
+    int64_t total = 0;
+    for (const auto &[bytes, count] : buffersBySize)
+      total = saturatingAdd(total, saturatingMul(bytes, count));
+    return total;
+  }
+  int64_t totalBytes() const {
+    return saturatingAdd(bufferBytes(), otherBytes);
+  }
+};
+
+/// What the runtime allocates running `fused` beyond the buffer bytes of
+/// its arguments and results that the stage's cost counts elsewhere
+/// (parameters, state, sums, kept micro-batches): each counted one is
+/// alive through the call, one buffer of its size fewer. runtimeMemory
 /// stages every argument that is not state in host memory, as the
 /// unpipelined driver fills its data arguments; the pipelined driver stages
 /// only its `staged` ones (the data) and hands the others (activations,
 /// residuals, cotangents, sums, the learning rate) over as buffers.
-int64_t workingBytes(func::FuncOp fused,
-                     llvm::function_ref<bool(unsigned)> countedArgument,
-                     llvm::function_ref<bool(unsigned)> countedResult,
-                     llvm::function_ref<bool(unsigned)> staged) {
+FunctionWorking workingOf(func::FuncOp fused,
+                          llvm::function_ref<bool(unsigned)> countedArgument,
+                          llvm::function_ref<bool(unsigned)> countedResult,
+                          llvm::function_ref<bool(unsigned)> staged) {
   RuntimeMemory memory = runtimeMemory(fused);
-  int64_t total = saturatingSub(memory.totalBytes(), memory.stagingBytes);
-  for (unsigned i = 0; i < fused.getNumArguments(); ++i)
+  FunctionWorking working;
+  working.buffersBySize = memory.heldBuffersBySize;
+  working.otherBytes =
+      saturatingSub(saturatingSub(memory.totalBytes(), memory.stagingBytes),
+                    memory.heldBytes);
+  auto uncount = [&](Type type) {
+    auto found = working.buffersBySize.find(bufferBytes(type));
+    if (found != working.buffersBySize.end() && --found->second <= 0)
+      working.buffersBySize.erase(found);
+  };
+  for (unsigned i = 0; i < fused.getNumArguments(); ++i) {
     if (staged(i))
-      total = saturatingAdd(total, bufferBytes(fused.getArgumentTypes()[i]));
-  for (unsigned i = 0; i < fused.getNumArguments(); ++i)
+      working.otherBytes = saturatingAdd(
+          working.otherBytes, bufferBytes(fused.getArgumentTypes()[i]));
     if (countedArgument(i))
-      total = saturatingSub(total, bufferBytes(fused.getArgumentTypes()[i]));
+      uncount(fused.getArgumentTypes()[i]);
+  }
   for (unsigned i = 0; i < fused.getNumResults(); ++i)
     if (countedResult(i))
-      total = saturatingSub(total, bufferBytes(fused.getResultTypes()[i]));
-  return std::max<int64_t>(0, total);
+      uncount(fused.getResultTypes()[i]);
+  return working;
+}
+
+/// The buffers the cache holds for functions run one after another on a
+/// rank: for each size, the most any of them needs. A buffer one function
+/// frees serves another only where the sizes match, so a stage whose
+/// forward and backward allocate different sizes holds both working sets.
+int64_t cachedBufferBytes(std::initializer_list<const FunctionWorking *> runs) {
+  std::map<int64_t, int64_t> most;
+  for (const FunctionWorking *run : runs)
+    for (const auto &[bytes, count] : run->buffersBySize)
+      most[bytes] = std::max(most[bytes], count);
+  int64_t total = 0;
+  for (const auto &[bytes, count] : most)
+    total = saturatingAdd(total, saturatingMul(bytes, count));
+  return total;
 }
 
 } // namespace
@@ -370,7 +416,7 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
       return argumentRole(func, i) != "parameter" && !name.starts_with(input) &&
              !name.starts_with(output) && !name.starts_with(residual);
     };
-    stage.forwardWorkingBytes = workingBytes(
+    FunctionWorking forwardWorking = workingOf(
         fusedForward,
         [&](unsigned i) {
           return argumentRole(fusedForward, i) == "parameter" ||
@@ -380,7 +426,7 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
           return resultName(fusedForward, i).starts_with(residual);
         },
         [&](unsigned i) { return dataArgument(fusedForward, i); });
-    stage.backwardWorkingBytes = workingBytes(
+    FunctionWorking backwardWorking = workingOf(
         fusedBackward,
         [&](unsigned i) {
           return argumentRole(fusedBackward, i) == "parameter" ||
@@ -390,19 +436,28 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         [&](unsigned i) { return dataArgument(fusedBackward, i); });
     // Apply's arguments are the parameters, state and sums, and the
     // learning rate, none of them staged.
-    stage.applyWorkingBytes = workingBytes(
+    FunctionWorking applyWorking = workingOf(
         fusedApply,
         [&](unsigned i) {
           return argumentName(fusedApply, i) != "learning_rate";
         },
         [](unsigned) { return false; }, [](unsigned) { return false; });
-    int64_t duringMicrobatches =
-        saturatingAdd(stage.heldBytes, std::max(stage.forwardWorkingBytes,
-                                                stage.backwardWorkingBytes));
+    stage.forwardWorkingBytes = forwardWorking.totalBytes();
+    stage.backwardWorkingBytes = backwardWorking.totalBytes();
+    stage.applyWorkingBytes = applyWorking.totalBytes();
+    // The three run one after another on one buffer cache, which keeps
+    // what each freed: from the second micro-batch on the stage holds, by
+    // size, the most buffers any of them needs, beside the micro-batches
+    // it keeps, and the largest of their other memory.
+    stage.cachedWorkingBytes =
+        cachedBufferBytes({&forwardWorking, &backwardWorking, &applyWorking});
+    stage.otherWorkingBytes =
+        std::max({forwardWorking.otherBytes, backwardWorking.otherBytes,
+                  applyWorking.otherBytes});
     stage.peakBytes = saturatingAdd(
-        saturatingAdd(stage.parameterBytes, stage.stateBytes),
-        saturatingAdd(stage.gradientSumBytes,
-                      std::max(duringMicrobatches, stage.applyWorkingBytes)));
+        saturatingAdd(saturatingAdd(stage.parameterBytes, stage.stateBytes),
+                      saturatingAdd(stage.gradientSumBytes, stage.heldBytes)),
+        saturatingAdd(stage.cachedWorkingBytes, stage.otherWorkingBytes));
     cost.stages.push_back(std::move(stage));
   }
 

@@ -70,8 +70,15 @@ struct StageCost {
   int64_t forwardWorkingBytes = 0;
   int64_t backwardWorkingBytes = 0;
   int64_t applyWorkingBytes = 0;
-  /// parameters + state + gradient sums + the larger of held + the larger
-  /// working memory of forward and backward, and apply's working memory.
+  /// The buffers of the three that the runtime's cache holds, as they run
+  /// one after another: for each buffer size, the most any of them needs.
+  /// More than the largest of the three where their sizes differ.
+  int64_t cachedWorkingBytes = 0;
+  /// The largest of the three's memory outside the cache (constants,
+  /// kernel scratch, collectives' temporaries, staged data).
+  int64_t otherWorkingBytes = 0;
+  /// parameters + state + gradient sums + held + the cached working
+  /// buffers + the other working memory.
   int64_t peakBytes = 0;
   /// The collectives a rank calls in a step and the bytes it sends in
   /// them: m times the forward's and the backward's, and apply's once

@@ -290,6 +290,8 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
       [](const StageCost &s) { return bytesText(s.backwardWorkingBytes); });
   row("working apply",
       [](const StageCost &s) { return bytesText(s.applyWorkingBytes); });
+  row("buffers cached",
+      [](const StageCost &s) { return bytesText(s.cachedWorkingBytes); });
   row("peak memory", [](const StageCost &s) { return bytesText(s.peakBytes); });
   row("ops forward / mb",
       [](const StageCost &s) { return countText(s.forwardOps); });
@@ -389,6 +391,8 @@ std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
         {"forward_working_bytes", stage.forwardWorkingBytes},
         {"backward_working_bytes", stage.backwardWorkingBytes},
         {"apply_working_bytes", stage.applyWorkingBytes},
+        {"cached_working_bytes", stage.cachedWorkingBytes},
+        {"other_working_bytes", stage.otherWorkingBytes},
         {"peak_bytes_per_rank", stage.peakBytes},
         {"forward_seconds_per_microbatch", stage.forwardSeconds},
         {"backward_seconds_per_microbatch", stage.backwardSeconds},

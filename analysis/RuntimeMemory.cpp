@@ -47,6 +47,14 @@ public:
       total = saturatingAdd(total, saturatingMul(bytes, count.most));
     return total;
   }
+  /// For every size, the most buffers of it alive at once.
+  std::map<int64_t, int64_t> mostBySize() const {
+    std::map<int64_t, int64_t> most;
+    for (const auto &[bytes, count] : counts)
+      if (count.most > 0)
+        most[bytes] = count.most;
+    return most;
+  }
 
 private:
   struct Count {
@@ -405,6 +413,7 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
     memory.widenedCopyBytes = saturatingAdd(memory.widenedCopyBytes, bytes);
   memory.livePeakBytes = ledger.peak();
   memory.heldBytes = ledger.held();
+  memory.heldBuffersBySize = ledger.mostBySize();
   return memory;
 }
 

@@ -20,6 +20,7 @@
 #include "dialect/TesselDialect.h"
 
 #include <cstdint>
+#include <map>
 
 namespace tessel::analysis {
 
@@ -36,6 +37,10 @@ struct RuntimeMemory {
   /// buffer size (rounded as the cache rounds), the size times the most
   /// buffers of that size alive at once. At least livePeakBytes.
   int64_t heldBytes = 0;
+  /// heldBytes by size: for each buffer size (rounded as the cache rounds),
+  /// the most buffers of it alive at once. Functions run one after another
+  /// on one cache hold, for each size, the most any of them needs.
+  std::map<int64_t, int64_t> heldBuffersBySize;
   /// The values of the dense tessel.constant ops of the functions run: each
   /// keeps its bytes for the life of the process (the executor makes them
   /// once, when it first prepares the op, and copies them at every call). A

@@ -82,6 +82,8 @@ def configurations(tmp):
     gpt = EXAMPLES / "gpt/gpt.mlir"
     gpt_sizes = ["--batch", "64", "--dim-size", "seq=128", "--dim-size",
                  "key=128"]
+    long_sizes = ["--batch", "2", "--dim-size", "seq=1024", "--dim-size",
+                  "key=1024"]
     return [
         ("mlp", mlp, single, 1),
         ("mlp", mlp, lay("mlp/data.yaml"), 4),
@@ -107,7 +109,8 @@ def configurations(tmp):
         ("transformer 4 x d256 seq 128, adam, bf16", t4,
          single + adam + ["--precision", "bf16"], 1),
         # Pipelined: each stage's parameters, the micro-batches its
-        # schedule holds and the larger of its functions' working memory.
+        # schedule holds and the working buffers its functions leave in
+        # the runtime's cache.
         ("gpt batch 64 seq 128, 1f1b x 8", gpt,
          gpt_sizes + pipeline(tmp, "1f1b8", 8, "1f1b"), 2),
         ("gpt batch 64 seq 128, 1f1b x 2, adam", gpt,
@@ -120,6 +123,13 @@ def configurations(tmp):
         ("gpt batch 64 seq 128, data 2 x 1f1b x 4, adam", gpt,
          gpt_sizes + pipeline(tmp, "data-1f1b4", 4, "1f1b", data=2) + adam,
          4),
+        # Long sequences: attention's working buffers of one size in the
+        # forward, others in the backward, both kept by the cache.
+        ("gpt batch 2 seq 1024, 1f1b x 2", gpt,
+         long_sizes + pipeline(tmp, "long-1f1b2", 2, "1f1b"), 2),
+        ("gpt batch 2 seq 1024, 1f1b x 2 remat", gpt,
+         long_sizes + pipeline(tmp, "long-remat2", 2, "1f1b", remat=True),
+         2),
     ]
 
 

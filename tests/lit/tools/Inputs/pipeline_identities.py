@@ -2,9 +2,10 @@
 
 Reads the report on stdin and asserts, for every stage, that the held
 activations are the micro-batches held times what one keeps, and that the
-peak is the parameters, state and gradient sums plus the larger of the held
-micro-batches with the larger working memory of forward and backward and
-the working memory of apply; the bubble (p - 1) / (m + p - 1) and the step
+peak is the parameters, state and gradient sums, the held micro-batches,
+the working buffers the cache keeps for forward, backward and apply (at
+least the largest one's and at most all three's) and the memory they use
+outside it; the bubble (p - 1) / (m + p - 1) and the step
 time (analysis/PipelineCost.h). Prints one line per stage for FileCheck.
 """
 
@@ -18,12 +19,14 @@ assert abs(report["bubble_fraction"] - (p - 1) / (m + p - 1)) < 1e-12
 for stage in report["stages"]:
     assert stage["held_bytes"] == (
         stage["microbatches_held"] * stage["kept_bytes_per_microbatch"])
-    during = stage["held_bytes"] + max(stage["forward_working_bytes"],
-                                       stage["backward_working_bytes"])
+    working = [stage["forward_working_bytes"],
+               stage["backward_working_bytes"], stage["apply_working_bytes"]]
+    cached = stage["cached_working_bytes"] + stage["other_working_bytes"]
+    assert max(working) <= cached <= sum(working), (stage, working)
     peak = (stage["parameter_bytes_per_rank"] +
             stage["optimizer_state_bytes_per_rank"] +
-            stage["gradient_sum_bytes_per_rank"] +
-            max(during, stage["apply_working_bytes"]))
+            stage["gradient_sum_bytes_per_rank"] + stage["held_bytes"] +
+            cached)
     assert stage["peak_bytes_per_rank"] == peak, (stage, peak)
     print(f"stage {stage['stage']} holds {stage['microbatches_held']} "
           f"peak {stage['peak_bytes_per_rank']} ok")
