@@ -6,6 +6,7 @@
         [--sample 4] [--steps 300] [--warmup 30] [--repeats 1]
         [--batch N] [--dim-size NAME=N ...] [--pipelined] [--lr LR]
         [--baseline-bin OTHER/bin] [-o RESULTS.json]
+    benchmarks/search_validation.py --rescore EARLIER.json [--profile FILE]
 
 For each rank count: `tessel search --format json` lists every candidate it
 ranked with its predicted step time; this measures the step time of the
@@ -29,7 +30,10 @@ Spearman on each layout's fastest round (noise on a shared machine only
 slows a run), how well the rounds rank the layouts alike (the mean
 Spearman between two rounds: what the machine's noise leaves for any
 prediction to match), and of the pairs of layouts that every round
-orders alike, how many search predicted in that order. --baseline-bin names another build's bin
+orders alike, how many search predicted in that order. --rescore
+EARLIER.json measures nothing: it predicts the layouts an earlier run
+measured (its -o file) with this --bin and --profile, to compare profiles
+or cost models on the same measurements. --baseline-bin names another build's bin
 directory: its search's predictions of the same layouts are reported
 beside this one's (the same measurements judge both), to show what a
 change of the cost model does.
@@ -310,11 +314,39 @@ def validate(args, ranks, tmp):
     return report
 
 
+def rescore(args):
+    """Predicts the layouts an earlier run measured (its -o file) with this
+    run's --bin and --profile, and reports how that ranks them."""
+    earlier = json.loads(args.rescore.read_text())
+    model = args.model if args.model_given else pathlib.Path(earlier["model"])
+    if not model.is_absolute():
+        model = REPO / model
+    args.model, args.optimizer = model, earlier["optimizer"]
+    args.batch, args.dim_size = earlier.get("batch"), earlier.get("dim_sizes") or []
+    for report in earlier["results"]:
+        ranked = search_candidates(args, args.bin, report["ranks"])["candidates"]
+        predicted = {describe(c): c["step_seconds"] * 1e3 for c in ranked}
+        rows = [r for r in report["measured"] if r["layout"] in predicted]
+        times = [predicted[r["layout"]] for r in rows]
+        measured = [r["measured_ms"] for r in rows]
+        pick = describe(ranked[0])
+        pick_ms = next((r["measured_ms"] for r in report["measured"]
+                        if r["layout"] == pick), None)
+        pairs = separable_pairs(times, [r["runs_ms"] for r in rows])
+        print(f"{report['ranks']} ranks: {len(rows)} of "
+              f"{len(report['measured'])} measured layouts predicted; "
+              f"Spearman {spearman(times, measured):.2f} (the run's own "
+              f"{report['spearman']:.2f}); pick {pick}: "
+              + (f"{pick_ms / min(measured):.2f} of the best measured"
+                 if pick_ms else "not measured in that run")
+              + f"; {pairs['predicted_alike']} of the {pairs['pairs']} pairs "
+              "every round ordered alike predicted in that order")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", type=pathlib.Path, default=REPO / "build/bin")
-    parser.add_argument("--model", type=pathlib.Path,
-                        default=REPO / "examples/mlp/mlp.mlir")
+    parser.add_argument("--model", type=pathlib.Path)
     parser.add_argument("--ranks", default="2,4")
     parser.add_argument("--profile", type=pathlib.Path)
     parser.add_argument("--optimizer", default="sgd")
@@ -331,8 +363,15 @@ def main():
     parser.add_argument("--dim-size", action="append", default=[])
     parser.add_argument("--pipelined", action="store_true")
     parser.add_argument("--baseline-bin", type=pathlib.Path)
+    parser.add_argument("--rescore", type=pathlib.Path)
     parser.add_argument("-o", "--output", type=pathlib.Path)
     args = parser.parse_args()
+    args.model_given = args.model is not None
+    if not args.model_given:
+        args.model = REPO / "examples/mlp/mlp.mlir"
+    if args.rescore:
+        rescore(args)
+        return
     if args.lr is None:
         args.lr = 3e-4 if args.optimizer in ("adam", "adamw") else 0.05
     if not pathlib.Path("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz").exists():
