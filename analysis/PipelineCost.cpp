@@ -137,31 +137,44 @@ double messageHandlingSeconds(ArrayRef<Type> types, bool received,
 
 /// What the runtime allocates running one stage function beyond what the
 /// stage's cost counts elsewhere: its buffers, as the cache holds them by
-/// size, and the rest (constants, kernel scratch, widened copies,
-/// collectives' temporaries, staged data), which is not the cache's.
+/// size, and the memory outside the cache (RuntimeMemory's constants,
+/// kernel scratch, widened copies and collectives' temporaries, and the
+/// data the driver stages).
 struct FunctionWorking {
   std::map<int64_t, int64_t> buffersBySize;
-  int64_t otherBytes = 0;
+  int64_t constantBytes = 0;
+  int64_t widenedCopyBytes = 0;
+  int64_t scratchBytes = 0;
+  int64_t inFlightBytes = 0;
+  int64_t stagingBytes = 0;
 
-  int64_t bufferBytes() const {
+  int64_t cachedBytes() const {
     int64_t total = 0;
     for (const auto &[bytes, count] : buffersBySize)
       total = saturatingAdd(total, saturatingMul(bytes, count));
     return total;
   }
+  int64_t uncachedBytes() const {
+    return saturatingAdd(
+        saturatingAdd(constantBytes, widenedCopyBytes),
+        saturatingAdd(saturatingAdd(scratchBytes, inFlightBytes),
+                      stagingBytes));
+  }
   int64_t totalBytes() const {
-    return saturatingAdd(bufferBytes(), otherBytes);
+    return saturatingAdd(cachedBytes(), uncachedBytes());
   }
 };
 
 /// What the runtime allocates running `fused` beyond the buffer bytes of
 /// its arguments and results that the stage's cost counts elsewhere
-/// (parameters, state, sums, kept micro-batches): each counted one is
-/// alive through the call, one buffer of its size fewer. runtimeMemory
-/// stages every argument that is not state in host memory, as the
-/// unpipelined driver fills its data arguments; the pipelined driver stages
-/// only its `staged` ones (the data) and hands the others (activations,
-/// residuals, cotangents, sums, the learning rate) over as buffers.
+/// (parameters, state, sums, kept micro-batches): one buffer of each
+/// counted one's size fewer (an argument is alive through the call; a
+/// result made late may not be alive at its size's most, so this can
+/// count a buffer too few). runtimeMemory stages every argument that is
+/// not state in host memory, as the unpipelined driver fills its data
+/// arguments; the pipelined driver stages only its `staged` ones (the
+/// data) and hands the others (activations, residuals, cotangents, sums,
+/// the learning rate) over as buffers.
 FunctionWorking workingOf(func::FuncOp fused,
                           llvm::function_ref<bool(unsigned)> countedArgument,
                           llvm::function_ref<bool(unsigned)> countedResult,
@@ -169,9 +182,10 @@ FunctionWorking workingOf(func::FuncOp fused,
   RuntimeMemory memory = runtimeMemory(fused);
   FunctionWorking working;
   working.buffersBySize = memory.heldBuffersBySize;
-  working.otherBytes =
-      saturatingSub(saturatingSub(memory.totalBytes(), memory.stagingBytes),
-                    memory.heldBytes);
+  working.constantBytes = memory.constantBytes;
+  working.widenedCopyBytes = memory.widenedCopyBytes;
+  working.scratchBytes = memory.scratchBytes;
+  working.inFlightBytes = memory.inFlightBytes;
   auto uncount = [&](Type type) {
     auto found = working.buffersBySize.find(bufferBytes(type));
     if (found != working.buffersBySize.end() && --found->second <= 0)
@@ -179,8 +193,8 @@ FunctionWorking workingOf(func::FuncOp fused,
   };
   for (unsigned i = 0; i < fused.getNumArguments(); ++i) {
     if (staged(i))
-      working.otherBytes = saturatingAdd(
-          working.otherBytes, bufferBytes(fused.getArgumentTypes()[i]));
+      working.stagingBytes = saturatingAdd(
+          working.stagingBytes, bufferBytes(fused.getArgumentTypes()[i]));
     if (countedArgument(i))
       uncount(fused.getArgumentTypes()[i]);
   }
@@ -190,19 +204,50 @@ FunctionWorking workingOf(func::FuncOp fused,
   return working;
 }
 
-/// The buffers the cache holds for functions run one after another on a
-/// rank: for each size, the most any of them needs. A buffer one function
-/// frees serves another only where the sizes match, so a stage whose
-/// forward and backward allocate different sizes holds both working sets.
-int64_t cachedBufferBytes(std::initializer_list<const FunctionWorking *> runs) {
+/// The working buffers the cache holds for a stage beside its held
+/// micro-batches, `held` (buffers by size). The cache hands a freed buffer
+/// out again only for the same size and keeps it from step to step, so
+/// it holds, for each size, the most buffers alive at once in a step: the
+/// held micro-batches' with the forward's or the backward's during the
+/// micro-batches, apply's after them (when the held ones are free and
+/// serve apply where the sizes match). Where forward and backward
+/// allocate different sizes, the cache holds both working sets.
+int64_t cachedWorkingBytes(const FunctionWorking &forward,
+                           const FunctionWorking &backward,
+                           const FunctionWorking &apply,
+                           const std::map<int64_t, int64_t> &held) {
   std::map<int64_t, int64_t> most;
-  for (const FunctionWorking *run : runs)
+  for (const FunctionWorking *run : {&forward, &backward})
     for (const auto &[bytes, count] : run->buffersBySize)
       most[bytes] = std::max(most[bytes], count);
+  for (const auto &[bytes, count] : apply.buffersBySize) {
+    auto kept = held.find(bytes);
+    int64_t beyondHeld = count - (kept == held.end() ? 0 : kept->second);
+    most[bytes] = std::max(most[bytes], beyondHeld);
+  }
   int64_t total = 0;
   for (const auto &[bytes, count] : most)
     total = saturatingAdd(total, saturatingMul(bytes, count));
   return total;
+}
+
+/// The memory outside the cache of functions run one after another in one
+/// process: each function's constants, made once and kept; the widened
+/// copies' slots, which grow to the largest (the larger function's: a
+/// lower bound where their slots differ); scratch, the collectives'
+/// temporaries and the staged data, one function's at a time.
+int64_t uncachedWorkingBytes(const FunctionWorking &forward,
+                             const FunctionWorking &backward,
+                             const FunctionWorking &apply) {
+  int64_t constants = 0, widened = 0, other = 0;
+  for (const FunctionWorking *run : {&forward, &backward, &apply}) {
+    constants = saturatingAdd(constants, run->constantBytes);
+    widened = std::max(widened, run->widenedCopyBytes);
+    other = std::max(other, saturatingAdd(saturatingAdd(run->scratchBytes,
+                                                        run->inFlightBytes),
+                                          run->stagingBytes));
+  }
+  return saturatingAdd(saturatingAdd(constants, widened), other);
 }
 
 } // namespace
@@ -308,9 +353,12 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
     std::string input = inputPrefix(s), output = inputPrefix(s + 1),
                 residual = residualPrefix(s);
     llvm::StringSet<> kept;
+    SmallVector<Type> keptTypes;
     auto keep = [&](StringRef name, Type type) {
-      if (kept.insert(name).second)
-        stage.keptBytes = saturatingAdd(stage.keptBytes, localBytes(type));
+      if (!kept.insert(name).second)
+        return;
+      stage.keptBytes = saturatingAdd(stage.keptBytes, localBytes(type));
+      keptTypes.push_back(type);
     };
     auto keptArgument = [&](func::FuncOp func, unsigned i) {
       StringRef name = argumentName(func, i);
@@ -445,15 +493,16 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
     stage.forwardWorkingBytes = forwardWorking.totalBytes();
     stage.backwardWorkingBytes = backwardWorking.totalBytes();
     stage.applyWorkingBytes = applyWorking.totalBytes();
-    // The three run one after another on one buffer cache, which keeps
-    // what each freed: from the second micro-batch on the stage holds, by
-    // size, the most buffers any of them needs, beside the micro-batches
-    // it keeps, and the largest of their other memory.
-    stage.cachedWorkingBytes =
-        cachedBufferBytes({&forwardWorking, &backwardWorking, &applyWorking});
+    // The three run one after another on one buffer cache (and in one
+    // process): from the second step on the stage holds, by size, the
+    // most buffers alive at once beside its micro-batches.
+    std::map<int64_t, int64_t> heldBySize;
+    for (Type type : keptTypes)
+      heldBySize[bufferBytes(type)] += stage.microbatchesHeld;
+    stage.cachedWorkingBytes = cachedWorkingBytes(
+        forwardWorking, backwardWorking, applyWorking, heldBySize);
     stage.otherWorkingBytes =
-        std::max({forwardWorking.otherBytes, backwardWorking.otherBytes,
-                  applyWorking.otherBytes});
+        uncachedWorkingBytes(forwardWorking, backwardWorking, applyWorking);
     stage.peakBytes = saturatingAdd(
         saturatingAdd(saturatingAdd(stage.parameterBytes, stage.stateBytes),
                       saturatingAdd(stage.gradientSumBytes, stage.heldBytes)),

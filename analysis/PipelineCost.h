@@ -70,12 +70,15 @@ struct StageCost {
   int64_t forwardWorkingBytes = 0;
   int64_t backwardWorkingBytes = 0;
   int64_t applyWorkingBytes = 0;
-  /// The buffers of the three that the runtime's cache holds, as they run
-  /// one after another: for each buffer size, the most any of them needs.
-  /// More than the largest of the three where their sizes differ.
+  /// The working buffers of the three that the runtime's cache holds
+  /// beside the held micro-batches, as they run one after another: for
+  /// each buffer size, the most alive at once in a step (the held ones
+  /// serve apply where sizes match). More than the largest of the three
+  /// where their sizes differ.
   int64_t cachedWorkingBytes = 0;
-  /// The largest of the three's memory outside the cache (constants,
-  /// kernel scratch, collectives' temporaries, staged data).
+  /// The three's memory outside the cache: their constants (each kept),
+  /// the widened copies (the largest), and the largest of one function's
+  /// kernel scratch, collectives' temporaries and staged data.
   int64_t otherWorkingBytes = 0;
   /// parameters + state + gradient sums + held + the cached working
   /// buffers + the other working memory.

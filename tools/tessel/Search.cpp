@@ -374,8 +374,9 @@ moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
 /// `evaluations` from `first` on. A layout that fits the budget is tried
 /// at its fastest micro-batch count with ZeRO's overrides over its data
 /// axis: they gather each stage's weights, but each data rank updates
-/// only its share of the parameters and optimizer state (a wider GPT with
-/// Adam on data:2 x stage:2 stepped faster with them, docs/search.md). A
+/// only its share of the parameters and optimizer state; which wins
+/// depends on the model and the machine (a wider GPT with Adam on data:2 x
+/// stage:2: faster on one machine, slower on another, docs/search.md). A
 /// layout that no count fits is tried at its most micro-batches (the least
 /// held) with what holds less (lessMemoryVariants): ZeRO, recomputing each
 /// stage's forward in its backward, and both. Remat costs one more forward

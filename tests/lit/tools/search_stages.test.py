@@ -126,11 +126,13 @@ def zero_variants(path, yaml_path):
         assert "data" in entry["mesh"] and entry["overrides"], entry
         assert all(rule == {next(iter(rule)): "data"}
                    for rule in entry["overrides"].values()), entry
+        # Under this budget no plain data x stage layout fits, so each
+        # ZeRO variant is a memory lever, at its twin's most micro-batches.
         twin = plain[twin_key(entry)]
         assert twin["status"] == "over_budget", twin
         assert entry["memory_bytes_per_rank"] < twin["memory_bytes_per_rank"]
-    # Only candidates over the budget get remat, and ZeRO at their most
-    # micro-batches; one that fits gets ZeRO at its fastest count.
+    # Remat only for layouts over the budget (zero_beside_stages checks the
+    # ZeRO variants of layouts that fit).
     for entry in entries:
         if entry["pipeline"]["remat"]:
             assert plain[twin_key(entry)]["status"] == "over_budget", entry
@@ -151,6 +153,7 @@ def zero_beside_stages(path):
     also tried with ZeRO's overrides, once, at its fastest micro-batch
     count; it holds less than that count, and nothing recomputes."""
     result = load(path)
+    assert len(result["candidates"]) == result["ranked"], "raise --top"
     entries = pipelined(result["candidates"])
     assert not result["dropped"], result["dropped"]
     assert not any(e["pipeline"]["remat"] for e in entries)
