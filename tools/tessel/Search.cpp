@@ -370,9 +370,57 @@ moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
   return more;
 }
 
+/// A pipelined candidate's layout whatever its micro-batch count and
+/// wherever its stages are cut: its mesh, rules and overrides.
+std::string layoutOfAnyCut(const search::Candidate &candidate) {
+  search::Candidate anyCut = candidate;
+  anyCut.pipeline->microbatches = 0;
+  anyCut.pipeline->stages.clear();
+  return anyCut.canonicalKey();
+}
+
+/// The stages are cut where the segments' times, predicted once for the
+/// whole model unsplit, are most even; a layout's axes split the segments
+/// unevenly (a model axis over the vocabulary shrinks the embedding's
+/// segment, not the blocks'), so its best cut may lie elsewhere. For each
+/// plain pipelined layout among `evaluations` from `first` on whose fastest
+/// fitting candidate is `fastest`, the candidates with one stage boundary
+/// of that cut moved by one segment, at its micro-batch count, that are
+/// not in `seen`: search evaluates them and climbs on from the faster
+/// until no neighbour is faster.
+std::vector<search::Candidate>
+neighbouringCuts(const std::vector<Evaluation> &evaluations, size_t first,
+                 const std::vector<search::LayerSegment> &segments,
+                 const std::set<std::string> &seen) {
+  std::map<std::string, const Evaluation *> fastest;
+  for (size_t i = first; i < evaluations.size(); ++i) {
+    const Evaluation &evaluation = evaluations[i];
+    const search::Candidate &candidate = evaluation.candidate;
+    if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat ||
+        evaluation.status != Evaluation::Ranked)
+      continue;
+    const Evaluation *&best = fastest[layoutOfAnyCut(candidate)];
+    if (!best || search::faster(evaluation, *best))
+      best = &evaluation;
+  }
+  std::vector<search::Candidate> neighbours;
+  for (const auto &[key, best] : fastest) {
+    std::vector<size_t> starts =
+        search::stageStarts(segments, best->candidate.pipeline->stages);
+    for (const std::vector<size_t> &cut :
+         search::neighbouringCuts(starts, segments.size())) {
+      search::Candidate moved = best->candidate;
+      moved.pipeline->stages = search::stageScopes(segments, cut);
+      if (!seen.count(moved.canonicalKey()))
+        neighbours.push_back(std::move(moved));
+    }
+  }
+  return neighbours;
+}
+
 /// ZeRO and remat beside the stages of the plain pipelined layouts among
 /// `evaluations` from `first` on. A layout that fits the budget is tried
-/// at its fastest micro-batch count with ZeRO's overrides over its data
+/// at its fastest micro-batch count and cut with ZeRO's overrides over its data
 /// axis: they gather each stage's weights, but each data rank updates
 /// only its share of the parameters and optimizer state; which wins
 /// depends on the model and the machine (a wider GPT with Adam on data:2 x
@@ -385,14 +433,22 @@ moreMicrobatches(const std::vector<Evaluation> &evaluations, size_t first,
 std::vector<search::Candidate>
 variantsBesideStages(const std::vector<Evaluation> &evaluations, size_t first,
                      const search::ModelDims &dims) {
-  std::vector<search::Candidate> variants;
-  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first)) {
+  std::map<std::string, const Evaluation *> fastestCut;
+  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first))
     if (layout.fastest) {
-      if (std::optional<search::Candidate> zero =
-              search::withZero(dims, layout.fastest->candidate))
-        variants.push_back(std::move(*zero));
-      continue;
+      const Evaluation *&best =
+          fastestCut[layoutOfAnyCut(layout.fastest->candidate)];
+      if (!best || search::faster(*layout.fastest, *best))
+        best = layout.fastest;
     }
+  std::vector<search::Candidate> variants;
+  for (const auto &[key, best] : fastestCut)
+    if (std::optional<search::Candidate> zero =
+            search::withZero(dims, best->candidate))
+      variants.push_back(std::move(*zero));
+  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first)) {
+    if (layout.fastest)
+      continue;
     for (search::Candidate &variant : search::lessMemoryVariants(
              dims, layout.most->candidate, layout.most->memoryIsLowerBound))
       variants.push_back(std::move(variant));
@@ -576,12 +632,18 @@ int mlir::tessel::runSearch() {
   PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
-  // More micro-batches for the layouts whose most are their fastest, then
-  // ZeRO beside the stages, and what holds less for those over the budget.
+  // More micro-batches for the layouts whose most are their fastest, the
+  // cuts next to each layout's fastest, then ZeRO beside the stages, and
+  // what holds less for those over the budget.
   for (std::vector<search::Candidate> more;
        !(more = moreMicrobatches(evaluations, unpipelined, dims, seen))
             .empty();)
     evaluateAll(more);
+  for (std::vector<search::Candidate> moved;
+       !(moved = neighbouringCuts(evaluations, unpipelined,
+                                  pipelineSpace.segments, seen))
+            .empty();)
+    evaluateAll(moved);
   evaluateAll(variantsBesideStages(evaluations, unpipelined, dims));
   size_t pipelined = evaluations.size() - unpipelined;
   llvm::sys::fs::remove(scratch);

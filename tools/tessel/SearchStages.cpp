@@ -132,3 +132,41 @@ search::stageScopes(const std::vector<LayerSegment> &segments,
   }
   return stages;
 }
+
+std::vector<size_t>
+search::stageStarts(const std::vector<LayerSegment> &segments,
+                    const std::vector<std::vector<std::string>> &stages) {
+  std::vector<size_t> starts;
+  for (const std::vector<std::string> &stage : stages) {
+    auto first = std::find_if(
+        segments.begin(), segments.end(), [&](const LayerSegment &segment) {
+          return !stage.empty() && !segment.scopes.empty() &&
+                 segment.scopes.front() == stage.front();
+        });
+    if (first == segments.end())
+      return {};
+    starts.push_back(static_cast<size_t>(first - segments.begin()));
+  }
+  return starts;
+}
+
+std::vector<std::vector<size_t>>
+search::neighbouringCuts(const std::vector<size_t> &starts,
+                         size_t segmentCount) {
+  std::vector<std::vector<size_t>> cuts;
+  for (size_t i = 1; i < starts.size(); ++i) {
+    size_t before = starts[i - 1];
+    size_t after = i + 1 < starts.size() ? starts[i + 1] : segmentCount;
+    if (starts[i] > before + 1) {
+      std::vector<size_t> earlier = starts;
+      --earlier[i];
+      cuts.push_back(std::move(earlier));
+    }
+    if (starts[i] + 1 < after) {
+      std::vector<size_t> later = starts;
+      ++later[i];
+      cuts.push_back(std::move(later));
+    }
+  }
+  return cuts;
+}

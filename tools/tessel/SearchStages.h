@@ -49,6 +49,19 @@ std::vector<std::vector<std::string>>
 stageScopes(const std::vector<LayerSegment> &segments,
             const std::vector<size_t> &starts);
 
+/// The index of the segment each stage of `stages` (scopes, as
+/// stageScopes returns them) starts with; empty when a stage does not
+/// start a segment of `segments`.
+std::vector<size_t>
+stageStarts(const std::vector<LayerSegment> &segments,
+            const std::vector<std::vector<std::string>> &stages);
+
+/// The cuts one boundary away from `starts` (each boundary but the first
+/// stage's moved one segment earlier or later, no stage left empty) among
+/// `segmentCount` segments.
+std::vector<std::vector<size_t>>
+neighbouringCuts(const std::vector<size_t> &starts, size_t segmentCount);
+
 } // namespace mlir::tessel::search
 
 #endif // TESSEL_TOOLS_TESSEL_SEARCHSTAGES_H

@@ -90,6 +90,8 @@ def doubled(path):
         fastest = min(entries, key=lambda e: e["step_seconds"])
         p = entries[0]["mesh"]["stage"]
         d = entries[0]["mesh"].get("data", 1)
+        if min(by_count) > 4 * p:
+            continue  # a cut next to a layout's best, at its count (cuts)
         for m in by_count:
             if m > 4 * p:
                 doublings += 1
@@ -143,15 +145,15 @@ def zero_variants(path, yaml_path):
 
 
 def layout_key(entry):
-    """A pipelined candidate's layout whatever its micro-batch count."""
-    return json.dumps([entry["mesh"], entry["layout"],
-                       entry["pipeline"]["stages"]])
+    """A pipelined candidate's layout whatever its micro-batch count and
+    cut."""
+    return json.dumps([entry["mesh"], entry["layout"]])
 
 
 def zero_beside_stages(path):
     """Without a budget every plain pipelined layout with a data axis is
     also tried with ZeRO's overrides, once, at its fastest micro-batch
-    count; it holds less than that count, and nothing recomputes."""
+    count and cut; it holds less than that, and nothing recomputes."""
     result = load(path)
     assert len(result["candidates"]) == result["ranked"], "raise --top"
     entries = pipelined(result["candidates"])
@@ -177,20 +179,59 @@ def zero_beside_stages(path):
         twin = fastest[key]
         assert entry["pipeline"]["microbatches"] == \
             twin["pipeline"]["microbatches"], (entry, twin)
+        assert entry["pipeline"]["stages"] == twin["pipeline"]["stages"]
         assert entry["memory_bytes_per_rank"] < twin["memory_bytes_per_rank"]
     print(f"{len(zero)} ZeRO variants beside stages; fastest ZeRO "
           f"{min(e['step_seconds'] for e in zero.values()) * 1e3:.1f} ms")
 
 
+def cuts(path):
+    """Each plain pipelined layout's fastest cut is a local optimum that
+    search checked: at its micro-batch count every cut one boundary away
+    (one stage starting a segment earlier or later, none empty) was
+    evaluated, and none is faster."""
+    result = load(path)
+    assert len(result["candidates"]) == result["ranked"], "raise --top"
+    segments = [s[0] for s in result["stage_axis"]["segments"]]
+    families = {}
+    for entry in pipelined(result["candidates"]):
+        if entry["zero"] or entry["pipeline"]["remat"]:
+            continue
+        key = json.dumps([entry["mesh"], entry["layout"]])
+        starts = tuple(segments.index(stage[0])
+                       for stage in entry["pipeline"]["stages"])
+        families.setdefault(key, {})[
+            (entry["pipeline"]["microbatches"], starts)] = entry
+    climbed = 0
+    for key, entries in families.items():
+        (m, starts), best = min(entries.items(),
+                                key=lambda item: item[1]["step_seconds"])
+        for i in range(1, len(starts)):
+            for step in (-1, 1):
+                moved = list(starts)
+                moved[i] += step
+                bounds = moved + [len(segments)]
+                if any(a >= b for a, b in zip(bounds[:-1], bounds[1:])):
+                    continue
+                neighbour = entries.get((m, tuple(moved)))
+                assert neighbour, (key, m, starts, "not tried:", moved)
+                assert neighbour["step_seconds"] >= best["step_seconds"]
+                climbed += 1
+    assert climbed > 0, "no layout had a cut to move"
+    print(f"{climbed} neighbouring cuts tried, none faster")
+
+
 def balanced(path):
-    """Each stage count's cut minimises the slowest stage over every
-    contiguous cut of the segments (by the segments' predicted times)."""
+    """Every stage count's first cut minimises the slowest stage over every
+    contiguous cut of the segments (by the segments' predicted times);
+    the other cuts tried are its neighbours' (`cuts`)."""
     result = load(path)
     space = result["stage_axis"]
     segments, seconds = space["segments"], space["segment_seconds"]
     assert len(segments) == len(seconds) >= 2
     entries = pipelined(result["candidates"] + result["dropped"])
     assert entries, "no pipelined candidate"
+    found = {}
     for entry in entries:
         stages = entry["pipeline"]["stages"]
         # The stages are the segments, in order, each whole.
@@ -210,7 +251,9 @@ def balanced(path):
 
         best = min(slowest((0,) + c) for c in itertools.combinations(
             range(1, len(seconds)), len(stages) - 1))
-        assert abs(slowest(starts) - best) <= 1e-12 * best, (stages, seconds)
+        balanced = abs(slowest(starts) - best) <= 1e-12 * best
+        found[len(stages)] = found.get(len(stages), False) or balanced
+    assert all(found.values()), (found, seconds)
 
 
 def same_as_explain(search_path, explain_path):
@@ -241,9 +284,9 @@ def compared(path):
 
 
 def space(path, ranks, batch, most):
-    """Stage counts dividing the ranks, one cut each, meshes of the rest,
-    micro-batches p, 2p or 4p that the data axis divides; at most `most`
-    candidates in all."""
+    """Stage counts dividing the ranks, a balanced cut each and the cuts
+    next to each layout's best, meshes of the rest, micro-batches p, 2p or
+    4p that the data axis divides; at most `most` candidates in all."""
     result = load(path)
     assert result["evaluated"] <= most, result["evaluated"]
     stage_counts = result["stage_axis"]["stage_counts"]
@@ -267,12 +310,16 @@ def space(path, ranks, batch, most):
             m == most << k for k in range(1, 8)), entry
         cuts.setdefault(p, set()).add(json.dumps(pipeline["stages"]))
         three_d += len(mesh) == 3
+    segments = len(result["stage_axis"]["segments"])
     assert sorted(cuts) == stage_counts, cuts
-    assert all(len(c) == 1 for c in cuts.values()), cuts
+    assert all(len(c) <= math.comb(segments - 1, p - 1)
+               for p, c in cuts.items()), cuts
     assert three_d > 0, "no data x stage x model mesh"
     # Every factorization of the other ranks at most once per micro-batch
-    # count: 3 of them, and the doublings up to a micro-batch of one.
-    bound = sum(sum(3 + int(math.log2(batch // d))
+    # count (3 of them, and the doublings up to a micro-batch of one) and
+    # once per other cut.
+    bound = sum(sum(3 + int(math.log2(batch // d)) +
+                    math.comb(segments - 1, p - 1) - 1
                     for d in range(1, ranks // p + 1) if (ranks // p) % d == 0)
                 for p in stage_counts)
     assert len(entries) <= bound, (len(entries), bound)
@@ -324,6 +371,8 @@ if __name__ == "__main__":
         zero_variants(args[0], args[1])
     elif check == "zero-beside-stages":
         zero_beside_stages(args[0])
+    elif check == "cuts":
+        cuts(args[0])
     elif check == "balanced":
         balanced(args[0])
     elif check == "same-as-explain":
