@@ -138,8 +138,19 @@ const std::vector<std::string> &profiledCollectives() {
   return collectives;
 }
 
+bool MachineProfile::hasColdKernels() const {
+  if (cacheBytes <= 0)
+    return false;
+  for (const KernelRates &rates : kernels)
+    for (const auto &[opClass, points] : rates.classes)
+      for (const KernelPoint &point : points)
+        if (!point.coldSeconds)
+          return false;
+  return true;
+}
+
 double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
-                                     int64_t ranks) const {
+                                     int64_t ranks, bool cold) const {
   std::vector<const KernelRates *> entries;
   for (const KernelRates &entry : kernels)
     if (entry.pointsFor(opClass))
@@ -148,11 +159,22 @@ double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
   if (!rates)
     return 0;
   const std::vector<KernelPoint> &points = *rates->pointsFor(opClass);
+  bool useCold = cold && std::all_of(points.begin(), points.end(),
+                                     [](const KernelPoint &point) {
+                                       return point.coldSeconds.has_value();
+                                     });
+  // One cold call is timed alone; on more ranks than cores its peers may
+  // not share the core during it as they do in a batch, so it is never
+  // taken as faster than the warm call.
+  auto secondsOf = [&](const KernelPoint &point) {
+    return useCold ? std::max(*point.coldSeconds, point.seconds)
+                   : point.seconds;
+  };
   double seconds;
   if (work <= points.front().work) {
-    seconds = points.front().seconds;
+    seconds = secondsOf(points.front());
   } else if (work >= points.back().work) {
-    seconds = points.back().seconds * static_cast<double>(work) /
+    seconds = secondsOf(points.back()) * static_cast<double>(work) /
               static_cast<double>(points.back().work);
   } else {
     size_t i = 1;
@@ -161,8 +183,8 @@ double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
     const KernelPoint &lo = points[i - 1], &hi = points[i];
     double t = std::log(static_cast<double>(work) / lo.work) /
                std::log(static_cast<double>(hi.work) / lo.work);
-    seconds = std::exp(std::log(lo.seconds) +
-                       t * (std::log(hi.seconds) - std::log(lo.seconds)));
+    seconds = std::exp(std::log(secondsOf(lo)) +
+                       t * (std::log(secondsOf(hi)) - std::log(secondsOf(lo))));
   }
   return seconds * sharedCoreSlowdown(*rates, ranks);
 }
@@ -303,6 +325,10 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
   profile.calibratedAt = stringOr(*machine, "calibrated_at");
   if (!count(*machine, "cores", source + ": machine", 1, profile.cores, error))
     return std::nullopt;
+  if (machine->contains("cache_bytes") &&
+      !count(*machine, "cache_bytes", source + ": machine", 1,
+             profile.cacheBytes, error))
+    return std::nullopt;
 
   auto kernels = root.find("kernels");
   if (kernels == root.end() || !kernels->is_array() || kernels->empty()) {
@@ -368,7 +394,14 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
                               seconds);
           return std::nullopt;
         }
-        list.push_back({work, seconds});
+        std::optional<double> coldSeconds;
+        if (point.contains("cold_seconds")) {
+          double cold = 0;
+          if (!positive(point, "cold_seconds", at, cold, error))
+            return std::nullopt;
+          coldSeconds = cold;
+        }
+        list.push_back({work, seconds, coldSeconds});
       }
       std::sort(list.begin(), list.end(),
                 [](const KernelPoint &a, const KernelPoint &b) {
@@ -507,8 +540,11 @@ std::string formatMachineProfile(const MachineProfile &profile) {
   root["version"] = kVersion;
   root["machine"] = {{"description", profile.description},
                      {"cpu", profile.cpu},
-                     {"cores", profile.cores},
-                     {"calibrated_at", profile.calibratedAt}};
+                     {"cores", profile.cores}};
+  // An older profile's unknown caches stay unknown.
+  if (profile.cacheBytes > 0)
+    root["machine"]["cache_bytes"] = profile.cacheBytes;
+  root["machine"]["calibrated_at"] = profile.calibratedAt;
   root["kernels"] = ordered_json::array();
   for (const KernelRates &rates : profile.kernels) {
     ordered_json classes = ordered_json::object();
@@ -520,10 +556,14 @@ std::string formatMachineProfile(const MachineProfile &profile) {
         continue;
       ordered_json points = ordered_json::array();
       if (it != rates.classes.end())
-        for (const KernelPoint &point : it->second)
-          points.push_back({{"work", point.work},
-                            {"seconds", point.seconds},
-                            {"rate", point.work / point.seconds}});
+        for (const KernelPoint &point : it->second) {
+          ordered_json written = {{"work", point.work},
+                                  {"seconds", point.seconds},
+                                  {"rate", point.work / point.seconds}};
+          if (point.coldSeconds)
+            written["cold_seconds"] = *point.coldSeconds;
+          points.push_back(written);
+        }
       classes[opClass] = points;
     }
     ordered_json entry = {{"ranks", rates.ranks}, {"threads", rates.threads}};

@@ -54,6 +54,11 @@ struct KernelPoint {
   /// FLOPs (matmul, convolution) or elements, as CostReport counts them.
   int64_t work = 0;
   double seconds = 0;
+  /// The same call with the caches emptied before it (its operands and
+  /// result in memory): a kernel in a training step whose data other ops
+  /// pushed out runs at this speed. Absent in profiles calibrated before
+  /// it was measured.
+  std::optional<double> coldSeconds;
 };
 
 /// What one rank's kernels take while `ranks` ranks share the machine.
@@ -100,6 +105,9 @@ struct MachineProfile {
   std::string description;
   std::string cpu;
   int64_t cores = 1;
+  /// The caches' bytes the machine's cores share out (each core's level-2
+  /// cache and the level-3 caches), 0 where unknown.
+  int64_t cacheBytes = 0;
   std::string calibratedAt;
   std::vector<KernelRates> kernels;
   std::vector<CollectiveFit> collectives;
@@ -118,8 +126,13 @@ struct MachineProfile {
   /// in a job of `ranks` ranks on this machine: interpolated between the
   /// measured sizes (log-log), the smallest size's time below them (the
   /// call's fixed cost), the largest size's rate above them.
-  double kernelSeconds(const std::string &opClass, int64_t work,
-                       int64_t ranks) const;
+  /// `cold`: with its data out of the caches, where the profile measured
+  /// that (else as warm).
+  double kernelSeconds(const std::string &opClass, int64_t work, int64_t ranks,
+                       bool cold = false) const;
+  /// Whether the profile times kernels with their data out of the caches
+  /// (every point of every class has coldSeconds) and knows the caches.
+  bool hasColdKernels() const;
 
   /// Returns the seconds a compiled program spends per op outside its
   /// kernel in a job of `ranks` ranks: the job size nearest `ranks` that

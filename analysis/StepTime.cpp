@@ -2,6 +2,8 @@
 
 #include "analysis/StepTime.h"
 
+#include "analysis/RuntimeMemory.h"
+
 #include "dialect/MeshConversion.h"
 #include "dialect/StartedCollectives.h"
 #include "layouts/CheckedArithmetic.h"
@@ -116,6 +118,11 @@ double hiddenCommunicationSeconds(
   return std::max(0.0, serial - clock);
 }
 
+/// An op that reads and writes at most this many bytes finds them in the
+/// caches even in a step that outgrows them: about a core's level-2 cache,
+/// which keeps what the ops just before it wrote.
+constexpr int64_t kCachedOpBytes = int64_t(1) << 20;
+
 StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
                          const CostReport &report,
                          const MachineProfile &profile,
@@ -135,6 +142,19 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   if (!partitioned.isExternal())
     lifetimes = bufferLifetimes(partitioned.getBody().front(),
                                 /*startCollectives=*/true);
+  // A step whose buffers outgrow the rank's share of the caches pushes
+  // each op's data out before the next use of it: its kernels that read
+  // and write more than kCachedOpBytes run at the profile's cold rates,
+  // where it measured them (on one machine, the ranks share its caches).
+  // Timed cold, the GPT's attention einsums at a batch of 32 took 0.79 and
+  // 1.17 ms against 0.40 and 0.69 warm and 1.04 and 1.26 in the step; an
+  // add of 1 Mi elements 0.49 against 0.14 ms (docs/search.md).
+  bool cold = false;
+  if (profile.hasColdKernels() && !partitioned.isExternal()) {
+    int64_t share = profile.cacheBytes / std::max<int64_t>(1, report.numRanks);
+    cold = runtimeMemory(partitioned).heldBytes > share;
+  }
+  step.coldKernels = cold;
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);
     if (opClass.empty() || lifetimes.reusesOperand.count(op))
@@ -159,7 +179,16 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     // op without any is timed as one element-wise op of its result.
     if (isa<FusedOp>(op) && opClass == "transcendental")
       work = saturatingMul(work, transcendentalOpsPerElement(op));
-    double seconds = profile.kernelSeconds(opClass, work, report.numRanks);
+    int64_t touched = 0;
+    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (auto type = dyn_cast<NamedTensorType>(value.getType())) {
+        int64_t elements = 1;
+        for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))
+          elements = saturatingMul(elements, size);
+        touched = saturatingAdd(touched, saturatingMul(elements, 4));
+      }
+    double seconds = profile.kernelSeconds(opClass, work, report.numRanks,
+                                           cold && touched > kCachedOpBytes);
     kernelSeconds[op] = seconds;
     step.classSeconds[opClass] += seconds;
     step.computeSeconds += seconds;

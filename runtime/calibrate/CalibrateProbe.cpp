@@ -187,16 +187,42 @@ void print(int rank, const ordered_json &line) {
   std::fflush(stdout);
 }
 
+/// Bytes written between two cold calls: twice a large level-3 cache, so
+/// that no operand of the call before is left in any cache.
+constexpr size_t kFlushBytes = size_t(64) << 20;
+
+/// Returns the median over repetitions of the slowest rank's seconds for
+/// one call of `call` made right after every rank wrote `flush` through:
+/// the kernel reading its operands from memory and writing its result
+/// there, as one does in a training step whose other ops' data pushed its
+/// own out of the caches.
+double timeColdCall(const std::function<void()> &call, std::vector<char> &flush,
+                    const Settings &settings) {
+  std::vector<double> seconds;
+  for (int i = 0; i < settings.repetitions; ++i) {
+    for (size_t b = 0; b < flush.size(); b += 64)
+      flush[b] = static_cast<char>(flush[b] + 1);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    call();
+    seconds.push_back(slowestRank(MPI_Wtime() - start));
+  }
+  return median(seconds);
+}
+
 void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
                     const Settings &settings) {
+  std::vector<char> flush(kFlushBytes, 1);
   auto report = [&](const char *opClass, int64_t work, Op &op) {
     double seconds = timeCall([&] { op.run(); }, settings);
+    double cold = timeColdCall([&] { op.run(); }, flush, settings);
     print(rank, {{"kind", "kernel"},
                  {"class", opClass},
                  {"ranks", ranks},
                  {"threads", threads},
                  {"work", work},
-                 {"seconds", seconds}});
+                 {"seconds", seconds},
+                 {"cold_seconds", cold}});
   };
   for (int64_t n : {8, 32, 64, 128, 256, 512}) {
     Op op(context, "tessel.einsum",

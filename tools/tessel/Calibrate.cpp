@@ -81,6 +81,38 @@ std::string toolPath(const char *tool) {
                                           reinterpret_cast<void *>(&toolPath));
 }
 
+/// The first line of `path`, empty where it cannot be read.
+std::string firstLine(const std::string &path) {
+  std::ifstream file(path);
+  std::string line;
+  std::getline(file, line);
+  return line;
+}
+
+/// The caches `cores` cores share out, as Linux describes the first core's
+/// (/sys/devices/system/cpu/cpu0/cache): its level-2 cache for each core
+/// and its level-3 cache once; 0 where the system does not say. (glibc's
+/// sysconf reports the whole socket's level 3 inside a virtual machine.)
+int64_t sharedCacheBytes(int64_t cores) {
+  int64_t bytes = 0;
+  for (int index = 0;; ++index) {
+    std::string dir =
+        fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", index);
+    std::string level = firstLine(dir + "level");
+    if (level.empty())
+      break;
+    std::string size = firstLine(dir + "size");
+    int64_t kib = std::atoll(size.c_str());
+    if (size.empty() || size.back() != 'K' || kib <= 0)
+      continue;
+    if (level == "2")
+      bytes += cores * kib * 1024;
+    else if (level == "3")
+      bytes += kib * 1024;
+  }
+  return bytes;
+}
+
 /// tessel-calibrate-probe beside the running tool (build/bin).
 std::string probePath(const char *tool) {
   llvm::SmallString<256> path(llvm::sys::path::parent_path(toolPath(tool)));
@@ -228,6 +260,7 @@ int mlir::tessel::runCalibrate(const char *tool) {
                             : description.getValue();
   profile.cpu = cpuName();
   profile.cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  profile.cacheBytes = sharedCacheBytes(profile.cores);
   profile.calibratedAt = utcNow();
 
   std::map<std::pair<std::string, std::pair<int64_t, int64_t>>,
@@ -248,7 +281,8 @@ int mlir::tessel::runCalibrate(const char *tool) {
       if (line.value("kind", "") == "kernel") {
         rates.threads = line.value("threads", int64_t(0));
         rates.classes[line.value("class", "")].push_back(
-            {line.value("work", int64_t(0)), line.value("seconds", 0.0)});
+            {line.value("work", int64_t(0)), line.value("seconds", 0.0),
+             line.value("cold_seconds", 0.0)});
       } else if (line.value("kind", "") == "per_op") {
         rates.perOpSeconds = std::max(0.0, line.value("seconds", 0.0));
       } else if (line.value("kind", "") == "collective") {

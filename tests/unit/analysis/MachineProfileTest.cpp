@@ -351,3 +351,44 @@ TEST(MachineProfile, TheDefaultProfileReads) {
 }
 
 } // namespace
+
+TEST(MachineProfile, ColdKernelsAreTimedWhereMeasured) {
+  MachineProfile profile = madeUpProfile();
+  EXPECT_FALSE(profile.hasColdKernels());
+  // Without cold points a cold call is timed as a warm one.
+  EXPECT_DOUBLE_EQ(profile.kernelSeconds("matmul", 10000, 1, /*cold=*/true),
+                   profile.kernelSeconds("matmul", 10000, 1));
+  // Cold points three times the warm ones, but at the smallest size, where
+  // a cold call measured faster than the batch (a rank's peers off its
+  // core): never below the warm time.
+  for (KernelRates &rates : profile.kernels)
+    for (auto &[opClass, points] : rates.classes)
+      for (KernelPoint &point : points)
+        point.coldSeconds =
+            point.work == 100 ? point.seconds / 2 : 3 * point.seconds;
+  EXPECT_FALSE(profile.hasColdKernels()) << "the caches are unknown";
+  profile.cacheBytes = 32 << 20;
+  EXPECT_TRUE(profile.hasColdKernels());
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1, true), 3e-5, 1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1, false), 1e-5, 1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 100, 1, true), 1e-6, 1e-15);
+  // Written and read again: the cold times and the caches survive.
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(formatMachineProfile(profile), "cold.json", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->cacheBytes, 32 << 20);
+  EXPECT_NEAR(read->kernelSeconds("reduction", 10000, 2, true), 6e-5, 1e-15);
+}
+
+TEST(MachineProfile, AColdTimeMustBePositive) {
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].classes["matmul"][1].coldSeconds = 1e-5;
+  std::string text = formatMachineProfile(profile);
+  size_t at = text.find("\"cold_seconds\": 1e-05");
+  ASSERT_NE(at, std::string::npos) << text.substr(0, 600);
+  text.replace(at, 21, "\"cold_seconds\": -1.0");
+  std::string error;
+  EXPECT_FALSE(parseMachineProfile(text, "p.json", error));
+  EXPECT_NE(error.find("cold_seconds"), std::string::npos) << error;
+}
