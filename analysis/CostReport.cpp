@@ -40,17 +40,11 @@ public:
   }
 
   int64_t localElements(NamedTensorType type) const {
-    int64_t count = 1;
-    for (int64_t size : localShape(type))
-      count = saturatingMul(count, size);
-    return count;
+    return ::tessel::analysis::localElements(mesh, type);
   }
 
   int64_t localBytes(Value value) const {
-    auto type = dyn_cast<NamedTensorType>(value.getType());
-    return type ? saturatingMul(localElements(type),
-                                elementBytes(type.getElementType()))
-                : 0;
+    return ::tessel::analysis::localBytes(mesh, value);
   }
 
   /// The local size of `dim` in `type`, or 0 if the type lacks it.
@@ -222,6 +216,20 @@ static void countWork(const CostModel &model, func::FuncOp func,
 }
 
 namespace tessel::analysis {
+
+int64_t localElements(const layout::Mesh &mesh, NamedTensorType type) {
+  int64_t count = 1;
+  for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))
+    count = saturatingMul(count, size);
+  return count;
+}
+
+int64_t localBytes(const layout::Mesh &mesh, Value value) {
+  auto type = dyn_cast<NamedTensorType>(value.getType());
+  return type ? saturatingMul(localElements(mesh, type),
+                              elementBytes(type.getElementType()))
+              : 0;
+}
 CostReport buildCostReport(func::FuncOp func) {
   CostModel model(toLayoutMesh(getEnclosingMesh(func)));
   CostReport report;

@@ -13,6 +13,7 @@
 #include "analysis/MachineProfile.h"
 #include "analysis/RuntimeMemory.h"
 #include "dialect/TesselDialect.h"
+#include "layouts/Mesh.h"
 
 #include <optional>
 
@@ -69,6 +70,15 @@ struct CostReport {
   int64_t commBytesPerRank = 0;
   int64_t flopsPerRank = 0;
 };
+
+/// The elements of a tensor of `type` (which carries its layout) that one
+/// rank of `mesh` holds.
+int64_t localElements(const ::tessel::layout::Mesh &mesh,
+                      mlir::tessel::NamedTensorType type);
+
+/// The bytes of `value` one rank of `mesh` holds: its local elements times
+/// its element's bytes (at least one); 0 for a value that is not a tensor.
+int64_t localBytes(const ::tessel::layout::Mesh &mesh, mlir::Value value);
 
 /// Builds the report of `func`, whose values carry layouts (after
 /// tessel-apply-layout) on the mesh of its module.

@@ -135,6 +135,14 @@ double messageHandlingSeconds(ArrayRef<Type> types, bool received,
   return seconds;
 }
 
+/// The bytes of buffers counted by size (size -> buffers).
+int64_t bytesOfBuffers(const std::map<int64_t, int64_t> &bySize) {
+  int64_t total = 0;
+  for (const auto &[bytes, count] : bySize)
+    total = saturatingAdd(total, saturatingMul(bytes, count));
+  return total;
+}
+
 /// What the runtime allocates running one stage function beyond what the
 /// stage's cost counts elsewhere: its buffers, as the cache holds them by
 /// size, and the memory outside the cache (RuntimeMemory's constants,
@@ -148,12 +156,7 @@ struct FunctionWorking {
   int64_t inFlightBytes = 0;
   int64_t stagingBytes = 0;
 
-  int64_t cachedBytes() const {
-    int64_t total = 0;
-    for (const auto &[bytes, count] : buffersBySize)
-      total = saturatingAdd(total, saturatingMul(bytes, count));
-    return total;
-  }
+  int64_t cachedBytes() const { return bytesOfBuffers(buffersBySize); }
   int64_t uncachedBytes() const {
     return saturatingAdd(
         saturatingAdd(constantBytes, widenedCopyBytes),
@@ -225,10 +228,7 @@ int64_t cachedWorkingBytes(const FunctionWorking &forward,
     int64_t beyondHeld = count - (kept == held.end() ? 0 : kept->second);
     most[bytes] = std::max(most[bytes], beyondHeld);
   }
-  int64_t total = 0;
-  for (const auto &[bytes, count] : most)
-    total = saturatingAdd(total, saturatingMul(bytes, count));
-  return total;
+  return bytesOfBuffers(most);
 }
 
 /// The memory outside the cache of functions run one after another in one

@@ -154,7 +154,6 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     int64_t share = profile.cacheBytes / std::max<int64_t>(1, report.numRanks);
     cold = runtimeMemory(partitioned).heldBytes > share;
   }
-  step.coldKernels = cold;
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);
     if (opClass.empty() || lifetimes.reusesOperand.count(op))
@@ -168,12 +167,8 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
         written = {sum.getInput()};
     if (work == 0)
       for (Value result : written)
-        if (auto type = dyn_cast<NamedTensorType>(result.getType())) {
-          int64_t elements = 1;
-          for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))
-            elements = saturatingMul(elements, size);
-          work = saturatingAdd(work, elements);
-        }
+        if (auto type = dyn_cast<NamedTensorType>(result.getType()))
+          work = saturatingAdd(work, localElements(mesh, type));
     // A fused op computes each of its body's transcendental functions once
     // per element; the rest of its body is cheap beside them, and a fused
     // op without any is timed as one element-wise op of its result.
@@ -181,12 +176,7 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
       work = saturatingMul(work, transcendentalOpsPerElement(op));
     int64_t touched = 0;
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
-      if (auto type = dyn_cast<NamedTensorType>(value.getType())) {
-        int64_t elements = 1;
-        for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))
-          elements = saturatingMul(elements, size);
-        touched = saturatingAdd(touched, saturatingMul(elements, 4));
-      }
+      touched = saturatingAdd(touched, localBytes(mesh, value));
     double seconds = profile.kernelSeconds(opClass, work, report.numRanks,
                                            cold && touched > kCachedOpBytes);
     kernelSeconds[op] = seconds;

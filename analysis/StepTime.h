@@ -36,10 +36,6 @@ struct StepTime {
   double hiddenSeconds = 0;
   /// Kernel seconds by op class (kernelClasses()).
   std::map<std::string, double> classSeconds;
-  /// Whether the kernels were timed with their data out of the caches
-  /// (MachineProfile::hasColdKernels; the step's buffers outgrow the
-  /// rank's share of the caches).
-  bool coldKernels = false;
   /// The ops the compiled program runs (runtimeOpCount) and what it spends
   /// on them outside their kernels: part of computeSeconds.
   int64_t runtimeOps = 0;

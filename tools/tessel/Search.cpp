@@ -379,32 +379,37 @@ std::string layoutOfAnyCut(const search::Candidate &candidate) {
   return anyCut.canonicalKey();
 }
 
+/// The fastest fitting candidate of each plain pipelined layout among
+/// `layouts` (pipelinedLayouts), whatever its micro-batch count and cut.
+std::map<std::string, const Evaluation *>
+fastestOfEachLayout(const std::map<std::string, PipelinedLayout> &layouts) {
+  std::map<std::string, const Evaluation *> fastest;
+  for (const auto &[key, layout] : layouts)
+    if (layout.fastest) {
+      const Evaluation *&best =
+          fastest[layoutOfAnyCut(layout.fastest->candidate)];
+      if (!best || search::faster(*layout.fastest, *best))
+        best = layout.fastest;
+    }
+  return fastest;
+}
+
 /// The stages are cut where the segments' times, predicted once for the
 /// whole model unsplit, are most even; a layout's axes split the segments
 /// unevenly (a model axis over the vocabulary shrinks the embedding's
 /// segment, not the blocks'), so its best cut may lie elsewhere. For each
-/// plain pipelined layout among `evaluations` from `first` on whose fastest
-/// fitting candidate is `fastest`, the candidates with one stage boundary
-/// of that cut moved by one segment, at its micro-batch count, that are
-/// not in `seen`: search evaluates them and climbs on from the faster
+/// plain pipelined layout among `evaluations` from `first` on, the
+/// candidates with one stage boundary of its fastest fitting candidate's
+/// cut moved by one segment, at that candidate's micro-batch count, that
+/// are not in `seen`: search evaluates them and climbs on from the faster
 /// until no neighbour is faster.
 std::vector<search::Candidate>
 neighbouringCuts(const std::vector<Evaluation> &evaluations, size_t first,
                  const std::vector<search::LayerSegment> &segments,
                  const std::set<std::string> &seen) {
-  std::map<std::string, const Evaluation *> fastest;
-  for (size_t i = first; i < evaluations.size(); ++i) {
-    const Evaluation &evaluation = evaluations[i];
-    const search::Candidate &candidate = evaluation.candidate;
-    if (!candidate.pipeline || candidate.zero || candidate.pipeline->remat ||
-        evaluation.status != Evaluation::Ranked)
-      continue;
-    const Evaluation *&best = fastest[layoutOfAnyCut(candidate)];
-    if (!best || search::faster(evaluation, *best))
-      best = &evaluation;
-  }
   std::vector<search::Candidate> neighbours;
-  for (const auto &[key, best] : fastest) {
+  for (const auto &[key, best] :
+       fastestOfEachLayout(pipelinedLayouts(evaluations, first))) {
     std::vector<size_t> starts =
         search::stageStarts(segments, best->candidate.pipeline->stages);
     for (const std::vector<size_t> &cut :
@@ -433,20 +438,14 @@ neighbouringCuts(const std::vector<Evaluation> &evaluations, size_t first,
 std::vector<search::Candidate>
 variantsBesideStages(const std::vector<Evaluation> &evaluations, size_t first,
                      const search::ModelDims &dims) {
-  std::map<std::string, const Evaluation *> fastestCut;
-  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first))
-    if (layout.fastest) {
-      const Evaluation *&best =
-          fastestCut[layoutOfAnyCut(layout.fastest->candidate)];
-      if (!best || search::faster(*layout.fastest, *best))
-        best = layout.fastest;
-    }
+  std::map<std::string, PipelinedLayout> layouts =
+      pipelinedLayouts(evaluations, first);
   std::vector<search::Candidate> variants;
-  for (const auto &[key, best] : fastestCut)
+  for (const auto &[key, best] : fastestOfEachLayout(layouts))
     if (std::optional<search::Candidate> zero =
             search::withZero(dims, best->candidate))
       variants.push_back(std::move(*zero));
-  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first)) {
+  for (const auto &[key, layout] : layouts) {
     if (layout.fastest)
       continue;
     for (search::Candidate &variant : search::lessMemoryVariants(
