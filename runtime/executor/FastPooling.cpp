@@ -78,6 +78,15 @@ std::optional<PoolingShape> poolingShape(const TensorType &x,
   std::optional<std::vector<DimGroup>> groups = groupDims(passing, {&x, &y}, 2);
   if (!groups)
     return std::nullopt;
+  // oneDNN pools a plain [N, C, H, W] with its vector kernel only where C
+  // is over 3, else with a scalar loop; each (n, c) plane pools alike, so
+  // where N and C lie contiguously they pool as one run of N * C channels.
+  // A split of the CNN's 8 channels 4 ways pooled [8, 2, 28, 28] in 64 us
+  // a call, against 5 us for [2, 8, 28, 28] (`--profile`, model:4).
+  if (groups->size() == 2 && (*groups)[1].size <= 3)
+    if (std::optional<std::vector<DimGroup>> merged =
+            groupDims(passing, {&x, &y}, 1))
+      groups = std::move(merged);
   PoolingShape shape;
   shape.source = imageView(x, *groups, 0, params.spatial);
   shape.destination = imageView(y, *groups, 1, params.spatial);

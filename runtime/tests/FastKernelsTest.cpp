@@ -421,6 +421,20 @@ TEST(FastPooling, MaxTwoByTwoAsInTheCnn) {
                 poolParams({2, 2}, {2, 2})});
 }
 
+TEST(FastPooling, FewChannelsPoolAsOneRunOfImages) {
+  // Three channels or fewer, held after the batch: every (image, channel)
+  // plane pools as one run of batch x channel planes, padded windows and
+  // average pooling's in-range counts included.
+  checkPooling({ref::PoolKind::Avg,
+                {"batch", "f", "h", "w"},
+                {{"batch", 5}, {"f", 1}, {"h", 7}, {"w", 6}},
+                poolParams({3, 3}, {2, 2}, {1, 1, 1, 1})});
+  checkPooling({ref::PoolKind::Max,
+                {"batch", "f", "h", "w"},
+                {{"batch", 4}, {"f", 2}, {"h", 7}, {"w", 6}},
+                poolParams({3, 3}, {2, 2}, {1, 1, 1, 1})});
+}
+
 TEST(FastPooling, MaxTiesGoToTheFirstMaximum) {
   // Values from {0, 1, 2}: many windows hold several maxima, and the
   // gradient must reach the first in row-major window order.
