@@ -123,6 +123,60 @@ double hiddenCommunicationSeconds(
 /// which keeps what the ops just before it wrote.
 constexpr int64_t kCachedOpBytes = int64_t(1) << 20;
 
+llvm::DenseMap<Operation *, double> coldByteFractions(func::FuncOp func,
+                                                      const layout::Mesh &mesh,
+                                                      int64_t cacheShareBytes,
+                                                      bool stepOutgrowsCaches) {
+  llvm::DenseMap<Operation *, double> fractions;
+  if (func.isExternal())
+    return fractions;
+  Block &body = func.getBody().front();
+  BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
+  // `clock` counts the bytes the ops so far have read and written;
+  // `lastTouched` holds its reading when each value was last read or
+  // written. A value read again after more than the share has passed
+  // through the caches is gone from them.
+  int64_t clock = 0;
+  llvm::DenseMap<Value, int64_t> lastTouched;
+  for (Operation &op : body.without_terminator()) {
+    if (lifetimes.reusesOperand.count(&op)) {
+      // A rename or reshape that keeps its operand's buffer: its result
+      // is that buffer, touched when the operand was.
+      auto touched = lastTouched.find(op.getOperand(0));
+      if (touched != lastTouched.end())
+        for (Value result : op.getResults())
+          lastTouched[result] = touched->second;
+      continue;
+    }
+    int64_t bytes = 0, coldBytes = 0;
+    for (Value operand : op.getOperands()) {
+      int64_t size = localBytes(mesh, operand);
+      bytes = saturatingAdd(bytes, size);
+      // What the step reads before writing it (parameters, optimizer
+      // state, the batch) was last touched a step ago.
+      auto touched = lastTouched.find(operand);
+      bool gone = touched == lastTouched.end()
+                      ? stepOutgrowsCaches
+                      : clock - touched->second > cacheShareBytes;
+      if (gone)
+        coldBytes = saturatingAdd(coldBytes, size);
+    }
+    // A result's buffer comes from the runtime's cache of freed buffers,
+    // last used long before in a step that outgrows the caches.
+    for (Value result : op.getResults()) {
+      int64_t size = localBytes(mesh, result);
+      bytes = saturatingAdd(bytes, size);
+      if (stepOutgrowsCaches)
+        coldBytes = saturatingAdd(coldBytes, size);
+    }
+    clock = saturatingAdd(clock, bytes);
+    for (Value value : llvm::concat<Value>(op.getOperands(), op.getResults()))
+      lastTouched[value] = clock;
+    fractions[&op] = bytes > 0 ? double(coldBytes) / double(bytes) : 0;
+  }
+  return fractions;
+}
+
 StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
                          const CostReport &report,
                          const MachineProfile &profile,
@@ -142,17 +196,20 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   if (!partitioned.isExternal())
     lifetimes = bufferLifetimes(partitioned.getBody().front(),
                                 /*startCollectives=*/true);
-  // A step whose buffers outgrow the rank's share of the caches pushes
-  // each op's data out before the next use of it: its kernels that read
-  // and write more than kCachedOpBytes run at the profile's cold rates,
-  // where it measured them (on one machine, the ranks share its caches).
-  // Timed cold, the GPT's attention einsums at a batch of 32 took 0.79 and
-  // 1.17 ms against 0.40 and 0.69 warm and 1.04 and 1.26 in the step; an
-  // add of 1 Mi elements 0.49 against 0.14 ms (docs/search.md).
-  bool cold = false;
+  // A kernel whose operands the caches no longer hold runs at the
+  // profile's cold rate (timed right after 64 MiB went through the
+  // caches), one whose operands the op before it wrote at the warm rate;
+  // a kernel that reads and writes more than kCachedOpBytes, some of them
+  // out of the caches, at a rate between the two in proportion (on one
+  // machine, the ranks share its caches). Timed cold, the GPT's attention
+  // einsums at a batch of 32 took 0.79 and 1.17 ms against 0.40 and 0.69
+  // warm and 1.04 and 1.26 in the step; an add of 1 Mi elements 0.49
+  // against 0.14 ms (docs/search.md).
+  llvm::DenseMap<Operation *, double> coldFractions;
   if (profile.hasColdKernels() && !partitioned.isExternal()) {
     int64_t share = profile.cacheBytes / std::max<int64_t>(1, report.numRanks);
-    cold = runtimeMemory(partitioned).heldBytes > share;
+    coldFractions = coldByteFractions(
+        partitioned, mesh, share, runtimeMemory(partitioned).heldBytes > share);
   }
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);
@@ -177,8 +234,12 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     int64_t touched = 0;
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       touched = saturatingAdd(touched, localBytes(mesh, value));
-    double seconds = profile.kernelSeconds(opClass, work, report.numRanks,
-                                           cold && touched > kCachedOpBytes);
+    double seconds = profile.kernelSeconds(opClass, work, report.numRanks);
+    double cold = coldFractions.lookup(op);
+    if (cold > 0 && touched > kCachedOpBytes)
+      seconds += cold * (profile.kernelSeconds(opClass, work, report.numRanks,
+                                               /*cold=*/true) -
+                         seconds);
     kernelSeconds[op] = seconds;
     step.classSeconds[opClass] += seconds;
     step.computeSeconds += seconds;

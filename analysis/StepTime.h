@@ -68,6 +68,18 @@ std::string kernelClassOf(mlir::Operation *op);
 /// tessel-fuse-elementwise.
 int64_t runtimeOpCount(mlir::func::FuncOp lowered);
 
+/// The share of the bytes each op of `func` reads and writes that the
+/// caches no longer hold when it runs, the ops run in order on a rank
+/// whose share of the caches is `cacheShareBytes`: an operand is out of
+/// them when more than that share was read and written since it was last
+/// touched, or when the step reads it first (a parameter, optimizer
+/// state, the batch) and `stepOutgrowsCaches`; a result's buffer is out of
+/// them when `stepOutgrowsCaches` (it comes from the runtime's cache of
+/// freed buffers). Renames that keep their operand's buffer are left out.
+llvm::DenseMap<mlir::Operation *, double>
+coldByteFractions(mlir::func::FuncOp func, const ::tessel::layout::Mesh &mesh,
+                  int64_t cacheShareBytes, bool stepOutgrowsCaches);
+
 /// Predicts the step of `partitioned` (the per-rank program of the report's
 /// function, whose collectives `report` lists) in a job of
 /// `report.numRanks` ranks on `profile`; `lowered` is the same function

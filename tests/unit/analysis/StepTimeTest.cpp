@@ -254,4 +254,70 @@ TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
   EXPECT_EQ(predictStepTime(step, step, report, profile).hiddenSeconds, 0);
 }
 
+// Four adds of 1000 f32 (4000 bytes an operand or result, 12000 an add),
+// the last reading %x again after 24000 bytes went through the caches.
+constexpr const char *kReuse = R"mlir(
+!v = !tessel.tensor<[n:1000], f32>
+func.func @train_step(%x: !v, %y: !v) -> !v {
+  %a = tessel.add %x, %y : !v, !v -> !v
+  %b = tessel.add %a, %a : !v, !v -> !v
+  %c = tessel.add %b, %b : !v, !v -> !v
+  %d = tessel.add %c, %x : !v, !v -> !v
+  return %d : !v
+}
+)mlir";
+
+TEST_F(StepTimeTest,
+       AnOperandIsColdWhenMoreThanTheCachesPassedSinceItsLastUse) {
+  func::FuncOp step = parse(kReuse);
+  std::vector<Operation *> adds;
+  for (Operation &op : step.getBody().front().without_terminator())
+    adds.push_back(&op);
+  auto fractions = [&](int64_t share, bool outgrows) {
+    llvm::DenseMap<Operation *, double> cold =
+        coldByteFractions(step, ::tessel::layout::Mesh(), share, outgrows);
+    std::vector<double> result;
+    for (Operation *add : adds)
+      result.push_back(cold.lookup(add));
+    return result;
+  };
+  // A step that fits: only %x, 24000 bytes back, is gone from a 20000-byte
+  // share; a 30000-byte share still holds it.
+  EXPECT_EQ(fractions(20000, false), (std::vector<double>{0, 0, 0, 1.0 / 3}));
+  EXPECT_EQ(fractions(30000, false), (std::vector<double>{0, 0, 0, 0}));
+  // A step that outgrows the caches: what it reads first and every
+  // result's recycled buffer are cold, what the add before wrote is warm.
+  EXPECT_EQ(fractions(20000, true),
+            (std::vector<double>{1, 1.0 / 3, 1.0 / 3, 2.0 / 3}));
+}
+
+TEST_F(StepTimeTest, AKernelRunsBetweenItsWarmAndColdTimesByItsColdBytes) {
+  // Adds of 131072 f32, 1.5 MiB each (over kCachedOpBytes): warm 1e-8 s an
+  // element, cold twice that; a 1 MiB cache, which the step outgrows.
+  func::FuncOp step = parse(R"mlir(
+!v = !tessel.tensor<[n:131072], f32>
+func.func @train_step(%x: !v, %y: !v) -> !v {
+  %a = tessel.add %x, %y : !v, !v -> !v
+  %b = tessel.add %a, %a : !v, !v -> !v
+  return %b : !v
+}
+)mlir");
+  MachineProfile profile = madeUpProfile();
+  for (auto &[opClass, points] : profile.kernels[0].classes)
+    for (KernelPoint &point : points)
+      point.coldSeconds = 2 * point.seconds;
+  profile.cacheBytes = 1 << 20;
+  CostReport report;
+  report.numRanks = 1;
+  StepTime time = predictStepTime(step, step, report, profile);
+  double warm = 131072 * 1e-8;
+  // %a all cold; %b reads %a warm and writes a cold buffer: a third.
+  EXPECT_NEAR(time.classSeconds["elementwise"],
+              2 * warm + (warm + (2 * warm - warm) / 3), 1e-12);
+  // Without cold timings every kernel is warm.
+  EXPECT_NEAR(predictStepTime(step, step, report, madeUpProfile())
+                  .classSeconds["elementwise"],
+              2 * warm, 1e-12);
+}
+
 } // namespace
