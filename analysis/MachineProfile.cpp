@@ -25,7 +25,9 @@ namespace tessel::analysis {
 namespace {
 
 constexpr const char *kFormat = "tessel-machine-profile";
-constexpr int kVersion = 1;
+// 2 (2026-11-28): convolution work counts the channel blocks oneDNN
+// computes (analysis/StepTime.h, vectorizedConvolutionWork).
+constexpr int kVersion = 2;
 // Bounds that no real machine leaves: a kernel call under a nanosecond or
 // a collective faster than 10 TB/s per rank is a broken measurement.
 constexpr double kMinSeconds = 1e-9;
@@ -311,6 +313,12 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
   if (version == root.end() || !version->is_number_integer() ||
       version->get<int>() != kVersion) {
     error = fmt::format("{}: 'version' must be {}", source, kVersion);
+    // Version 1 counted a convolution's work without its channel blocks.
+    if (version != root.end() && version->is_number_integer() &&
+        version->get<int>() == 1)
+      error += " (version 1 counted convolutions' work in plain FLOPs, "
+               "version 2 with their channels in whole blocks of 16: run "
+               "tessel calibrate again)";
     return std::nullopt;
   }
   MachineProfile profile;

@@ -7,7 +7,7 @@
 // turns a layout's per-rank FLOPs and collective bytes (CostReport) into a
 // step time with it. The file format is JSON (docs/search.md):
 //
-//   {"format": "tessel-machine-profile", "version": 1,
+//   {"format": "tessel-machine-profile", "version": 2,
 //    "machine": {"description": ..., "cpu": ..., "cores": 2, ...},
 //    "kernels": [{"ranks": 1, "threads": 2, "per_op_seconds": 2e-7,
 //                 "classes": {"matmul": [{"work": 1024, "seconds": 4e-7,

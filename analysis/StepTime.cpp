@@ -177,6 +177,36 @@ llvm::DenseMap<Operation *, double> coldByteFractions(func::FuncOp func,
   return fractions;
 }
 
+/// The local size of `dim` in `type` on `mesh`, 1 if it lacks it.
+static int64_t localChannels(const layout::Mesh &mesh, NamedTensorType type,
+                             StringRef dim) {
+  std::optional<unsigned> index = type.getDimIndex(dim);
+  if (!index)
+    return 1;
+  return layout::localShape(mesh, toTensorLayout(type))[*index];
+}
+
+int64_t vectorizedConvolutionWork(Operation *op, int64_t flops,
+                                  const layout::Mesh &mesh) {
+  auto padded = [&](NamedTensorType type, StringRef channel) {
+    int64_t channels = std::max<int64_t>(1, localChannels(mesh, type, channel));
+    int64_t blocks =
+        (channels + kConvolutionChannelBlock - 1) / kConvolutionChannelBlock;
+    return saturatingMul(flops / channels, blocks * kConvolutionChannelBlock);
+  };
+  return llvm::TypeSwitch<Operation *, int64_t>(op)
+      .Case([&](Conv2DOp conv) {
+        return padded(conv.getType(), conv.getOutputChannel());
+      })
+      .Case([&](Conv2DBackwardInputOp conv) {
+        return padded(conv.getType(), conv.getInputChannel());
+      })
+      .Case([&](Conv2DBackwardFilterOp conv) {
+        return padded(conv.getType(), conv.getOutputChannel());
+      })
+      .Default([&](Operation *) { return flops; });
+}
+
 StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
                          const CostReport &report,
                          const MachineProfile &profile,
@@ -222,6 +252,8 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     if (auto fused = dyn_cast<FusedOp>(op))
       if (ReduceOp sum = getFusedSum(fused))
         written = {sum.getInput()};
+    if (opClass == "convolution")
+      work = vectorizedConvolutionWork(op, work, mesh);
     if (work == 0)
       for (Value result : written)
         if (auto type = dyn_cast<NamedTensorType>(result.getType()))

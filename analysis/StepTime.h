@@ -61,6 +61,22 @@ int64_t transcendentalOpsPerElement(mlir::Operation *op);
 /// computes a transcendental function, else "elementwise".
 std::string kernelClassOf(mlir::Operation *op);
 
+/// The channels oneDNN computes a convolution's vectorized channel in on
+/// this backend: a 64-byte vector of f32 (AVX-512), each block whole.
+constexpr int64_t kConvolutionChannelBlock = 16;
+
+/// The work a convolution kernel (conv2d or one of its gradients) of
+/// `flops` does on a rank of `mesh`: oneDNN holds the channel it
+/// vectorizes (the result's channel: the output channel forward and for
+/// the filter's gradient, the input channel for the input's) in blocks of
+/// kConvolutionChannelBlock, so a layer of 2 local channels costs what one
+/// of 16 does (the CNN's first convolution on [8, 1, 28, 28] with 2 output
+/// channels: 30 us a call, against 10 us with 8 channels and a quarter of
+/// the batch, the same FLOPs). Calibrate counts its convolution points the
+/// same way. Other ops: `flops`.
+int64_t vectorizedConvolutionWork(mlir::Operation *op, int64_t flops,
+                                  const ::tessel::layout::Mesh &mesh);
+
 /// The ops a compiled `lowered` runs per call: tessel-lower-to-runtime
 /// makes one runtime call of each op of its body (a collective it starts
 /// and waits for counts once), and a tessel.fused op is one call whatever

@@ -14,12 +14,13 @@
 // rank of a job of that many ranks gets. Classes and their work measure,
 // as analysis/CostReport counts FLOPs: matmul (an einsum of two square
 // matrices, 2 M N K), convolution (conv2d, 2 x output x input channels x
-// window), elementwise (add, one per element), reduction (a sum over the
-// last dim, one per input element), normalization (softmax, 5 per
-// element), transcendental (gelu, one per element: the costliest of
-// them, through erfc, and the one a Transformer's MLP computes), pooling
-// and pooling_backward (2 x 2 max pooling and its gradient, the input's
-// elements).
+// window, the output channels counted in whole blocks of 16 as
+// analysis/StepTime's vectorizedConvolutionWork counts them), elementwise (add,
+// one per element), reduction (a sum over the last dim, one per input element),
+// normalization (softmax, 5 per element), transcendental (gelu, one per
+// element: the costliest of them, through erfc, and the one a Transformer's MLP
+// computes), pooling and pooling_backward (2 x 2 max pooling and its gradient,
+// the input's elements).
 //
 // --per-op: what a compiled program spends on each op besides its kernel:
 // a program of many small ops, each at a call site of its own, run as
@@ -240,7 +241,10 @@ void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
           {tensor({"batch", "c", "h", "w"}, {4, c, 16, 16}),
            tensor({"c", "f", "kh", "kw"}, {c, c, 3, 3})},
           tensor({"batch", "f", "h", "w"}, {4, c, 16, 16}), attrs);
-    report("convolution", 2 * (4 * c * 16 * 16) * c * 9, op);
+    // Work as search times a convolution: oneDNN computes the output
+    // channels in blocks of 16 (kConvolutionChannelBlock), 4 as 16.
+    int64_t blockedOutputs = (c + 15) / 16 * 16;
+    report("convolution", 2 * (4 * blockedOutputs * 16 * 16) * c * 9, op);
   }
   // Max pooling in 2 x 2 windows of stride 2 (the CNN's) and its gradient,
   // batch 4 of 32 x 32 images; work as analysis/CostReport counts both,

@@ -33,8 +33,8 @@ def fail(message):
 
 
 def check(profile, ranks, classes):
-    if profile.get("format") != "tessel-machine-profile" or profile.get("version") != 1:
-        fail("not a version-1 tessel machine profile")
+    if profile.get("format") != "tessel-machine-profile" or profile.get("version") != 2:
+        fail("not a version-2 tessel machine profile")
     machine = profile["machine"]
     if not machine.get("description") or machine.get("cores", 0) < 1:
         fail(f"machine must say where it was measured and its cores: {machine}")

@@ -236,8 +236,13 @@ TEST(MachineProfile, MalformedProfilesAreClearErrors) {
   EXPECT_EQ(errorOf(R"({"format": "other", "version": 1})"),
             "p.json: 'format' must be \"tessel-machine-profile\" (write "
             "profiles with tessel calibrate)");
-  EXPECT_EQ(errorOf(R"({"format": "tessel-machine-profile", "version": 2})"),
-            "p.json: 'version' must be 1");
+  EXPECT_EQ(errorOf(R"({"format": "tessel-machine-profile", "version": 3})"),
+            "p.json: 'version' must be 2");
+  // A profile of before the convolutions' channel blocks says what to do.
+  EXPECT_EQ(errorOf(R"({"format": "tessel-machine-profile", "version": 1})"),
+            "p.json: 'version' must be 2 (version 1 counted convolutions' "
+            "work in plain FLOPs, version 2 with their channels in whole "
+            "blocks of 16: run tessel calibrate again)");
 
   EXPECT_EQ(errorOf(editedProfile("\"matmul\"", "\"matmull\"")),
             "p.json: kernels[0]: class 'matmul' needs a non-empty array of "
@@ -293,8 +298,8 @@ TEST(MachineProfile, MalformedProfilesAreClearErrors) {
 // ignored (a misspelt "memroy" read as a profile without its memory).
 TEST(MachineProfile, RepeatedAndUnknownKeysAreClearErrors) {
   ASSERT_EQ(errorOf(formatMachineProfile(madeUpProfile())), "");
-  EXPECT_EQ(errorOf(editedProfile("\"version\": 1",
-                                  "\"version\": 1, \"version\": 1")),
+  EXPECT_EQ(errorOf(editedProfile("\"version\": 2",
+                                  "\"version\": 2, \"version\": 2")),
             "p.json: key 'version' is given twice");
   EXPECT_EQ(
       errorOf(editedProfile("\"cores\": 2", "\"cores\": 2, \"cores\": 64")),
@@ -312,13 +317,13 @@ TEST(MachineProfile, RepeatedAndUnknownKeysAreClearErrors) {
   EXPECT_EQ(
       errorOf(editedProfile("\"machine\": {", "\"machine\": {\"version\": 1,")),
       "");
-  EXPECT_EQ(errorOf(editedProfile("\"version\": 1",
-                                  "\"version\": 1, \"memroy\": {}")),
+  EXPECT_EQ(errorOf(editedProfile("\"version\": 2",
+                                  "\"version\": 2, \"memroy\": {}")),
             "p.json: unknown key 'memroy' (a profile has 'format', "
             "'version', 'machine', 'kernels', 'collectives' and 'memory')");
   EXPECT_EQ(errorOf(editedProfile(
-                "\"version\": 1",
-                "\"version\": 1, \"memory\": {\"driver_bytes\": 1, "
+                "\"version\": 2",
+                "\"version\": 2, \"memory\": {\"driver_bytes\": 1, "
                 "\"image_load_bytes\": 2, \"image_resident_bytes\": "
                 "3}")),
             "");

@@ -320,4 +320,39 @@ func.func @train_step(%x: !v, %y: !v) -> !v {
               2 * warm, 1e-12);
 }
 
+TEST_F(StepTimeTest, AConvolutionsVectorizedChannelCountsInWholeBlocks) {
+  // The CNN's first convolution with 2 output channels, and its
+  // gradients: forward and the filter's gradient vectorize the output
+  // channel (2 of a block of 16: 8 times the FLOPs), the input's gradient
+  // the input channel (8 of 16: twice).
+  func::FuncOp step = parse(R"mlir(
+!x = !tessel.tensor<[b:4, c:8, h:6, w:6], f32>
+!k = !tessel.tensor<[c:8, f:2, kh:3, kw:3], f32>
+!y = !tessel.tensor<[b:4, f:2, h:6, w:6], f32>
+func.func @train_step(%x: !x, %k: !k, %dy: !y) -> (!y, !x, !k) {
+  %y = tessel.conv2d %x, %k {input_channel = "c", output_channel = "f",
+      spatial = ["h", "w"], kernel = ["kh", "kw"],
+      padding = array<i64: 1, 1, 1, 1>} : !x, !k -> !y
+  %dx = tessel.conv2d_backward_input %dy, %k {input_channel = "c",
+      output_channel = "f", spatial = ["h", "w"], kernel = ["kh", "kw"],
+      padding = array<i64: 1, 1, 1, 1>} : !y, !k -> !x
+  %dk = tessel.conv2d_backward_filter %x, %dy {input_channel = "c",
+      output_channel = "f", spatial = ["h", "w"], kernel = ["kh", "kw"],
+      padding = array<i64: 1, 1, 1, 1>} : !x, !y -> !k
+  return %y, %dx, %dk : !y, !x, !k
+}
+)mlir");
+  // 2 x 144 output positions x 2 channels x 8 x 9: 41472 FLOPs each.
+  int64_t flops = 2 * 144 * 2 * 8 * 9;
+  std::vector<int64_t> work;
+  for (Operation &op : step.getBody().front().without_terminator())
+    work.push_back(
+        vectorizedConvolutionWork(&op, flops, ::tessel::layout::Mesh()));
+  EXPECT_EQ(work, (std::vector<int64_t>{8 * flops, 2 * flops, 8 * flops}));
+  // Whole blocks stay as they are; other ops keep their FLOPs.
+  EXPECT_EQ(vectorizedConvolutionWork(step->getParentOp(), 7,
+                                      ::tessel::layout::Mesh()),
+            7);
+}
+
 } // namespace
