@@ -101,7 +101,11 @@ coldByteFractions(mlir::func::FuncOp func, const ::tessel::layout::Mesh &mesh,
 /// `report.numRanks` ranks on `profile`; `lowered` is the same function
 /// as compile lowers it (fused), whose ops are counted for the per-op
 /// cost. Each op is timed where it appears in `partitioned`, so search
-/// may time the unfused step and count the fused one's calls.
+/// may time the unfused step and count the fused one's calls. Where the
+/// profile measured kernels cold, an op that reads and writes more than
+/// 1 MiB takes its warm time plus the share of its bytes that
+/// coldByteFractions finds out of the caches of the difference to its
+/// cold time; a convolution's work is vectorizedConvolutionWork's.
 ///
 /// With `overlapCommunication` (compile's default), `partitioned` is taken
 /// in the order the program runs its ops (after
