@@ -123,86 +123,146 @@ double hiddenCommunicationSeconds(
 /// which keeps what the ops just before it wrote.
 constexpr int64_t kCachedOpBytes = int64_t(1) << 20;
 
+namespace {
+
+/// The bytes of distinct buffers touched since each buffer was last
+/// touched (its LRU stack distance), over a sequence of touches: a Fenwick
+/// tree over the touches holds each buffer's size at its latest touch.
+class ReuseDistances {
+public:
+  explicit ReuseDistances(size_t touches) : sizes(touches + 1, 0) {}
+
+  /// Touches `buffer` (of `bytes`); returns the distinct bytes touched
+  /// since its last touch, or nothing when this is its first.
+  std::optional<int64_t> touch(Value buffer, int64_t bytes) {
+    size_t now = ++touched;
+    std::optional<int64_t> distance;
+    auto last = latest.find(buffer);
+    if (last != latest.end()) {
+      auto [when, size] = last->second;
+      distance = sumTo(now - 1) - sumTo(when);
+      add(when, -size);
+    }
+    add(now, bytes);
+    latest[buffer] = {now, bytes};
+    return distance;
+  }
+
+private:
+  void add(size_t at, int64_t bytes) {
+    for (; at < sizes.size(); at += at & (~at + 1))
+      sizes[at] += bytes;
+  }
+  int64_t sumTo(size_t at) const {
+    int64_t sum = 0;
+    for (; at > 0; at -= at & (~at + 1))
+      sum += sizes[at];
+    return sum;
+  }
+
+  std::vector<int64_t> sizes;
+  size_t touched = 0;
+  llvm::DenseMap<Value, std::pair<size_t, int64_t>> latest;
+};
+
+} // namespace
+
 llvm::DenseMap<Operation *, double> coldByteFractions(func::FuncOp func,
                                                       const layout::Mesh &mesh,
-                                                      int64_t cacheShareBytes,
-                                                      bool stepOutgrowsCaches) {
+                                                      int64_t cacheShareBytes) {
   llvm::DenseMap<Operation *, double> fractions;
   if (func.isExternal())
     return fractions;
   Block &body = func.getBody().front();
   BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
-  // `clock` counts the bytes the ops so far have read and written;
-  // `lastTouched` holds its reading when each value was last read or
-  // written. A value read again after more than the share has passed
-  // through the caches is gone from them.
-  int64_t clock = 0;
-  llvm::DenseMap<Value, int64_t> lastTouched;
+  // A rename that keeps its operand's buffer names that buffer again.
+  llvm::DenseMap<Value, Value> renamed;
+  auto bufferOf = [&](Value value) {
+    Value buffer = renamed.lookup(value);
+    return buffer ? buffer : value;
+  };
+  size_t touches = 0;
+  for (Operation &op : body)
+    touches += op.getNumOperands() + op.getNumResults();
+  ReuseDistances distances(touches);
   for (Operation &op : body.without_terminator()) {
+    // A started collective writes its result while the ops after its
+    // start run, done when it is waited for.
+    for (Operation *started : lifetimes.waitsBefore.lookup(&op))
+      for (Value result : started->getResults())
+        distances.touch(result, localBytes(mesh, result));
     if (lifetimes.reusesOperand.count(&op)) {
-      // A rename or reshape that keeps its operand's buffer: its result
-      // is that buffer, touched when the operand was.
-      auto touched = lastTouched.find(op.getOperand(0));
-      if (touched != lastTouched.end())
-        for (Value result : op.getResults())
-          lastTouched[result] = touched->second;
+      for (Value result : op.getResults())
+        renamed[result] = bufferOf(op.getOperand(0));
       continue;
     }
     int64_t bytes = 0, coldBytes = 0;
+    llvm::SmallVector<Value, 4> read;
     for (Value operand : op.getOperands()) {
+      Value buffer = bufferOf(operand);
+      if (llvm::is_contained(read, buffer))
+        continue;
+      read.push_back(buffer);
       int64_t size = localBytes(mesh, operand);
       bytes = saturatingAdd(bytes, size);
       // What the step reads before writing it (parameters, optimizer
       // state, the batch) was last touched a step ago.
-      auto touched = lastTouched.find(operand);
-      bool gone = touched == lastTouched.end()
-                      ? stepOutgrowsCaches
-                      : clock - touched->second > cacheShareBytes;
-      if (gone)
+      std::optional<int64_t> distance = distances.touch(buffer, size);
+      if (!distance || *distance > cacheShareBytes)
         coldBytes = saturatingAdd(coldBytes, size);
     }
     // A result's buffer comes from the runtime's cache of freed buffers,
-    // last used long before in a step that outgrows the caches.
+    // last used long before.
     for (Value result : op.getResults()) {
       int64_t size = localBytes(mesh, result);
       bytes = saturatingAdd(bytes, size);
-      if (stepOutgrowsCaches)
-        coldBytes = saturatingAdd(coldBytes, size);
+      coldBytes = saturatingAdd(coldBytes, size);
+      if (!isStartedCollective(&op))
+        distances.touch(result, size);
     }
-    clock = saturatingAdd(clock, bytes);
-    for (Value value : llvm::concat<Value>(op.getOperands(), op.getResults()))
-      lastTouched[value] = clock;
     fractions[&op] = bytes > 0 ? double(coldBytes) / double(bytes) : 0;
   }
   return fractions;
 }
 
-/// The local size of `dim` in `type` on `mesh`, 1 if it lacks it.
+/// The local size of `dim` in `type` on `mesh`, 0 if it lacks it.
 static int64_t localChannels(const layout::Mesh &mesh, NamedTensorType type,
                              StringRef dim) {
   std::optional<unsigned> index = type.getDimIndex(dim);
   if (!index)
-    return 1;
+    return 0;
   return layout::localShape(mesh, toTensorLayout(type))[*index];
 }
 
 int64_t vectorizedConvolutionWork(Operation *op, int64_t flops,
                                   const layout::Mesh &mesh) {
-  auto padded = [&](NamedTensorType type, StringRef channel) {
-    int64_t channels = std::max<int64_t>(1, localChannels(mesh, type, channel));
-    int64_t blocks =
-        (channels + kConvolutionChannelBlock - 1) / kConvolutionChannelBlock;
-    return saturatingMul(flops / channels, blocks * kConvolutionChannelBlock);
+  auto blocked = [](int64_t channels) {
+    return (channels + kConvolutionChannelBlock - 1) /
+           kConvolutionChannelBlock * kConvolutionChannelBlock;
+  };
+  // `channel` of `type` is the one the kernel vectorizes, in `groups`
+  // groups: each group's channels fill whole blocks, unless a group has
+  // one (depthwise), where the blocks run across the groups.
+  auto padded = [&](NamedTensorType type, StringRef channel, int64_t groups) {
+    int64_t channels = localChannels(mesh, type, channel);
+    if (channels <= 0 || groups <= 0 || channels % groups != 0)
+      return flops;
+    int64_t perGroup = channels / groups;
+    int64_t computed = perGroup > 1 ? saturatingMul(groups, blocked(perGroup))
+                                    : blocked(channels);
+    return saturatingMul(flops / channels, computed);
   };
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case([&](Conv2DOp conv) {
-        return padded(conv.getType(), conv.getOutputChannel());
+        return padded(conv.getType(), conv.getOutputChannel(),
+                      conv.getGroups());
       })
       .Case([&](Conv2DBackwardInputOp conv) {
-        return padded(conv.getType(), conv.getInputChannel());
+        return padded(conv.getType(), conv.getInputChannel(), conv.getGroups());
       })
       .Case([&](Conv2DBackwardFilterOp conv) {
-        return padded(conv.getType(), conv.getOutputChannel());
+        return padded(conv.getType(), conv.getOutputChannel(),
+                      conv.getGroups());
       })
       .Default([&](Operation *) { return flops; });
 }
@@ -238,8 +298,8 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   llvm::DenseMap<Operation *, double> coldFractions;
   if (profile.hasColdKernels() && !partitioned.isExternal()) {
     int64_t share = profile.cacheBytes / std::max<int64_t>(1, report.numRanks);
-    coldFractions = coldByteFractions(
-        partitioned, mesh, share, runtimeMemory(partitioned).heldBytes > share);
+    if (runtimeMemory(partitioned).heldBytes > share)
+      coldFractions = coldByteFractions(partitioned, mesh, share);
   }
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);

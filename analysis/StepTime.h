@@ -61,8 +61,12 @@ int64_t transcendentalOpsPerElement(mlir::Operation *op);
 /// computes a transcendental function, else "elementwise".
 std::string kernelClassOf(mlir::Operation *op);
 
-/// The channels oneDNN computes a convolution's vectorized channel in on
-/// this backend: a 64-byte vector of f32 (AVX-512), each block whole.
+/// The channels oneDNN computes a convolution's vectorized channel in, each
+/// block whole: a 64-byte vector of f32 (AVX-512). On AVX2 oneDNN's blocks
+/// are 8; a profile calibrated there counts its points in blocks of 16
+/// all the same, so that what it measured and what search counts agree.
+/// The calibrate probe (runtime/calibrate/CalibrateProbe.cpp) counts its
+/// convolution points with the same block.
 constexpr int64_t kConvolutionChannelBlock = 16;
 
 /// The work a convolution kernel (conv2d or one of its gradients) of
@@ -72,8 +76,10 @@ constexpr int64_t kConvolutionChannelBlock = 16;
 /// kConvolutionChannelBlock, so a layer of 2 local channels costs what one
 /// of 16 does (the CNN's first convolution on [8, 1, 28, 28] with 2 output
 /// channels: 30 us a call, against 10 us with 8 channels and a quarter of
-/// the batch, the same FLOPs). Calibrate counts its convolution points the
-/// same way. Other ops: `flops`.
+/// the batch, the same FLOPs). A grouped convolution's groups each fill
+/// whole blocks, but for depthwise groups of one channel, which oneDNN
+/// vectorizes across. Calibrate counts its convolution points the same
+/// way. Other ops, and a convolution without the channel: `flops`.
 int64_t vectorizedConvolutionWork(mlir::Operation *op, int64_t flops,
                                   const ::tessel::layout::Mesh &mesh);
 
@@ -85,16 +91,17 @@ int64_t vectorizedConvolutionWork(mlir::Operation *op, int64_t flops,
 int64_t runtimeOpCount(mlir::func::FuncOp lowered);
 
 /// The share of the bytes each op of `func` reads and writes that the
-/// caches no longer hold when it runs, the ops run in order on a rank
-/// whose share of the caches is `cacheShareBytes`: an operand is out of
-/// them when more than that share was read and written since it was last
-/// touched, or when the step reads it first (a parameter, optimizer
-/// state, the batch) and `stepOutgrowsCaches`; a result's buffer is out of
-/// them when `stepOutgrowsCaches` (it comes from the runtime's cache of
-/// freed buffers). Renames that keep their operand's buffer are left out.
+/// caches no longer hold when it runs, in a step whose buffers outgrow a
+/// rank's share of them (`cacheShareBytes`), the ops run in order: an
+/// operand is out of them when the distinct buffers read and written
+/// since it was last touched (its LRU stack distance) exceed that share,
+/// or when the step reads it first (a parameter, optimizer state, the
+/// batch); a result's buffer always is (it comes from the runtime's cache
+/// of freed buffers). A started collective's result is written when it is
+/// waited for; renames that keep their operand's buffer are that buffer.
 llvm::DenseMap<mlir::Operation *, double>
 coldByteFractions(mlir::func::FuncOp func, const ::tessel::layout::Mesh &mesh,
-                  int64_t cacheShareBytes, bool stepOutgrowsCaches);
+                  int64_t cacheShareBytes);
 
 /// Predicts the step of `partitioned` (the per-rank program of the report's
 /// function, whose collectives `report` lists) in a job of

@@ -2,11 +2,12 @@
 //
 // The dialect pools over two named spatial dims and passes every other dim
 // through; oneDNN pools [N, C, H, W]. The pass-through dims become N and C
-// (merged into two runs where there are more), each tensor in its own
-// layout. The semantics agree: padding never takes part (max skips it,
-// average divides by the in-range count), and max pooling's gradient goes
-// to the first maximum of its window in row-major window order, the
-// position oneDNN's workspace records; the kernel tests check ties.
+// (merged into two runs where there are more, into one where the inner run
+// is 3 or fewer), each tensor in its own layout. The semantics agree:
+// padding never takes part (max skips it, average divides by the in-range
+// count), and max pooling's gradient goes to the first maximum of its
+// window in row-major window order, the position oneDNN's workspace
+// records; the kernel tests check ties.
 //
 // Max pooling's gradient where the windows tile the image (the CNN's 2 x 2
 // windows of stride 2) is a loop of this file's own instead: oneDNN's
@@ -79,8 +80,9 @@ std::optional<PoolingShape> poolingShape(const TensorType &x,
   if (!groups)
     return std::nullopt;
   // oneDNN pools a plain [N, C, H, W] with its vector kernel only where C
-  // is over 3, else with a scalar loop; each (n, c) plane pools alike, so
-  // where N and C lie contiguously they pool as one run of N * C channels.
+  // (the inner run, whichever dims it holds) is over 3, else with a scalar
+  // loop; each (n, c) plane pools alike, so where N and C lie contiguously
+  // they pool as one run of N * C channels.
   // A split of the CNN's 8 channels 4 ways pooled [8, 2, 28, 28] in 64 us
   // a call, against 5 us for [2, 8, 28, 28] (`--profile`, model:4).
   if (groups->size() == 2 && (*groups)[1].size <= 3)
@@ -197,6 +199,16 @@ PoolingKind kindOf(ref::PoolKind kind) {
 
 } // namespace
 
+std::optional<std::array<int64_t, 4>>
+fastPoolingDims(const TensorType &x, const TensorType &y,
+                const ref::PoolParams &params) {
+  std::optional<PoolingShape> shape = poolingShape(x, y, params);
+  if (!shape)
+    return std::nullopt;
+  const std::vector<int64_t> &dims = shape->source.dims;
+  return std::array<int64_t, 4>{dims[0], dims[1], dims[2], dims[3]};
+}
+
 std::optional<Kernel> buildFastPool(ref::PoolKind kind,
                                     const OpDescriptor &desc,
                                     const ref::PoolParams &params,
@@ -230,6 +242,12 @@ std::optional<Kernel> buildFastPoolBackward(ref::PoolKind kind,
 }
 
 #else
+
+std::optional<std::array<int64_t, 4>> fastPoolingDims(const TensorType &,
+                                                      const TensorType &,
+                                                      const ref::PoolParams &) {
+  return std::nullopt;
+}
 
 std::optional<Kernel> buildFastPool(ref::PoolKind, const OpDescriptor &,
                                     const ref::PoolParams &, Kernel) {

@@ -7,6 +7,7 @@
 
 #include "reference/Convolution.h"
 
+#include <array>
 #include <optional>
 
 namespace tessel::runtime {
@@ -22,6 +23,15 @@ std::optional<Kernel> buildFastPool(ref::PoolKind kind,
                                     const OpDescriptor &desc,
                                     const ref::PoolParams &params,
                                     Kernel reference);
+
+/// The [N, C, H, W] dims pool's and pool_backward's oneDNN kernels see for
+/// pooling `x` into `y`: the dims passing through, merged into N and C as
+/// runs of memory, and into one run of N x C channels where C would be 3
+/// or fewer (oneDNN's vector kernel pools a plain layout only beyond 3
+/// channels); nothing where the kernels do not apply.
+std::optional<std::array<int64_t, 4>>
+fastPoolingDims(const TensorType &x, const TensorType &y,
+                const ref::PoolParams &params);
 
 /// pool_backward's kernel (operands x and the result's gradient), where
 /// pool's would apply and the result has x's dims in x's order.

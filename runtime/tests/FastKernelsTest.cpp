@@ -422,12 +422,29 @@ TEST(FastPooling, MaxTwoByTwoAsInTheCnn) {
 }
 
 TEST(FastPooling, FewChannelsPoolAsOneRunOfImages) {
-  // Three channels or fewer, held after the batch: every (image, channel)
-  // plane pools as one run of batch x channel planes, padded windows and
-  // average pooling's in-range counts included.
+  // Three channels or fewer after the batch pool as one run of batch x
+  // channel planes; more stay [N, C]; a layout where they do not lie
+  // contiguously keeps two runs.
+  auto dimsOf = [](std::vector<std::string> dims, int64_t channels) {
+    std::map<std::string, int64_t> sizes = {
+        {"batch", 4}, {"f", channels}, {"h", 8}, {"w", 6}};
+    std::map<std::string, int64_t> pooled = sizes;
+    pooled["h"] = 4;
+    pooled["w"] = 3;
+    return fastPoolingDims(typeOf(dims, sizes, ref::ElementType::F32),
+                           typeOf(dims, pooled, ref::ElementType::F32),
+                           poolParams({2, 2}, {2, 2}));
+  };
+  using Dims = std::optional<std::array<int64_t, 4>>;
+  EXPECT_EQ(dimsOf({"batch", "f", "h", "w"}, 2), (Dims{{1, 8, 8, 6}}));
+  EXPECT_EQ(dimsOf({"batch", "f", "h", "w"}, 3), (Dims{{1, 12, 8, 6}}));
+  EXPECT_EQ(dimsOf({"batch", "f", "h", "w"}, 4), (Dims{{4, 4, 8, 6}}));
+  EXPECT_EQ(dimsOf({"batch", "h", "f", "w"}, 2), (Dims{{4, 2, 8, 6}}));
+  // Their results, padded max and average windows included, are the
+  // reference's.
   checkPooling({ref::PoolKind::Avg,
                 {"batch", "f", "h", "w"},
-                {{"batch", 5}, {"f", 1}, {"h", 7}, {"w", 6}},
+                {{"batch", 5}, {"f", 3}, {"h", 7}, {"w", 6}},
                 poolParams({3, 3}, {2, 2}, {1, 1, 1, 1})});
   checkPooling({ref::PoolKind::Max,
                 {"batch", "f", "h", "w"},

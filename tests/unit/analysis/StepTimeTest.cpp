@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <gtest/gtest.h>
 
 using namespace mlir;
@@ -254,8 +256,9 @@ TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
   EXPECT_EQ(predictStepTime(step, step, report, profile).hiddenSeconds, 0);
 }
 
-// Four adds of 1000 f32 (4000 bytes an operand or result, 12000 an add),
-// the last reading %x again after 24000 bytes went through the caches.
+// Four adds of 1000 f32 (4000 bytes an operand or result), the last
+// reading %x again after 16000 distinct bytes (%y, %a, %b, %c) and 24000
+// bytes of reads and writes went through the caches.
 constexpr const char *kReuse = R"mlir(
 !v = !tessel.tensor<[n:1000], f32>
 func.func @train_step(%x: !v, %y: !v) -> !v {
@@ -267,28 +270,38 @@ func.func @train_step(%x: !v, %y: !v) -> !v {
 }
 )mlir";
 
+/// coldByteFractions of each op of `step` but the terminator, in order.
+std::vector<double> coldFractionsOf(func::FuncOp step, int64_t share) {
+  llvm::DenseMap<Operation *, double> cold =
+      coldByteFractions(step, ::tessel::layout::Mesh(), share);
+  std::vector<double> result;
+  for (Operation &op : step.getBody().front().without_terminator())
+    result.push_back(cold.lookup(&op));
+  return result;
+}
+
 TEST_F(StepTimeTest,
        AnOperandIsColdWhenMoreThanTheCachesPassedSinceItsLastUse) {
   func::FuncOp step = parse(kReuse);
-  std::vector<Operation *> adds;
-  for (Operation &op : step.getBody().front().without_terminator())
-    adds.push_back(&op);
-  auto fractions = [&](int64_t share, bool outgrows) {
-    llvm::DenseMap<Operation *, double> cold =
-        coldByteFractions(step, ::tessel::layout::Mesh(), share, outgrows);
-    std::vector<double> result;
-    for (Operation *add : adds)
-      result.push_back(cold.lookup(add));
-    return result;
-  };
-  // A step that fits: only %x, 24000 bytes back, is gone from a 20000-byte
-  // share; a 30000-byte share still holds it.
-  EXPECT_EQ(fractions(20000, false), (std::vector<double>{0, 0, 0, 1.0 / 3}));
-  EXPECT_EQ(fractions(30000, false), (std::vector<double>{0, 0, 0, 0}));
-  // A step that outgrows the caches: what it reads first and every
-  // result's recycled buffer are cold, what the add before wrote is warm.
-  EXPECT_EQ(fractions(20000, true),
-            (std::vector<double>{1, 1.0 / 3, 1.0 / 3, 2.0 / 3}));
+  // What the step reads first and every result's recycled buffer are
+  // cold; %a read twice by one add counts once, and warm: the add before
+  // wrote it. %x, 16000 distinct bytes back, is gone from a 15000-byte
+  // share and still in a 20000-byte one.
+  EXPECT_EQ(coldFractionsOf(step, 15000),
+            (std::vector<double>{1, 0.5, 0.5, 2.0 / 3}));
+  EXPECT_EQ(coldFractionsOf(step, 20000),
+            (std::vector<double>{1, 0.5, 0.5, 1.0 / 3}));
+}
+
+TEST_F(StepTimeTest, AStartedCollectivesResultIsWrittenWhenItIsWaitedFor) {
+  // kOverlapStep's all_reduce starts first and is waited for before %u,
+  // which reads its result warm (400 bytes an operand or result, a
+  // 1000-byte share); %c reads %a and %x after 2000 and 1600 bytes: cold.
+  func::FuncOp step = parse(kOverlapStep);
+  EXPECT_EQ(coldFractionsOf(step, 1000),
+            (std::vector<double>{1, 1, 1.0 / 3, 1.0 / 3, 0.5, 1}));
+  EXPECT_EQ(coldFractionsOf(step, 10000),
+            (std::vector<double>{1, 1, 1.0 / 3, 1.0 / 3, 0.5, 1.0 / 3}));
 }
 
 TEST_F(StepTimeTest, AKernelRunsBetweenItsWarmAndColdTimesByItsColdBytes) {
@@ -311,9 +324,9 @@ func.func @train_step(%x: !v, %y: !v) -> !v {
   report.numRanks = 1;
   StepTime time = predictStepTime(step, step, report, profile);
   double warm = 131072 * 1e-8;
-  // %a all cold; %b reads %a warm and writes a cold buffer: a third.
+  // %a all cold; %b reads %a warm (once) and writes a cold buffer: half.
   EXPECT_NEAR(time.classSeconds["elementwise"],
-              2 * warm + (warm + (2 * warm - warm) / 3), 1e-12);
+              2 * warm + (warm + (2 * warm - warm) / 2), 1e-12);
   // Without cold timings every kernel is warm.
   EXPECT_NEAR(predictStepTime(step, step, report, madeUpProfile())
                   .classSeconds["elementwise"],
@@ -349,10 +362,62 @@ func.func @train_step(%x: !x, %k: !k, %dy: !y) -> (!y, !x, !k) {
     work.push_back(
         vectorizedConvolutionWork(&op, flops, ::tessel::layout::Mesh()));
   EXPECT_EQ(work, (std::vector<int64_t>{8 * flops, 2 * flops, 8 * flops}));
-  // Whole blocks stay as they are; other ops keep their FLOPs.
+  // Other ops keep their FLOPs.
   EXPECT_EQ(vectorizedConvolutionWork(step->getParentOp(), 7,
                                       ::tessel::layout::Mesh()),
             7);
+}
+
+TEST_F(StepTimeTest, AChannelSplitConvolutionIsTimedByItsLocalBlocks) {
+  // 8 output channels over model:4 leave each rank 2, computed as 16: the
+  // step times 8 times the rank's FLOPs (1e-8 s a unit of work in the
+  // made-up profile).
+  func::FuncOp step = parse(R"mlir(
+!x = !tessel.tensor<[b:4, c:8, h:6, w:6], f32>
+!k = !tessel.tensor<[c:8, f:8, kh:3, kw:3], f32, #tessel.layout<{f = [model]}>>
+!y = !tessel.tensor<[b:4, f:8, h:6, w:6], f32, #tessel.layout<{f = [model]}>>
+module attributes {tessel.mesh = #tessel.mesh<[model:4]>} {
+  func.func @train_step(%x: !x, %k: !k) -> !y {
+    %y = tessel.conv2d %x, %k {input_channel = "c", output_channel = "f",
+        spatial = ["h", "w"], kernel = ["kh", "kw"],
+        padding = array<i64: 1, 1, 1, 1>} : !x, !k -> !y
+    return %y : !y
+  }
+}
+)mlir");
+  auto flops = flopsPerOp(step);
+  ASSERT_EQ(flops.size(), 1u);
+  int64_t local = 2 * 144 * 2 * 8 * 9;
+  EXPECT_EQ(flops.front().second, local);
+  StepTime time = predictStepTime(step, step, CostReport(), madeUpProfile());
+  EXPECT_NEAR(time.classSeconds["convolution"], 8 * local * 1e-8, 1e-12);
+}
+
+TEST_F(StepTimeTest, GroupedConvolutionsFillBlocksPerGroup) {
+  // 32 output channels in 16 groups of 2 fill 16 blocks (256 computed,
+  // 8 times the FLOPs); depthwise, 32 groups of 1, the blocks run across
+  // the groups (32 computed: the FLOPs).
+  auto workOf = [&](int64_t groups) {
+    std::string source = llvm::formatv(R"mlir(
+!x = !tessel.tensor<[b:1, c:32, h:4, w:4], f32>
+!k = !tessel.tensor<[c:{0}, f:32, kh:1, kw:1], f32>
+!y = !tessel.tensor<[b:1, f:32, h:4, w:4], f32>
+func.func @train_step(%x: !x, %k: !k) -> !y {{
+  %y = tessel.conv2d %x, %k {{input_channel = "c", output_channel = "f",
+      spatial = ["h", "w"], kernel = ["kh", "kw"], groups = {1}}
+      : !x, !k -> !y
+  return %y : !y
+}
+)mlir",
+                                       32 / groups, groups)
+                             .str();
+    func::FuncOp step = parse(source.c_str());
+    Operation *conv = &step.getBody().front().front();
+    return vectorizedConvolutionWork(conv, 32000, ::tessel::layout::Mesh());
+  };
+  EXPECT_EQ(workOf(16), 256000);
+  EXPECT_EQ(workOf(32), 32000);
+  EXPECT_EQ(workOf(1), 32000);
 }
 
 } // namespace
