@@ -123,7 +123,9 @@ struct MachineProfile {
   int64_t imageResidentBytes = 0;
 
   /// Returns the seconds one rank's kernel of `opClass` takes for `work`,
-  /// in a job of `ranks` ranks on this machine: interpolated between the
+  /// in a job of `ranks` ranks on this machine, from the job size nearest
+  /// `ranks` among those of no more ranks than cores (where the profile
+  /// has any; sharedCoreSlowdown beyond them): interpolated between the
   /// measured sizes (log-log), the smallest size's time below them (the
   /// call's fixed cost), the largest size's rate above them.
   /// `cold`: with its data out of the caches, where the profile measured
@@ -136,8 +138,9 @@ struct MachineProfile {
 
   /// Returns the seconds a compiled program spends per op outside its
   /// kernel in a job of `ranks` ranks: the job size nearest `ranks` that
-  /// measured it, slowed as kernels are beyond the largest job measured
-  /// once ranks outnumber cores; 0 for a profile that never measured it
+  /// measured it (of no more ranks than cores, as for kernels), slowed as
+  /// kernels are once ranks outnumber cores; 0 for a profile that never
+  /// measured it
   /// (its predictions stay what they were when it was written).
   double perOpSeconds(int64_t ranks) const;
 

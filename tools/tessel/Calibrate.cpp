@@ -1,11 +1,11 @@
 //===- Calibrate.cpp - tessel calibrate: measure this machine -------------===//
 //
 // `calibrate` starts tessel-calibrate-probe (runtime/calibrate) under
-// mpirun, as `tessel run` starts a program, once per job size: kernels on
-// 1, 2, 4, ... ranks (each rank's rate while that many share the machine),
-// collectives on 2, 4, ... ranks (groups of all ranks, and of two side by
-// side), and the compiled program's work per op besides its kernel on each
-// job size. It fits each collective's latency and bandwidth, measures the
+// mpirun, as `tessel run` starts a program, once per job size: kernels and
+// the compiled program's work per op besides its kernel on 1, 2, 4, ...
+// ranks up to the cores (each rank's rate while that many share the
+// machine), collectives on 2, 4, ... ranks (groups of all ranks, and of two
+// side by side). It fits each collective's latency and bandwidth, measures the
 // driver's own memory (CalibrateMemory.h), and writes the machine profile
 // that `tessel search --profile` and `tessel explain --profile` read
 // (docs/search.md).
@@ -268,11 +268,16 @@ int mlir::tessel::runCalibrate(const char *tool) {
       fits;
   for (int64_t ranks = 1; ranks <= maxRanks; ranks *= 2) {
     llvm::errs() << "tessel calibrate: " << ranks << " rank(s)...\n";
+    // Kernels on one rank a core at most: search times a job of more ranks
+    // from those, slowed in proportion (MachineProfile::kernelSeconds), as
+    // back-to-back calls on shared cores do not time-share as a step does.
+    std::vector<std::string> modes;
+    if (ranks <= profile.cores)
+      modes = {"--kernels", "--per-op"};
+    if (ranks > 1)
+      modes.push_back("--collectives");
     std::optional<std::vector<nlohmann::json>> lines =
-        runProbe(*mpirun, probe, ranks,
-                 ranks == 1 ? std::vector<std::string>{"--kernels", "--per-op"}
-                            : std::vector<std::string>{"--kernels", "--per-op",
-                                                       "--collectives"});
+        runProbe(*mpirun, probe, ranks, modes);
     if (!lines)
       return 1;
     analysis::KernelRates rates;
@@ -296,7 +301,8 @@ int mlir::tessel::runCalibrate(const char *tool) {
                               line.value("seconds", 0.0)});
       }
     }
-    profile.kernels.push_back(std::move(rates));
+    if (ranks <= profile.cores)
+      profile.kernels.push_back(std::move(rates));
   }
   for (auto &[key, fit] : fits) {
     analysis::fitAlphaBeta(fit);

@@ -83,6 +83,31 @@ TEST(MachineProfile, KernelTimesInterpolateAndExtrapolate) {
   EXPECT_EQ(profile.kernelSeconds("no such class", 10000, 1), 0);
 }
 
+TEST(MachineProfile, MoreRanksThanCoresAreTimedFromOneRankACore) {
+  // A 4-rank job measured on the 2 cores, whose batches did not share them
+  // as a step does: ignored while a job of no more ranks than cores was
+  // measured, whose times slow down in proportion.
+  MachineProfile profile = madeUpProfile();
+  KernelRates oversubscribed = profile.kernels[1];
+  oversubscribed.ranks = 4;
+  oversubscribed.perOpSeconds = 9e-7;
+  for (auto &[opClass, points] : oversubscribed.classes)
+    for (KernelPoint &point : points)
+      point.seconds /= 4;
+  profile.kernels.push_back(oversubscribed);
+  profile.kernels[1].perOpSeconds = 5e-7;
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 4), 2 * 2e-5, 1e-15);
+  EXPECT_DOUBLE_EQ(profile.perOpSeconds(4), 2 * 5e-7);
+  // On 4 cores the 4-rank job is one rank a core: its own times.
+  profile.cores = 4;
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 4), 2e-5 / 4, 1e-15);
+  EXPECT_DOUBLE_EQ(profile.perOpSeconds(4), 9e-7);
+  // A profile with only oversubscribed jobs still times from them.
+  profile.cores = 1;
+  profile.kernels.erase(profile.kernels.begin());
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 2), 2e-5, 1e-15);
+}
+
 TEST(MachineProfile, TranscendentalOpsHaveTheirOwnRate) {
   MachineProfile profile = madeUpProfile();
   for (KernelRates &rates : profile.kernels)
@@ -336,7 +361,8 @@ TEST(MachineProfile, TheDefaultProfileReads) {
   std::vector<int64_t> ranks;
   for (const KernelRates &rates : profile.kernels)
     ranks.push_back(rates.ranks);
-  EXPECT_EQ(ranks, (std::vector<int64_t>{1, 2, 4}));
+  // Kernels on one rank a core at most (the container has 2 cores).
+  EXPECT_EQ(ranks, (std::vector<int64_t>{1, 2}));
   // Every job size measured its transcendental rate (a gelu), well above an
   // add's per element.
   for (const KernelRates &rates : profile.kernels) {
