@@ -16,7 +16,9 @@ median of --metrics step_ms after the warm-up), and of the model's
 hand-written layouts (the example directory's *.yaml on that many ranks).
 It reports the Spearman rank correlation between predicted and measured
 times, the measured time of search's pick against the fastest measured
-candidate, and against the fastest hand-written layout. Trains on
+candidate, and against the fastest hand-written layout, and how far each
+measured candidate's predicted peak memory per rank is from the largest
+rank's peak resident memory (the driver's `peak_rss_mib`). Trains on
 Fashion-MNIST (Debian package dataset-fashion-mnist), or a language model
 on the driver's text corpus. Run it alone on the machine: other load
 changes what it measures.
@@ -124,7 +126,8 @@ def compile_layout(args, layout, exe):
 
 
 def measure(args, exe, ranks, tmp):
-    """Median step_ms of the compiled `exe` on `ranks` ranks."""
+    """Median step_ms of the compiled `exe` on `ranks` ranks, and the
+    largest rank's peak resident memory in MiB (the driver's summary)."""
     metrics = tmp / "metrics.jsonl"
     metrics.unlink(missing_ok=True)
     run(["mpirun", "--oversubscribe", "--bind-to", "none", "-n", ranks, exe,
@@ -132,7 +135,8 @@ def measure(args, exe, ranks, tmp):
          "--lr", args.lr])
     lines = [json.loads(l) for l in metrics.read_text().splitlines()]
     steps = [l["step_ms"] for l in lines if "step" in l]
-    return statistics.median(steps[args.warmup:])
+    peaks = [max(l["peak_rss_mib"]) for l in lines if "peak_rss_mib" in l]
+    return statistics.median(steps[args.warmup:]), peaks[-1] if peaks else None
 
 
 def ranks_of(values):
@@ -186,17 +190,39 @@ def separable_pairs(predicted, runs):
 
 def measure_all(args, layouts, ranks, tmp):
     """Each layout's step time: compiled once, run --repeats times
-    interleaved, the median of the runs' medians."""
+    interleaved, the median of the runs' medians; and its peak memory per
+    rank, the median of the runs'."""
     exes = []
     for i, layout in enumerate(layouts):
         exe = tmp / f"layout{i}.spmd"
         compile_layout(args, layout, exe)
         exes.append(exe)
     runs = [[] for _ in layouts]
+    peaks = [[] for _ in layouts]
     for _ in range(args.repeats):
         for i, exe in enumerate(exes):
-            runs[i].append(measure(args, exe, ranks, tmp))
-    return [statistics.median(r) for r in runs], runs
+            step_ms, peak_mib = measure(args, exe, ranks, tmp)
+            runs[i].append(step_ms)
+            if peak_mib is not None:
+                peaks[i].append(peak_mib)
+    return ([statistics.median(r) for r in runs], runs,
+            [statistics.median(p) if p else None for p in peaks])
+
+
+def memory_error(rows):
+    """How far the predicted peak memory per rank is from the measured:
+    (predicted - measured) / measured for each row that has both, their
+    median, the largest in size, and how many are within 10%."""
+    errors = [(r["predicted_memory_mib"] - r["measured_memory_mib"])
+              / r["measured_memory_mib"]
+              for r in rows if r.get("predicted_memory_mib")
+              and r.get("measured_memory_mib")]
+    if not errors:
+        return None
+    return {"median": statistics.median(errors),
+            "largest": max(errors, key=abs),
+            "within_10_percent": sum(abs(e) <= 0.10 for e in errors),
+            "rows": len(errors)}
 
 
 def candidate_key(candidate):
@@ -262,13 +288,17 @@ def validate(args, ranks, tmp):
                      .replace(",", " ").split() if s.isdigit()]
             if "mesh: {" in text and sizes and math.prod(sizes) == ranks:
                 hand_paths.append(path)
-    measured, runs = measure_all(args, layouts + hand_paths, ranks, tmp)
+    measured, runs, peaks = measure_all(args, layouts + hand_paths, ranks,
+                                        tmp)
     rows = []
     for n, index in enumerate(indices):
         candidate = ranked[index]
         row = {"rank": index + 1, "layout": describe(candidate),
                "predicted_ms": candidate["step_seconds"] * 1e3,
-               "measured_ms": measured[n], "runs_ms": runs[n]}
+               "measured_ms": measured[n], "runs_ms": runs[n],
+               "predicted_memory_mib":
+                   candidate["memory_bytes_per_rank"] / 2**20,
+               "measured_memory_mib": peaks[n]}
         if args.baseline_bin:
             row["baseline_predicted_ms"] = baseline.get(candidate_key(candidate))
         rows.append(row)
@@ -276,7 +306,10 @@ def validate(args, ranks, tmp):
               f"{row['predicted_ms']:.3f} ms"
               + (f" (baseline {row['baseline_predicted_ms']:.3f})"
                  if row.get("baseline_predicted_ms") else "")
-              + f", measured {row['measured_ms']:.3f} ms", file=sys.stderr)
+              + f", measured {row['measured_ms']:.3f} ms; peak memory "
+              f"predicted {row['predicted_memory_mib']:.1f} MiB, measured "
+              + (f"{peaks[n]:.1f} MiB" if peaks[n] else "-"),
+              file=sys.stderr)
     hand = []
     for n, path in enumerate(hand_paths, start=len(layouts)):
         hand.append({"layout": path.name, "measured_ms": measured[n],
@@ -300,6 +333,7 @@ def validate(args, ranks, tmp):
         "round_agreement": round_agreement(candidate_runs),
         "separable_pairs": separable_pairs(predicted, candidate_runs),
         "measured_over_predicted": prediction_error(rows, "predicted_ms"),
+        "memory_error": memory_error(rows),
         "pick_over_best_measured": pick / best_measured,
         "pick_over_best_hand_written":
             pick / min(h["measured_ms"] for h in hand) if hand else None,
@@ -397,6 +431,12 @@ def main():
               f"{error_text(report['measured_over_predicted'])}; "
               f"pick / best measured {report['pick_over_best_measured']:.2f}"
               + (f"; pick / best hand-written {hand:.2f}" if hand else ""))
+        memory = report.get("memory_error")
+        if memory:
+            print(f"  peak memory per rank: predicted - measured "
+                  f"{memory['median']:+.1%} (median; largest "
+                  f"{memory['largest']:+.1%}), {memory['within_10_percent']} "
+                  f"of {memory['rows']} within 10%")
         if report["round_agreement"] is not None:
             pairs = report["separable_pairs"]
             print(f"  rounds: Spearman on each layout's fastest round "

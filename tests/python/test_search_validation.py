@@ -34,6 +34,21 @@ def test_rounds_agreement_and_the_pairs_every_round_orders_alike():
     assert validation.separable_pairs([2, 3, 1], runs)["predicted_alike"] == 0
 
 
+def test_memory_error_is_the_prediction_against_the_peak_measured():
+    rows = [
+        {"predicted_memory_mib": 110.0, "measured_memory_mib": 100.0},
+        {"predicted_memory_mib": 95.0, "measured_memory_mib": 100.0},
+        {"predicted_memory_mib": 80.0, "measured_memory_mib": 100.0},
+        # A run that reported no peak is left out.
+        {"predicted_memory_mib": 80.0, "measured_memory_mib": None},
+    ]
+    error = validation.memory_error(rows)
+    assert abs(error["median"] - -0.05) < 1e-12
+    assert abs(error["largest"] - -0.20) < 1e-12
+    assert error["within_10_percent"] == 2 and error["rows"] == 3
+    assert validation.memory_error([{"predicted_memory_mib": 1.0}]) is None
+
+
 def test_rescore_predicts_an_earlier_runs_layouts_again(tmp_path):
     tool = pathlib.Path(os.environ.get("TESSEL_TOOL", REPO / "build/bin/tessel"))
     layouts = {"model:2 (hidden->model)": [0.23, 0.22], "data:2 (batch->data)": [0.39, 0.38]}
