@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tessel calibrate measures this machine under mpirun (kernels on 1 and 2
-# ranks, collectives on 2; one repetition, to be quick) and the driver's
+# ranks, collectives on 2, and on 4 collectives alone where there are fewer
+# cores; one repetition, to be quick) and the driver's
 # memory (two trivial programs trained on one rank), and writes a profile
 # whose structure and figures are sane (check_profile.py: positive rates,
 # bandwidths within physical bounds; never the timings themselves), which
@@ -55,6 +56,18 @@ fi
   -o "$work/best.yaml" > "$work/search.txt"
 grep -qF "profile: $work/profile.json (tests/e2e/calibrate.sh)" "$work/search.txt"
 grep -q "^mesh: {" "$work/best.yaml"
+
+# A job of more ranks than cores times its collectives only: its kernels
+# come from the jobs of one rank a core (MachineProfile::kernelSeconds).
+cores=$(nproc)
+if [ "$cores" -lt 4 ]; then
+  "$bin/tessel" calibrate --max-ranks 4 --repetitions 1 --min-seconds 0.002 \
+    --no-memory -o "$work/four.json"
+  kernel_ranks=$( [ "$cores" -ge 2 ] && echo 1,2 || echo 1)
+  python3 "$here/check_profile.py" "$work/four.json" --ranks "$kernel_ranks"
+  python3 -c "import json,sys; p=json.load(open(sys.argv[1])); assert any(c['ranks'] == 4 for c in p['collectives']), p['collectives']" \
+    "$work/four.json"
+fi
 
 # The same without -o: the profile on stdout; --no-memory leaves the
 # memory section out.
