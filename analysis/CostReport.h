@@ -115,13 +115,22 @@ flopsPerOp(mlir::func::FuncOp func);
 std::vector<std::pair<mlir::Operation *, CollectiveCost>>
 collectivesPerOp(mlir::func::FuncOp func);
 
-/// Renders the report as aligned text tables.
-std::string formatText(const CostReport &report);
+struct StepTime;
+
+/// Renders the report as aligned text tables; with `step`, the function's
+/// predicted time on a rank last (tessel search's prediction, on the
+/// profile named `profile`).
+std::string formatText(const CostReport &report, const StepTime *step = nullptr,
+                       const std::string &profile = "");
 
 /// Renders the report as JSON: `tensors[]` (name, kind, dims, global_shape,
 /// layout, local_shape, bytes_per_rank), `collectives[]` (kind, axes,
-/// bytes_per_rank) and `totals`.
-std::string formatJson(const CostReport &report);
+/// bytes_per_rank) and `totals`; with `step`, `step_time` (step_seconds,
+/// compute_seconds, comm_seconds, hidden_comm_seconds, kernel_seconds by
+/// class, runtime_ops, runtime_op_seconds, profile), as tessel search's
+/// JSON names them.
+std::string formatJson(const CostReport &report, const StepTime *step = nullptr,
+                       const std::string &profile = "");
 
 } // namespace tessel::analysis
 

@@ -7,6 +7,7 @@
 
 #include "analysis/CostReport.h"
 #include "analysis/PipelineCost.h"
+#include "analysis/StepTime.h"
 #include "layouts/CheckedArithmetic.h"
 
 #include <fmt/format.h>
@@ -71,9 +72,46 @@ std::string dumpJson(const nlohmann::ordered_json &json) {
          "\n";
 }
 
+std::string secondsText(double seconds) {
+  if (seconds >= 1)
+    return fmt::format("{:.3f} s", seconds);
+  if (seconds >= 1e-3)
+    return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.1f} us", seconds * 1e6);
+}
+
+std::string countText(int64_t count) {
+  return saturated(count) ? std::string("2^63 - 1 or more")
+                          : std::to_string(count);
+}
+
+/// The predicted time of the function on a rank, as tessel search ranks
+/// layouts by it: its parts and its kernels by class.
+std::string predictedStepText(const ::tessel::analysis::StepTime &step,
+                              const std::string &profile) {
+  std::string out = fmt::format(
+      "predicted time per call, on the {}:\n"
+      "  step         {} (compute {} + communication {} - hidden {})\n",
+      profile.empty() ? std::string("built-in default profile") : profile,
+      secondsText(step.totalSeconds()), secondsText(step.computeSeconds),
+      secondsText(step.commSeconds), secondsText(step.hiddenSeconds));
+  std::vector<std::string> classes;
+  for (const auto &[opClass, seconds] : step.classSeconds)
+    classes.push_back(fmt::format("{} {}", opClass, secondsText(seconds)));
+  out += fmt::format(
+      "  kernels      {}\n"
+      "  runtime ops  {} ({})\n",
+      classes.empty() ? std::string("none")
+                      : fmt::format("{}", fmt::join(classes, ", ")),
+      countText(step.runtimeOps), secondsText(step.runtimeOpSeconds));
+  return out;
+}
+
 } // namespace
 
-std::string tessel::analysis::formatText(const CostReport &report) {
+std::string tessel::analysis::formatText(const CostReport &report,
+                                         const StepTime *step,
+                                         const std::string &profile) {
   std::vector<std::string> axes;
   for (size_t i = 0; i < report.meshAxes.size(); ++i)
     axes.push_back(
@@ -144,10 +182,14 @@ std::string tessel::analysis::formatText(const CostReport &report) {
                      saturated(report.flopsPerRank)
                          ? std::string("2^63 - 1 or more")
                          : std::to_string(report.flopsPerRank));
+  if (step)
+    out += predictedStepText(*step, profile);
   return out;
 }
 
-std::string tessel::analysis::formatJson(const CostReport &report) {
+std::string tessel::analysis::formatJson(const CostReport &report,
+                                         const StepTime *step,
+                                         const std::string &profile) {
   nlohmann::ordered_json json;
   json["function"] = report.function;
   nlohmann::ordered_json mesh = nlohmann::ordered_json::object();
@@ -198,29 +240,25 @@ std::string tessel::analysis::formatJson(const CostReport &report) {
         {"data_load_bytes", report.dataLoadBytes},
         {"data_resident_bytes", report.dataResidentBytes},
         {"driver_bytes", report.driverBytes}};
+  if (step) {
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
+    for (const auto &[opClass, seconds] : step->classSeconds)
+      kernels[opClass] = seconds;
+    json["step_time"] = {{"profile", profile},
+                         {"step_seconds", step->totalSeconds()},
+                         {"compute_seconds", step->computeSeconds},
+                         {"comm_seconds", step->commSeconds},
+                         {"hidden_comm_seconds", step->hiddenSeconds},
+                         {"kernel_seconds", kernels},
+                         {"runtime_ops", step->runtimeOps},
+                         {"runtime_op_seconds", step->runtimeOpSeconds}};
+  }
   return dumpJson(json);
 }
 
 //===----------------------------------------------------------------------===//
 // A pipelined step's cost (PipelineCost.h)
 //===----------------------------------------------------------------------===//
-
-namespace {
-
-std::string secondsText(double seconds) {
-  if (seconds >= 1)
-    return fmt::format("{:.3f} s", seconds);
-  if (seconds >= 1e-3)
-    return fmt::format("{:.3f} ms", seconds * 1e3);
-  return fmt::format("{:.1f} us", seconds * 1e6);
-}
-
-std::string countText(int64_t count) {
-  return saturated(count) ? std::string("2^63 - 1 or more")
-                          : std::to_string(count);
-}
-
-} // namespace
 
 std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
   using ::tessel::analysis::StageCost;

@@ -7,18 +7,21 @@
 // --optimizer, --precision, --weight-decay and --clip-norm) and explains
 // @train_step: the gradients' all_reduces and the optimizer state included.
 // Its peak memory per rank is what the compiled step holds (RuntimeMemory.h)
-// plus the driver's own, from the machine profile (--profile). With a
-// layout that pipelines the step (a `pipeline:` section), --train builds
-// the stage functions as compile does and reports each stage's memory,
-// work and messages, the bubble and the step time (PipelineCost.h).
+// plus the driver's own, from the machine profile (--profile), and its
+// predicted time on that profile is the one tessel search ranks the layout
+// by (StepTime.h). With a layout that pipelines the step (a `pipeline:`
+// section), --train builds the stage functions as compile does and reports
+// each stage's memory, work and messages, the bubble and the step time
+// (PipelineCost.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/tessel/Commands.h"
 
 #include "analysis/CostReport.h"
-#include "dialect/TesselDialect.h"
+#include "analysis/StepTime.h"
 #include "codegen/Pipeline.h"
+#include "dialect/TesselDialect.h"
 #include "passes/Passes.h"
 #include "tools/support/ModelFile.h"
 #include "tools/support/OptionValues.h"
@@ -28,6 +31,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+
+#include <fmt/format.h>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -112,7 +117,7 @@ static cl::list<std::string> pictureTensors(
 static cl::opt<std::string> profilePath(
     "profile",
     cl::desc("machine profile of tessel calibrate: the driver's own memory "
-             "(default: the built-in profile)"),
+             "and the predicted time (default: the built-in profile)"),
     cl::value_desc("profile.json"), cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
@@ -255,6 +260,13 @@ int mlir::tessel::runExplain() {
     return 1;
   ::tessel::analysis::addPartitionedCosts(
       report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
+  // The time as tessel search predicts it: the unfused program's kernels in
+  // the order compile's overlap passes give them, the fused one's calls.
+  OwningOpRef<ModuleOp> scheduled = partitioned->clone();
+  PassManager overlap(&context);
+  mlir::tessel::buildOverlapPipeline(overlap, /*splitHaloConvolutions=*/true);
+  if (failed(overlap.run(*scheduled)))
+    return 1;
   // The memory of the step as compile lowers it: element-wise chains fused
   // hold no buffers between their ops, and the ops in the order they run.
   PassManager fuse(&context);
@@ -262,12 +274,22 @@ int mlir::tessel::runExplain() {
   if (failed(fuse.run(*partitioned)))
     return 1;
   // A training step's state comes from @init, which runs first.
+  const ::tessel::analysis::MachineProfile &machine =
+      profile ? *profile : ::tessel::analysis::defaultMachineProfile();
+  auto lowered = partitioned->lookupSymbol<func::FuncOp>(func.getSymName());
   ::tessel::analysis::addRuntimeMemory(
-      report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()),
+      report, lowered,
       func.getSymName() == "train_step"
           ? partitioned->lookupSymbol<func::FuncOp>("init")
           : func::FuncOp(),
-      profile ? *profile : ::tessel::analysis::defaultMachineProfile());
+      machine);
+  ::tessel::analysis::StepTime step = ::tessel::analysis::predictStepTime(
+      scheduled->lookupSymbol<func::FuncOp>(func.getSymName()), lowered, report,
+      machine);
+  std::string profileName =
+      profile ? fmt::format("profile {} ({})", profilePath.getValue(),
+                            profile->description)
+              : std::string("built-in default profile");
   if (!picturePath.empty()) {
     std::string error;
     std::string page = mlir::tessel::renderLayoutPicture(
@@ -281,8 +303,9 @@ int mlir::tessel::runExplain() {
             [&](raw_ostream &os) { os << page; }))
       return 1;
   }
-  llvm::outs() << (format == Format::Json
-                       ? ::tessel::analysis::formatJson(report)
-                       : ::tessel::analysis::formatText(report));
+  llvm::outs() << (format == Format::Json ? ::tessel::analysis::formatJson(
+                                                report, &step, profileName)
+                                          : ::tessel::analysis::formatText(
+                                                report, &step, profileName));
   return 0;
 }
