@@ -290,6 +290,15 @@ int mlir::tessel::runExplain() {
       profile ? fmt::format("profile {} ({})", profilePath.getValue(),
                             profile->description)
               : std::string("built-in default profile");
+  // A profile calibrated on one rank times no collectives: on more ranks
+  // its communication would cost nothing, so no time is predicted, as
+  // search refuses such a profile.
+  bool timed = !(machine.collectives.empty() && report.numRanks > 1);
+  if (!timed)
+    llvm::errs() << "tessel explain: " << profilePath
+                 << " times no collectives (calibrate with --max-ranks 2 or "
+                    "more): no time predicted on "
+                 << report.numRanks << " ranks\n";
   if (!picturePath.empty()) {
     std::string error;
     std::string page = mlir::tessel::renderLayoutPicture(
@@ -303,9 +312,11 @@ int mlir::tessel::runExplain() {
             [&](raw_ostream &os) { os << page; }))
       return 1;
   }
-  llvm::outs() << (format == Format::Json ? ::tessel::analysis::formatJson(
-                                                report, &step, profileName)
-                                          : ::tessel::analysis::formatText(
-                                                report, &step, profileName));
+  const ::tessel::analysis::StepTime *predicted = timed ? &step : nullptr;
+  llvm::outs() << (format == Format::Json
+                       ? ::tessel::analysis::formatJson(report, predicted,
+                                                        profileName)
+                       : ::tessel::analysis::formatText(report, predicted,
+                                                        profileName));
   return 0;
 }
