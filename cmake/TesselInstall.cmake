@@ -1,6 +1,8 @@
 # What `cmake --install` puts under the prefix (docs/integration.md):
 #
-#   bin/      tessel, tessel-opt, tessel-eval, tessel-calibrate-probe
+#   bin/      tessel, tessel-opt, tessel-eval, tessel-calibrate-probe (and,
+#             where the build found CUDA, tessel-calibrate-probe-cuda and
+#             tessel-cuda-probe)
 #   include/  tessel/{dialect,passes,codegen,layouts,analysis,evaluator,
 #             reference}/
 #             headers, their generated .h.inc and the ODS .td files, as the
@@ -53,6 +55,10 @@ install(TARGETS ${TESSEL_EXPORTED_LIBRARIES}
 # find tessel's libraries beside them and their other dependencies (MLIR,
 # Open MPI) where the build found them.
 set(TESSEL_TOOLS tessel tessel-opt tessel-eval tessel-calibrate-probe)
+# `tessel calibrate --target cuda` runs these (the build found CUDA).
+if(TARGET tessel-calibrate-probe-cuda)
+  list(APPEND TESSEL_TOOLS tessel-calibrate-probe-cuda tessel-cuda-probe)
+endif()
 set_target_properties(${TESSEL_TOOLS} PROPERTIES
   INSTALL_RPATH "\$ORIGIN/../lib" INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${TESSEL_TOOLS} EXPORT TesselTargets RUNTIME DESTINATION bin)

@@ -43,6 +43,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/Threads.h"
+#include "executor/Backend.h"
 #include "executor/Context.h"
 #include "tessel/runtime/comm.h"
 #include "tessel/runtime/program.h"
@@ -67,6 +68,13 @@ namespace {
 struct Settings {
   int repetitions = 5;
   double minSeconds = 0.01;
+  /// Waits until the calls made so far have run: a device backend's
+  /// kernels run after their calls return (nothing to wait for on the
+  /// host's).
+  std::function<void()> finish = [] {};
+  /// Pushes the device's caches out before a cold call (the host's are
+  /// pushed out by writing host memory).
+  std::function<void()> flushDevice = [] {};
 };
 
 /// One operand or result: {"dims": [...], "shape": [...], "type": "f32"}.
@@ -97,14 +105,26 @@ std::string descriptorText(const std::string &name,
 }
 
 /// An f32 buffer of `elements` small values, so that no kernel meets NaN
-/// or overflow.
+/// or overflow; written through the backend, whose buffers may be a
+/// device's.
 void *filledBuffer(tessel_context_t *context, int64_t elements) {
   int64_t count = std::max<int64_t>(1, elements);
   void *buffer = tessel_rt_alloc(context, count * 4);
-  float *values = static_cast<float *>(buffer);
+  std::vector<float> values(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i)
     values[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
+  tessel::runtime::activeBackend().copyToBuffer(*context, buffer, values.data(),
+                                                count * 4);
   return buffer;
+}
+
+/// Settings whose finish waits for `context`'s device.
+Settings onDevice(const Settings &settings, tessel_context_t *context) {
+  Settings timed = settings;
+  timed.finish = [context] {
+    tessel::runtime::activeBackend().waitForDevice(*context);
+  };
+  return timed;
 }
 
 /// An op descriptor with its operand and result buffers.
@@ -146,12 +166,15 @@ double slowestRank(double mine) {
 }
 
 /// Returns the slowest rank's seconds per call of `calls` back-to-back
-/// calls of `call`.
-double timeBatch(const std::function<void()> &call, int64_t calls) {
+/// calls of `call`, until they have run.
+double timeBatch(const std::function<void()> &call, int64_t calls,
+                 const Settings &settings) {
+  settings.finish();
   MPI_Barrier(MPI_COMM_WORLD);
   double start = MPI_Wtime();
   for (int64_t c = 0; c < calls; ++c)
     call();
+  settings.finish();
   return slowestRank((MPI_Wtime() - start) / static_cast<double>(calls));
 }
 
@@ -161,7 +184,7 @@ double timeBatch(const std::function<void()> &call, int64_t calls) {
 int64_t batchCalls(const std::function<void()> &call,
                    const Settings &settings) {
   call();
-  double once = timeBatch(call, 1);
+  double once = timeBatch(call, 1, settings);
   return std::max<int64_t>(
       1, static_cast<int64_t>(settings.minSeconds / std::max(once, 1e-9)));
 }
@@ -177,7 +200,7 @@ double timeCall(const std::function<void()> &call, const Settings &settings) {
   int64_t calls = batchCalls(call, settings);
   std::vector<double> seconds;
   for (int i = 0; i < settings.repetitions; ++i)
-    seconds.push_back(timeBatch(call, calls));
+    seconds.push_back(timeBatch(call, calls, settings));
   return median(seconds);
 }
 
@@ -192,6 +215,10 @@ void print(int rank, const ordered_json &line) {
 /// that no operand of the call before is left in any cache.
 constexpr size_t kFlushBytes = size_t(64) << 20;
 
+/// Bytes written to a device between two cold calls: several times a
+/// GPU's level-2 cache (50 MiB on an H100).
+constexpr size_t kDeviceFlushBytes = size_t(256) << 20;
+
 /// Returns the median over repetitions of the slowest rank's seconds for
 /// one call of `call` made right after every rank wrote `flush` through:
 /// the kernel reading its operands from memory and writing its result
@@ -203,9 +230,12 @@ double timeColdCall(const std::function<void()> &call, std::vector<char> &flush,
   for (int i = 0; i < settings.repetitions; ++i) {
     for (size_t b = 0; b < flush.size(); b += 64)
       flush[b] = static_cast<char>(flush[b] + 1);
+    settings.flushDevice();
+    settings.finish();
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
     call();
+    settings.finish();
     seconds.push_back(slowestRank(MPI_Wtime() - start));
   }
   return median(seconds);
@@ -214,9 +244,23 @@ double timeColdCall(const std::function<void()> &call, std::vector<char> &flush,
 void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
                     const Settings &settings) {
   std::vector<char> flush(kFlushBytes, 1);
+  // A device's caches are pushed out by writing one of its buffers larger
+  // than they are.
+  Settings timed = onDevice(settings, context);
+  std::vector<char> deviceFlush;
+  void *deviceFlushBuffer = nullptr;
+  if (!tessel::runtime::activeBackend().buffersAreHostMemory()) {
+    deviceFlush.assign(kDeviceFlushBytes, 1);
+    deviceFlushBuffer =
+        tessel_rt_alloc(context, static_cast<int64_t>(kDeviceFlushBytes));
+    timed.flushDevice = [&] {
+      tessel::runtime::activeBackend().copyToBuffer(
+          *context, deviceFlushBuffer, deviceFlush.data(), deviceFlush.size());
+    };
+  }
   auto report = [&](const char *opClass, int64_t work, Op &op) {
-    double seconds = timeCall([&] { op.run(); }, settings);
-    double cold = timeColdCall([&] { op.run(); }, flush, settings);
+    double seconds = timeCall([&] { op.run(); }, timed);
+    double cold = timeColdCall([&] { op.run(); }, flush, timed);
     print(rank, {{"kind", "kernel"},
                  {"class", opClass},
                  {"ranks", ranks},
@@ -274,6 +318,8 @@ void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
     Op gelu(context, "tessel.gelu", {shape}, shape);
     report("transcendental", rows * 256, gelu);
   }
+  if (deviceFlushBuffer)
+    tessel_rt_free(context, deviceFlushBuffer);
 }
 
 /// Ops in the program that measures the per-op cost: as many as one basic
@@ -360,8 +406,8 @@ void measurePerOp(tessel_context_t *context, int rank, int ranks, int threads,
     double kernelSeconds = 0;
     for (size_t k = 0; k < alone.size(); ++k)
       kernelSeconds +=
-          share * timeBatch([&] { alone[k]->run(); }, aloneCalls[k]);
-    double programSeconds = timeBatch(run, programCalls);
+          share * timeBatch([&] { alone[k]->run(); }, aloneCalls[k], settings);
+    double programSeconds = timeBatch(run, programCalls, settings);
     programs.push_back(programSeconds);
     kernels.push_back(kernelSeconds);
     differences.push_back((programSeconds - kernelSeconds) /
@@ -418,9 +464,10 @@ void measureCollectives(int rank, int ranks,
   }
   const std::string &axis = axes.back();
   int64_t group = sizes.back();
+  Settings timed = onDevice(settings, context.get());
   auto report = [&](const std::string &collective, int64_t inputBytes,
                     int64_t bytesPerRank, Op &op) {
-    double seconds = timeCall([&] { op.run(); }, settings);
+    double seconds = timeCall([&] { op.run(); }, timed);
     print(rank, {{"kind", "collective"},
                  {"collective", collective},
                  {"ranks", ranks},
@@ -527,7 +574,8 @@ int main(int argc, char **argv) {
     if (kernels)
       measureKernels(context.get(), rank, ranks, threads, settings);
     if (perOp)
-      measurePerOp(context.get(), rank, ranks, threads, settings);
+      measurePerOp(context.get(), rank, ranks, threads,
+                   onDevice(settings, context.get()));
   }
   if (collectives && ranks > 1) {
     measureCollectives(rank, ranks, {"all"}, {ranks}, settings);

@@ -5,11 +5,13 @@
 #              libtessel_runtime_cuda.so (needs only the CUDA toolkit).
 #   no-device  without a CUDA device the program ends at start-up on every
 #              rank with exit status 1 and "no CUDA device: ...", not a
-#              crash.
+#              crash; `tessel calibrate --target cuda` says so and writes
+#              no profile.
 #   train      with a CUDA device: the MLP and the CNN on the GPU give the
 #              CPU runtime's loss curve; with two devices, data parallel on
 #              2 ranks (NCCL) gives the 1-rank curve; a checkpoint written
-#              on the GPU resumes on the CPU.
+#              on the GPU resumes on the CPU; `tessel calibrate --target
+#              cuda` writes a profile of the GPU that search reads.
 #
 # A mode that cannot run here exits 77, which ctest reports as skipped.
 #
@@ -55,6 +57,17 @@ no-device)
   grep -q 'tessel: no CUDA device: cudaGetDeviceCount' "$work/out" ||
     { echo "FAIL: no 'no CUDA device' message"; exit 1; }
   echo "PASS: without a CUDA device the job ends with status 1 and says why"
+  # tessel calibrate --target cuda says so before measuring anything and
+  # writes no profile.
+  status=0
+  "$bin/tessel" calibrate --target cuda -o "$work/gpu.json" > "$work/out" 2>&1 || status=$?
+  cat "$work/out"
+  if [ "$status" -ne 1 ] || [ -e "$work/gpu.json" ]; then
+    echo "FAIL: calibrate --target cuda without a device: status $status"; exit 1
+  fi
+  grep -q 'tessel calibrate: --target cuda: no CUDA device' "$work/out" ||
+    { echo "FAIL: calibrate did not say there is no CUDA device"; exit 1; }
+  echo "PASS: calibrate --target cuda without a device says why and writes nothing"
   ;;
 train)
   [ "$devices" != 0 ] || skip "$probe"
@@ -84,6 +97,19 @@ train)
     check "$name: a GPU checkpoint resumes on the CPU" \
       python3 "$here/compare_losses.py" "$work/$name.gpu.jsonl" "$work/$name.resumed.jsonl" 1e-3 21
   done
+  # The GPU's kernels (and NCCL's collectives on two devices) in a profile
+  # that search reads: kernels on up to one rank a device.
+  max_ranks=$(( devices >= 2 ? 2 : 1 ))
+  "$bin/tessel" calibrate --target cuda --max-ranks $max_ranks --repetitions 1 \
+    --min-seconds 0.002 -o "$work/gpu.json" > "$work/calibrate.out" 2>&1 ||
+    { tail -20 "$work/calibrate.out"; failed=1; }
+  check "calibrate --target cuda: kernels on 1 to $max_ranks ranks, every class, positive times" \
+    python3 -c "import json,sys; p=json.load(open(sys.argv[1])); n=int(sys.argv[2]); assert [k['ranks'] for k in p['kernels']] == [r for r in (1, 2) if r <= n], p['kernels']; assert all(pt['seconds'] > 0 and pt['cold_seconds'] > 0 for k in p['kernels'] for c in k['classes'].values() for pt in c); assert n < 2 or p['collectives'], p; assert 'CUDA' in p['machine']['description']" \
+    "$work/gpu.json" "$max_ranks"
+  if [ "$devices" -ge 2 ]; then
+    check "search reads the GPU profile" \
+      "$bin/tessel" search "$mlp" -n 2 --profile "$work/gpu.json" -o "$work/gpu-best.yaml"
+  fi
   if [ "$devices" -ge 2 ]; then
     "$bin/tessel" compile "$mlp" --mesh=data:2 --rules=batch:data --optimizer momentum \
       --target cuda -o "$work/data.gpu"

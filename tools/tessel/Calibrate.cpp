@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <limits>
@@ -69,6 +70,12 @@ cl::opt<std::string> dataDir(
     cl::desc("Fashion-MNIST's directory, for the memory its load takes"),
     cl::init("/usr/share/datasets/fashion-mnist"),
     cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<std::string>
+    target("target",
+           cl::desc("the runtime measured: cpu (oneDNN, MPI) or cuda (the "
+                    "GPU's kernels and NCCL; kernels on up to one rank a "
+                    "device, no memory section)"),
+           cl::init("cpu"), cl::sub(mlir::tessel::calibrateCommand));
 cl::opt<std::string>
     description("description",
                 cl::desc("says where the profile was measured (default: the "
@@ -114,10 +121,44 @@ int64_t sharedCacheBytes(int64_t cores) {
 }
 
 /// tessel-calibrate-probe beside the running tool (build/bin).
-std::string probePath(const char *tool) {
+/// `name` beside the running tessel (build/bin, or an install's bin).
+std::string besideTool(const char *tool, const char *name) {
   llvm::SmallString<256> path(llvm::sys::path::parent_path(toolPath(tool)));
-  llvm::sys::path::append(path, "tessel-calibrate-probe");
+  llvm::sys::path::append(path, name);
   return std::string(path);
+}
+
+/// The CUDA devices `tessel-cuda-probe` finds, or nothing after saying
+/// why there are none.
+std::optional<int64_t> cudaDevices(const char *tool) {
+  std::string probe = besideTool(tool, "tessel-cuda-probe");
+  if (!llvm::sys::fs::can_execute(probe)) {
+    llvm::errs() << "tessel calibrate: --target cuda: " << probe
+                 << " is missing (the build found no CUDA toolkit)\n";
+    return std::nullopt;
+  }
+  llvm::SmallString<128> output;
+  if (std::error_code code = llvm::sys::fs::createTemporaryFile(
+          "tessel-cuda-probe", "txt", output)) {
+    llvm::errs() << "tessel calibrate: no temporary file: " << code.message()
+                 << "\n";
+    return std::nullopt;
+  }
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
+  int status =
+      llvm::sys::ExecuteAndWait(probe, {probe}, std::nullopt, redirects);
+  std::string said = firstLine(std::string(output));
+  llvm::sys::fs::remove(output);
+  long long devices = 0;
+  if (status != 0 || std::sscanf(said.c_str(), "%lld", &devices) != 1 ||
+      devices < 1) {
+    llvm::errs() << "tessel calibrate: --target cuda: "
+                 << (said.empty() ? std::string("no CUDA device") : said)
+                 << "\n";
+    return std::nullopt;
+  }
+  return devices;
 }
 
 /// Runs the probe on `ranks` ranks with `modes` (--kernels, --collectives)
@@ -204,7 +245,20 @@ int mlir::tessel::runCalibrate(const char *tool) {
                     "number of seconds\n";
     return 1;
   }
-  std::string probe = probePath(tool);
+  if (target != "cpu" && target != "cuda") {
+    llvm::errs() << "tessel calibrate: --target " << target
+                 << ": expected cpu or cuda\n";
+    return 1;
+  }
+  bool cuda = target == "cuda";
+  // On the GPU each rank has a device of its own: kernels are timed on up
+  // to one rank a device, and the driver's memory is the host's (not
+  // measured there).
+  std::optional<int64_t> devices;
+  if (cuda && !(devices = cudaDevices(tool)))
+    return 1;
+  std::string probe = besideTool(tool, cuda ? "tessel-calibrate-probe-cuda"
+                                            : "tessel-calibrate-probe");
   if (!llvm::sys::fs::can_execute(probe)) {
     llvm::errs() << "tessel calibrate: " << probe
                  << " is missing: build the runtime (ninja -C build)\n";
@@ -216,7 +270,7 @@ int mlir::tessel::runCalibrate(const char *tool) {
   // The memory section needs the data set; known missing before anything
   // is measured.
   std::optional<int64_t> residentBytes;
-  if (!noMemory) {
+  if (!noMemory && !cuda && !cuda) {
     residentBytes = mlir::tessel::trainingSplitBytes(dataDir);
     if (!residentBytes) {
       llvm::errs() << "tessel calibrate: Fashion-MNIST's training split is "
@@ -260,6 +314,13 @@ int mlir::tessel::runCalibrate(const char *tool) {
                             : description.getValue();
   profile.cpu = cpuName();
   profile.cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  // A CUDA profile's "cores" are its devices: a job of more ranks than
+  // that shares them (MachineProfile::kernelSeconds).
+  if (cuda) {
+    profile.cores = *devices;
+    profile.description +=
+        fmt::format(" (CUDA, {} device{})", *devices, *devices == 1 ? "" : "s");
+  }
   profile.cacheBytes = sharedCacheBytes(profile.cores);
   profile.calibratedAt = utcNow();
 
