@@ -38,7 +38,10 @@
 //
 // Rank 0 prints one JSON object per line. A measurement is the median over
 // --repetitions of the slowest rank's time per call in a batch of
-// back-to-back calls lasting at least --min-seconds.
+// back-to-back calls lasting at least --min-seconds, until they have run
+// on the backend in use: built as tessel-calibrate-probe-cuda
+// (runtime/gpu) the CUDA backend's, whose buffers are the device's and
+// whose kernels run after their calls return.
 //
 //===----------------------------------------------------------------------===//
 
