@@ -33,6 +33,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <sstream>
 #include <unistd.h>
 
 using namespace mlir;
@@ -121,6 +122,40 @@ int64_t sharedCacheBytes(int64_t cores) {
 }
 
 /// tessel-calibrate-probe beside the running tool (build/bin).
+/// What a program wrote to its standard output (with its standard error
+/// when asked), how it ended, and why it could not run if it could not.
+struct Captured {
+  int status = 0;
+  std::string output;
+  std::string message;
+};
+
+/// Runs `args` (the program first) with its output captured through a
+/// temporary file; nothing, after saying why, where there is no such file.
+std::optional<Captured> runCaptured(llvm::ArrayRef<llvm::StringRef> args,
+                                    bool withErrors) {
+  llvm::SmallString<128> path;
+  if (std::error_code code =
+          llvm::sys::fs::createTemporaryFile("tessel-calibrate", "txt", path)) {
+    llvm::errs() << "tessel calibrate: no temporary file: " << code.message()
+                 << "\n";
+    return std::nullopt;
+  }
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(path),
+      withErrors ? std::optional<llvm::StringRef>(llvm::StringRef(path))
+                 : std::nullopt};
+  Captured captured;
+  captured.status = llvm::sys::ExecuteAndWait(
+      args.front(), args, std::nullopt, redirects, 0, 0, &captured.message);
+  std::ifstream in(path.c_str());
+  std::stringstream text;
+  text << in.rdbuf();
+  captured.output = text.str();
+  llvm::sys::fs::remove(path);
+  return captured;
+}
+
 /// `name` beside the running tessel (build/bin, or an install's bin).
 std::string besideTool(const char *tool, const char *name) {
   llvm::SmallString<256> path(llvm::sys::path::parent_path(toolPath(tool)));
@@ -137,21 +172,12 @@ std::optional<int64_t> cudaDevices(const char *tool) {
                  << " is missing (the build found no CUDA toolkit)\n";
     return std::nullopt;
   }
-  llvm::SmallString<128> output;
-  if (std::error_code code = llvm::sys::fs::createTemporaryFile(
-          "tessel-cuda-probe", "txt", output)) {
-    llvm::errs() << "tessel calibrate: no temporary file: " << code.message()
-                 << "\n";
+  std::optional<Captured> ran = runCaptured({probe}, /*withErrors=*/true);
+  if (!ran)
     return std::nullopt;
-  }
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
-  int status =
-      llvm::sys::ExecuteAndWait(probe, {probe}, std::nullopt, redirects);
-  std::string said = firstLine(std::string(output));
-  llvm::sys::fs::remove(output);
+  std::string said = ran->output.substr(0, ran->output.find('\n'));
   long long devices = 0;
-  if (status != 0 || std::sscanf(said.c_str(), "%lld", &devices) != 1 ||
+  if (ran->status != 0 || std::sscanf(said.c_str(), "%lld", &devices) != 1 ||
       devices < 1) {
     llvm::errs() << "tessel calibrate: --target cuda: "
                  << (said.empty() ? std::string("no CUDA device") : said)
@@ -174,32 +200,22 @@ runProbe(const std::string &mpirun, const std::string &probe, int64_t ranks,
   args.push_back("--min-seconds=" + fmt::format("{}", minSeconds.getValue()));
   llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
 
-  llvm::SmallString<128> outFile;
-  if (std::error_code code = llvm::sys::fs::createTemporaryFile(
-          "tessel-calibrate", "jsonl", outFile)) {
-    llvm::errs() << "tessel calibrate: no temporary file: " << code.message()
-                 << "\n";
+  std::optional<Captured> ran = runCaptured(argRefs, /*withErrors=*/false);
+  if (!ran)
     return std::nullopt;
-  }
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(outFile), std::nullopt};
-  std::string message;
-  int status = llvm::sys::ExecuteAndWait(mpirun, argRefs, std::nullopt,
-                                         redirects, 0, 0, &message);
-  std::ifstream in(outFile.c_str());
   std::vector<nlohmann::json> lines;
+  std::istringstream in(ran->output);
   std::string line;
   while (std::getline(in, line)) {
     nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
     if (!parsed.is_discarded() && parsed.is_object())
       lines.push_back(std::move(parsed));
   }
-  llvm::sys::fs::remove(outFile);
-  if (status != 0) {
+  if (ran->status != 0) {
     llvm::errs() << fmt::format("tessel calibrate: {} on {} rank(s) failed "
                                 "(exit status {}){}\n",
-                                probe, ranks, status,
-                                message.empty() ? "" : ": " + message);
+                                probe, ranks, ran->status,
+                                ran->message.empty() ? "" : ": " + ran->message);
     return std::nullopt;
   }
   return lines;
