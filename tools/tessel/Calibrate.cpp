@@ -337,7 +337,10 @@ int mlir::tessel::runCalibrate(const char *tool) {
     profile.description +=
         fmt::format(" (CUDA, {} device{})", *devices, *devices == 1 ? "" : "s");
   }
-  profile.cacheBytes = sharedCacheBytes(profile.cores);
+  // The cold-kernel model is the host's caches against a step's buffers; a
+  // CUDA profile keeps its cold points but says no caches, so that search
+  // times its kernels warm until the device's level 2 is modelled.
+  profile.cacheBytes = cuda ? 0 : sharedCacheBytes(profile.cores);
   profile.calibratedAt = utcNow();
 
   std::map<std::pair<std::string, std::pair<int64_t, int64_t>>,
