@@ -5,7 +5,7 @@
         [--model examples/mlp/mlp.mlir] [--profile FILE] [--top 3]
         [--sample 4] [--steps 300] [--warmup 30] [--repeats 1]
         [--batch N] [--dim-size NAME=N ...] [--pipelined] [--lr LR]
-        [--baseline-bin OTHER/bin] [-o RESULTS.json]
+        [--baseline-bin OTHER/bin] [--target cpu|cuda] [-o RESULTS.json]
     benchmarks/search_validation.py --rescore EARLIER.json [--profile FILE]
 
 For each rank count: `tessel search --format json` lists every candidate it
@@ -120,9 +120,15 @@ def model_options(args):
     return options
 
 
+def compile_command(args, layout, exe):
+    """`tessel compile` of the model under `layout` for --target's runtime."""
+    return [args.bin / "tessel", "compile", args.model, "--layout", layout,
+            "--optimizer", args.optimizer, *model_options(args),
+            "--target", args.target, "-o", exe]
+
+
 def compile_layout(args, layout, exe):
-    run([args.bin / "tessel", "compile", args.model, "--layout", layout,
-         "--optimizer", args.optimizer, *model_options(args), "-o", exe])
+    run(compile_command(args, layout, exe))
 
 
 def measure(args, exe, ranks, tmp):
@@ -383,6 +389,10 @@ def main():
     parser.add_argument("--model", type=pathlib.Path)
     parser.add_argument("--ranks", default="2,4")
     parser.add_argument("--profile", type=pathlib.Path)
+    parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu",
+                        help="the runtime the layouts are compiled for and "
+                             "measured on: cuda with a profile of "
+                             "`tessel calibrate --target cuda`")
     parser.add_argument("--optimizer", default="sgd")
     parser.add_argument("--lr", type=float,
                         help="the learning rate the layouts train at: by "
@@ -420,6 +430,7 @@ def main():
                "batch": args.batch, "dim_sizes": args.dim_size,
                "pipelined_only": args.pipelined,
                "profile": str(args.profile) if args.profile else "built-in default",
+               "target": args.target,
                "results": reports}
     def error_text(error):
         return (f"measured / predicted {error['median']:.2f} "

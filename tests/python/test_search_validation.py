@@ -49,6 +49,17 @@ def test_memory_error_is_the_prediction_against_the_peak_measured():
     assert validation.memory_error([{"predicted_memory_mib": 1.0}]) is None
 
 
+def test_layouts_compile_for_the_target_runtime():
+    args = validation.argparse.Namespace(
+        bin=pathlib.Path("bin"), model="m.mlir", optimizer="adam", batch=None,
+        dim_size=[], target="cuda")
+    command = validation.compile_command(args, "l.yaml", "l.spmd")
+    assert command[command.index("--target") + 1] == "cuda"
+    args.target = "cpu"
+    command = validation.compile_command(args, "l.yaml", "l.spmd")
+    assert command[command.index("--target") + 1] == "cpu"
+
+
 def test_rescore_predicts_an_earlier_runs_layouts_again(tmp_path):
     tool = pathlib.Path(os.environ.get("TESSEL_TOOL", REPO / "build/bin/tessel"))
     layouts = {"model:2 (hidden->model)": [0.23, 0.22], "data:2 (batch->data)": [0.39, 0.38]}
