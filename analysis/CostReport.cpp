@@ -47,10 +47,8 @@ public:
     return ::tessel::analysis::localBytes(mesh, value);
   }
 
-  /// The local size of `dim` in `type`, or 0 if the type lacks it.
   int64_t localDimSize(NamedTensorType type, StringRef dim) const {
-    std::optional<unsigned> index = type.getDimIndex(dim);
-    return index ? localShape(type)[*index] : 0;
+    return ::tessel::analysis::localDimSize(mesh, type, dim);
   }
 
   int64_t flops(Operation *op) const;
@@ -230,6 +228,13 @@ int64_t localBytes(const layout::Mesh &mesh, Value value) {
                               elementBytes(type.getElementType()))
               : 0;
 }
+
+int64_t localDimSize(const layout::Mesh &mesh, NamedTensorType type,
+                     StringRef dim) {
+  std::optional<unsigned> index = type.getDimIndex(dim);
+  return index ? layout::localShape(mesh, toTensorLayout(type))[*index] : 0;
+}
+
 CostReport buildCostReport(func::FuncOp func) {
   CostModel model(toLayoutMesh(getEnclosingMesh(func)));
   CostReport report;

@@ -80,6 +80,11 @@ int64_t localElements(const ::tessel::layout::Mesh &mesh,
 /// its element's bytes (at least one); 0 for a value that is not a tensor.
 int64_t localBytes(const ::tessel::layout::Mesh &mesh, mlir::Value value);
 
+/// The size of `dim` in `type` on one rank of `mesh`, 0 if the type lacks
+/// it.
+int64_t localDimSize(const ::tessel::layout::Mesh &mesh,
+                     mlir::tessel::NamedTensorType type, llvm::StringRef dim);
+
 /// Builds the report of `func`, whose values carry layouts (after
 /// tessel-apply-layout) on the mesh of its module.
 /// A declaration (no body) has no tensors and no work.

@@ -225,15 +225,6 @@ llvm::DenseMap<Operation *, double> coldByteFractions(func::FuncOp func,
   return fractions;
 }
 
-/// The local size of `dim` in `type` on `mesh`, 0 if it lacks it.
-static int64_t localChannels(const layout::Mesh &mesh, NamedTensorType type,
-                             StringRef dim) {
-  std::optional<unsigned> index = type.getDimIndex(dim);
-  if (!index)
-    return 0;
-  return layout::localShape(mesh, toTensorLayout(type))[*index];
-}
-
 int64_t vectorizedConvolutionWork(Operation *op, int64_t flops,
                                   const layout::Mesh &mesh) {
   auto blocked = [](int64_t channels) {
@@ -244,7 +235,7 @@ int64_t vectorizedConvolutionWork(Operation *op, int64_t flops,
   // groups: each group's channels fill whole blocks, unless a group has
   // one (depthwise), where the blocks run across the groups.
   auto padded = [&](NamedTensorType type, StringRef channel, int64_t groups) {
-    int64_t channels = localChannels(mesh, type, channel);
+    int64_t channels = localDimSize(mesh, type, channel);
     if (channels <= 0 || groups <= 0 || channels % groups != 0)
       return flops;
     int64_t perGroup = channels / groups;

@@ -75,9 +75,9 @@ struct Settings {
   /// kernels run after their calls return (nothing to wait for on the
   /// host's).
   std::function<void()> finish = [] {};
-  /// Pushes the device's caches out before a cold call (the host's are
-  /// pushed out by writing host memory).
-  std::function<void()> flushDevice = [] {};
+  /// Pushes the caches out before a cold call: the host's, and a
+  /// device's where the backend has one.
+  std::function<void()> flushCaches = [] {};
 };
 
 /// One operand or result: {"dims": [...], "shape": [...], "type": "f32"}.
@@ -223,17 +223,16 @@ constexpr size_t kFlushBytes = size_t(64) << 20;
 constexpr size_t kDeviceFlushBytes = size_t(256) << 20;
 
 /// Returns the median over repetitions of the slowest rank's seconds for
-/// one call of `call` made right after every rank wrote `flush` through:
+/// one call of `call` made right after every rank pushed its caches out
+/// (settings.flushCaches):
 /// the kernel reading its operands from memory and writing its result
 /// there, as one does in a training step whose other ops' data pushed its
 /// own out of the caches.
-double timeColdCall(const std::function<void()> &call, std::vector<char> &flush,
+double timeColdCall(const std::function<void()> &call,
                     const Settings &settings) {
   std::vector<double> seconds;
   for (int i = 0; i < settings.repetitions; ++i) {
-    for (size_t b = 0; b < flush.size(); b += 64)
-      flush[b] = static_cast<char>(flush[b] + 1);
-    settings.flushDevice();
+    settings.flushCaches();
     settings.finish();
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
@@ -246,24 +245,27 @@ double timeColdCall(const std::function<void()> &call, std::vector<char> &flush,
 
 void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
                     const Settings &settings) {
-  std::vector<char> flush(kFlushBytes, 1);
-  // A device's caches are pushed out by writing one of its buffers larger
-  // than they are.
+  // The host's caches are pushed out by writing host memory, a device's
+  // by writing one of its buffers larger than they are.
   Settings timed = onDevice(settings, context);
+  std::vector<char> flush(kFlushBytes, 1);
   std::vector<char> deviceFlush;
   void *deviceFlushBuffer = nullptr;
   if (!tessel::runtime::activeBackend().buffersAreHostMemory()) {
     deviceFlush.assign(kDeviceFlushBytes, 1);
     deviceFlushBuffer =
         tessel_rt_alloc(context, static_cast<int64_t>(kDeviceFlushBytes));
-    timed.flushDevice = [&] {
+  }
+  timed.flushCaches = [&] {
+    for (size_t b = 0; b < flush.size(); b += 64)
+      flush[b] = static_cast<char>(flush[b] + 1);
+    if (deviceFlushBuffer)
       tessel::runtime::activeBackend().copyToBuffer(
           *context, deviceFlushBuffer, deviceFlush.data(), deviceFlush.size());
-    };
-  }
+  };
   auto report = [&](const char *opClass, int64_t work, Op &op) {
     double seconds = timeCall([&] { op.run(); }, timed);
-    double cold = timeColdCall([&] { op.run(); }, flush, timed);
+    double cold = timeColdCall([&] { op.run(); }, timed);
     print(rank, {{"kind", "kernel"},
                  {"class", opClass},
                  {"ranks", ranks},

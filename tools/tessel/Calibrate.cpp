@@ -17,6 +17,7 @@
 #include "tools/tessel/Mpirun.h"
 
 #include "analysis/MachineProfile.h"
+#include "codegen/Link.h"
 #include "tools/support/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -71,12 +72,16 @@ cl::opt<std::string> dataDir(
     cl::desc("Fashion-MNIST's directory, for the memory its load takes"),
     cl::init("/usr/share/datasets/fashion-mnist"),
     cl::sub(mlir::tessel::calibrateCommand));
-cl::opt<std::string>
-    target("target",
-           cl::desc("the runtime measured: cpu (oneDNN, MPI) or cuda (the "
-                    "GPU's kernels and NCCL; kernels on up to one rank a "
-                    "device, no memory section)"),
-           cl::init("cpu"), cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<mlir::tessel::RuntimeTarget>
+    target("target", cl::desc("the runtime measured"),
+           cl::init(mlir::tessel::RuntimeTarget::Cpu),
+           cl::values(clEnumValN(mlir::tessel::RuntimeTarget::Cpu, "cpu",
+                                 "the CPU runtime (oneDNN, MPI)"),
+                      clEnumValN(mlir::tessel::RuntimeTarget::Cuda, "cuda",
+                                 "the GPU runtime (cuBLAS, cuDNN, NCCL): "
+                                 "kernels on up to one rank a device, no "
+                                 "memory section")),
+           cl::sub(mlir::tessel::calibrateCommand));
 cl::opt<std::string>
     description("description",
                 cl::desc("says where the profile was measured (default: the "
@@ -261,12 +266,7 @@ int mlir::tessel::runCalibrate(const char *tool) {
                     "number of seconds\n";
     return 1;
   }
-  if (target != "cpu" && target != "cuda") {
-    llvm::errs() << "tessel calibrate: --target " << target
-                 << ": expected cpu or cuda\n";
-    return 1;
-  }
-  bool cuda = target == "cuda";
+  bool cuda = target == mlir::tessel::RuntimeTarget::Cuda;
   // On the GPU each rank has a device of its own: kernels are timed on up
   // to one rank a device, and the driver's memory is the host's (not
   // measured there).
@@ -285,8 +285,10 @@ int mlir::tessel::runCalibrate(const char *tool) {
     return 1;
   // The memory section needs the data set; known missing before anything
   // is measured.
+  // The driver's memory is measured on the host's runtime only.
+  bool measuresMemory = !noMemory && !cuda;
   std::optional<int64_t> residentBytes;
-  if (!noMemory && !cuda && !cuda) {
+  if (measuresMemory) {
     residentBytes = mlir::tessel::trainingSplitBytes(dataDir);
     if (!residentBytes) {
       llvm::errs() << "tessel calibrate: Fashion-MNIST's training split is "
@@ -388,7 +390,7 @@ int mlir::tessel::runCalibrate(const char *tool) {
     analysis::fitAlphaBeta(fit);
     profile.collectives.push_back(fit);
   }
-  if (!noMemory &&
+  if (measuresMemory &&
       !mlir::tessel::measureMemory(toolPath(tool), *mpirun, dataDir,
                                    *residentBytes, profile))
     return 1;

@@ -273,10 +273,10 @@ int mlir::tessel::runExplain() {
   mlir::tessel::buildLoweredFormPipeline(fuse);
   if (failed(fuse.run(*partitioned)))
     return 1;
-  // A training step's state comes from @init, which runs first.
   const ::tessel::analysis::MachineProfile &machine =
       profile ? *profile : ::tessel::analysis::defaultMachineProfile();
   auto lowered = partitioned->lookupSymbol<func::FuncOp>(func.getSymName());
+  // A training step's state comes from @init, which runs first.
   ::tessel::analysis::addRuntimeMemory(
       report, lowered,
       func.getSymName() == "train_step"
