@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Packs what a GPU machine without MLIR or MPI needs to test and time the
 CUDA runtime (docs/gpu.md, "Running on a lent GPU"): the compiled programs,
-the GPU test binaries, the runtime libraries and their non-system
+the GPU test binaries, the calibrate probe, the runtime libraries and their non-system
 dependencies, Open MPI as Debian packages, and the data.
 
     benchmarks/gpu/bundle.py --bin build/bin --out .devbundle
@@ -161,7 +161,8 @@ def pack(bin_dir, out):
         if name in ("mlp_1024", "transformer"):
             flops[name] = step_flops(bin_dir, model, options, tmp)
     (out / "flops.json").write_text(json.dumps(flops, indent=1) + "\n")
-    for tool in ("tessel-cuda-probe", "tessel-runtime-gpu-tests", "tessel-runtime-gpu-plan-tests"):
+    for tool in ("tessel-cuda-probe", "tessel-calibrate-probe-cuda", "tessel-runtime-gpu-tests",
+                 "tessel-runtime-gpu-plan-tests"):
         shutil.copy2(bin_dir / tool, out / "bin")
 
     binaries = sorted((out / "bin").iterdir())

@@ -11,7 +11,9 @@
 # against the CPU runtime, checkpoints), times (step times), peers (PyTorch
 # eager on the GPU, cuBLAS's GEMM rate), profile (`--profile` of the timed
 # programs: each op's time on the device, per step), kernels (every CUDA
-# kernel's time under Nsight Compute, when the machine has ncu).
+# kernel's time under Nsight Compute, when the machine has ncu), calibrate
+# (the calibrate probe on the GPU runtime, its output in OUT_DIR/calibrate
+# for `tessel calibrate --probe-output` on a machine with tessel).
 #
 # Writes OUT_DIR/log (everything), OUT_DIR/results.json and prints
 # OUT_DIR/summary.md last. Each part has its own time limit, so a hang costs
@@ -23,7 +25,7 @@ work=$(mktemp -d)
 bundle=$work/bundle
 archive=$1
 shift 2
-parts=" ${*:-tests train times peers profile} "
+parts=" ${*:-tests train times peers profile calibrate} "
 wants() { [[ $parts == *" $1 "* ]]; }
 mkdir "$bundle" && tar -xJf "$archive" -C "$bundle" || { echo "cannot unpack $1"; exit 1; }
 log=$out/log
@@ -244,6 +246,26 @@ if wants kernels && [ -n "$ncu" ]; then
   done
 fi
 
+# What `tessel calibrate --target cuda` runs, with the probe's output saved
+# for `tessel calibrate --probe-output OUT_DIR/calibrate` where tessel is
+# (docs/gpu.md, "Calibrating the GPU"): the machine and the kernels on one
+# rank, then 2, 4, ... ranks up to the devices (NCCL takes one device a
+# rank) with their kernels and collectives.
+if wants calibrate; then
+  note "the calibrate probe on the GPU runtime"
+  mkdir -p "$out/calibrate"
+  devices=$("${tessel_env[@]}" "$bin/tessel-cuda-probe" 2>/dev/null | awk '{print $1}')
+  [[ $devices =~ ^[0-9]+$ ]] || record calibrate "not run: no CUDA device"
+  ranks=1
+  while [[ $devices =~ ^[0-9]+$ && $ranks -le $devices ]]; do
+    modes=(--kernels --per-op)
+    [ "$ranks" -eq 1 ] && modes+=(--machine) || modes+=(--collectives)
+    timeout --kill-after=10 300 "${tessel_env[@]}" mpirun -n "$ranks" --bind-to none \
+      "$bin/tessel-calibrate-probe-cuda" "${modes[@]}" > "$out/calibrate/ranks-$ranks.jsonl" 2>> "$log"
+    record "calibrate_probe_${ranks}_ranks" "status $? $(wc -l < "$out/calibrate/ranks-$ranks.jsonl") lines"
+    ranks=$((ranks * 2))
+  done
+fi
 
 python3 - "$results" "$out/summary.md" <<'EOF'
 import json, sys

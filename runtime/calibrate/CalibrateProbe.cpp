@@ -36,6 +36,9 @@
 // reduce_scatter and all_to_all (g-1)/g x input; halo_exchange the rows it
 // sends), so that a time fitted against it applies to its counts.
 //
+// --machine: the machine measured (MachineFacts.h) and the backend's
+// devices, so that the output saved on one machine is a profile elsewhere.
+//
 // Rank 0 prints one JSON object per line. A measurement is the median over
 // --repetitions of the slowest rank's time per call in a batch of
 // back-to-back calls lasting at least --min-seconds, until they have run
@@ -45,6 +48,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "calibrate/MachineFacts.h"
 #include "driver/Threads.h"
 #include "executor/Backend.h"
 #include "executor/Context.h"
@@ -534,6 +538,19 @@ void measureCollectives(int rank, int ranks,
   tessel_comm_destroy(comm);
 }
 
+void describeMachine(int rank) {
+  tessel::calibrate::MachineFacts facts = tessel::calibrate::machineFacts();
+  const tessel::runtime::Backend &backend = tessel::runtime::activeBackend();
+  print(rank, {{"kind", "machine"},
+               {"host", facts.host},
+               {"cpu", facts.cpu},
+               {"cores", facts.cores},
+               {"cache_bytes", facts.cacheBytes},
+               {"backend", backend.name()},
+               {"devices", backend.deviceCount()},
+               {"measured_at", facts.measuredAt}});
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -543,9 +560,11 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
 
   Settings settings;
-  bool kernels = false, perOp = false, collectives = false;
+  bool machine = false, kernels = false, perOp = false, collectives = false;
   CLI::App app{"Times the runtime's kernels and collectives for tessel "
                "calibrate."};
+  app.add_flag("--machine", machine,
+               "Describe the machine: CPU, cores, caches, devices");
   app.add_flag("--kernels", kernels, "Time a kernel of each class and size");
   app.add_flag("--per-op", perOp,
                "Time a compiled program's work per op besides its kernels");
@@ -567,6 +586,8 @@ int main(int argc, char **argv) {
     return status;
   }
 
+  if (machine)
+    describeMachine(rank);
   int threads = tessel::driver::shareCoresAmongLocalRanks();
   if (kernels || perOp) {
     std::string error;

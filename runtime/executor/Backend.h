@@ -31,6 +31,10 @@ public:
   /// "cpu" or "cuda", for messages.
   virtual const char *name() const = 0;
 
+  /// The devices on this machine that ranks run on, one each (0 for the
+  /// host's backend, whose ranks share the cores instead).
+  virtual int deviceCount() const { return 0; }
+
   /// Starts the rank's per-device state in `context` (device selection,
   /// library handles, communicators). Collective over MPI_COMM_WORLD when
   /// the context has a communicator. False with `error` set on failure.

@@ -147,6 +147,11 @@ class CudaBackend final : public Backend {
 public:
   const char *name() const override { return "cuda"; }
 
+  int deviceCount() const override {
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+  }
+
   bool start(tessel_context_t &context, std::string &error) override {
     MachineRanks machine = machineRanks();
     std::string reason;

@@ -57,6 +57,30 @@ fi
 grep -qF "profile: $work/profile.json (tests/e2e/calibrate.sh)" "$work/search.txt"
 grep -q "^mesh: {" "$work/best.yaml"
 
+# The probe run by hand, as on a machine without tessel's compiler, and
+# its saved output assembled here (--probe-output): the same machine and
+# the same kinds of measurement as calibrate's own runs.
+saved=$work/probe-output
+mkdir "$saved"
+probe_options=(--repetitions 1 --min-seconds 0.002)
+mpirun -n 1 --bind-to none "$bin/tessel-calibrate-probe" --machine --kernels --per-op \
+  "${probe_options[@]}" > "$saved/ranks-1.jsonl"
+mpirun -n 2 --oversubscribe --bind-to none "$bin/tessel-calibrate-probe" --kernels --per-op \
+  --collectives "${probe_options[@]}" > "$saved/ranks-2.jsonl"
+"$bin/tessel" calibrate --probe-output "$saved" -o "$work/saved.json"
+python3 "$here/check_profile.py" "$work/saved.json" --ranks "$( [ "$(nproc)" -ge 2 ] && echo 1,2 || echo 1)"
+python3 - "$work/profile.json" "$work/saved.json" <<'PY'
+import json, sys
+live, saved = (json.load(open(path)) for path in sys.argv[1:])
+for key in ("description", "cpu", "cores", "cache_bytes"):
+    assert live["machine"].get(key) == saved["machine"].get(key) or key == "description", key
+classes = lambda p: [(k["ranks"], sorted(k["classes"])) for k in p["kernels"]]
+collectives = lambda p: sorted((c["collective"], c["ranks"], c["group"]) for c in p["collectives"])
+assert classes(live) == classes(saved), (classes(live), classes(saved))
+assert collectives(live) == collectives(saved), (collectives(live), collectives(saved))
+assert "memory" not in saved
+PY
+
 # A job of more ranks than cores times its collectives only: its kernels
 # come from the jobs of one rank a core (MachineProfile::kernelSeconds).
 cores=$(nproc)

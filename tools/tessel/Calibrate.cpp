@@ -15,6 +15,7 @@
 #include "tools/tessel/CalibrateMemory.h"
 #include "tools/tessel/Commands.h"
 #include "tools/tessel/Mpirun.h"
+#include "tools/tessel/ProbeOutput.h"
 
 #include "analysis/MachineProfile.h"
 #include "codegen/Link.h"
@@ -30,10 +31,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <limits>
-#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -82,6 +81,13 @@ cl::opt<mlir::tessel::RuntimeTarget>
                                  "kernels on up to one rank a device, no "
                                  "memory section")),
            cl::sub(mlir::tessel::calibrateCommand));
+cl::opt<std::string> probeOutput(
+    "probe-output",
+    cl::desc("assemble the profile from the probe's output saved in this "
+             "directory (ranks-N.jsonl: what `mpirun -n N "
+             "tessel-calibrate-probe` printed on the machine measured) "
+             "instead of measuring here; no memory section"),
+    cl::value_desc("dir"), cl::sub(mlir::tessel::calibrateCommand));
 cl::opt<std::string>
     description("description",
                 cl::desc("says where the profile was measured (default: the "
@@ -94,39 +100,6 @@ std::string toolPath(const char *tool) {
                                           reinterpret_cast<void *>(&toolPath));
 }
 
-/// The first line of `path`, empty where it cannot be read.
-std::string firstLine(const std::string &path) {
-  std::ifstream file(path);
-  std::string line;
-  std::getline(file, line);
-  return line;
-}
-
-/// The caches `cores` cores share out, as Linux describes the first core's
-/// (/sys/devices/system/cpu/cpu0/cache): its level-2 cache for each core
-/// and its level-3 cache once; 0 where the system does not say. (glibc's
-/// sysconf reports the whole socket's level 3 inside a virtual machine.)
-int64_t sharedCacheBytes(int64_t cores) {
-  int64_t bytes = 0;
-  for (int index = 0;; ++index) {
-    std::string dir =
-        fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", index);
-    std::string level = firstLine(dir + "level");
-    if (level.empty())
-      break;
-    std::string size = firstLine(dir + "size");
-    int64_t kib = std::atoll(size.c_str());
-    if (size.empty() || size.back() != 'K' || kib <= 0)
-      continue;
-    if (level == "2")
-      bytes += cores * kib * 1024;
-    else if (level == "3")
-      bytes += kib * 1024;
-  }
-  return bytes;
-}
-
-/// tessel-calibrate-probe beside the running tool (build/bin).
 /// What a program wrote to its standard output (with its standard error
 /// when asked), how it ended, and why it could not run if it could not.
 struct Captured {
@@ -193,8 +166,8 @@ std::optional<int64_t> cudaDevices(const char *tool) {
 }
 
 /// Runs the probe on `ranks` ranks with `modes` (--kernels, --collectives)
-/// and returns the JSON lines rank 0 printed, or nullopt after saying why.
-std::optional<std::vector<nlohmann::json>>
+/// and returns what rank 0 printed, or nullopt after saying why.
+std::optional<mlir::tessel::ProbeRun>
 runProbe(const std::string &mpirun, const std::string &probe, int64_t ranks,
          const std::vector<std::string> &modes) {
   llvm::SmallVector<std::string> args =
@@ -208,14 +181,6 @@ runProbe(const std::string &mpirun, const std::string &probe, int64_t ranks,
   std::optional<Captured> ran = runCaptured(argRefs, /*withErrors=*/false);
   if (!ran)
     return std::nullopt;
-  std::vector<nlohmann::json> lines;
-  std::istringstream in(ran->output);
-  std::string line;
-  while (std::getline(in, line)) {
-    nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
-    if (!parsed.is_discarded() && parsed.is_object())
-      lines.push_back(std::move(parsed));
-  }
   if (ran->status != 0) {
     llvm::errs() << fmt::format("tessel calibrate: {} on {} rank(s) failed "
                                 "(exit status {}){}\n",
@@ -223,27 +188,42 @@ runProbe(const std::string &mpirun, const std::string &probe, int64_t ranks,
                                 ran->message.empty() ? "" : ": " + ran->message);
     return std::nullopt;
   }
-  return lines;
+  std::string error;
+  std::optional<std::vector<mlir::tessel::ProbeLine>> lines =
+      mlir::tessel::parseProbeLines(
+          ran->output, fmt::format("the probe's output on {} rank(s)", ranks),
+          error);
+  if (!lines) {
+    llvm::errs() << "tessel calibrate: " << error << "\n";
+    return std::nullopt;
+  }
+  return mlir::tessel::ProbeRun{ranks, std::move(*lines)};
 }
 
-/// The CPU's model name from /proc/cpuinfo, or "unknown".
-std::string cpuName() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) {
-      size_t colon = line.find(':');
-      if (colon != std::string::npos)
-        return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  return "unknown";
-}
-
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
+/// Runs the probe on 1, 2, 4, ... ranks up to `largest`: the machine on
+/// one rank, kernels and the per-op time on jobs of no more ranks than
+/// `kernelRanks` (ProbeOutput.h says why), collectives on every job of two
+/// or more.
+std::optional<std::vector<mlir::tessel::ProbeRun>>
+measure(const std::string &mpirun, const std::string &probe,
+        int64_t kernelRanks, int64_t largest) {
+  std::vector<mlir::tessel::ProbeRun> runs;
+  for (int64_t ranks = 1; ranks <= largest; ranks *= 2) {
+    llvm::errs() << "tessel calibrate: " << ranks << " rank(s)...\n";
+    std::vector<std::string> modes;
+    if (ranks == 1)
+      modes.push_back("--machine");
+    if (ranks <= kernelRanks)
+      modes.insert(modes.end(), {"--kernels", "--per-op"});
+    if (ranks > 1)
+      modes.push_back("--collectives");
+    std::optional<mlir::tessel::ProbeRun> run =
+        runProbe(mpirun, probe, ranks, modes);
+    if (!run)
+      return std::nullopt;
+    runs.push_back(std::move(*run));
+  }
+  return runs;
 }
 
 } // namespace
@@ -266,27 +246,37 @@ int mlir::tessel::runCalibrate(const char *tool) {
                     "number of seconds\n";
     return 1;
   }
+  bool fromSaved = !probeOutput.empty();
+  if (fromSaved && target.getNumOccurrences()) {
+    llvm::errs() << "tessel calibrate: --probe-output: the profile is of the "
+                    "runtime the probe ran on; --target does not apply\n";
+    return 1;
+  }
   bool cuda = target == mlir::tessel::RuntimeTarget::Cuda;
   // On the GPU each rank has a device of its own: kernels are timed on up
   // to one rank a device, and the driver's memory is the host's (not
   // measured there).
   std::optional<int64_t> devices;
-  if (cuda && !(devices = cudaDevices(tool)))
-    return 1;
-  std::string probe = besideTool(tool, cuda ? "tessel-calibrate-probe-cuda"
-                                            : "tessel-calibrate-probe");
-  if (!llvm::sys::fs::can_execute(probe)) {
-    llvm::errs() << "tessel calibrate: " << probe
-                 << " is missing: build the runtime (ninja -C build)\n";
-    return 1;
+  std::optional<std::string> mpirun;
+  std::string probe;
+  if (!fromSaved) {
+    if (cuda && !(devices = cudaDevices(tool)))
+      return 1;
+    probe = besideTool(tool, cuda ? "tessel-calibrate-probe-cuda"
+                                  : "tessel-calibrate-probe");
+    if (!llvm::sys::fs::can_execute(probe)) {
+      llvm::errs() << "tessel calibrate: " << probe
+                   << " is missing: build the runtime (ninja -C build)\n";
+      return 1;
+    }
+    if (!(mpirun = findMpirun()))
+      return 1;
   }
-  std::optional<std::string> mpirun = findMpirun();
-  if (!mpirun)
-    return 1;
+  // The driver's memory is measured on the host's runtime, here: not for
+  // the GPU's, nor for a machine whose probe output was saved.
+  bool measuresMemory = !noMemory && !cuda && !fromSaved;
   // The memory section needs the data set; known missing before anything
   // is measured.
-  // The driver's memory is measured on the host's runtime only.
-  bool measuresMemory = !noMemory && !cuda;
   std::optional<int64_t> residentBytes;
   if (measuresMemory) {
     residentBytes = mlir::tessel::trainingSplitBytes(dataDir);
@@ -324,72 +314,36 @@ int mlir::tessel::runCalibrate(const char *tool) {
     }
   }
 
-  analysis::MachineProfile profile;
-  char host[256] = "unknown";
-  gethostname(host, sizeof host - 1);
-  profile.description = description.empty()
-                            ? fmt::format("measured on {}", host)
-                            : description.getValue();
-  profile.cpu = cpuName();
-  profile.cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-  // A CUDA profile's "cores" are its devices: a job of more ranks than
-  // that shares them (MachineProfile::kernelSeconds).
-  if (cuda) {
-    profile.cores = *devices;
-    profile.description +=
-        fmt::format(" (CUDA, {} device{})", *devices, *devices == 1 ? "" : "s");
-  }
-  // The cold-kernel model is the host's caches against a step's buffers; a
-  // CUDA profile keeps its cold points but says no caches, so that search
-  // times its kernels warm until the device's level 2 is modelled.
-  profile.cacheBytes = cuda ? 0 : sharedCacheBytes(profile.cores);
-  profile.calibratedAt = utcNow();
-
-  std::map<std::pair<std::string, std::pair<int64_t, int64_t>>,
-           analysis::CollectiveFit>
-      fits;
-  for (int64_t ranks = 1; ranks <= maxRanks; ranks *= 2) {
-    llvm::errs() << "tessel calibrate: " << ranks << " rank(s)...\n";
-    // Kernels on one rank a core at most: search times a job of more ranks
-    // from those, slowed in proportion (MachineProfile::kernelSeconds), as
-    // back-to-back calls on shared cores do not time-share as a step does.
-    std::vector<std::string> modes;
-    if (ranks <= profile.cores)
-      modes = {"--kernels", "--per-op"};
-    if (ranks > 1)
-      modes.push_back("--collectives");
-    std::optional<std::vector<nlohmann::json>> lines =
-        runProbe(*mpirun, probe, ranks, modes);
-    if (!lines)
+  std::string error;
+  std::optional<std::vector<mlir::tessel::ProbeRun>> runs;
+  if (fromSaved) {
+    if (!(runs = mlir::tessel::readProbeOutput(probeOutput, error))) {
+      llvm::errs() << "tessel calibrate: " << error << "\n";
       return 1;
-    analysis::KernelRates rates;
-    rates.ranks = ranks;
-    for (const nlohmann::json &line : *lines) {
-      if (line.value("kind", "") == "kernel") {
-        rates.threads = line.value("threads", int64_t(0));
-        rates.classes[line.value("class", "")].push_back(
-            {line.value("work", int64_t(0)), line.value("seconds", 0.0),
-             line.value("cold_seconds", 0.0)});
-      } else if (line.value("kind", "") == "per_op") {
-        rates.perOpSeconds = std::max(0.0, line.value("seconds", 0.0));
-      } else if (line.value("kind", "") == "collective") {
-        std::string collective = line.value("collective", "");
-        int64_t group = line.value("group", int64_t(0));
-        analysis::CollectiveFit &fit = fits[{collective, {ranks, group}}];
-        fit.collective = collective;
-        fit.ranks = ranks;
-        fit.group = group;
-        fit.points.push_back({line.value("bytes_per_rank", int64_t(0)),
-                              line.value("seconds", 0.0)});
-      }
     }
-    if (ranks <= profile.cores)
-      profile.kernels.push_back(std::move(rates));
+  } else {
+    // NCCL takes one device a rank, so a GPU job is no larger than the
+    // devices.
+    int64_t largest = maxRanks;
+    if (cuda && maxRanks > *devices) {
+      largest = *devices;
+      llvm::errs() << fmt::format(
+          "tessel calibrate: --target cuda: {0} device{1}, so jobs of up to "
+          "{0} rank{1} (one device a rank)\n",
+          *devices, *devices == 1 ? "" : "s");
+    }
+    int64_t kernelRanks =
+        cuda ? *devices : std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+    if (!(runs = measure(*mpirun, probe, kernelRanks, largest)))
+      return 1;
   }
-  for (auto &[key, fit] : fits) {
-    analysis::fitAlphaBeta(fit);
-    profile.collectives.push_back(fit);
+  std::optional<analysis::MachineProfile> assembled =
+      mlir::tessel::assembleProfile(*runs, description, error);
+  if (!assembled) {
+    llvm::errs() << "tessel calibrate: " << error << "\n";
+    return 1;
   }
+  analysis::MachineProfile &profile = *assembled;
   if (measuresMemory &&
       !mlir::tessel::measureMemory(toolPath(tool), *mpirun, dataDir,
                                    *residentBytes, profile))
@@ -397,7 +351,6 @@ int mlir::tessel::runCalibrate(const char *tool) {
 
   // What was measured must read back as a valid profile.
   std::string text = analysis::formatMachineProfile(profile);
-  std::string error;
   if (!analysis::parseMachineProfile(text, "the measured profile", error)) {
     llvm::errs() << "tessel calibrate: " << error << "\n";
     return 1;

@@ -1,0 +1,235 @@
+//===- ProbeOutput.cpp - A machine profile from the calibrate probe -------===//
+
+#include "tools/tessel/ProbeOutput.h"
+
+#include "layouts/StrictJson.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace analysis = ::tessel::analysis;
+using nlohmann::json;
+
+namespace mlir::tessel {
+
+std::optional<std::vector<ProbeLine>> parseProbeLines(const std::string &text,
+                                                      const std::string &source,
+                                                      std::string &error) {
+  std::vector<ProbeLine> lines;
+  std::istringstream in(text);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty() || line.front() != '{')
+      continue;
+    json parsed = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    std::string where = fmt::format("{}:{}", source, number);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+      error = where + ": not one JSON object (the probe's output cut short?)";
+      return std::nullopt;
+    }
+    lines.push_back({std::move(parsed), std::move(where)});
+  }
+  return lines;
+}
+
+std::optional<std::vector<ProbeRun>> readProbeOutput(const std::string &dir,
+                                                     std::string &error) {
+  if (!llvm::sys::fs::is_directory(dir)) {
+    error = dir + ": not a directory of the probe's output";
+    return std::nullopt;
+  }
+  std::map<int64_t, std::string> files;
+  std::error_code code;
+  for (llvm::sys::fs::directory_iterator entry(dir, code), end;
+       entry != end && !code; entry.increment(code)) {
+    llvm::StringRef name = llvm::sys::path::filename(entry->path());
+    long long ranks = 0;
+    if (!name.consume_front("ranks-") || !name.consume_back(".jsonl") ||
+        name.getAsInteger(10, ranks) || ranks < 1)
+      continue;
+    files[ranks] = entry->path();
+  }
+  if (code) {
+    error = dir + ": " + code.message();
+    return std::nullopt;
+  }
+  if (files.empty()) {
+    error = dir + ": no probe output (ranks-N.jsonl, what "
+                  "`mpirun -n N tessel-calibrate-probe ...` printed)";
+    return std::nullopt;
+  }
+  std::vector<ProbeRun> runs;
+  for (const auto &[ranks, path] : files) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(path);
+    if (!buffer) {
+      error = path + ": " + buffer.getError().message();
+      return std::nullopt;
+    }
+    std::optional<std::vector<ProbeLine>> lines =
+        parseProbeLines((*buffer)->getBuffer().str(), path, error);
+    if (!lines)
+      return std::nullopt;
+    runs.push_back({ranks, std::move(*lines)});
+  }
+  return runs;
+}
+
+namespace {
+
+/// Reads the fields of one probe line, noting the first that is missing
+/// or of the wrong type.
+class LineFields {
+public:
+  LineFields(const ProbeLine &line, std::string &error)
+      : line(line), error(error) {}
+
+  int64_t integer(const char *key) {
+    std::optional<int64_t> value;
+    if (line.value.contains(key))
+      value = ::tessel::layout::int64Value(line.value[key]);
+    if (!value)
+      fail(key, "an integer");
+    return value.value_or(0);
+  }
+  double number(const char *key) {
+    if (line.value.contains(key) && line.value[key].is_number())
+      return line.value[key].get<double>();
+    fail(key, "a number");
+    return 0;
+  }
+  std::string text(const char *key) {
+    if (line.value.contains(key) && line.value[key].is_string())
+      return line.value[key].get<std::string>();
+    fail(key, "a string");
+    return "";
+  }
+  bool failed() const { return !error.empty(); }
+
+private:
+  void fail(const char *key, const char *what) {
+    if (error.empty())
+      error = fmt::format("{}: \"{}\" must be {}", line.where, key, what);
+  }
+  const ProbeLine &line;
+  std::string &error;
+};
+
+} // namespace
+
+std::optional<analysis::MachineProfile>
+assembleProfile(const std::vector<ProbeRun> &runs,
+                const std::string &description, std::string &error) {
+  analysis::MachineProfile profile;
+  const ProbeLine *machine = nullptr;
+  for (const ProbeRun &run : runs)
+    for (const ProbeLine &line : run.lines)
+      if (line.value.value("kind", "") == "machine" && !machine)
+        machine = &line;
+  if (!machine) {
+    error = "the probe's output has no machine line (run the probe with "
+            "--machine on one of the job sizes)";
+    return std::nullopt;
+  }
+  LineFields facts(*machine, error);
+  std::string host = facts.text("host");
+  profile.cpu = facts.text("cpu");
+  profile.cores = facts.integer("cores");
+  profile.cacheBytes = facts.integer("cache_bytes");
+  std::string backend = facts.text("backend");
+  int64_t devices = facts.integer("devices");
+  profile.calibratedAt = facts.text("measured_at");
+  if (facts.failed())
+    return std::nullopt;
+  profile.description =
+      description.empty() ? fmt::format("measured on {}", host) : description;
+  // On the GPU a rank has a device of its own: the profile's "cores" are
+  // the devices (MachineProfile::kernelSeconds slows a job of more ranks).
+  // The cold-kernel model is the host's caches against a step's buffers;
+  // a CUDA profile keeps its cold points but says no caches, so that
+  // search times its kernels warm until the device's level 2 is modelled.
+  if (backend == "cuda") {
+    profile.cores = devices;
+    profile.cacheBytes = 0;
+    profile.description +=
+        fmt::format(" (CUDA, {} device{})", devices, devices == 1 ? "" : "s");
+  } else if (backend != "cpu") {
+    error = fmt::format("{}: unknown backend \"{}\"", machine->where, backend);
+    return std::nullopt;
+  }
+  if (profile.cores < 1) {
+    error = fmt::format("{}: a machine of {} {}", machine->where, profile.cores,
+                        backend == "cuda" ? "devices" : "cores");
+    return std::nullopt;
+  }
+
+  std::map<std::pair<std::string, std::pair<int64_t, int64_t>>,
+           analysis::CollectiveFit>
+      fits;
+  for (const ProbeRun &run : runs) {
+    // Kernels on one rank a core at most: search times a job of more ranks
+    // from those, slowed in proportion (MachineProfile::kernelSeconds), as
+    // back-to-back calls on shared cores do not time-share as a step does.
+    bool timesKernels = run.ranks <= profile.cores;
+    analysis::KernelRates rates;
+    rates.ranks = run.ranks;
+    for (const ProbeLine &line : run.lines) {
+      LineFields fields(line, error);
+      std::string kind = fields.text("kind");
+      if (kind != "machine" && fields.integer("ranks") != run.ranks &&
+          !fields.failed()) {
+        error = fmt::format(
+            "{}: measured on {} rank(s), but the file is of a job of {}",
+            line.where, line.value["ranks"].dump(), run.ranks);
+        return std::nullopt;
+      }
+      if (kind == "kernel") {
+        std::string opClass = fields.text("class");
+        int64_t threads = fields.integer("threads");
+        analysis::KernelPoint point{fields.integer("work"),
+                                    fields.number("seconds"),
+                                    fields.number("cold_seconds")};
+        if (timesKernels && !fields.failed()) {
+          rates.threads = threads;
+          rates.classes[opClass].push_back(point);
+        }
+      } else if (kind == "per_op") {
+        double seconds = fields.number("seconds");
+        if (timesKernels)
+          rates.perOpSeconds = std::max(0.0, seconds);
+      } else if (kind == "collective") {
+        std::string collective = fields.text("collective");
+        int64_t group = fields.integer("group");
+        analysis::CollectivePoint point{fields.integer("bytes_per_rank"),
+                                        fields.number("seconds")};
+        if (!fields.failed()) {
+          analysis::CollectiveFit &fit = fits[{collective, {run.ranks, group}}];
+          fit.collective = collective;
+          fit.ranks = run.ranks;
+          fit.group = group;
+          fit.points.push_back(point);
+        }
+      } else if (kind != "machine" && !fields.failed()) {
+        error = fmt::format("{}: unknown kind \"{}\"", line.where, kind);
+      }
+      if (fields.failed())
+        return std::nullopt;
+    }
+    if (timesKernels && (!rates.classes.empty() || rates.perOpSeconds))
+      profile.kernels.push_back(std::move(rates));
+  }
+  for (auto &[key, fit] : fits) {
+    analysis::fitAlphaBeta(fit);
+    profile.collectives.push_back(fit);
+  }
+  return profile;
+}
+
+} // namespace mlir::tessel

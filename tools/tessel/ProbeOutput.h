@@ -1,0 +1,64 @@
+//===- ProbeOutput.h - A profile from the probe's output --------*- C++ -*-===//
+//
+// tessel-calibrate-probe (runtime/calibrate) prints one JSON object per
+// line: the machine, kernels, the per-op work and collectives, for a job of
+// some number of ranks. `tessel calibrate` reads those lines as it runs the
+// probe, or from files where the probe's output was saved on a machine
+// without tessel's compiler (a lent GPU machine, a cluster's compute node):
+// DIR/ranks-N.jsonl, one file per job size. Either way the profile is
+// assembled here, so that both give the same profile for the same lines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TOOLS_TESSEL_PROBEOUTPUT_H
+#define TESSEL_TOOLS_TESSEL_PROBEOUTPUT_H
+
+#include "analysis/MachineProfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tessel {
+
+/// One line of the probe's output, and where it was read.
+struct ProbeLine {
+  nlohmann::json value;
+  /// "DIR/ranks-2.jsonl:4", or "the probe's output on 2 ranks:4".
+  std::string where;
+};
+
+/// What the probe printed on `ranks` ranks.
+struct ProbeRun {
+  int64_t ranks = 1;
+  std::vector<ProbeLine> lines;
+};
+
+/// The JSON objects of the probe's output `text`, read from `source`.
+/// Lines that do not start with '{' are the launcher's and are skipped; a
+/// line that starts with '{' but is not one JSON object (output cut short)
+/// is an error naming `source` and the line.
+std::optional<std::vector<ProbeLine>> parseProbeLines(const std::string &text,
+                                                      const std::string &source,
+                                                      std::string &error);
+
+/// The runs saved in `dir` as ranks-N.jsonl, by rank count; an error where
+/// there is none, or one cannot be read or parsed.
+std::optional<std::vector<ProbeRun>> readProbeOutput(const std::string &dir,
+                                                     std::string &error);
+
+/// The profile of `runs`, which must include the probe's --machine line.
+/// Kernels and the per-op time come from jobs of no more ranks than the
+/// machine's cores (its devices, for the CUDA backend), collectives from
+/// every job, fitted per collective, job and group size; the machine and
+/// the time from the machine line. `description` replaces "measured on
+/// HOST". The memory section is left to the caller.
+std::optional<::tessel::analysis::MachineProfile>
+assembleProfile(const std::vector<ProbeRun> &runs,
+                const std::string &description, std::string &error);
+
+} // namespace mlir::tessel
+
+#endif // TESSEL_TOOLS_TESSEL_PROBEOUTPUT_H
