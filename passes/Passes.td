@@ -245,8 +245,11 @@ def TesselPipelineAutodiff
     tessel-autodiff's @init names them; and `@stage{s}_apply(parameters...,
     state..., <parameter>.gradient..., learning_rate) -> (parameters...,
     state...)`, the optimizer's update from the gradients summed over the
-    micro-batches (divided by their number first). Buffers (running
-    statistics), mixed precision and clipping by the global norm are not
+    micro-batches (divided by their number first). With `precision=bf16`
+    each stage differentiates a copy of its loss that computes in bf16
+    from f32 weights, as tessel-autodiff does, and the activations and
+    cotangents that cross stages are bf16. Buffers (running statistics),
+    f16 (which needs loss scaling) and clipping by the global norm are not
     supported in a pipelined step yet and are errors.
   }];
   let options = [
@@ -265,8 +268,8 @@ def TesselPipelineAutodiff
     Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
            "must be 0: clipping is not supported in a pipelined step yet">,
     Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
-           "must be f32: mixed precision is not supported in a pipelined "
-           "step yet">,
+           "f32 (the model's own types) or bf16 (mixed precision: bf16 "
+           "compute, f32 weights, bf16 between stages)">,
   ];
   let dependentDialects = ["::mlir::tessel::TesselDialect",
                            "::mlir::func::FuncDialect"];

@@ -12,6 +12,7 @@
 #include "passes/Passes.h"
 
 #include "passes/Differentiate.h"
+#include "passes/ElementTypes.h"
 #include "passes/InlineLayers.h"
 #include "passes/Optimizers.h"
 #include "passes/Pipelining.h"
@@ -40,7 +41,7 @@ struct TesselPipelineAutodiffPass
 private:
   LogicalResult differentiateStage(func::FuncOp loss, unsigned stage,
                                    const OptimizerConfig &config,
-                                   int64_t microbatches);
+                                   int64_t microbatches, FloatType computeType);
   void buildApply(func::FuncOp after, unsigned stage,
                   ArrayRef<ParameterOp> parameters,
                   ArrayRef<StateTensor> state, const OptimizerConfig &config,
@@ -83,6 +84,31 @@ void markForwardOps(func::FuncOp loss) {
     }
     op.setAttr(TesselDialect::kPipelineForwardAttrName, mark);
   }
+}
+
+/// Mixed precision across stages: the activations a stage receives and
+/// the cotangents that come back to it arrive in the compute type, as the
+/// unpipelined step computes them, instead of widened to f32 by the stage
+/// before and narrowed again here (the same values, half the bytes sent).
+/// createMixedPrecisionCopy cast every argument from f32 where it is used;
+/// the pipeline's own arguments take the cast's type instead.
+void keepBoundariesNarrow(func::FuncOp copy) {
+  Block &body = copy.getBody().front();
+  for (BlockArgument argument : body.getArguments()) {
+    auto name = copy.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                  TesselDialect::kNameAttrName);
+    if (!name || !isPipelineTensorName(name.getValue()) ||
+        !argument.hasOneUse())
+      continue;
+    auto cast = dyn_cast<CastOp>(*argument.user_begin());
+    if (!cast)
+      continue;
+    argument.setType(cast.getType());
+    cast.getResult().replaceAllUsesWith(argument);
+    cast.erase();
+  }
+  copy.setFunctionType(FunctionType::get(
+      copy.getContext(), body.getArgumentTypes(), copy.getResultTypes()));
 }
 
 void TesselPipelineAutodiffPass::buildApply(
@@ -165,7 +191,7 @@ void TesselPipelineAutodiffPass::buildApply(
 
 LogicalResult TesselPipelineAutodiffPass::differentiateStage(
     func::FuncOp loss, unsigned stage, const OptimizerConfig &config,
-    int64_t microbatches) {
+    int64_t microbatches, FloatType computeType) {
   if (failed(mergeSharedParameters(loss)))
     return failure();
   SmallVector<ParameterOp> parameters = parametersOf(loss);
@@ -185,9 +211,19 @@ LogicalResult TesselPipelineAutodiffPass::differentiateStage(
   if (parameters.empty())
     return loss.emitError() << "pipeline: stage " << stage
                             << " has no parameters to train; give it layers";
-  markForwardOps(loss);
+  // Mixed precision differentiates a copy that computes in the narrow
+  // type from f32 weights, as tessel-autodiff does.
+  func::FuncOp differentiated = loss;
+  if (computeType) {
+    differentiated = createMixedPrecisionCopy(
+        loss, computeType, (loss.getSymName() + "_" + precision).str());
+    keepBoundariesNarrow(differentiated);
+  }
+  markForwardOps(differentiated);
   FailureOr<func::FuncOp> step =
-      createGradientFunction(loss, stageFunctionName(stage, "step"));
+      createGradientFunction(differentiated, stageFunctionName(stage, "step"));
+  if (differentiated != loss)
+    differentiated.erase();
   if (failed(step))
     return failure();
 
@@ -217,10 +253,19 @@ void TesselPipelineAutodiffPass::runOnOperation() {
                                        "adamw)";
     return signalPassFailure();
   }
-  if (precision != "f32") {
-    module.emitError() << "pipeline: mixed precision (--precision "
-                       << precision
-                       << ") is not supported in a pipelined step yet";
+  // bf16 trains without loss scaling; f16 needs it, and a dynamic scale
+  // would need every stage to agree on skipping a step.
+  FloatType computeType;
+  if (precision == "bf16") {
+    computeType = BFloat16Type::get(&getContext());
+  } else if (precision == "f16") {
+    module.emitError() << "pipeline: f16 mixed precision needs loss "
+                          "scaling, which a pipelined step does not do yet; "
+                          "bf16 trains without it (--precision bf16)";
+    return signalPassFailure();
+  } else if (precision != "f32") {
+    module.emitError() << "tessel-pipeline-autodiff: unknown precision '"
+                       << precision << "' (expected f32 or bf16)";
     return signalPassFailure();
   }
   // A global gradient norm would need every stage's gradients.
@@ -253,7 +298,8 @@ void TesselPipelineAutodiffPass::runOnOperation() {
                           "tessel-pipeline-autodiff";
       return signalPassFailure();
     }
-    if (failed(differentiateStage(loss, stage, config, microbatches)))
+    if (failed(
+            differentiateStage(loss, stage, config, microbatches, computeType)))
       return signalPassFailure();
   }
 }
