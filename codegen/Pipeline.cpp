@@ -151,8 +151,12 @@ void mlir::tessel::buildPartitionPipeline(OpPassManager &pm,
   // A stage's gradient all_reduces, once a step in its apply instead of
   // once per micro-batch in its backward; before the bucketing, which then
   // merges apply's as it merged the backward's.
-  if (pipelined)
+  if (pipelined) {
     pm.addPass(createTesselReduceGradientsOncePerStep());
+    // Clipping by the global norm: each stage's sum of squares, over
+    // every stage.
+    pm.addPass(createTesselSumGradientNormOverStages());
+  }
   if (bucketBytes > 0) {
     TesselBucketAllReducesOptions bucket;
     bucket.maxBytes = bucketBytes;

@@ -69,10 +69,11 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a dictionary on a module";
     return success();
   }
-  if (attr.getName() == kPipelineForwardAttrName) {
+  if (attr.getName() == kPipelineForwardAttrName ||
+      attr.getName() == kStageGradientNormAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError()
-             << "'" << kPipelineForwardAttrName << "' must be a unit attribute";
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' must be a unit attribute";
     return success();
   }
   if (attr.getName() == kPipelineOutputAttrName) {

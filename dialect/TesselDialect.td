@@ -56,6 +56,12 @@ def Tessel_Dialect : Dialect {
     /// integer k), by which tessel-split-forward-backward finds the outputs.
     static constexpr ::llvm::StringLiteral kPipelineOutputAttrName =
         "tessel.pipeline_output";
+    /// Marks the `tessel.sqrt` of a stage's apply whose operand is the sum
+    /// of that stage's squared gradients (unit), to which
+    /// tessel-sum-gradient-norm-over-stages adds the other stages' so that
+    /// clipping by the global norm sees every stage's gradients.
+    static constexpr ::llvm::StringLiteral kStageGradientNormAttrName =
+        "tessel.stage_gradient_norm";
   }];
 }
 

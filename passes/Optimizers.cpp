@@ -87,16 +87,21 @@ void clipByGlobalNorm(TensorBuilder &b, double clipNorm, Value norm,
 OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
     TensorBuilder &b, const OptimizerConfig &config,
     ArrayRef<ParameterSlot> slots, Value learningRate, Value step) {
-  SmallVector<Value> gradients;
-  for (const ParameterSlot &slot : slots)
+  SmallVector<Value> gradients, normed;
+  for (const ParameterSlot &slot : slots) {
     gradients.push_back(slot.gradient);
+    if (slot.inGlobalNorm)
+      normed.push_back(slot.gradient);
+  }
   OptimizerUpdate update;
   // The global norm is one scalar (a sum of squares, all-reduced where the
   // gradients are split) that the step returns, so that the driver can
   // stop or skip a step whose gradients are not finite before they reach
   // the parameters; clipping scales by the same norm.
   if (!gradients.empty())
-    update.gradientNorm = b.sqrt(sumOfSquares(b, gradients));
+    update.gradientNorm =
+        b.sqrt(normed.empty() ? b.scalar(0.0, b.builder.getF32Type())
+                              : sumOfSquares(b, normed));
   if (config.clipNorm > 0 && !gradients.empty())
     clipByGlobalNorm(b, config.clipNorm, update.gradientNorm, gradients);
 

@@ -81,12 +81,16 @@ struct ParameterSlot {
   Value parameter;
   Value gradient;
   SmallVector<Value> state;
+  /// Whether its gradient counts in the global norm: not for a weight that
+  /// an earlier pipeline stage holds too, which counts it there.
+  bool inGlobalNorm = true;
 };
 
 /// What an update yields: for every slot its new value and new state, the
 /// new step count (null when the optimizer counts none), and the L2 norm of
-/// all gradients together before clipping (a scalar in f32, or f64 if a
-/// gradient is f64; null when there are no slots).
+/// the gradients together before clipping (those of the slots in the
+/// global norm; a scalar in f32, or f64 if a gradient is f64; null when
+/// there are no slots), the `tessel.sqrt` of their sum of squares.
 struct OptimizerUpdate {
   SmallVector<Value> parameters;
   SmallVector<SmallVector<Value>> state;

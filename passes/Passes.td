@@ -248,9 +248,11 @@ def TesselPipelineAutodiff
     micro-batches (divided by their number first). With `precision=bf16`
     each stage differentiates a copy of its loss that computes in bf16
     from f32 weights, as tessel-autodiff does, and the activations and
-    cotangents that cross stages are bf16. Buffers (running statistics),
-    f16 (which needs loss scaling) and clipping by the global norm are not
-    supported in a pipelined step yet and are errors.
+    cotangents that cross stages are bf16. With `clip-norm`, apply clips
+    by the global norm once tessel-sum-gradient-norm-over-stages has added
+    the other stages' squares. Buffers (running statistics) and f16 (which
+    needs loss scaling) are not supported in a pipelined step yet and are
+    errors.
   }];
   let options = [
     Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
@@ -266,11 +268,43 @@ def TesselPipelineAutodiff
     Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
            "L2 term (sgd, momentum, adam) or decoupled decay (adamw)">,
     Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
-           "must be 0: clipping is not supported in a pipelined step yet">,
+           "clip the gradients to this global L2 norm, over every stage's "
+           "(with tessel-sum-gradient-norm-over-stages); 0: off">,
     Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
            "f32 (the model's own types) or bf16 (mixed precision: bf16 "
            "compute, f32 weights, bf16 between stages)">,
   ];
+  let dependentDialects = ["::mlir::tessel::TesselDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def TesselSumGradientNormOverStages
+    : Pass<"tessel-sum-gradient-norm-over-stages", "::mlir::ModuleOp"> {
+  let summary = "clip a pipelined step's gradients by the norm of every "
+                "stage's";
+  let description = [{
+    Runs after tessel-partition on a pipelined step trained with clipping
+    by the global gradient norm (docs/pipeline.md). tessel-pipeline-autodiff
+    marks the `tessel.sqrt` of each `@stage{s}_apply` that takes the norm
+    of the stage's own gradients (`tessel.stage_gradient_norm`); this pass
+    all-reduces its operand, the stage's sum of squared gradients, over the
+    pipeline axis, so that every stage clips by the norm of all the
+    model's gradients. A weight held by several stages is counted by the
+    first of them only. With one stage it only removes the mark.
+
+    Before:
+
+    ```mlir
+    %n = tessel.sqrt %squares {tessel.stage_gradient_norm} : !tessel.tensor<[], f32>
+    ```
+
+    After:
+
+    ```mlir
+    %all = tessel.all_reduce sum %squares over ["stage"] : !tessel.tensor<[], f32>
+    %n = tessel.sqrt %all : !tessel.tensor<[], f32>
+    ```
+  }];
   let dependentDialects = ["::mlir::tessel::TesselDialect",
                            "::mlir::func::FuncDialect"];
 }

@@ -5,7 +5,8 @@
 // micro-batch's forward and backward, in one function until the layout is
 // known), `stage{s}_init` (the stage's parameters and optimizer state) and
 // `stage{s}_apply` (the optimizer's update from the gradients summed over
-// the micro-batches).
+// the micro-batches, clipped by the global norm of every stage's
+// gradients where asked).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "passes/Pipelining.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tessel {
 #define GEN_PASS_DEF_TESSELPIPELINEAUTODIFF
@@ -41,11 +43,12 @@ struct TesselPipelineAutodiffPass
 private:
   LogicalResult differentiateStage(func::FuncOp loss, unsigned stage,
                                    const OptimizerConfig &config,
-                                   int64_t microbatches, FloatType computeType);
+                                   int64_t microbatches, FloatType computeType,
+                                   llvm::StringSet<> &heldBefore);
   void buildApply(func::FuncOp after, unsigned stage,
-                  ArrayRef<ParameterOp> parameters,
-                  ArrayRef<StateTensor> state, const OptimizerConfig &config,
-                  int64_t microbatches);
+                  ArrayRef<ParameterOp> parameters, ArrayRef<StateTensor> state,
+                  const OptimizerConfig &config, int64_t microbatches,
+                  const llvm::StringSet<> &heldBefore);
 };
 
 DictionaryAttr namedAttrs(OpBuilder &builder, StringRef name,
@@ -114,7 +117,7 @@ void keepBoundariesNarrow(func::FuncOp copy) {
 void TesselPipelineAutodiffPass::buildApply(
     func::FuncOp after, unsigned stage, ArrayRef<ParameterOp> parameters,
     ArrayRef<StateTensor> state, const OptimizerConfig &config,
-    int64_t microbatches) {
+    int64_t microbatches, const llvm::StringSet<> &heldBefore) {
   OpBuilder builder(after);
   builder.setInsertionPointAfter(after);
   Location loc = after.getLoc();
@@ -161,6 +164,10 @@ void TesselPipelineAutodiffPass::buildApply(
     for (unsigned s = 0; s < perParameter; ++s)
       slot.state.push_back(
           body->getArgument(numParameters + i * perParameter + s));
+    // A weight that an earlier stage holds too (a tied embedding) has the
+    // same summed gradient there, where the global norm counts it.
+    slot.inGlobalNorm =
+        !heldBefore.contains(ParameterOp(parameters[i]).getName());
     slots.push_back(std::move(slot));
   }
   Value stepCount = countsSteps(config.kind)
@@ -168,6 +175,12 @@ void TesselPipelineAutodiffPass::buildApply(
                         : Value();
   OptimizerUpdate update = buildOptimizerUpdate(
       b, config, slots, body->getArguments().back(), stepCount);
+  // Clipping needs the norm of every stage's gradients: after partitioning
+  // the stages' sums of squares are added across the pipeline axis
+  // (tessel-sum-gradient-norm-over-stages).
+  if (config.clipNorm > 0)
+    update.gradientNorm.getDefiningOp()->setAttr(
+        TesselDialect::kStageGradientNormAttrName, builder.getUnitAttr());
   SmallVector<Value> results(update.parameters);
   for (const SmallVector<Value> &slotState : update.state)
     llvm::append_range(results, slotState);
@@ -191,7 +204,8 @@ void TesselPipelineAutodiffPass::buildApply(
 
 LogicalResult TesselPipelineAutodiffPass::differentiateStage(
     func::FuncOp loss, unsigned stage, const OptimizerConfig &config,
-    int64_t microbatches, FloatType computeType) {
+    int64_t microbatches, FloatType computeType,
+    llvm::StringSet<> &heldBefore) {
   if (failed(mergeSharedParameters(loss)))
     return failure();
   SmallVector<ParameterOp> parameters = parametersOf(loss);
@@ -228,7 +242,9 @@ LogicalResult TesselPipelineAutodiffPass::differentiateStage(
     return failure();
 
   SmallVector<StateTensor> state = optimizerStateOf(parameters, config.kind);
-  buildApply(*step, stage, parameters, state, config, microbatches);
+  buildApply(*step, stage, parameters, state, config, microbatches, heldBefore);
+  for (ParameterOp parameter : parameters)
+    heldBefore.insert(parameter.getName());
   OpBuilder afterStep(*step);
   afterStep.setInsertionPointAfter(*step);
   buildInitFunction(afterStep, step->getLoc(), stageFunctionName(stage, "init"),
@@ -268,13 +284,6 @@ void TesselPipelineAutodiffPass::runOnOperation() {
                        << precision << "' (expected f32 or bf16)";
     return signalPassFailure();
   }
-  // A global gradient norm would need every stage's gradients.
-  if (clipNorm > 0) {
-    module.emitError() << "pipeline: clipping by the global gradient norm "
-                          "(--clip-norm) is not supported in a pipelined "
-                          "step yet";
-    return signalPassFailure();
-  }
   OptimizerConfig config;
   config.kind = *kind;
   config.momentum = momentum;
@@ -282,9 +291,12 @@ void TesselPipelineAutodiffPass::runOnOperation() {
   config.beta2 = beta2;
   config.epsilon = epsilon;
   config.weightDecay = weightDecay;
+  config.clipNorm = clipNorm;
   int64_t microbatches =
       cast<IntegerAttr>(pipeline.get("microbatches")).getInt();
   int64_t numStages = cast<IntegerAttr>(pipeline.get("stages")).getInt();
+  // The weights of the stages done so far, by name.
+  llvm::StringSet<> heldBefore;
   for (int64_t stage = 0; stage < numStages; ++stage) {
     auto loss = module.lookupSymbol<func::FuncOp>(
         stageFunctionName(stage, "loss"));
@@ -298,8 +310,8 @@ void TesselPipelineAutodiffPass::runOnOperation() {
                           "tessel-pipeline-autodiff";
       return signalPassFailure();
     }
-    if (failed(
-            differentiateStage(loss, stage, config, microbatches, computeType)))
+    if (failed(differentiateStage(loss, stage, config, microbatches,
+                                  computeType, heldBefore)))
       return signalPassFailure();
   }
 }

@@ -16,8 +16,8 @@
 # 1F1B's peak memory per rank is below GPipe's; checkpoints of pipelined
 # and unpipelined programs resume each other, under other layouts; bf16
 # mixed precision gives the 1-rank bf16 curve on stage:2 and data:2 x
-# stage:2; and the options a pipelined program cannot honour yet are
-# refused.
+# stage:2, and clipping by the global norm the clipped 1-rank curve; and
+# the options a pipelined program cannot honour yet are refused.
 #
 # The reference trains on the whole corpus (--holdout 0): a pipelined
 # program has no evaluate function, so nothing of the corpus is held out
@@ -220,6 +220,34 @@ for name in s2-m2-1f1b d2s2-m2-1f1b; do
     python3 "$here/compare_losses.py" "$work/reference-bf16.jsonl" "$work/$name-bf16.jsonl" 1e-2 ||
     { status=1; tail -5 "$work/$name-bf16.out"; }
   result "$name --precision bf16: the 1-rank bf16 loss curve within 1e-2" $status
+done
+
+# Clipping by the global gradient norm (--clip-norm 0.5, below the GPT's
+# norms of 1 to 4, so every step clips): each stage's apply adds the other
+# stages' squared gradients (the tied embedding counted once), and the
+# curve is the clipped 1-rank one, on stage:2, data:2 x stage:2 and stage:2
+# x model:2 (whose squares are partial sums over `model` first). The
+# clipped reference is checked to differ from the unclipped one, so that
+# a clip that does nothing cannot pass.
+"$bin/tessel" compile "$model" --clip-norm 0.5 -o "$work/reference-clip.spmd"
+"$work/reference-clip.spmd" --holdout 0 --metrics "$work/reference-clip.jsonl" \
+  "${run_opts[@]}" > "$work/reference-clip.out"
+status=0
+if python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/reference-clip.jsonl" 1e-3 \
+    > /dev/null; then
+  status=1
+fi
+result "--clip-norm 0.5 changes the 1-rank curve" $status
+for name in s2-m2-1f1b d2s2-m2-1f1b s2m2-m2-gpipe; do
+  status=0
+  "$bin/tessel" compile "$model" --clip-norm 0.5 --layout "$work/$name.yaml" \
+    -o "$work/$name-clip.spmd" &&
+    mpirun -n "$( [ "$name" = s2-m2-1f1b ] && echo 2 || echo 4)" --oversubscribe \
+      "$work/$name-clip.spmd" --metrics "$work/$name-clip.jsonl" "${run_opts[@]}" \
+      > "$work/$name-clip.out" 2>&1 &&
+    python3 "$here/compare_losses.py" "$work/reference-clip.jsonl" "$work/$name-clip.jsonl" 1e-5 ||
+    { status=1; tail -5 "$work/$name-clip.out"; }
+  result "$name --clip-norm 0.5: the clipped 1-rank loss curve" $status
 done
 
 # Checkpoints: a pipelined program writes every stage's state, each tensor
