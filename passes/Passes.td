@@ -244,13 +244,14 @@ def TesselPipelineAutodiff
     `@stage{s}_init() -> (parameters..., optimizer state...)`, named as
     tessel-autodiff's @init names them; and `@stage{s}_apply(parameters...,
     state..., <parameter>.gradient..., learning_rate) -> (parameters...,
-    state...)`, the optimizer's update from the gradients summed over the
-    micro-batches (divided by their number first). With `precision=bf16`
+    state..., gradient_norm)`, the optimizer's update from the gradients
+    summed over the micro-batches (divided by their number first), and
+    their norm, which tessel-sum-gradient-norm-over-stages takes over
+    every stage. With `precision=bf16`
     each stage differentiates a copy of its loss that computes in bf16
     from f32 weights, as tessel-autodiff does, and the activations and
     cotangents that cross stages are bf16. With `clip-norm`, apply clips
-    by the global norm once tessel-sum-gradient-norm-over-stages has added
-    the other stages' squares. Buffers (running statistics) and f16 (which
+    by that global norm. Buffers (running statistics) and f16 (which
     needs loss scaling) are not supported in a pipelined step yet and are
     errors.
   }];
@@ -280,15 +281,15 @@ def TesselPipelineAutodiff
 
 def TesselSumGradientNormOverStages
     : Pass<"tessel-sum-gradient-norm-over-stages", "::mlir::ModuleOp"> {
-  let summary = "clip a pipelined step's gradients by the norm of every "
-                "stage's";
+  let summary = "take a pipelined step's gradient norm over every stage's "
+                "gradients";
   let description = [{
-    Runs after tessel-partition on a pipelined step trained with clipping
-    by the global gradient norm (docs/pipeline.md). tessel-pipeline-autodiff
-    marks the `tessel.sqrt` of each `@stage{s}_apply` that takes the norm
-    of the stage's own gradients (`tessel.stage_gradient_norm`); this pass
-    all-reduces its operand, the stage's sum of squared gradients, over the
-    pipeline axis, so that every stage clips by the norm of all the
+    Runs after tessel-partition on a pipelined step (docs/pipeline.md).
+    tessel-pipeline-autodiff marks the `tessel.sqrt` of each
+    `@stage{s}_apply` that takes the norm of the stage's own gradients
+    (`tessel.stage_gradient_norm`); this pass all-reduces its operand, the
+    stage's sum of squared gradients, over the pipeline axis, so that
+    every stage returns, and clips by (`clip-norm`), the norm of all the
     model's gradients. A weight held by several stages is counted by the
     first of them only. With one stage it only removes the mark.
 

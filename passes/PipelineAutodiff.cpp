@@ -175,12 +175,12 @@ void TesselPipelineAutodiffPass::buildApply(
                         : Value();
   OptimizerUpdate update = buildOptimizerUpdate(
       b, config, slots, body->getArguments().back(), stepCount);
-  // Clipping needs the norm of every stage's gradients: after partitioning
-  // the stages' sums of squares are added across the pipeline axis
+  // The global norm of the gradients, for clipping and for the driver's
+  // NaN policy, is over every stage's: after partitioning the stages' sums
+  // of squares are added across the pipeline axis
   // (tessel-sum-gradient-norm-over-stages).
-  if (config.clipNorm > 0)
-    update.gradientNorm.getDefiningOp()->setAttr(
-        TesselDialect::kStageGradientNormAttrName, builder.getUnitAttr());
+  update.gradientNorm.getDefiningOp()->setAttr(
+      TesselDialect::kStageGradientNormAttrName, builder.getUnitAttr());
   SmallVector<Value> results(update.parameters);
   for (const SmallVector<Value> &slotState : update.state)
     llvm::append_range(results, slotState);
@@ -196,6 +196,12 @@ void TesselPipelineAutodiffPass::buildApply(
       producer->setAttr(TesselDialect::kNameAttrName, name);
     resultAttrs.push_back(namedAttrs(builder, name.getValue()));
   }
+  // Last, as tessel-autodiff's step returns it: the driver drops the update
+  // of a step whose norm is not finite.
+  update.gradientNorm.getDefiningOp()->setAttr(
+      TesselDialect::kNameAttrName, builder.getStringAttr("gradient_norm"));
+  results.push_back(update.gradientNorm);
+  resultAttrs.push_back(namedAttrs(builder, "gradient_norm"));
   func::ReturnOp::create(builder, loc, results);
   apply.setFunctionType(
       builder.getFunctionType(types, ValueRange(results).getTypes()));

@@ -147,6 +147,10 @@ struct StagePlan {
   std::vector<const ValueSpec *> cotangentsFromAfter, cotangentsToBefore;
   /// The last stage's `loss` result.
   int lossResult = -1;
+  /// Apply's `gradient_norm` result, the norm of every stage's gradients
+  /// (tessel-sum-gradient-norm-over-stages); -1 in a program compiled
+  /// before apply returned it.
+  int gradientNormResult = -1;
   /// The gradients apply takes, `<parameter>.gradient`.
   std::set<std::string> gradients;
 };
@@ -317,10 +321,16 @@ planStage(const ProgramMetadata &metadata, const Dataset &dataset,
                          argument.local.str());
     plan.gradients.insert(argument.name);
   }
-  for (const ValueSpec &result : plan.apply->results)
+  for (size_t i = 0; i < plan.apply->results.size(); ++i) {
+    const ValueSpec &result = plan.apply->results[i];
+    if (result.name == "gradient_norm" && result.local.numElements() == 1) {
+      plan.gradientNormResult = static_cast<int>(i);
+      continue;
+    }
     if (!resultNamed(*plan.init, result.name))
       return fmt::format("{} returns '{}', which {} does not", plan.apply->name,
                          result.name, plan.init->name);
+  }
   // A middle stage may take no data; the first stage's tell the size.
   for (const PipelineStageSpec &other : pipeline.stages) {
     if (plan.microbatchSize)
@@ -849,7 +859,13 @@ int trainPipelined(
     double loss = lossSum / static_cast<double>(pipeline.microbatches);
     MPI_Bcast(&loss, 1, MPI_DOUBLE, static_cast<int>(plan.stages - 1),
               pipelineComm);
+    // The NaN policy, as the unpipelined trainer's: a step whose loss or
+    // gradient norm is not finite stops training, or with --skip-nonfinite
+    // is dropped. The loss is broadcast and the norm all-reduced over the
+    // stages (and replicated over the other axes), so every rank takes the
+    // same branch.
     bool finite = std::isfinite(loss);
+    std::optional<double> gradientNorm;
     if (finite) {
       shared.sum(context, *plan.apply, sums);
       std::vector<void *> learningRate;
@@ -869,15 +885,32 @@ int trainPipelined(
           });
       for (void *buffer : learningRate)
         tessel_rt_free(context, buffer);
-      for (size_t i = 0; i < results.size(); ++i)
-        state.put(plan.apply->results[i].name, results[i]);
+      if (plan.gradientNormResult >= 0) {
+        gradientNorm = runtime::readScalar(
+            *context, plan.apply->results[plan.gradientNormResult].local.type,
+            results[plan.gradientNormResult]);
+        finite = std::isfinite(*gradientNorm);
+      }
+      // A step whose gradients are not finite keeps the state it started
+      // from.
+      for (size_t i = 0; i < results.size(); ++i) {
+        if (finite && static_cast<int>(i) != plan.gradientNormResult)
+          state.put(plan.apply->results[i].name, results[i]);
+        else
+          tessel_rt_free(context, results[i]);
+      }
     }
     sums.clear();
     if (!finite) {
+      // fmt spells NaN with its sign bit ("-nan").
+      auto spell = [](double value) {
+        return std::isnan(value) ? std::string("nan")
+                                 : fmt::format("{}", value);
+      };
       std::string nonFinite =
-          fmt::format("the loss is {}",
-                      // fmt spells NaN with its sign bit ("-nan").
-                      std::isnan(loss) ? "nan" : fmt::format("{}", loss));
+          std::isfinite(loss)
+              ? "the gradient norm is " + spell(gradientNorm.value_or(0))
+              : "the loss is " + spell(loss);
       // The state the step started from may be what is not finite (the
       // update before it overflowed): then there are no weights to keep,
       // and skipping steps cannot mend it.
@@ -891,9 +924,12 @@ int trainPipelined(
     }
     Clock::time_point stepEnd = Clock::now();
     watchdog.stepFinished();
+    nlohmann::json extra = nlohmann::json::object();
+    if (gradientNorm)
+      extra["gradient_norm"] = *gradientNorm;
     report.stepFinished(
         s, loss, lr, std::chrono::duration<double>(stepEnd - stepStart).count(),
-        finite);
+        finite, extra);
     if (report.isProgressStep(s)) {
       if (!report.metricsWritten()) {
         status = 1;

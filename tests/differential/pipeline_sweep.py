@@ -14,8 +14,9 @@ on the cotangents of the stage after and the residuals of its own forward;
 gradient sums over the micro-batches (and over the stages that hold a
 shared weight); one `apply` per stage. Its loss (the mean of the last
 stage's micro-batch losses) and every stage's new parameters and optimizer
-state must match the one-rank step's (relative error under 1e-5, the
-evaluator's --check-against; bf16 cases within bf16's rounding, below).
+state must match the one-rank step's (relative error under 1e-5, with
+1e-6 absolute, as the evaluator's --check-against compares; bf16 cases
+within bf16's rounding, below).
 
 `tessel compile` runs tessel-reduce-gradients-once-per-step too, which
 leaves each rank's partial sum of a gradient as the backward's result and
@@ -163,7 +164,7 @@ class Evaluator:
     def __init__(self, module, work):
         self.module, self.work, self.calls = module, work, 0
 
-    def __call__(self, function, inputs, check=None, tolerance=(1e-5, 1e-6)):
+    def __call__(self, function, inputs):
         """Runs `function` on `inputs` (name -> array); returns name -> array."""
         text = open(self.module).read()
         arguments, _, results = signature(text, function)
@@ -176,9 +177,6 @@ class Evaluator:
             path = os.path.join(out, f"in.{name}.npy")
             np.save(path, inputs[name])
             command += ["--input", f"{name}={path}"]
-        if check:
-            command += ["--check-against", check, f"--rtol={tolerance[0]}",
-                        f"--atol={tolerance[1]}"]
         run(*command)
         return {name: np.load(os.path.join(out, f"result{i}.npy"))
                 for i, name in enumerate(results)}
@@ -259,13 +257,18 @@ def check_case(name, model, optimizer, layout_text, work, rtol=1e-5, atol=1e-6, 
         for s in holders:
             sums[s][n] = total
     for s in range(stages):
-        _, _, apply_results = signature(text, f"stage{s}_apply")
-        check = os.path.join(work, f"expected{s}")
-        os.makedirs(check)
-        for i, n in enumerate(apply_results):
-            np.save(os.path.join(check, f"result{i}.npy"), expected[n])
-        stage(f"stage{s}_apply", {**state, **sums[s], "learning_rate": learning_rate}, check=check,
-              tolerance=(rtol, atol))
+        updated = stage(f"stage{s}_apply", {**state, **sums[s], "learning_rate": learning_rate})
+        for n, value in updated.items():
+            # The evaluator runs one stage's apply on the ranks of every
+            # stage, so its all_reduce of the squares over the stage axis
+            # adds copies of this stage's: e2e-train-pipeline checks the
+            # norm against the one-rank step's.
+            if n == "gradient_norm":
+                continue
+            if not np.allclose(value, expected[n], rtol=rtol, atol=atol):
+                worst = np.max(np.abs(value - expected[n]))
+                raise AssertionError(f"stage{s}_apply's {n} is off the one-rank step's by "
+                                     f"up to {worst:.3g} (rtol {rtol}, atol {atol})")
     return stage.calls
 
 

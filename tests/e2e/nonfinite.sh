@@ -14,6 +14,7 @@
 #    skipped (their metrics lines say so, with a null gradient norm), and
 #    every other step trains: its loss and gradient norm are finite, so the
 #    weights never became NaN.
+# 3. The same pipelined over two stages (below).
 #
 # usage: nonfinite.sh BUILD_BIN_DIR
 set -euo pipefail
@@ -99,5 +100,53 @@ for ranks in 1 2; do
   [ $status -eq 0 ] || tail -5 "$work/stop$ranks.out"
   result "a NaN gradient norm stops training at step $first on $ranks rank(s)" $status
 done
+
+# 3. Pipelined (stage:2, micro-batches of 2): the NaN arises in the second
+#    stage's gradients and reaches the first stage's apply through the norm
+#    over both stages (tessel-sum-gradient-norm-over-stages). With
+#    --skip-nonfinite the steps one rank skips are skipped, and the others
+#    have one rank's losses and gradient norms; without it both ranks stop
+#    at that step.
+cat > "$work/stages.yaml" <<'YAML'
+mesh: {stage: 2}
+layout: {}
+pipeline: {axis: stage, microbatches: 2, stages: [[scale], [root]]}
+YAML
+"$bin/tessel" compile "$model" --layout "$work/stages.yaml" -o "$work/stages.spmd"
+pipelined=(timeout 60 mpirun -n 2 --oversubscribe --bind-to none "$work/stages.spmd" "${opts[@]}")
+status=0
+"${pipelined[@]}" --skip-nonfinite --metrics "$work/stages-skip.jsonl" \
+  > "$work/stages-skip.out" 2>&1 || { status=1; tail -5 "$work/stages-skip.out"; }
+python3 - "$work/skip.jsonl" "$work/stages-skip.jsonl" <<'PY' || status=1
+import json, sys
+def steps(path):
+    lines = [json.loads(line) for line in open(path)]
+    return [line for line in lines if "step" in line and "loss" in line and "split" not in line]
+one, staged = steps(sys.argv[1]), steps(sys.argv[2])
+skipped = lambda lines: [line["step"] for line in lines if line.get("skipped")]
+problems = []
+if skipped(one) != skipped(staged):
+    problems.append(f"skipped {skipped(staged)}, one rank {skipped(one)}")
+close = lambda a, b: a is not None and b is not None and abs(a - b) <= 1e-5 * abs(b)
+for a, b in zip(one, staged):
+    if not a.get("skipped") and not (close(b["loss"], a["loss"]) and
+                                     close(b.get("gradient_norm"), a["gradient_norm"])):
+        problems.append(f"step {a['step']}: loss {b['loss']} and gradient norm "
+                        f"{b.get('gradient_norm')}, one rank {a['loss']} and {a['gradient_norm']}")
+print(f"pipelined: skipped steps {skipped(staged)} of {len(staged)}")
+for problem in problems:
+    print("  " + problem)
+sys.exit(1 if problems or len(staged) != len(one) else 0)
+PY
+result "stage:2 --skip-nonfinite skips one rank's steps, the others with its losses and gradient norms" $status
+status=0
+code=0
+"${pipelined[@]}" > "$work/stop-stages.out" 2>&1 || code=$?
+[ "$code" -eq 1 ] || { echo "exit status $code, not 1"; status=1; }
+grep -qF "tessel: step $first: the gradient norm is nan; stopping" "$work/stop-stages.out" ||
+  { echo "no stop at step $first"; status=1; }
+! grep -q "step $((first + 1))/12" "$work/stop-stages.out" || { echo "trained past step $first"; status=1; }
+[ $status -eq 0 ] || tail -5 "$work/stop-stages.out"
+result "a NaN gradient norm stops a pipelined job at step $first" $status
 
 finish nonfinite

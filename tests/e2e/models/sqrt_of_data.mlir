@@ -1,18 +1,33 @@
 // A model whose gradient is not finite while its loss is: the mean of
-// sqrt(x * w). Where x is 0, sqrt's derivative 0.5 / sqrt(x * w) is
-// infinite and w's gradient (that times x) NaN, but the loss only adds
-// sqrt(0) = 0. tests/e2e/nonfinite.sh trains it on data with one such
-// example, to check that the driver stops (or skips) the steps whose
-// gradient norm is NaN before their update reaches w.
+// sqrt(x * w * v). Where x is 0, sqrt's derivative 0.5 / sqrt(x * w * v)
+// is infinite and the weights' gradients (that times 0) NaN, but the loss
+// only adds sqrt(0) = 0. tests/e2e/nonfinite.sh trains it on data with one
+// such example, to check that the driver stops (or skips) the steps whose
+// gradient norm is NaN before their update reaches the weights. The two
+// products are layers, so that a layout may put them on two pipeline
+// stages: the NaN then arises in the second stage's gradients and reaches
+// the first's through the norm over both.
 
 !x = !tessel.tensor<[batch:4, k:2], f32>
 !w = !tessel.tensor<[k:2], f32>
 !scalar = !tessel.tensor<[], f32>
 
-func.func @forward(%x: !x {tessel.name = "x"}) -> !scalar {
+func.func private @Scale(%x: !x) -> !x {
   %w = tessel.parameter "w" ones scale 1.0 seed 0 : !w
   %xw = tessel.mul %x, %w : !x, !w -> !x
-  %root = tessel.sqrt %xw : !x
+  return %xw : !x
+}
+
+func.func private @Root(%h: !x) -> !x {
+  %v = tessel.parameter "v" ones scale 1.0 seed 0 : !w
+  %hv = tessel.mul %h, %v : !x, !w -> !x
+  %root = tessel.sqrt %hv : !x
+  return %root : !x
+}
+
+func.func @forward(%x: !x {tessel.name = "x"}) -> !scalar {
+  %h = call @Scale(%x) {tessel.scope = "scale"} : (!x) -> !x
+  %root = call @Root(%h) {tessel.scope = "root"} : (!x) -> !x
   %loss = tessel.reduce mean %root : !x -> !scalar
   return %loss : !scalar
 }
