@@ -81,6 +81,12 @@ cl::opt<std::string> optimizer("optimizer",
                                         "for compile: sets the optimizer "
                                         "state each rank holds)"),
                                cl::init("sgd"), cl::sub(searchCommand));
+cl::opt<std::string> precision(
+    "precision",
+    cl::desc("f32, or bf16 / f16 mixed precision (as for compile: the "
+             "step's types, so the memory it holds and the bytes it sends; "
+             "kernels are timed at the profile's f32 rates)"),
+    cl::init("f32"), cl::sub(searchCommand));
 cl::opt<int64_t> batchSize("batch",
                            cl::desc("resize the model's 'batch' dimension "
                                     "and every dimension that holds it "
@@ -555,6 +561,11 @@ int mlir::tessel::runSearch() {
     toCompare.emplace_back(path, std::move(mesh));
   }
 
+  if (precision != "f32" && precision != "bf16" && precision != "f16") {
+    llvm::errs() << "tessel search: --precision " << precision
+                 << ": expected f32, bf16 or f16\n";
+    return 1;
+  }
   // Read with its layer calls: a pipelined candidate is compiled from them.
   ModelFile model(modelPath, /*inlineLayers=*/false);
   if (!model.module())
@@ -566,6 +577,7 @@ int mlir::tessel::runSearch() {
   CompilePipelineOptions options;
   options.mode = "train";
   options.optimizer = optimizer;
+  options.precision = precision;
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
   options.dimSizes = sizes;
   options.batchSize = batchSize;
@@ -593,7 +605,7 @@ int mlir::tessel::runSearch() {
     return 1;
   }
   Evaluator evaluator(model.module(), profile, budget, std::string(scratch));
-  evaluator.allowPipelines(*layered, optimizer, sizes, batchSize);
+  evaluator.allowPipelines(*layered, optimizer, precision, sizes, batchSize);
 
   std::vector<Evaluation> evaluations;
   std::set<std::string> seen;
@@ -705,11 +717,14 @@ int mlir::tessel::runSearch() {
   }
 
   const Evaluation &best = ranked.front();
+  // f32, the default, goes unsaid.
+  std::string precisionNote =
+      precision == "f32" ? "" : ", precision " + precision.getValue();
   std::string header = fmt::format(
-      "# Chosen by tessel search for {} on {} ranks (optimizer {}): predicted "
-      "step {:.3f} ms, {} per rank, on the profile {}.\n",
+      "# Chosen by tessel search for {} on {} ranks (optimizer {}{}): "
+      "predicted step {:.3f} ms, {} per rank, on the profile {}.\n",
       llvm::sys::path::filename(modelPath).str(), numRanks.getValue(),
-      optimizer.getValue(), best.step.totalSeconds() * 1e3,
+      optimizer.getValue(), precisionNote, best.step.totalSeconds() * 1e3,
       search::bytesText(best.memoryBytes), profile.source);
   std::string bestYaml = best.candidate.yaml(header);
   if (!outputPath.empty() && !writeText(outputPath, bestYaml))
@@ -728,6 +743,7 @@ int mlir::tessel::runSearch() {
     json["model"] = modelPath.getValue();
     json["ranks"] = numRanks.getValue();
     json["optimizer"] = optimizer.getValue();
+    json["precision"] = precision.getValue();
     json["profile"] = profile.source;
     if (budget)
       json["memory_per_rank"] = *budget;
@@ -769,11 +785,11 @@ int mlir::tessel::runSearch() {
   }
 
   llvm::outs() << fmt::format(
-      "tessel search: {} on {} ranks (optimizer {}), profile: {}{}\n"
+      "tessel search: {} on {} ranks (optimizer {}{}), profile: {}{}\n"
       "{} candidates: {} ranked, {} illegal, {} over the memory budget "
       "({:.2f} s)\n",
       modelPath.getValue(), numRanks.getValue(), optimizer.getValue(),
-      profile.source,
+      precisionNote, profile.source,
       profile.description.empty() ? "" : " (" + profile.description + ")",
       evaluations.size(), ranked.size(), illegal, overBudget, elapsed);
   if (pipelineSpace.reason.empty()) {

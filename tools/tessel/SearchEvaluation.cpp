@@ -130,6 +130,7 @@ Evaluator::pipelineCost(const std::string &layoutFile, bool padUneven,
   CompilePipelineOptions compile;
   compile.mode = "train";
   compile.optimizer = optimizer;
+  compile.precision = precision;
   compile.dimSizes = dimSizes;
   compile.batchSize = batchSize;
   compile.layoutFile = layoutFile;

@@ -83,12 +83,14 @@ public:
   Evaluation evaluateFile(const std::string &path, std::vector<Axis> mesh);
 
   /// Lets the evaluator compile pipelined layouts: from `model`, the model
-  /// with its layer calls, with compile's --optimizer, --dim-size and
-  /// --batch.
+  /// with its layer calls, with compile's --optimizer, --precision,
+  /// --dim-size and --batch.
   void allowPipelines(ModuleOp model, std::string optimizer,
-                      std::vector<std::string> dimSizes, int64_t batchSize) {
+                      std::string precision, std::vector<std::string> dimSizes,
+                      int64_t batchSize) {
     layered = model;
     this->optimizer = std::move(optimizer);
+    this->precision = std::move(precision);
     this->dimSizes = std::move(dimSizes);
     this->batchSize = batchSize;
   }
@@ -121,6 +123,7 @@ private:
   /// options its pipelined steps are compiled with.
   ModuleOp layered;
   std::string optimizer = "sgd";
+  std::string precision = "f32";
   std::vector<std::string> dimSizes;
   int64_t batchSize = 0;
 };

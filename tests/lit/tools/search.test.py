@@ -110,6 +110,21 @@ def transcendental(path):
         assert candidate["kernel_seconds"].get("transcendental", 0) > 0, candidate
 
 
+def half_the_bytes(path, f32_path):
+    """Data parallelism without overrides sends half the bytes in bf16
+    (its gradients all-reduced in bf16) as in f32."""
+    def data_parallel(result):
+        [candidate] = [c for c in result["candidates"]
+                       if c["mesh"] == {"data": 4} and c["layout"] == {"batch": "data"}
+                       and not c["overrides"]]
+        return candidate["comm_bytes_per_rank"]
+    bf16, f32 = load(path), load(f32_path)
+    assert bf16["precision"] == "bf16" and f32["precision"] == "f32", (bf16["precision"], f32["precision"])
+    ratio = data_parallel(bf16) / data_parallel(f32)
+    assert 0.45 < ratio < 0.55, ratio
+    print(f"data:4 sends {ratio:.2f} of its f32 bytes in bf16")
+
+
 def edit_profile(path, mistake):
     """Prints the profile at `path` with one mistake made in it."""
     profile = load(path)
@@ -141,6 +156,8 @@ if __name__ == "__main__":
         fewest_bytes(path)
     elif check == "transcendental":
         transcendental(path)
+    elif check == "half-the-bytes":
+        half_the_bytes(path, rest[0])
     elif check == "edit-profile":
         edit_profile(path, rest[0])
     else:
