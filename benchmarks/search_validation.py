@@ -111,8 +111,9 @@ def describe(candidate):
 
 
 def model_options(args):
-    """The options that resize the model, for search and compile alike."""
-    options = []
+    """The options that resize the model and set the step's precision, for
+    search and compile alike."""
+    options = ["--precision", args.precision]
     if args.batch:
         options += ["--batch", args.batch]
     for size in args.dim_size:
@@ -362,6 +363,7 @@ def rescore(args):
     if not model.is_absolute():
         model = REPO / model
     args.model, args.optimizer = model, earlier["optimizer"]
+    args.precision = earlier.get("precision", "f32")
     args.batch, args.dim_size = earlier.get("batch"), earlier.get("dim_sizes") or []
     for report in earlier["results"]:
         ranked = search_candidates(args, args.bin, report["ranks"])["candidates"]
@@ -394,6 +396,8 @@ def main():
                              "measured on: cuda with a profile of "
                              "`tessel calibrate --target cuda`")
     parser.add_argument("--optimizer", default="sgd")
+    parser.add_argument("--precision", choices=("f32", "bf16", "f16"), default="f32",
+                        help="the step's precision, as for search and compile")
     parser.add_argument("--lr", type=float,
                         help="the learning rate the layouts train at: by "
                              "default 0.05 for SGD and momentum, 3e-4 for "
@@ -425,7 +429,8 @@ def main():
         reports = [validate(args, int(r), pathlib.Path(tmp))
                    for r in args.ranks.split(",")]
     summary = {"model": str(args.model.relative_to(REPO) if args.model.is_relative_to(REPO) else args.model),
-               "optimizer": args.optimizer, "steps": args.steps,
+               "optimizer": args.optimizer, "precision": args.precision,
+               "steps": args.steps,
                "warmup": args.warmup, "repeats": args.repeats,
                "batch": args.batch, "dim_sizes": args.dim_size,
                "pipelined_only": args.pipelined,

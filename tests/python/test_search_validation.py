@@ -52,9 +52,11 @@ def test_memory_error_is_the_prediction_against_the_peak_measured():
 def test_layouts_compile_for_the_target_runtime():
     args = validation.argparse.Namespace(
         bin=pathlib.Path("bin"), model="m.mlir", optimizer="adam", batch=None,
-        dim_size=[], target="cuda")
+        dim_size=[], target="cuda", precision="bf16")
     command = validation.compile_command(args, "l.yaml", "l.spmd")
     assert command[command.index("--target") + 1] == "cuda"
+    # The precision search ranked the layouts in.
+    assert command[command.index("--precision") + 1] == "bf16"
     args.target = "cpu"
     command = validation.compile_command(args, "l.yaml", "l.spmd")
     assert command[command.index("--target") + 1] == "cpu"
