@@ -331,6 +331,10 @@ json::Object mlir::tessel::describeProgram(ModuleOp module) {
       json::Object functionsOfStage;
       for (const char *kind : {"init", "forward", "backward", "apply"})
         functionsOfStage[kind] = stageFunctionName(stage, kind);
+      // Forward only, on held-out data; absent where the model's evaluate
+      // could not be cut into these stages.
+      if (module.lookupSymbol(stageFunctionName(stage, "evaluate")))
+        functionsOfStage["evaluate"] = stageFunctionName(stage, "evaluate");
       stages.push_back(std::move(functionsOfStage));
     }
     program["pipeline"] = json::Object{

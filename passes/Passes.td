@@ -247,7 +247,10 @@ def TesselPipelineAutodiff
     state..., gradient_norm)`, the optimizer's update from the gradients
     summed over the micro-batches (divided by their number first), and
     their norm, which tessel-sum-gradient-norm-over-stages takes over
-    every stage. With `precision=bf16`
+    every stage. Each `@stage{s}_evaluate` of tessel-split-stages takes
+    its weights as leading arguments, named as the stage holds them (a
+    weight the stage does not train leaves every stage's evaluation out,
+    with a warning). With `precision=bf16`
     each stage differentiates a copy of its loss that computes in bf16
     from f32 weights, as tessel-autodiff does, and the activations and
     cotangents that cross stages are bf16. With `clip-norm`, apply clips

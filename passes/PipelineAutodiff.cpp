@@ -259,6 +259,53 @@ LogicalResult TesselPipelineAutodiffPass::differentiateStage(
   return success();
 }
 
+/// Makes the weights of every `stage{s}_evaluate` (tessel-split-stages)
+/// its leading arguments, named as the stage's step takes them, which the
+/// driver fills from the stage's trained state. An evaluation stage that
+/// reads a weight its stage does not train (its layers fell into other
+/// stages than the loss's) could not run: then every stage's evaluation
+/// is erased, with a warning that says so.
+void liftEvaluationParameters(ModuleOp module, int64_t numStages) {
+  SmallVector<func::FuncOp> evaluations;
+  for (int64_t stage = 0; stage < numStages; ++stage)
+    if (auto evaluate = module.lookupSymbol<func::FuncOp>(
+            stageFunctionName(stage, "evaluate")))
+      evaluations.push_back(evaluate);
+  if (evaluations.empty())
+    return;
+  std::string reason;
+  for (auto [stage, evaluate] : llvm::enumerate(evaluations)) {
+    auto init =
+        module.lookupSymbol<func::FuncOp>(stageFunctionName(stage, "init"));
+    llvm::StringSet<> trained;
+    for (unsigned i = 0; init && i < init.getNumResults(); ++i)
+      if (auto name = init.getResultAttrOfType<StringAttr>(
+              i, TesselDialect::kNameAttrName))
+        trained.insert(name.getValue());
+    if (failed(mergeSharedParameters(evaluate))) {
+      reason = "its weights disagree";
+      break;
+    }
+    for (ParameterOp parameter : parametersOf(evaluate))
+      if (!trained.contains(parameter.getName()) && reason.empty())
+        reason = ("stage " + std::to_string(stage) + "'s evaluation reads '" +
+                  parameter.getName() + "', which stage " +
+                  std::to_string(stage) + " does not train")
+                     .str();
+    if (!reason.empty())
+      break;
+    moveParametersToArguments(evaluate);
+  }
+  if (reason.empty())
+    return;
+  evaluations.front().emitWarning()
+      << "pipeline: the evaluation is left out of the pipelined program, "
+         "which then cannot evaluate: "
+      << reason;
+  for (func::FuncOp evaluate : evaluations)
+    evaluate.erase();
+}
+
 void TesselPipelineAutodiffPass::runOnOperation() {
   ModuleOp module = getOperation();
   auto pipeline =
@@ -320,6 +367,7 @@ void TesselPipelineAutodiffPass::runOnOperation() {
                                   computeType, heldBefore)))
       return signalPassFailure();
   }
+  liftEvaluationParameters(module, numStages);
 }
 
 } // namespace

@@ -335,6 +335,12 @@ void TesselSplitForwardBackwardPass::runOnOperation() {
     if (!matched)
       return signalPassFailure();
   }
+  // The evaluation's activations, too, leave with the layout the next
+  // stage's evaluation takes them in.
+  for (int64_t stage = 0; stage + 1 < numStages; ++stage)
+    if (func::FuncOp evaluate = function(stage, "evaluate"))
+      if (failed(matchLayouts(evaluate, function(stage + 1, "evaluate"))))
+        return signalPassFailure();
   // The marks have served.
   module.walk([](Operation *op) {
     op->removeAttr(TesselDialect::kPipelineForwardAttrName);

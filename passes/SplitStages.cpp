@@ -7,7 +7,9 @@
 // activations that cross from stage s-1 and, unless it is the last, the
 // cotangents of the activations it hands to stage s+1; it returns a scalar
 // whose gradient is the stage's part of the model's gradient, so that
-// tessel-pipeline-autodiff can differentiate each stage as a loss.
+// tessel-pipeline-autodiff can differentiate each stage as a loss. A
+// model's `evaluate`, where its layer calls fall into the same stages, is
+// cut likewise into `stage{s}_evaluate`, forward only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,7 +66,95 @@ private:
                           unsigned numStages, ArrayRef<Operation *> ops,
                           ArrayRef<unsigned> stageOf,
                           ArrayRef<SmallVector<Value>> crossing);
+  /// Cuts `evaluate` into `stage{s}_evaluate` functions at the stages of its
+  /// layer calls, after `after`; nothing, after a warning that says why the
+  /// pipelined program has no evaluation, where it cannot be cut.
+  SmallVector<func::FuncOp> splitEvaluate(func::FuncOp evaluate,
+                                          Operation *after,
+                                          const layout::PipelineSpec &pipeline,
+                                          unsigned numStages);
 };
+
+/// The values each stage receives from the stage before it, by the stage
+/// that receives them: made before it and used there or later, in the
+/// order they are made. `nonFloat` is the first op one of whose crossing
+/// values is not a float tensor (only those can cross), if any.
+struct Crossing {
+  SmallVector<SmallVector<Value>> into;
+  Operation *nonFloat = nullptr;
+  Type nonFloatType;
+  unsigned nonFloatFrom = 0, nonFloatTo = 0;
+};
+
+Crossing findCrossing(ArrayRef<Operation *> ops, ArrayRef<unsigned> stageOf,
+                      unsigned numStages) {
+  llvm::DenseMap<Operation *, unsigned> stageOfOp;
+  for (auto [op, stage] : llvm::zip(ops, stageOf))
+    stageOfOp[op] = stage;
+  Crossing crossing;
+  crossing.into.resize(numStages + 1);
+  for (auto [op, stage] : llvm::zip(ops, stageOf)) {
+    if (isFree(op))
+      continue;
+    for (Value result : op->getResults()) {
+      unsigned lastUse = stage;
+      for (Operation *user : result.getUsers())
+        lastUse = std::max(lastUse, isa<func::ReturnOp>(user)
+                                        ? unsigned(numStages - 1)
+                                        : stageOfOp.lookup(user));
+      if (lastUse == stage)
+        continue;
+      auto type = dyn_cast<NamedTensorType>(result.getType());
+      if ((!type || !isa<FloatType>(type.getElementType())) &&
+          !crossing.nonFloat) {
+        crossing.nonFloat = op;
+        crossing.nonFloatType = result.getType();
+        crossing.nonFloatFrom = stage;
+        crossing.nonFloatTo = lastUse;
+      }
+      for (unsigned b = stage + 1; b <= lastUse; ++b)
+        crossing.into[b].push_back(result);
+    }
+  }
+  return crossing;
+}
+
+/// The data arguments of `func` that the ops of stage `stage` read (and,
+/// for the last stage, that `func` returns), in `func`'s order.
+llvm::SetVector<Value> dataUsedBy(func::FuncOp func, unsigned stage, bool last,
+                                  ArrayRef<Operation *> ops,
+                                  ArrayRef<unsigned> stageOf) {
+  llvm::SetVector<Value> used;
+  for (auto [op, opStage] : llvm::zip(ops, stageOf))
+    if (opStage == stage)
+      for (Value operand : op->getOperands())
+        if (isa<BlockArgument>(operand))
+          used.insert(operand);
+  if (last)
+    for (Value returned : func.getBody().front().getTerminator()->getOperands())
+      if (isa<BlockArgument>(returned))
+        used.insert(returned);
+  llvm::SetVector<Value> ordered;
+  for (BlockArgument argument : func.getArguments())
+    if (used.contains(argument))
+      ordered.insert(argument);
+  return ordered;
+}
+
+/// Clones stage `stage`'s ops of `ops` at the builder's insertion point
+/// (what reads nothing, where it is used) with `mapping`.
+void cloneStageOps(OpBuilder &builder, IRMapping &mapping, unsigned stage,
+                   ArrayRef<Operation *> ops, ArrayRef<unsigned> stageOf) {
+  for (auto [op, opStage] : llvm::zip(ops, stageOf)) {
+    if (opStage != stage || isFree(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp();
+          producer && isFree(producer) && !mapping.contains(operand))
+        builder.clone(*producer, mapping);
+    builder.clone(*op, mapping);
+  }
+}
 
 std::optional<layout::PipelineSpec>
 TesselSplitStagesPass::readPipeline(int64_t &numStages) {
@@ -219,25 +309,16 @@ func::FuncOp TesselSplitStagesPass::buildStage(
   };
 
   // The data this stage reads, in the loss function's order.
-  llvm::SetVector<Value> dataUsed;
-  for (auto [op, opStage] : llvm::zip(ops, stageOf))
-    if (opStage == stage)
-      for (Value operand : op->getOperands())
-        if (isa<BlockArgument>(operand))
-          dataUsed.insert(operand);
-  if (last)
-    for (Value returned : loss.getBody().front().getTerminator()->getOperands())
-      if (isa<BlockArgument>(returned))
-        dataUsed.insert(returned);
+  llvm::SetVector<Value> dataUsed = dataUsedBy(loss, stage, last, ops, stageOf);
   SmallVector<Type> argumentTypes;
   SmallVector<DictionaryAttr> argumentAttrs;
-  for (BlockArgument argument : loss.getArguments())
-    if (dataUsed.contains(argument)) {
-      argumentTypes.push_back(argument.getType());
-      argumentAttrs.push_back(loss.getArgAttrDict(argument.getArgNumber())
-                                  ? loss.getArgAttrDict(argument.getArgNumber())
-                                  : builder.getDictionaryAttr({}));
-    }
+  for (Value data : dataUsed) {
+    auto argument = cast<BlockArgument>(data);
+    argumentTypes.push_back(argument.getType());
+    argumentAttrs.push_back(loss.getArgAttrDict(argument.getArgNumber())
+                                ? loss.getArgAttrDict(argument.getArgNumber())
+                                : builder.getDictionaryAttr({}));
+  }
   ArrayRef<Value> inputs = crossing[stage];
   for (auto [k, input] : llvm::enumerate(inputs)) {
     argumentTypes.push_back(input.getType());
@@ -259,31 +340,21 @@ func::FuncOp TesselSplitStagesPass::buildStage(
 
   IRMapping mapping;
   unsigned next = 0;
-  for (BlockArgument argument : loss.getArguments())
-    if (dataUsed.contains(argument))
-      mapping.map(argument, body->getArgument(next++));
+  for (Value data : dataUsed)
+    mapping.map(data, body->getArgument(next++));
   for (Value input : inputs)
     mapping.map(input, body->getArgument(next++));
   unsigned firstCotangent = next;
-  // What reads nothing is made where it is used.
-  auto cloneFreeOperands = [&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (Operation *producer = operand.getDefiningOp();
-          producer && isFree(producer) && !mapping.contains(operand))
-        builder.clone(*producer, mapping);
-  };
-  for (auto [op, opStage] : llvm::zip(ops, stageOf)) {
-    if (opStage != stage || isFree(op))
-      continue;
-    cloneFreeOperands(op);
-    builder.clone(*op, mapping);
-  }
+  cloneStageOps(builder, mapping, stage, ops, stageOf);
 
   Value result;
   if (last) {
-    Operation *terminator = loss.getBody().front().getTerminator();
-    cloneFreeOperands(terminator);
-    result = mapping.lookup(terminator->getOperand(0));
+    Value loss0 = loss.getBody().front().getTerminator()->getOperand(0);
+    // A loss that reads nothing (a constant) is made here.
+    if (Operation *producer = loss0.getDefiningOp();
+        producer && isFree(producer) && !mapping.contains(loss0))
+      builder.clone(*producer, mapping);
+    result = mapping.lookup(loss0);
   } else {
     // sum(output * cotangent) over every output: its gradient with respect
     // to the stage's inputs and parameters is the vector-Jacobian product
@@ -306,6 +377,130 @@ func::FuncOp TesselSplitStagesPass::buildStage(
   func.setFunctionType(
       builder.getFunctionType(argumentTypes, TypeRange{result.getType()}));
   return func;
+}
+
+/// Builds `stage{stage}_evaluate` after `after`: stage `stage`'s ops of
+/// `evaluate`, from the data they read and the activations the stage before
+/// sends, returning the activations the next stage reads or, for the last
+/// stage, what `evaluate` returns (its loss and count of right
+/// predictions), named as it names them.
+func::FuncOp buildEvaluateStage(func::FuncOp evaluate, Operation *after,
+                                unsigned stage, unsigned numStages,
+                                ArrayRef<Operation *> ops,
+                                ArrayRef<unsigned> stageOf,
+                                ArrayRef<SmallVector<Value>> crossing) {
+  OpBuilder builder(after->getContext());
+  auto named = [&](const std::string &name) {
+    return builder.getDictionaryAttr({builder.getNamedAttr(
+        TesselDialect::kNameAttrName, builder.getStringAttr(name))});
+  };
+  bool last = stage + 1 == numStages;
+  llvm::SetVector<Value> dataUsed =
+      dataUsedBy(evaluate, stage, last, ops, stageOf);
+  SmallVector<Type> argumentTypes;
+  SmallVector<DictionaryAttr> argumentAttrs;
+  for (Value data : dataUsed) {
+    auto argument = cast<BlockArgument>(data);
+    argumentTypes.push_back(argument.getType());
+    DictionaryAttr attrs = evaluate.getArgAttrDict(argument.getArgNumber());
+    argumentAttrs.push_back(attrs ? attrs : builder.getDictionaryAttr({}));
+  }
+  for (auto [k, input] : llvm::enumerate(crossing[stage])) {
+    argumentTypes.push_back(input.getType());
+    argumentAttrs.push_back(named(boundaryName(stage, k)));
+  }
+  builder.setInsertionPointAfter(after);
+  auto func = func::FuncOp::create(builder, evaluate.getLoc(),
+                                   stageFunctionName(stage, "evaluate"),
+                                   builder.getFunctionType(argumentTypes, {}));
+  func.setAllArgAttrs(argumentAttrs);
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  IRMapping mapping;
+  unsigned next = 0;
+  for (Value data : dataUsed)
+    mapping.map(data, body->getArgument(next++));
+  for (Value input : crossing[stage])
+    mapping.map(input, body->getArgument(next++));
+  cloneStageOps(builder, mapping, stage, ops, stageOf);
+
+  SmallVector<Value> results;
+  SmallVector<DictionaryAttr> resultAttrs;
+  if (last) {
+    for (auto [index, returned] : llvm::enumerate(
+             evaluate.getBody().front().getTerminator()->getOperands())) {
+      if (Operation *producer = returned.getDefiningOp();
+          producer && isFree(producer) && !mapping.contains(returned))
+        builder.clone(*producer, mapping);
+      results.push_back(mapping.lookup(returned));
+      DictionaryAttr attrs = evaluate.getResultAttrDict(index);
+      resultAttrs.push_back(attrs ? attrs : builder.getDictionaryAttr({}));
+    }
+  } else {
+    for (auto [k, output] : llvm::enumerate(crossing[stage + 1])) {
+      results.push_back(mapping.lookup(output));
+      resultAttrs.push_back(named(boundaryName(stage + 1, k)));
+    }
+  }
+  func::ReturnOp::create(builder, evaluate.getLoc(), results);
+  func.setFunctionType(
+      builder.getFunctionType(argumentTypes, ValueRange(results).getTypes()));
+  func.setAllResultAttrs(resultAttrs);
+  return func;
+}
+
+SmallVector<func::FuncOp>
+TesselSplitStagesPass::splitEvaluate(func::FuncOp evaluate, Operation *after,
+                                     const layout::PipelineSpec &pipeline,
+                                     unsigned numStages) {
+  // The loss's cut, made of the evaluation: what would be an error there
+  // is the reason the program has no evaluation.
+  std::string reason;
+  FailureOr<SmallVector<unsigned>> stageOf = failure();
+  {
+    ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &note) {
+      if (reason.empty())
+        reason = note.str();
+      return success();
+    });
+    if (!evaluate.getBody().hasOneBlock())
+      reason = "its body has more than one block";
+    else
+      stageOf = assignStages(evaluate, pipeline, numStages);
+  }
+  SmallVector<Operation *> ops;
+  Crossing crossing;
+  if (succeeded(stageOf)) {
+    for (Operation &op : evaluate.getBody().front().without_terminator())
+      ops.push_back(&op);
+    crossing = findCrossing(ops, *stageOf, numStages);
+    if (crossing.nonFloat) {
+      llvm::raw_string_ostream text(reason);
+      text << "a value of type " << crossing.nonFloatType
+           << " crosses from stage " << crossing.nonFloatFrom << " to stage "
+           << crossing.nonFloatTo << "; only float activations can cross";
+    }
+    for (unsigned stage = 1; stage < numStages && reason.empty(); ++stage)
+      if (crossing.into[stage].empty())
+        reason = "its stage " + std::to_string(stage - 1) +
+                 " hands nothing to stage " + std::to_string(stage);
+  }
+  if (failed(stageOf) || !reason.empty()) {
+    llvm::StringRef because(reason);
+    because.consume_front("pipeline: ");
+    evaluate.emitWarning()
+        << "pipeline: @" << evaluate.getSymName()
+        << " is left out of the pipelined program, which then cannot "
+           "evaluate: "
+        << because;
+    return {};
+  }
+  SmallVector<func::FuncOp> stages;
+  for (unsigned stage = 0; stage < numStages; ++stage)
+    stages.push_back(buildEvaluateStage(
+        evaluate, stages.empty() ? after : stages.back().getOperation(), stage,
+        numStages, ops, *stageOf, crossing.into));
+  return stages;
 }
 
 void TesselSplitStagesPass::runOnOperation() {
@@ -346,41 +541,22 @@ void TesselSplitStagesPass::runOnOperation() {
   SmallVector<Operation *> ops;
   for (Operation &op : loss.getBody().front().without_terminator())
     ops.push_back(&op);
-  llvm::DenseMap<Operation *, unsigned> stageOfOp;
-  for (auto [op, stage] : llvm::zip(ops, *stageOf))
-    stageOfOp[op] = stage;
-  // crossing[b]: the values that stage b receives from stage b-1, in the
-  // order they are computed: made before b, used at b or later.
-  SmallVector<SmallVector<Value>> crossing(numStages + 1);
-  for (auto [op, stage] : llvm::zip(ops, *stageOf)) {
-    if (isFree(op))
-      continue;
-    for (Value result : op->getResults()) {
-      unsigned lastUse = stage;
-      for (Operation *user : result.getUsers())
-        lastUse = std::max(lastUse, isa<func::ReturnOp>(user)
-                                        ? unsigned(numStages - 1)
-                                        : stageOfOp.lookup(user));
-      if (lastUse == stage)
-        continue;
-      auto type = dyn_cast<NamedTensorType>(result.getType());
-      if (!type || !isa<FloatType>(type.getElementType())) {
-        op->emitError() << "pipeline: a value of type " << result.getType()
-                        << " crosses from stage " << stage << " to stage "
-                        << lastUse
-                        << "; only float activations can cross stages "
-                           "(compute it where it is used)";
-        return signalPassFailure();
-      }
-      for (unsigned b = stage + 1; b <= lastUse; ++b)
-        crossing[b].push_back(result);
-    }
+  // crossing.into[b]: the values that stage b receives from stage b-1.
+  Crossing crossing = findCrossing(ops, *stageOf, numStages);
+  if (crossing.nonFloat) {
+    crossing.nonFloat->emitError()
+        << "pipeline: a value of type " << crossing.nonFloatType
+        << " crosses from stage " << crossing.nonFloatFrom << " to stage "
+        << crossing.nonFloatTo
+        << "; only float activations can cross stages (compute it where it "
+           "is used)";
+    return signalPassFailure();
   }
 
   // A stage that hands nothing on computes nothing the loss depends on; its
   // step would have no loss to differentiate.
   for (unsigned stage = 1; stage < numStages; ++stage)
-    if (crossing[stage].empty()) {
+    if (crossing.into[stage].empty()) {
       loss.emitError() << "pipeline: stage " << stage - 1
                        << " hands nothing to stage " << stage << " (the "
                        << "loss of @" << functionName << " does not depend on "
@@ -391,9 +567,9 @@ void TesselSplitStagesPass::runOnOperation() {
 
   SmallVector<func::FuncOp> stages;
   for (unsigned stage = 0; stage < numStages; ++stage)
-    stages.push_back(buildStage(
-        loss, stages.empty() ? loss.getOperation() : stages.back(), stage,
-        numStages, ops, *stageOf, crossing));
+    stages.push_back(
+        buildStage(loss, stages.empty() ? loss.getOperation() : stages.back(),
+                   stage, numStages, ops, *stageOf, crossing.into));
 
   OpBuilder builder(&getContext());
   module->setAttr(
@@ -410,8 +586,14 @@ void TesselSplitStagesPass::runOnOperation() {
                                builder.getStringAttr(pipeline->batchDim)),
           builder.getNamedAttr("stages", builder.getI64IntegerAttr(numStages)),
       }));
-  // A pipelined program is a training step: the stage functions replace the
-  // loss, and other entry points (an evaluation) are not part of it.
+  // The evaluation is cut into stages as the loss is, where it can be.
+  if (auto evaluate = module.lookupSymbol<func::FuncOp>("evaluate");
+      evaluate && !evaluate.isExternal() && evaluate != loss)
+    llvm::append_range(
+        stages, splitEvaluate(evaluate, stages.back(), *pipeline, numStages));
+  // A pipelined program trains and evaluates: the stage functions replace
+  // the loss and the evaluation, and other entry points (a decoder) are not
+  // part of it.
   SmallVector<func::FuncOp> others;
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !llvm::is_contained(stages, func))

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <system_error>
 
@@ -50,6 +52,27 @@ const ValueSpec *trainingTokens(const ProgramMetadata &metadata) {
               argumentOf(metadata, stage.forward.c_str(), "tokens"))
         return tokens;
   return argumentOf(metadata, "train_step", "tokens");
+}
+
+/// Whether the program evaluates: it has `evaluate`, or, pipelined, every
+/// stage has its part of it.
+bool hasEvaluation(const ProgramMetadata &metadata) {
+  if (metadata.pipeline)
+    return std::all_of(
+        metadata.pipeline->stages.begin(), metadata.pipeline->stages.end(),
+        [](const PipelineStageSpec &stage) { return !stage.evaluate.empty(); });
+  return metadata.findFunction("evaluate") != nullptr;
+}
+
+/// The `tokens` of the evaluation: evaluate's, or in a pipelined program
+/// those of the first stage whose part of it takes them.
+const ValueSpec *evaluationTokens(const ProgramMetadata &metadata) {
+  if (metadata.pipeline)
+    for (const PipelineStageSpec &stage : metadata.pipeline->stages)
+      if (const ValueSpec *tokens =
+              argumentOf(metadata, stage.evaluate.c_str(), "tokens"))
+        return tokens;
+  return argumentOf(metadata, "evaluate", "tokens");
 }
 
 /// The bytes per window of a `tokens` argument.
@@ -116,11 +139,10 @@ std::optional<RunData> loadText(const Options &options,
 std::optional<RunData> loadRunData(const Options &options,
                                    const ProgramMetadata &metadata,
                                    std::string &error) {
-  bool evaluates = metadata.findFunction("evaluate") != nullptr;
+  bool evaluates = hasEvaluation(metadata);
   if (const ValueSpec *tokens = trainingTokens(metadata);
       tokens && !holdsNpyFiles(options.dataDir))
-    return loadText(options, *tokens,
-                    argumentOf(metadata, "evaluate", "tokens"), evaluates,
+    return loadText(options, *tokens, evaluationTokens(metadata), evaluates,
                     error);
 
   RunData data;

@@ -11,31 +11,60 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 namespace tessel::driver {
 
 double EvaluationResult::perplexity() const { return std::exp(meanLoss); }
 
-std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
-                                           tessel_function_t evaluate,
-                                           const Dataset &heldOut,
-                                           std::string &error) {
-  Evaluator evaluator(function, evaluate, heldOut);
-  for (size_t i = 0; i < function.results.size(); ++i) {
-    if (function.results[i].name == "loss")
-      evaluator.lossResult = static_cast<int>(i);
-    if (function.results[i].name == "correct")
-      evaluator.correctResult = static_cast<int>(i);
-  }
-  if (evaluator.lossResult < 0 || evaluator.correctResult < 0) {
-    error = "evaluate must return scalars named 'loss' and 'correct'";
-    return std::nullopt;
-  }
+nlohmann::json evaluationRecord(const std::string &split, int64_t afterStep,
+                                const EvaluationResult &result) {
+  nlohmann::json record = {{"split", split},
+                           {"after_step", afterStep},
+                           {"loss", result.meanLoss},
+                           {"accuracy", result.accuracy()},
+                           {"examples", result.examples},
+                           {"predictions", result.predictions},
+                           {"forward_seconds", result.forwardSeconds}};
+  if (result.languageModel)
+    record["perplexity"] = result.perplexity();
+  return record;
+}
+
+std::string describeEvaluation(const EvaluationResult &result) {
+  std::string text = fmt::format("loss {:.4f}  accuracy {:.2f}%",
+                                 result.meanLoss, 100 * result.accuracy());
+  if (result.languageModel)
+    text += fmt::format("  perplexity {:.2f}", result.perplexity());
+  return text;
+}
+
+void printTestEvaluation(const EvaluationResult &result) {
+  double seconds = result.forwardSeconds;
+  std::string counted = result.languageModel
+                            ? fmt::format("{} positions in {} sequences",
+                                          result.predictions, result.examples)
+                            : fmt::format("{} examples", result.predictions);
+  fmt::print("test accuracy {:.2f}% ({:.0f} of {}), loss {:.4f}{}; "
+             "forward passes {:.3f}s ({:.0f} examples/s)\n",
+             100 * result.accuracy(), result.correct, counted, result.meanLoss,
+             result.languageModel
+                 ? fmt::format(", perplexity {:.2f}", result.perplexity())
+                 : "",
+             seconds, result.examples / seconds);
+  std::fflush(stdout);
+}
+
+std::optional<EvaluationFeeds> evaluationFeeds(const FunctionSpec &function,
+                                               const Dataset &heldOut,
+                                               std::string &error) {
   // The data arguments: those named after an array of a .npy dataset, a
   // text corpus's tokens and targets, or else Fashion-MNIST's images and
   // labels. The rest are trained tensors, found by name when it runs.
   bool arrays = !heldOut.arrays.empty(), text = !heldOut.text.empty();
-  const ValueSpec *firstData = nullptr, *predicted = nullptr;
+  EvaluationFeeds fed;
+  const ValueSpec *&firstData = fed.firstData;
+  const ValueSpec *&predicted = fed.predicted;
   for (const ValueSpec &argument : function.arguments) {
     const std::string &name = argument.name;
     Feed feed = Feed::State;
@@ -48,7 +77,7 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
     else if (name == "dropout_step" && argument.global.numElements() == 1 &&
              !ref::isFloatType(argument.global.type))
       feed = Feed::DropoutStep;
-    evaluator.feeds.push_back(feed);
+    fed.feeds.push_back(feed);
     if (feed == Feed::State || feed == Feed::DropoutStep)
       continue;
     if (feed == Feed::Array)
@@ -69,12 +98,6 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
     if (name == "targets" || (name == "labels" && !predicted))
       predicted = &argument;
   }
-  if (!firstData) {
-    error = arrays ? "evaluate has no argument named after a held-out array"
-            : text ? "evaluate of a language model takes no 'tokens'"
-                   : "evaluate has no 'images' argument";
-    return std::nullopt;
-  }
   if (text) {
     int64_t window = heldOut.textStride;
     for (const ValueSpec &argument : function.arguments)
@@ -87,6 +110,37 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
             argument.global.numElements() / batchSizeOf(argument), window);
         return std::nullopt;
       }
+  }
+  return fed;
+}
+
+std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
+                                           tessel_function_t evaluate,
+                                           const Dataset &heldOut,
+                                           std::string &error) {
+  Evaluator evaluator(function, evaluate, heldOut);
+  for (size_t i = 0; i < function.results.size(); ++i) {
+    if (function.results[i].name == "loss")
+      evaluator.lossResult = static_cast<int>(i);
+    if (function.results[i].name == "correct")
+      evaluator.correctResult = static_cast<int>(i);
+  }
+  if (evaluator.lossResult < 0 || evaluator.correctResult < 0) {
+    error = "evaluate must return scalars named 'loss' and 'correct'";
+    return std::nullopt;
+  }
+  std::optional<EvaluationFeeds> fed =
+      evaluationFeeds(function, heldOut, error);
+  if (!fed)
+    return std::nullopt;
+  evaluator.feeds = std::move(fed->feeds);
+  const ValueSpec *firstData = fed->firstData, *predicted = fed->predicted;
+  bool arrays = !heldOut.arrays.empty(), text = !heldOut.text.empty();
+  if (!firstData) {
+    error = arrays ? "evaluate has no argument named after a held-out array"
+            : text ? "evaluate of a language model takes no 'tokens'"
+                   : "evaluate has no 'images' argument";
+    return std::nullopt;
   }
   evaluator.languageModel = text || (predicted && predicted->name == "targets");
   evaluator.batchSize = batchSizeOf(*firstData);

@@ -19,6 +19,8 @@
 #include "driver/Metadata.h"
 #include "tessel/runtime/program.h"
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -46,6 +48,36 @@ struct EvaluationResult {
   /// number of equally likely next bytes.
   double perplexity() const;
 };
+
+/// The metrics line of an evaluation on `split` ("validation" or "test")
+/// after step `afterStep` (counted from 1).
+nlohmann::json evaluationRecord(const std::string &split, int64_t afterStep,
+                                const EvaluationResult &result);
+
+/// "loss 0.4321  accuracy 85.12%[  perplexity 3.21]", for progress lines.
+std::string describeEvaluation(const EvaluationResult &result);
+
+/// Prints the test evaluation's line ("test accuracy 85.12% (8512 of 10000
+/// examples), loss 0.4321; forward passes ..."), which scripts read.
+void printTestEvaluation(const EvaluationResult &result);
+
+/// How a function that runs on held-out data is fed: each argument's
+/// source (data by its name, the rest trained state), and the data
+/// arguments that tell the batch size and what `correct` counts.
+struct EvaluationFeeds {
+  std::vector<Feed> feeds;
+  /// The first data argument; null when the function reads none (a
+  /// pipeline stage in the middle).
+  const ValueSpec *firstData = nullptr;
+  /// `targets` or `labels`, whose elements `correct` counts; may be null.
+  const ValueSpec *predicted = nullptr;
+};
+
+/// The feeds of `function` from `heldOut`; an error when a data argument
+/// does not fit the data or two have different batch sizes.
+std::optional<EvaluationFeeds> evaluationFeeds(const FunctionSpec &function,
+                                               const Dataset &heldOut,
+                                               std::string &error);
 
 /// Runs a program's evaluate over a held-out dataset.
 class Evaluator {

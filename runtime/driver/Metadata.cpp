@@ -165,9 +165,12 @@ PipelineSpec parsePipeline(const json &object,
                                 get<std::string>(entry, "forward", stage),
                                 get<std::string>(entry, "backward", stage),
                                 get<std::string>(entry, "apply", stage)};
-    for (const std::string *name : {&functions.init, &functions.forward,
-                                    &functions.backward, &functions.apply})
-      if (!metadata.findFunction(*name))
+    if (entry.contains("evaluate"))
+      functions.evaluate = get<std::string>(entry, "evaluate", stage);
+    for (const std::string *name :
+         {&functions.init, &functions.forward, &functions.backward,
+          &functions.apply, &functions.evaluate})
+      if (!name->empty() && !metadata.findFunction(*name))
         throw OpError(fmt::format("{}: the function '{}' is not among the "
                                   "program's functions",
                                   stage, *name));

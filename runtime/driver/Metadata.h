@@ -56,6 +56,9 @@ struct PipelineStageSpec {
   std::string forward;
   std::string backward;
   std::string apply;
+  /// The stage's part of the model's evaluate (forward only); empty when
+  /// the program has none.
+  std::string evaluate;
 };
 
 /// A pipelined program's "pipeline" object: the stages are the coordinates

@@ -5,11 +5,14 @@
 #include "driver/Agreement.h"
 #include "driver/Batches.h"
 #include "driver/DataSources.h"
+#include "driver/Evaluation.h"
 #include "driver/FiniteState.h"
 #include "driver/HostCopies.h"
 #include "driver/PipelineCheckpoint.h"
+#include "driver/PipelineEvaluation.h"
 #include "driver/PipelineSchedule.h"
 #include "driver/Schedule.h"
+#include "driver/StageLinks.h"
 #include "driver/TrainingData.h"
 #include "driver/TrainingReport.h"
 #include "driver/Watchdog.h"
@@ -81,46 +84,6 @@ const ValueSpec *resultNamed(const FunctionSpec &function,
       return &result;
   return nullptr;
 }
-
-/// Buffers of tessel_rt_alloc by name, freed with the map.
-class Buffers {
-public:
-  explicit Buffers(tessel_context_t *context) : context(context) {}
-  Buffers(Buffers &&other) noexcept
-      : context(other.context), buffers(std::move(other.buffers)) {
-    other.buffers.clear();
-  }
-  Buffers(const Buffers &) = delete;
-  Buffers &operator=(const Buffers &) = delete;
-  ~Buffers() { clear(); }
-
-  void clear() {
-    for (auto &[name, buffer] : buffers)
-      tessel_rt_free(context, buffer);
-    buffers.clear();
-  }
-  /// Takes `buffer` as `name`, freeing the one it replaces.
-  void put(const std::string &name, void *buffer) {
-    void *&slot = buffers[name];
-    tessel_rt_free(context, slot);
-    slot = buffer;
-  }
-  void *find(const std::string &name) const {
-    auto it = buffers.find(name);
-    return it == buffers.end() ? nullptr : it->second;
-  }
-  void erase(const std::string &name) {
-    auto it = buffers.find(name);
-    if (it == buffers.end())
-      return;
-    tessel_rt_free(context, it->second);
-    buffers.erase(it);
-  }
-
-private:
-  tessel_context_t *context;
-  std::map<std::string, void *> buffers;
-};
 
 /// What one rank runs: its stage's functions, checked against each other
 /// and against the neighbouring stages' (the messages' contents).
@@ -349,118 +312,6 @@ planStage(const ProgramMetadata &metadata, const Dataset &dataset,
   return std::nullopt;
 }
 
-/// One message of the step between neighbouring stages: the bytes of its
-/// tensors one after the other, in host memory until it has gone.
-struct Message {
-  MPI_Request request = MPI_REQUEST_NULL;
-  std::vector<unsigned char> bytes;
-};
-
-/// The messages with the neighbouring stages, on a communicator of their
-/// own; a message's tag is its micro-batch and its direction.
-class StageLinks {
-public:
-  enum Direction { Activations = 0, Cotangents = 1 };
-
-  StageLinks(tessel_context_t *context, int64_t before, int64_t after)
-      : context(context), before(before), after(after) {
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  }
-  ~StageLinks() {
-    waitForSends();
-    for (auto &[key, message] : receives)
-      if (message->request != MPI_REQUEST_NULL) {
-        MPI_Cancel(&message->request);
-        MPI_Wait(&message->request, MPI_STATUS_IGNORE);
-      }
-    MPI_Comm_free(&comm);
-  }
-  StageLinks(const StageLinks &) = delete;
-  StageLinks &operator=(const StageLinks &) = delete;
-
-  static int tag(Direction direction, int64_t microbatch) {
-    return static_cast<int>(2 * microbatch + direction);
-  }
-
-  /// Starts receiving micro-batch `microbatch`'s message in `direction`
-  /// (from the stage before for activations, after for cotangents), unless
-  /// that has started.
-  void expect(Direction direction, int64_t microbatch,
-              const std::vector<const ValueSpec *> &tensors) {
-    auto key = std::make_pair(direction, microbatch);
-    if (receives.count(key))
-      return;
-    auto message = std::make_unique<Message>();
-    message->bytes.resize(static_cast<size_t>(bytesOf(tensors)));
-    MPI_Irecv(message->bytes.data(), static_cast<int>(message->bytes.size()),
-              MPI_BYTE,
-              static_cast<int>(direction == Activations ? before : after),
-              tag(direction, microbatch), comm, &message->request);
-    receives[key] = std::move(message);
-  }
-
-  /// Waits for the message and puts its tensors in buffers of their own.
-  void receive(Direction direction, int64_t microbatch,
-               const std::vector<const ValueSpec *> &tensors, Buffers &into) {
-    expect(direction, microbatch, tensors);
-    auto it = receives.find({direction, microbatch});
-    MPI_Wait(&it->second->request, MPI_STATUS_IGNORE);
-    size_t offset = 0;
-    for (const ValueSpec *tensor : tensors) {
-      auto bytes = static_cast<size_t>(tensor->local.numBytes());
-      void *buffer = tessel_rt_alloc(context, tensor->local.numBytes());
-      runtime::activeBackend().copyToBuffer(
-          *context, buffer, it->second->bytes.data() + offset, bytes);
-      into.put(tensor->name, buffer);
-      offset += bytes;
-    }
-    receives.erase(it);
-  }
-
-  /// Sends the tensors (by name from `from`) without waiting for them to
-  /// arrive.
-  void send(Direction direction, int64_t microbatch,
-            const std::vector<const ValueSpec *> &tensors,
-            const Buffers &from) {
-    auto message = std::make_unique<Message>();
-    message->bytes.resize(static_cast<size_t>(bytesOf(tensors)));
-    size_t offset = 0;
-    for (const ValueSpec *tensor : tensors) {
-      auto bytes = static_cast<size_t>(tensor->local.numBytes());
-      runtime::activeBackend().copyFromBuffer(*context,
-                                              message->bytes.data() + offset,
-                                              from.find(tensor->name), bytes);
-      offset += bytes;
-    }
-    MPI_Isend(message->bytes.data(), static_cast<int>(message->bytes.size()),
-              MPI_BYTE,
-              static_cast<int>(direction == Activations ? after : before),
-              tag(direction, microbatch), comm, &message->request);
-    sends.push_back(std::move(message));
-  }
-
-  /// Waits until every message sent has gone (the end of a step).
-  void waitForSends() {
-    for (auto &message : sends)
-      MPI_Wait(&message->request, MPI_STATUS_IGNORE);
-    sends.clear();
-  }
-
-  static int64_t bytesOf(const std::vector<const ValueSpec *> &tensors) {
-    int64_t bytes = 0;
-    for (const ValueSpec *tensor : tensors)
-      bytes += tensor->local.numBytes();
-    return bytes;
-  }
-
-private:
-  tessel_context_t *context;
-  int64_t before, after;
-  MPI_Comm comm = MPI_COMM_NULL;
-  std::map<std::pair<Direction, int64_t>, std::unique_ptr<Message>> receives;
-  std::vector<std::unique_ptr<Message>> sends;
-};
-
 /// The sums of the gradients over a step's micro-batches, added by the
 /// executor's tessel.add (on the backend that holds them).
 class GradientSums {
@@ -508,7 +359,7 @@ private:
     void *site = nullptr;
   };
   tessel_context_t *context;
-  Buffers sums;
+  NamedBuffers sums;
   std::map<std::string, Adder> adders;
 };
 
@@ -584,15 +435,83 @@ private:
   std::vector<MPI_Comm> comms;
 };
 
-/// The options a pipelined program cannot honour yet, refused rather than
-/// ignored.
-std::optional<std::string> unsupportedOption(const Options &options) {
-  if (options.evalEvery > 0 || !options.evalData.empty() ||
-      options.evalBatches > 0)
-    return std::string("evaluation (--eval-every, --eval-data, "
-                       "--eval-batches) is not supported for a pipelined "
-                       "program yet: it has no evaluate function");
-  return std::nullopt;
+/// The tensors `receiver` takes by the names `sender` returns them under
+/// (the activations one stage's function sends the next), in the
+/// receiver's argument order.
+std::vector<const ValueSpec *> passedOn(const FunctionSpec &sender,
+                                        const FunctionSpec &receiver) {
+  std::vector<const ValueSpec *> tensors;
+  for (const ValueSpec &argument : receiver.arguments)
+    if (resultNamed(sender, argument.name))
+      tensors.push_back(&argument);
+  return tensors;
+}
+
+/// The evaluation of this rank's stage (PipelineEvaluation.h), when the
+/// options ask for one and there are held-out data; nothing otherwise, or
+/// after an error (`failed`), which every rank agrees on.
+std::optional<PipelineEvaluator> setUpEvaluation(
+    const Options &options, const ProgramMetadata &metadata,
+    const RunData &data, const StagePlan &plan,
+    const std::function<tessel_function_t(const std::string &)> &function,
+    int64_t rank, bool &failed) {
+  const PipelineSpec &pipeline = *metadata.pipeline;
+  failed = false;
+  bool evaluates = options.evaluate || options.evalEvery > 0;
+  bool cut = std::all_of(
+      pipeline.stages.begin(), pipeline.stages.end(),
+      [](const PipelineStageSpec &stage) { return !stage.evaluate.empty(); });
+  std::optional<std::string> problem;
+  if (evaluates && !cut && (options.evalEvery > 0 || !options.evalData.empty()))
+    problem = fmt::format(
+        "{}: the program has no evaluate function (tessel compile leaves "
+        "out, with a warning, a model's evaluate that it cannot cut into "
+        "the pipeline's stages)",
+        options.evalEvery > 0 ? "--eval-every" : "--eval-data");
+  else if (evaluates && cut && !data.heldOut && options.evalEvery > 0)
+    problem =
+        fmt::format("--eval-every: no held-out data ({})", data.noHeldOut);
+  if (anyRankFailed(rank, problem)) {
+    failed = true;
+    return std::nullopt;
+  }
+  if (!evaluates || !cut)
+    return std::nullopt;
+  if (!data.heldOut) {
+    if (rank == 0 && options.evaluate)
+      fmt::print("{}: not evaluating\n", data.noHeldOut);
+    return std::nullopt;
+  }
+  auto spec = [&](int64_t s) {
+    return metadata.findFunction(pipeline.stages[s].evaluate);
+  };
+  bool first = plan.stage == 0, last = plan.stage + 1 == plan.stages;
+  const FunctionSpec &mine = *spec(plan.stage);
+  std::string error;
+  std::optional<PipelineEvaluator> evaluator = PipelineEvaluator::create(
+      mine, function(mine.name), *plan.init, *data.heldOut, first, last,
+      first ? std::vector<const ValueSpec *>()
+            : passedOn(*spec(plan.stage - 1), mine),
+      last ? std::vector<const ValueSpec *>()
+           : passedOn(mine, *spec(plan.stage + 1)),
+      pipeline.microbatches, plan.microbatchSize, error);
+  if (anyRankFailed(rank, evaluator
+                              ? std::nullopt
+                              : std::optional<std::string>(fmt::format(
+                                    "{} ({})", error, data.heldOutSource)))) {
+    failed = true;
+    return std::nullopt;
+  }
+  int64_t validated = options.evalBatches > 0
+                          ? std::min(options.evalBatches, evaluator->batches())
+                          : evaluator->batches();
+  if (rank == 0)
+    fmt::print("evaluating on {}: {} batches of {}{}\n", data.heldOutSource,
+               evaluator->batches(), evaluator->examplesPerBatch(),
+               options.evalEvery > 0 && validated < evaluator->batches()
+                   ? fmt::format(" (validation: the first {})", validated)
+                   : "");
+  return evaluator;
 }
 
 /// Calls `function` with its arguments found by name by `lookup` (each
@@ -614,7 +533,7 @@ call(tessel_context_t *context, tessel_function_t compiled,
 /// (the results of its init function) holds an element that is not finite
 /// on some rank, printed as FiniteState.h says.
 bool stateIsNotFinite(tessel_context_t &context, const StagePlan &plan,
-                      const Buffers &state, int64_t rank,
+                      const NamedBuffers &state, int64_t rank,
                       const std::string &when, const std::string &then) {
   std::vector<StateTensor> tensors;
   for (const ValueSpec &spec : plan.init->results)
@@ -633,8 +552,6 @@ int trainPipelined(
   const layout::Mesh &mesh = metadata.mesh;
   const PipelineSpec &pipeline = *metadata.pipeline;
   std::string error;
-  if (anyRankFailed(rank, unsupportedOption(options)))
-    return 1;
   std::optional<RunData> data = loadRunData(options, metadata, error);
   if (anyRankFailed(rank,
                     data ? std::nullopt : std::optional<std::string>(error)))
@@ -685,7 +602,7 @@ int trainPipelined(
                  static_cast<int>(stage), &pipelineComm);
   SharedGradients shared(metadata, rank, rankOfStage(0), plan);
 
-  Buffers state(context);
+  NamedBuffers state(context);
   {
     std::vector<void *> results(plan.init->results.size(), nullptr);
     plan.initFunction(context, nullptr, results.data());
@@ -694,6 +611,19 @@ int trainPipelined(
   }
   auto stateOf = [&](const ValueSpec &argument) -> void * {
     return state.find(argument.name);
+  };
+  bool evaluationFailed = false;
+  std::optional<PipelineEvaluator> evaluator = setUpEvaluation(
+      options, metadata, *data, plan, function, rank, evaluationFailed);
+  if (evaluationFailed) {
+    MPI_Comm_free(&pipelineComm);
+    return 1;
+  }
+  auto evaluate = [&](int64_t maxBatches) {
+    return evaluator->run(
+        mesh, rank, context, links, pipelineComm,
+        [&](const std::string &name) { return state.find(name); }, maxBatches,
+        error);
   };
   // Checkpoints hold every stage's state, each tensor once, as an
   // unpipelined program's do (PipelineCheckpoint.h).
@@ -758,10 +688,10 @@ int trainPipelined(
     std::vector<int64_t> examples = batches.examplesOfStep(s, plan.batchSize);
     // What each micro-batch's backward needs from its forward: the data,
     // the activations received and the residuals, freed after it.
-    std::map<int64_t, Buffers> held;
+    std::map<int64_t, NamedBuffers> held;
     double lossSum = 0;
     auto dataOf = [&](const ValueSpec &argument, int64_t j) -> void * {
-      Buffers &mine = held.try_emplace(j, context).first->second;
+      NamedBuffers &mine = held.try_emplace(j, context).first->second;
       if (void *buffer = mine.find(argument.name))
         return buffer;
       void *buffer = tessel_rt_alloc(context, argument.local.numBytes());
@@ -791,7 +721,7 @@ int trainPipelined(
     for (size_t a = 0; a < actions.size(); ++a) {
       expectFor(a + 1);
       int64_t j = actions[a].microbatch;
-      Buffers &mine = held.try_emplace(j, context).first->second;
+      NamedBuffers &mine = held.try_emplace(j, context).first->second;
       if (actions[a].kind == Kind::Forward) {
         if (!first)
           links.receive(StageLinks::Activations, j, plan.inputsFromBefore,
@@ -823,7 +753,7 @@ int trainPipelined(
           if (!plan.backward->findArgument(result.name))
             mine.erase(result.name);
       } else {
-        Buffers cotangents(context);
+        NamedBuffers cotangents(context);
         if (!last)
           links.receive(StageLinks::Cotangents, j, plan.cotangentsFromAfter,
                         cotangents);
@@ -839,7 +769,7 @@ int trainPipelined(
                    return dataOf(argument, j);
                  });
         held.erase(j);
-        Buffers toBefore(context);
+        NamedBuffers toBefore(context);
         for (size_t i = 0; i < results.size(); ++i) {
           const ValueSpec &result = plan.backward->results[i];
           if (plan.gradients.count(result.name))
@@ -930,13 +860,30 @@ int trainPipelined(
     report.stepFinished(
         s, loss, lr, std::chrono::duration<double>(stepEnd - stepStart).count(),
         finite, extra);
-    if (report.isProgressStep(s)) {
-      if (!report.metricsWritten()) {
+    // Validation: the held-out split every --eval-every steps, between
+    // steps (its time is left out of the samples/s).
+    std::optional<EvaluationResult> validation;
+    if (evaluator && options.evalEvery > 0 &&
+        (s + 1) % options.evalEvery == 0) {
+      Clock::time_point validationStart = Clock::now();
+      validation = evaluate(options.evalBatches);
+      if (anyRankFailed(rank, validation ? std::nullopt
+                                         : std::optional<std::string>(error))) {
         status = 1;
         break;
       }
-      report.printProgress(s, loss, "");
+      report.leaveOutSince(validationStart);
+      report.record(evaluationRecord("validation", s + 1, *validation));
     }
+    if (report.isProgressStep(s) && !report.metricsWritten()) {
+      status = 1;
+      break;
+    }
+    if (report.isProgressStep(s) || validation)
+      report.printProgress(s, loss,
+                           validation ? "  |  validation " +
+                                            describeEvaluation(*validation)
+                                      : "");
     if (checkpoints && options.checkpointEvery > 0 &&
         (s + 1) % options.checkpointEvery == 0) {
       if (stateIsNotFinite(*context, plan, state, rank,
@@ -961,6 +908,18 @@ int trainPipelined(
     status = 1;
   if (status == 0)
     report.printSummary();
+  // The test evaluation: the same as validation, on every full batch of
+  // the held-out split.
+  if (status == 0 && evaluator && options.evaluate) {
+    std::optional<EvaluationResult> test = evaluate(/*maxBatches=*/0);
+    if (anyRankFailed(rank,
+                      test ? std::nullopt : std::optional<std::string>(error)))
+      status = 1;
+    else if (rank == 0) {
+      printTestEvaluation(*test);
+      report.record(evaluationRecord("test", options.steps, *test));
+    }
+  }
   MPI_Comm_free(&pipelineComm);
   if (status == 0 && !report.close())
     status = 1;

@@ -229,30 +229,6 @@ private:
   std::map<std::string, void *> buffers;
 };
 
-/// The metrics line of an evaluation on `split` ("validation" or "test")
-/// after step `afterStep` (counted from 1).
-nlohmann::json evaluationRecord(const std::string &split, int64_t afterStep,
-                                const EvaluationResult &result) {
-  nlohmann::json record = {{"split", split},
-                           {"after_step", afterStep},
-                           {"loss", result.meanLoss},
-                           {"accuracy", result.accuracy()},
-                           {"examples", result.examples},
-                           {"predictions", result.predictions},
-                           {"forward_seconds", result.forwardSeconds}};
-  if (result.languageModel)
-    record["perplexity"] = result.perplexity();
-  return record;
-}
-
-std::string describeEvaluation(const EvaluationResult &result) {
-  std::string text = fmt::format("loss {:.4f}  accuracy {:.2f}%",
-                                 result.meanLoss, 100 * result.accuracy());
-  if (result.languageModel)
-    text += fmt::format("  perplexity {:.2f}", result.perplexity());
-  return text;
-}
-
 } // namespace
 
 int train(const Options &options, const Program &program,
@@ -547,21 +523,7 @@ int train(const Options &options, const Program &program,
                       test ? std::nullopt : std::optional<std::string>(error)))
       return 1;
     if (rank == 0) {
-      double seconds = test->forwardSeconds;
-      // "test accuracy 85.12% (8512 of 10000 examples), loss 0.4321;
-      // forward passes ...", which scripts read.
-      std::string counted = test->languageModel
-                                ? fmt::format("{} positions in {} sequences",
-                                              test->predictions, test->examples)
-                                : fmt::format("{} examples", test->predictions);
-      fmt::print("test accuracy {:.2f}% ({:.0f} of {}), loss {:.4f}{}; "
-                 "forward passes {:.3f}s ({:.0f} examples/s)\n",
-                 100 * test->accuracy(), test->correct, counted, test->meanLoss,
-                 test->languageModel
-                     ? fmt::format(", perplexity {:.2f}", test->perplexity())
-                     : "",
-                 seconds, test->examples / seconds);
-      std::fflush(stdout);
+      printTestEvaluation(*test);
       report.record(evaluationRecord("test", options.steps, *test));
     }
   }

@@ -749,11 +749,14 @@ TEST(Driver, PipelinedUpdateThatOverflowsIsNeverKept) {
   }
 }
 
-TEST(Driver, PipelinedTrainingRefusesWhatItCannotDoYet) {
+// What a pipelined program cannot do is refused before the first step: a
+// program without evaluate (this model has none) cannot validate, and the
+// batch is the compiled one.
+TEST(Driver, PipelinedTrainingRefusesWhatItCannotDo) {
   for (auto [option, message] :
        {std::pair<std::string, std::string>{
-            "--eval-every 5", "evaluation (--eval-every, --eval-data, "
-                              "--eval-batches) is not supported"},
+            "--eval-every 5",
+            "--eval-every: the program has no evaluate function"},
         {"--batch 32", "--batch 32: this program was compiled for a batch of "
                        "64 (4 micro-batches of 16)"}}) {
     Job job =

@@ -162,7 +162,7 @@ foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClea
              WideIntegers:IntegersTheModelCannotHoldAreAnError
              NanData:NonFiniteDataAreAnError
              Pipeline:PipelinedTrainingHasTheUnpipelinedLosses
-             PipelineOptions:PipelinedTrainingRefusesWhatItCannotDoYet
+             PipelineOptions:PipelinedTrainingRefusesWhatItCannotDo
              PipelineOverflow:PipelinedUpdateThatOverflowsIsNeverKept)
   string(REPLACE ":" ";" parts ${test})
   list(GET parts 0 short)

@@ -1,5 +1,10 @@
 // RUN: tessel-opt %s --tessel-split-stages=layout-file=%S/Inputs/pipeline2.yaml | FileCheck %s
 // RUN: tessel-opt %s --tessel-split-stages=layout-file=%S/Inputs/pipeline2_stages.yaml | FileCheck %s --check-prefix=LISTED
+// RUN: tessel-opt %s --tessel-split-stages=layout-file=%S/Inputs/pipeline2.yaml 2>&1 >/dev/null | FileCheck %s --check-prefix=NO-EVALUATION
+
+// @evaluate calls one layer, which cannot start two stages: it is left out,
+// with a warning that says why (split_stages_evaluate.mlir cuts one).
+// NO-EVALUATION: warning: pipeline: @evaluate is left out of the pipelined program, which then cannot evaluate: @evaluate calls its most repeated layer @dense 1 times, fewer than the 2 stages
 
 // Two micro-batches: the batch of 8 becomes 4 everywhere. Without a list,
 // the four calls of @dense start the stages two by two. The weight `bias`,
