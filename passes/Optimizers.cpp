@@ -37,15 +37,20 @@ bool mlir::tessel::isNonNegativeState(StringRef suffix) {
 
 namespace {
 
-/// The sum of the squares of all gradients together. A gradient narrower
-/// than f32 is widened before it is squared (an f16 square overflows past
-/// 256), and the sum is in f32, or f64 if a gradient is f64, so parameters
-/// of different precisions add up.
-Value sumOfSquares(TensorBuilder &b, ArrayRef<Value> gradients) {
-  Type sumType = b.builder.getF32Type();
+/// The type the gradients' squares are summed in: f32, or f64 if a
+/// gradient is f64, so that parameters of different precisions add up.
+Type squareSumType(TensorBuilder &b, ArrayRef<Value> gradients) {
   for (Value gradient : gradients)
     if (tensorTypeOf(gradient).getElementType().isF64())
-      sumType = b.builder.getF64Type();
+      return b.builder.getF64Type();
+  return b.builder.getF32Type();
+}
+
+/// The sum of the squares of all gradients together. A gradient narrower
+/// than f32 is widened before it is squared (an f16 square overflows past
+/// 256).
+Value sumOfSquares(TensorBuilder &b, ArrayRef<Value> gradients) {
+  Type sumType = squareSumType(b, gradients);
   // Every gradient's sum first, then their total: a split gradient's sum is
   // all-reduced after partitioning, and with all the sums computed before
   // the first addition those all_reduces can run at one point of the
@@ -98,9 +103,11 @@ OptimizerUpdate mlir::tessel::buildOptimizerUpdate(
   // gradients are split) that the step returns, so that the driver can
   // stop or skip a step whose gradients are not finite before they reach
   // the parameters; clipping scales by the same norm.
+  // With none in the norm (a pipeline stage whose weights an earlier stage
+  // holds), its own part is a zero of the type the other stages sum in.
   if (!gradients.empty())
     update.gradientNorm =
-        b.sqrt(normed.empty() ? b.scalar(0.0, b.builder.getF32Type())
+        b.sqrt(normed.empty() ? b.scalar(0.0, squareSumType(b, gradients))
                               : sumOfSquares(b, normed));
   if (config.clipNorm > 0 && !gradients.empty())
     clipByGlobalNorm(b, config.clipNorm, update.gradientNorm, gradients);

@@ -265,14 +265,20 @@ LogicalResult TesselPipelineAutodiffPass::differentiateStage(
 /// reads a weight its stage does not train (its layers fell into other
 /// stages than the loss's) could not run: then every stage's evaluation
 /// is erased, with a warning that says so.
-void liftEvaluationParameters(ModuleOp module, int64_t numStages) {
+LogicalResult liftEvaluationParameters(ModuleOp module, int64_t numStages) {
   SmallVector<func::FuncOp> evaluations;
   for (int64_t stage = 0; stage < numStages; ++stage)
     if (auto evaluate = module.lookupSymbol<func::FuncOp>(
             stageFunctionName(stage, "evaluate")))
       evaluations.push_back(evaluate);
   if (evaluations.empty())
-    return;
+    return success();
+  if (static_cast<int64_t>(evaluations.size()) != numStages)
+    return module.emitError()
+           << "tessel-pipeline-autodiff: " << evaluations.size() << " of the "
+           << numStages
+           << " stages have their part of the evaluation; every stage has "
+              "one, or none does";
   std::string reason;
   for (auto [stage, evaluate] : llvm::enumerate(evaluations)) {
     auto init =
@@ -282,10 +288,10 @@ void liftEvaluationParameters(ModuleOp module, int64_t numStages) {
       if (auto name = init.getResultAttrOfType<StringAttr>(
               i, TesselDialect::kNameAttrName))
         trained.insert(name.getValue());
-    if (failed(mergeSharedParameters(evaluate))) {
-      reason = "its weights disagree";
-      break;
-    }
+    // Two weights of one name and different types: an error, as in the
+    // loss.
+    if (failed(mergeSharedParameters(evaluate)))
+      return failure();
     for (ParameterOp parameter : parametersOf(evaluate))
       if (!trained.contains(parameter.getName()) && reason.empty())
         reason = ("stage " + std::to_string(stage) + "'s evaluation reads '" +
@@ -297,13 +303,14 @@ void liftEvaluationParameters(ModuleOp module, int64_t numStages) {
     moveParametersToArguments(evaluate);
   }
   if (reason.empty())
-    return;
+    return success();
   evaluations.front().emitWarning()
       << "pipeline: the evaluation is left out of the pipelined program, "
          "which then cannot evaluate: "
       << reason;
   for (func::FuncOp evaluate : evaluations)
     evaluate.erase();
+  return success();
 }
 
 void TesselPipelineAutodiffPass::runOnOperation() {
@@ -367,7 +374,8 @@ void TesselPipelineAutodiffPass::runOnOperation() {
                                   computeType, heldBefore)))
       return signalPassFailure();
   }
-  liftEvaluationParameters(module, numStages);
+  if (failed(liftEvaluationParameters(module, numStages)))
+    return signalPassFailure();
 }
 
 } // namespace

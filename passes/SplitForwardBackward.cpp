@@ -337,10 +337,22 @@ void TesselSplitForwardBackwardPass::runOnOperation() {
   }
   // The evaluation's activations, too, leave with the layout the next
   // stage's evaluation takes them in.
-  for (int64_t stage = 0; stage + 1 < numStages; ++stage)
-    if (func::FuncOp evaluate = function(stage, "evaluate"))
-      if (failed(matchLayouts(evaluate, function(stage + 1, "evaluate"))))
-        return signalPassFailure();
+  for (int64_t stage = 0; stage + 1 < numStages; ++stage) {
+    func::FuncOp evaluate = function(stage, "evaluate");
+    func::FuncOp next = function(stage + 1, "evaluate");
+    if (!evaluate && !next)
+      continue;
+    if (!evaluate || !next) {
+      module.emitError() << "tessel-split-forward-backward: @"
+                         << stageFunctionName(evaluate ? stage + 1 : stage,
+                                              "evaluate")
+                         << " is missing: every stage has its part of the "
+                            "evaluation, or none does";
+      return signalPassFailure();
+    }
+    if (failed(matchLayouts(evaluate, next)))
+      return signalPassFailure();
+  }
   // The marks have served.
   module.walk([](Operation *op) {
     op->removeAttr(TesselDialect::kPipelineForwardAttrName);

@@ -55,9 +55,11 @@ struct TesselSumGradientNormOverStagesPass
                            << stageFunctionName(stage, "apply");
         return signalPassFailure();
       }
+      bool marked = false;
       apply.walk([&](SqrtOp norm) {
         if (!norm->hasAttr(TesselDialect::kStageGradientNormAttrName))
           return;
+        marked = true;
         norm->removeAttr(TesselDialect::kStageGradientNormAttrName);
         if (numStages == 1)
           return;
@@ -68,6 +70,16 @@ struct TesselSumGradientNormOverStagesPass
             squares, builder.getStrArrayAttr({axis.getValue()}));
         norm->setOperand(0, total.getResult());
       });
+      // Every stage's apply takes part in the all_reduce, or the others
+      // wait for it.
+      if (!marked && numStages > 1) {
+        apply.emitError() << "tessel-sum-gradient-norm-over-stages: @"
+                          << apply.getSymName()
+                          << " has no square root marked '"
+                          << TesselDialect::kStageGradientNormAttrName
+                          << "' (run tessel-pipeline-autodiff first)";
+        return signalPassFailure();
+      }
     }
   }
 };

@@ -55,6 +55,22 @@ void printTestEvaluation(const EvaluationResult &result) {
   std::fflush(stdout);
 }
 
+std::optional<std::string> checkTrainedArguments(const FunctionSpec &function,
+                                                 const FunctionSpec &init) {
+  for (const ValueSpec &argument : function.arguments)
+    for (const ValueSpec &trained : init.results)
+      if (trained.name == argument.name &&
+          (trained.global.shape != argument.global.shape ||
+           trained.local.shape != argument.local.shape ||
+           trained.local.type != argument.local.type))
+        return fmt::format("{}'s '{}' is {} (on this rank {}), but the trained "
+                           "'{}' is {} (on this rank {})",
+                           function.name, argument.name, argument.global.str(),
+                           argument.local.str(), trained.name,
+                           trained.global.str(), trained.local.str());
+  return std::nullopt;
+}
+
 std::optional<EvaluationFeeds> evaluationFeeds(const FunctionSpec &function,
                                                const Dataset &heldOut,
                                                std::string &error) {

@@ -79,6 +79,13 @@ std::optional<EvaluationFeeds> evaluationFeeds(const FunctionSpec &function,
                                                const Dataset &heldOut,
                                                std::string &error);
 
+/// Checks that every argument of `function` named like a trained tensor (a
+/// result of `init`) has that tensor's block: evaluate reads the trained
+/// buffers by name, and a block of another shape or type would be read out
+/// of bounds.
+std::optional<std::string> checkTrainedArguments(const FunctionSpec &function,
+                                                 const FunctionSpec &init);
+
 /// Runs a program's evaluate over a held-out dataset.
 class Evaluator {
 public:

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace tessel::driver {
 
@@ -36,6 +37,11 @@ std::optional<PipelineEvaluator> PipelineEvaluator::create(
                         "{}",
                         function.name, fed->firstData->name,
                         batchSizeOf(*fed->firstData), microbatchSize);
+    return std::nullopt;
+  }
+  if (std::optional<std::string> misfit =
+          checkTrainedArguments(function, init)) {
+    error = *misfit;
     return std::nullopt;
   }
   // What is not data is an activation received or a trained tensor.
@@ -97,8 +103,7 @@ std::optional<EvaluationResult> PipelineEvaluator::run(
   BatchFeeder feeder(*function, *heldOut, feeds, microbatchSize);
   double lossSum = 0, correct = 0;
   auto start = std::chrono::steady_clock::now();
-  bool fed = true;
-  for (int64_t batch = 0; batch < runBatches && fed; ++batch) {
+  for (int64_t batch = 0; batch < runBatches; ++batch) {
     for (int64_t j = 0; j < microbatches; ++j) {
       NamedBuffers received(context);
       if (!first)
@@ -111,11 +116,13 @@ std::optional<EvaluationResult> PipelineEvaluator::run(
             return stateBuffer(name);
           },
           error);
-      // create() checked every argument's source: only a rank without
-      // memory gets here, and the job ends with its error.
+      // create() checked every argument's source, so this cannot fail
+      // short of memory; a rank that left the loop here would leave the
+      // others waiting for its messages, so the job ends.
       if (!arguments) {
-        fed = false;
-        break;
+        std::fprintf(stderr, "tessel: rank %lld: evaluation: %s\n",
+                     static_cast<long long>(rank), error.c_str());
+        MPI_Abort(MPI_COMM_WORLD, 1);
       }
       std::vector<void *> results(function->results.size(), nullptr);
       evaluate(context, arguments->data(), results.data());
@@ -136,13 +143,8 @@ std::optional<EvaluationResult> PipelineEvaluator::run(
     // messages reuse the tags once these have gone.
     links.waitForSends();
   }
-  if (!fed)
-    return std::nullopt;
   EvaluationResult result;
   result.examples = runBatches * examplesPerBatch();
-  result.forwardSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
   // The last stage's figures, for every stage.
   double figures[4] = {
       lossSum /
@@ -153,6 +155,10 @@ std::optional<EvaluationResult> PipelineEvaluator::run(
   int stages = 1;
   MPI_Comm_size(pipelineComm, &stages);
   MPI_Bcast(figures, 4, MPI_DOUBLE, stages - 1, pipelineComm);
+  // Timed to the last stage's figures: the whole pipeline's forwards.
+  result.forwardSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   result.meanLoss = figures[0];
   result.correct = figures[1];
   result.predictions = static_cast<int64_t>(figures[2]);

@@ -487,14 +487,31 @@ std::optional<PipelineEvaluator> setUpEvaluation(
   };
   bool first = plan.stage == 0, last = plan.stage + 1 == plan.stages;
   const FunctionSpec &mine = *spec(plan.stage);
+  std::vector<const ValueSpec *> inputs, outputs;
+  if (!first)
+    inputs = passedOn(*spec(plan.stage - 1), mine);
+  if (!last)
+    outputs = passedOn(mine, *spec(plan.stage + 1));
   std::string error;
-  std::optional<PipelineEvaluator> evaluator = PipelineEvaluator::create(
-      mine, function(mine.name), *plan.init, *data.heldOut, first, last,
-      first ? std::vector<const ValueSpec *>()
-            : passedOn(*spec(plan.stage - 1), mine),
-      last ? std::vector<const ValueSpec *>()
-           : passedOn(mine, *spec(plan.stage + 1)),
-      pipeline.microbatches, plan.microbatchSize, error);
+  // A message holds the receiver's blocks, copied out of the sender's.
+  for (const ValueSpec *input : inputs)
+    if (std::optional<std::string> misfit =
+            checkSameBlock(*resultNamed(*spec(plan.stage - 1), input->name),
+                           *input, spec(plan.stage - 1)->name, mine.name))
+      error = *misfit;
+  for (const ValueSpec *output : outputs)
+    if (std::optional<std::string> misfit =
+            checkSameBlock(*resultNamed(mine, output->name), *output, mine.name,
+                           spec(plan.stage + 1)->name))
+      error = *misfit;
+  tessel_function_t compiled = function(mine.name);
+  if (!compiled)
+    error = fmt::format("the program has no compiled {}", mine.name);
+  std::optional<PipelineEvaluator> evaluator;
+  if (error.empty())
+    evaluator = PipelineEvaluator::create(
+        mine, compiled, *plan.init, *data.heldOut, first, last, inputs, outputs,
+        pipeline.microbatches, plan.microbatchSize, error);
   if (anyRankFailed(rank, evaluator
                               ? std::nullopt
                               : std::optional<std::string>(fmt::format(
@@ -866,7 +883,13 @@ int trainPipelined(
     if (evaluator && options.evalEvery > 0 &&
         (s + 1) % options.evalEvery == 0) {
       Clock::time_point validationStart = Clock::now();
+      // The profile is of the training steps.
+      bool profiled = options.profile && s >= report.firstProfiledStep();
+      if (profiled)
+        runtime::disableOpProfiling();
       validation = evaluate(options.evalBatches);
+      if (profiled)
+        runtime::enableOpProfiling();
       if (anyRankFailed(rank, validation ? std::nullopt
                                          : std::optional<std::string>(error))) {
         status = 1;

@@ -65,25 +65,6 @@ bool producedByInit(const StepPlan &plan, const ValueSpec &argument) {
   return false;
 }
 
-/// Checks that every argument of `function` named like a trained tensor has
-/// that tensor's block: evaluate reads the trained buffers by name, and a
-/// block of another shape or type would be read out of bounds.
-std::optional<std::string> checkTrainedArguments(const FunctionSpec &function,
-                                                 const FunctionSpec &init) {
-  for (const ValueSpec &argument : function.arguments)
-    for (const ValueSpec &trained : init.results)
-      if (trained.name == argument.name &&
-          (trained.global.shape != argument.global.shape ||
-           trained.local.shape != argument.local.shape ||
-           trained.local.type != argument.local.type))
-        return fmt::format("{}'s '{}' is {} (on this rank {}), but the trained "
-                           "'{}' is {} (on this rank {})",
-                           function.name, argument.name, argument.global.str(),
-                           argument.local.str(), trained.name,
-                           trained.global.str(), trained.local.str());
-  return std::nullopt;
-}
-
 std::optional<std::string> planStep(const ProgramMetadata &metadata,
                                     const Dataset &dataset, StepPlan &plan) {
   plan.init = metadata.findFunction("init");

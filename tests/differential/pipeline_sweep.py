@@ -284,7 +284,7 @@ def main():
                                    **(tolerance[0] if tolerance else {}))
                 print(f"PASS: {name} ({calls} functions run)")
                 passed += 1
-            except (subprocess.CalledProcessError, AssertionError, ValueError) as error:
+            except (subprocess.CalledProcessError, AssertionError, ValueError, KeyError) as error:
                 print(f"FAIL: {name}: {error}")
                 if isinstance(error, subprocess.CalledProcessError):
                     print((error.stderr or "")[-3000:])

@@ -2,9 +2,9 @@
 # The NaN policy for gradients (issue 24): a step whose gradient norm is
 # NaN or infinite while its loss is finite stops training naming the step,
 # before its update reaches the weights, or with --skip-nonfinite is
-# dropped. The model (models/sqrt_of_data.mlir) is the mean of sqrt(x * w),
-# whose gradient is NaN for a batch holding an x of 0 while the loss stays
-# finite; of its 8 examples one has a 0, so one of the two batches of each
+# dropped. The model (models/sqrt_of_data.mlir) is the mean of x * w +
+# sqrt(x * v), whose gradient is NaN for a batch holding an x of 0 while
+# the loss stays finite; of its 8 examples one has a 0, so one of the two batches of each
 # epoch has a NaN gradient.
 #
 # 1. Without --skip-nonfinite the job stops at the first such step, naming
@@ -101,9 +101,10 @@ for ranks in 1 2; do
   result "a NaN gradient norm stops training at step $first on $ranks rank(s)" $status
 done
 
-# 3. Pipelined (stage:2, micro-batches of 2): the NaN arises in the second
-#    stage's gradients and reaches the first stage's apply through the norm
-#    over both stages (tessel-sum-gradient-norm-over-stages). With
+# 3. Pipelined (stage:2, micro-batches of 2): the NaN is in the second
+#    stage's gradient (v's) alone, and reaches the first stage's apply only
+#    through the norm over both stages (tessel-sum-gradient-norm-over-
+#    stages), so both stages drop the step together. With
 #    --skip-nonfinite the steps one rank skips are skipped, and the others
 #    have one rank's losses and gradient norms; without it both ranks stop
 #    at that step.

@@ -54,6 +54,11 @@ std::optional<std::vector<ProbeRun>> readProbeOutput(const std::string &dir,
     if (!name.consume_front("ranks-") || !name.consume_back(".jsonl") ||
         name.getAsInteger(10, ranks) || ranks < 1)
       continue;
+    if (files.count(ranks)) {
+      error = dir + ": " + files[ranks] + " and " + entry->path() +
+              " are both the output on " + std::to_string(ranks) + " rank(s)";
+      return std::nullopt;
+    }
     files[ranks] = entry->path();
   }
   if (code) {
@@ -77,6 +82,13 @@ std::optional<std::vector<ProbeRun>> readProbeOutput(const std::string &dir,
         parseProbeLines((*buffer)->getBuffer().str(), path, error);
     if (!lines)
       return std::nullopt;
+    // A job that failed before measuring anything (its launcher's lines
+    // only) must not pass for one that measured nothing.
+    if (lines->empty()) {
+      error = path + ": no measurement (did the probe fail on " +
+              std::to_string(ranks) + " rank(s)?)";
+      return std::nullopt;
+    }
     runs.push_back({ranks, std::move(*lines)});
   }
   return runs;
@@ -130,9 +142,14 @@ assembleProfile(const std::vector<ProbeRun> &runs,
   analysis::MachineProfile profile;
   const ProbeLine *machine = nullptr;
   for (const ProbeRun &run : runs)
-    for (const ProbeLine &line : run.lines)
-      if (line.value.value("kind", "") == "machine" && !machine)
+    for (const ProbeLine &line : run.lines) {
+      // Read without nlohmann's typed get: a "kind" of another type is an
+      // error below, not an abort here.
+      auto kind = line.value.find("kind");
+      if (!machine && kind != line.value.end() && kind->is_string() &&
+          kind->get_ref<const std::string &>() == "machine")
         machine = &line;
+    }
   if (!machine) {
     error = "the probe's output has no machine line (run the probe with "
             "--machine on one of the job sizes)";
