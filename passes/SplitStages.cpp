@@ -141,6 +141,29 @@ llvm::SetVector<Value> dataUsedBy(func::FuncOp func, unsigned stage, bool last,
   return ordered;
 }
 
+/// Creates the function `name` after `after` with these arguments, its
+/// body's first arguments standing for `dataUsed` and then `inputs` in
+/// `mapping`, and the builder at the end of its body.
+func::FuncOp startStageFunction(OpBuilder &builder, Location loc,
+                                Operation *after, StringRef name,
+                                ArrayRef<Type> argumentTypes,
+                                ArrayRef<DictionaryAttr> argumentAttrs,
+                                const llvm::SetVector<Value> &dataUsed,
+                                ArrayRef<Value> inputs, IRMapping &mapping) {
+  builder.setInsertionPointAfter(after);
+  auto func = func::FuncOp::create(builder, loc, name,
+                                   builder.getFunctionType(argumentTypes, {}));
+  func.setAllArgAttrs(argumentAttrs);
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  unsigned next = 0;
+  for (Value data : dataUsed)
+    mapping.map(data, body->getArgument(next++));
+  for (Value input : inputs)
+    mapping.map(input, body->getArgument(next++));
+  return func;
+}
+
 /// Clones stage `stage`'s ops of `ops` at the builder's insertion point
 /// (what reads nothing, where it is used) with `mapping`.
 void cloneStageOps(OpBuilder &builder, IRMapping &mapping, unsigned stage,
@@ -330,21 +353,12 @@ func::FuncOp TesselSplitStagesPass::buildStage(
     argumentAttrs.push_back(named(boundaryName(stage + 1, k) + ".gradient"));
   }
 
-  builder.setInsertionPointAfter(after);
-  auto func = func::FuncOp::create(
-      builder, loc, stageFunctionName(stage, "loss"),
-      builder.getFunctionType(argumentTypes, {}));
-  func.setAllArgAttrs(argumentAttrs);
-  Block *body = func.addEntryBlock();
-  builder.setInsertionPointToEnd(body);
-
   IRMapping mapping;
-  unsigned next = 0;
-  for (Value data : dataUsed)
-    mapping.map(data, body->getArgument(next++));
-  for (Value input : inputs)
-    mapping.map(input, body->getArgument(next++));
-  unsigned firstCotangent = next;
+  func::FuncOp func = startStageFunction(
+      builder, loc, after, stageFunctionName(stage, "loss"), argumentTypes,
+      argumentAttrs, dataUsed, inputs, mapping);
+  Block *body = &func.getBody().front();
+  unsigned firstCotangent = dataUsed.size() + inputs.size();
   cloneStageOps(builder, mapping, stage, ops, stageOf);
 
   Value result;
@@ -409,19 +423,10 @@ func::FuncOp buildEvaluateStage(func::FuncOp evaluate, Operation *after,
     argumentTypes.push_back(input.getType());
     argumentAttrs.push_back(named(boundaryName(stage, k)));
   }
-  builder.setInsertionPointAfter(after);
-  auto func = func::FuncOp::create(builder, evaluate.getLoc(),
-                                   stageFunctionName(stage, "evaluate"),
-                                   builder.getFunctionType(argumentTypes, {}));
-  func.setAllArgAttrs(argumentAttrs);
-  Block *body = func.addEntryBlock();
-  builder.setInsertionPointToEnd(body);
   IRMapping mapping;
-  unsigned next = 0;
-  for (Value data : dataUsed)
-    mapping.map(data, body->getArgument(next++));
-  for (Value input : crossing[stage])
-    mapping.map(input, body->getArgument(next++));
+  func::FuncOp func = startStageFunction(
+      builder, evaluate.getLoc(), after, stageFunctionName(stage, "evaluate"),
+      argumentTypes, argumentAttrs, dataUsed, crossing[stage], mapping);
   cloneStageOps(builder, mapping, stage, ops, stageOf);
 
   SmallVector<Value> results;

@@ -55,6 +55,17 @@ void printTestEvaluation(const EvaluationResult &result) {
   std::fflush(stdout);
 }
 
+EvaluationResults evaluationResults(const FunctionSpec &function) {
+  EvaluationResults results;
+  for (size_t i = 0; i < function.results.size(); ++i) {
+    if (function.results[i].name == "loss")
+      results.loss = static_cast<int>(i);
+    if (function.results[i].name == "correct")
+      results.correct = static_cast<int>(i);
+  }
+  return results;
+}
+
 std::optional<std::string> checkTrainedArguments(const FunctionSpec &function,
                                                  const FunctionSpec &init) {
   for (const ValueSpec &argument : function.arguments)
@@ -135,12 +146,9 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
                                            const Dataset &heldOut,
                                            std::string &error) {
   Evaluator evaluator(function, evaluate, heldOut);
-  for (size_t i = 0; i < function.results.size(); ++i) {
-    if (function.results[i].name == "loss")
-      evaluator.lossResult = static_cast<int>(i);
-    if (function.results[i].name == "correct")
-      evaluator.correctResult = static_cast<int>(i);
-  }
+  EvaluationResults results = evaluationResults(function);
+  evaluator.lossResult = results.loss;
+  evaluator.correctResult = results.correct;
   if (evaluator.lossResult < 0 || evaluator.correctResult < 0) {
     error = "evaluate must return scalars named 'loss' and 'correct'";
     return std::nullopt;

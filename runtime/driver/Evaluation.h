@@ -86,6 +86,13 @@ std::optional<EvaluationFeeds> evaluationFeeds(const FunctionSpec &function,
 std::optional<std::string> checkTrainedArguments(const FunctionSpec &function,
                                                  const FunctionSpec &init);
 
+/// The places of evaluate's `loss` and `correct` among `function`'s
+/// results; -1 for one it lacks.
+struct EvaluationResults {
+  int loss = -1, correct = -1;
+};
+EvaluationResults evaluationResults(const FunctionSpec &function);
+
 /// Runs a program's evaluate over a held-out dataset.
 class Evaluator {
 public:

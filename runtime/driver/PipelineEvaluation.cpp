@@ -62,12 +62,9 @@ std::optional<PipelineEvaluator> PipelineEvaluator::create(
     }
   }
   if (last) {
-    for (size_t i = 0; i < function.results.size(); ++i) {
-      if (function.results[i].name == "loss")
-        evaluator.lossResult = static_cast<int>(i);
-      if (function.results[i].name == "correct")
-        evaluator.correctResult = static_cast<int>(i);
-    }
+    EvaluationResults results = evaluationResults(function);
+    evaluator.lossResult = results.loss;
+    evaluator.correctResult = results.correct;
     if (evaluator.lossResult < 0 || evaluator.correctResult < 0) {
       error = fmt::format("{} (the last stage) must return scalars named "
                           "'loss' and 'correct'",
