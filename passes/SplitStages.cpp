@@ -470,7 +470,14 @@ TesselSplitStagesPass::splitEvaluate(func::FuncOp evaluate, Operation *after,
     });
     if (!evaluate.getBody().hasOneBlock())
       reason = "its body has more than one block";
-    else
+    for (unsigned index = 0; index < evaluate.getNumArguments(); ++index)
+      if (auto name = evaluate.getArgAttrOfType<StringAttr>(
+              index, TesselDialect::kNameAttrName);
+          name && isPipelineTensorName(name.getValue()) && reason.empty())
+        reason = "its argument '" + name.getValue().str() +
+                 "' is named like a tensor the pipeline passes between "
+                 "stages; rename it";
+    if (reason.empty())
       stageOf = assignStages(evaluate, pipeline, numStages);
   }
   SmallVector<Operation *> ops;

@@ -32,6 +32,15 @@ firstNonFiniteElement(const std::vector<StateTensor> &tensors) {
   return std::nullopt;
 }
 
+std::string nonFiniteStep(double loss, std::optional<double> gradientNorm) {
+  auto spell = [](double value) {
+    return std::isnan(value) ? std::string("nan") : fmt::format("{}", value);
+  };
+  return std::isfinite(loss)
+             ? "the gradient norm is " + spell(gradientNorm.value_or(0))
+             : "the loss is " + spell(loss);
+}
+
 bool stateIsNotFinite(const std::vector<StateTensor> &tensors, int64_t rank,
                       const std::string &when, const std::string &then) {
   std::optional<std::string> element = firstNonFiniteElement(tensors);

@@ -30,6 +30,11 @@ namespace tessel::driver {
 std::optional<std::string>
 firstNonFiniteElement(const std::vector<StateTensor> &tensors);
 
+/// What a step that is not finite is dropped or stopped for: "the loss is
+/// inf" when `loss` is not finite, else "the gradient norm is nan" (NaN
+/// without the sign bit fmt would give it).
+std::string nonFiniteStep(double loss, std::optional<double> gradientNorm);
+
 /// Collective over MPI_COMM_WORLD: true on every rank when the state in
 /// `tensors` (this rank's blocks, in host memory) holds an element that is
 /// not finite on some rank, which then prints "tessel: `when`: the trained

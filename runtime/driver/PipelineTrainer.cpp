@@ -849,15 +849,7 @@ int trainPipelined(
     }
     sums.clear();
     if (!finite) {
-      // fmt spells NaN with its sign bit ("-nan").
-      auto spell = [](double value) {
-        return std::isnan(value) ? std::string("nan")
-                                 : fmt::format("{}", value);
-      };
-      std::string nonFinite =
-          std::isfinite(loss)
-              ? "the gradient norm is " + spell(gradientNorm.value_or(0))
-              : "the loss is " + spell(loss);
+      std::string nonFinite = nonFiniteStep(loss, gradientNorm);
       // The state the step started from may be what is not finite (the
       // update before it overflowed): then there are no weights to keep,
       // and skipping steps cannot mend it.

@@ -374,14 +374,7 @@ int train(const Options &options, const Program &program,
     bool finite =
         std::isfinite(loss) && (!gradientNorm || std::isfinite(*gradientNorm));
     bool overflowed = plan.lossScaling && std::isfinite(loss) && !finite;
-    // NaN without the sign fmt gives it ("-nan"), which means nothing here.
-    auto spell = [](double value) {
-      return std::isnan(value) ? std::string("nan") : fmt::format("{}", value);
-    };
-    std::string nonFinite =
-        !std::isfinite(loss)
-            ? "the loss is " + spell(loss)
-            : "the gradient norm is " + spell(gradientNorm.value_or(0));
+    std::string nonFinite = nonFiniteStep(loss, gradientNorm);
     std::optional<double> nextLossScale;
     if (plan.lossScaling)
       nextLossScale = runtime::readScalar(

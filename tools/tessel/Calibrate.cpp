@@ -252,6 +252,15 @@ int mlir::tessel::runCalibrate(const char *tool) {
                     "runtime the probe ran on; --target does not apply\n";
     return 1;
   }
+  // What the saved output was measured with was decided where it ran.
+  if (fromSaved)
+    for (const auto *measuring : std::initializer_list<const cl::Option *>{
+             &maxRanks, &repetitions, &minSeconds, &noMemory, &dataDir})
+      if (measuring->getNumOccurrences()) {
+        llvm::errs() << "tessel calibrate: --probe-output measures nothing; --"
+                     << measuring->ArgStr << " does not apply\n";
+        return 1;
+      }
   bool cuda = target == mlir::tessel::RuntimeTarget::Cuda;
   // On the GPU each rank has a device of its own: kernels are timed on up
   // to one rank a device, and the driver's memory is the host's (not

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -28,10 +29,15 @@ std::optional<std::vector<ProbeLine>> parseProbeLines(const std::string &text,
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line.front() != '{')
       continue;
-    json parsed = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    ::tessel::layout::RepeatedKey repeated;
+    json parsed = ::tessel::layout::parseNotingRepeatedKey(line, repeated);
     std::string where = fmt::format("{}:{}", source, number);
     if (parsed.is_discarded() || !parsed.is_object()) {
       error = where + ": not one JSON object (the probe's output cut short?)";
+      return std::nullopt;
+    }
+    if (!repeated.key.empty()) {
+      error = fmt::format("{}: key '{}' is given twice", where, repeated.key);
       return std::nullopt;
     }
     lines.push_back({std::move(parsed), std::move(where)});
@@ -103,18 +109,25 @@ public:
   LineFields(const ProbeLine &line, std::string &error)
       : line(line), error(error) {}
 
-  int64_t integer(const char *key) {
+  /// An integer of at least `least`.
+  int64_t integer(const char *key, int64_t least = 0) {
     std::optional<int64_t> value;
     if (line.value.contains(key))
       value = ::tessel::layout::int64Value(line.value[key]);
-    if (!value)
-      fail(key, "an integer");
+    if (!value || *value < least)
+      fail(key, least == 0
+                    ? "a whole number"
+                    : "a whole number of at least " + std::to_string(least));
     return value.value_or(0);
   }
+  /// A finite number, not negative.
   double number(const char *key) {
-    if (line.value.contains(key) && line.value[key].is_number())
-      return line.value[key].get<double>();
-    fail(key, "a number");
+    if (line.value.contains(key) && line.value[key].is_number()) {
+      double value = line.value[key].get<double>();
+      if (std::isfinite(value) && value >= 0)
+        return value;
+    }
+    fail(key, "a finite number, not negative");
     return 0;
   }
   std::string text(const char *key) {
@@ -126,7 +139,7 @@ public:
   bool failed() const { return !error.empty(); }
 
 private:
-  void fail(const char *key, const char *what) {
+  void fail(const char *key, const std::string &what) {
     if (error.empty())
       error = fmt::format("{}: \"{}\" must be {}", line.where, key, what);
   }
@@ -158,7 +171,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
   LineFields facts(*machine, error);
   std::string host = facts.text("host");
   profile.cpu = facts.text("cpu");
-  profile.cores = facts.integer("cores");
+  profile.cores = facts.integer("cores", 1);
   profile.cacheBytes = facts.integer("cache_bytes");
   std::string backend = facts.text("backend");
   int64_t devices = facts.integer("devices");
@@ -200,7 +213,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
     for (const ProbeLine &line : run.lines) {
       LineFields fields(line, error);
       std::string kind = fields.text("kind");
-      if (kind != "machine" && fields.integer("ranks") != run.ranks &&
+      if (kind != "machine" && fields.integer("ranks", 1) != run.ranks &&
           !fields.failed()) {
         error = fmt::format(
             "{}: measured on {} rank(s), but the file is of a job of {}",
@@ -210,7 +223,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
       if (kind == "kernel") {
         std::string opClass = fields.text("class");
         int64_t threads = fields.integer("threads");
-        analysis::KernelPoint point{fields.integer("work"),
+        analysis::KernelPoint point{fields.integer("work", 1),
                                     fields.number("seconds"),
                                     fields.number("cold_seconds")};
         if (timesKernels && !fields.failed()) {
@@ -223,7 +236,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
           rates.perOpSeconds = std::max(0.0, seconds);
       } else if (kind == "collective") {
         std::string collective = fields.text("collective");
-        int64_t group = fields.integer("group");
+        int64_t group = fields.integer("group", 2);
         analysis::CollectivePoint point{fields.integer("bytes_per_rank"),
                                         fields.number("seconds")};
         if (!fields.failed()) {
