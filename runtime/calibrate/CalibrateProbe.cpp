@@ -39,7 +39,8 @@
 // --machine: the machine measured (MachineFacts.h) and the backend's
 // devices, so that the output saved on one machine is a profile elsewhere.
 //
-// Rank 0 prints one JSON object per line. A measurement is the median over
+// Rank 0 prints one JSON object per line, and {"kind": "end"} last. A
+// measurement is the median over
 // --repetitions of the slowest rank's time per call in a batch of
 // back-to-back calls lasting at least --min-seconds, until they have run
 // on the backend in use: built as tessel-calibrate-probe-cuda
@@ -609,6 +610,9 @@ int main(int argc, char **argv) {
       measureCollectives(rank, ranks, {"outer", "pairs"}, {ranks / 2, 2},
                          settings);
   }
+  // The job's output is whole: saved output without this line was cut
+  // short by a job that stopped.
+  print(rank, {{"kind", "end"}, {"ranks", ranks}});
   MPI_Finalize();
   return 0;
 }

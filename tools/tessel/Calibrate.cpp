@@ -197,7 +197,9 @@ runProbe(const std::string &mpirun, const std::string &probe, int64_t ranks,
     llvm::errs() << "tessel calibrate: " << error << "\n";
     return std::nullopt;
   }
-  return mlir::tessel::ProbeRun{ranks, std::move(*lines)};
+  return mlir::tessel::ProbeRun{
+      ranks, std::move(*lines),
+      fmt::format("the probe's output on {} rank(s)", ranks)};
 }
 
 /// Runs the probe on 1, 2, 4, ... ranks up to `largest`: the machine on

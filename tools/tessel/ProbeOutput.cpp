@@ -95,7 +95,7 @@ std::optional<std::vector<ProbeRun>> readProbeOutput(const std::string &dir,
               std::to_string(ranks) + " rank(s)?)";
       return std::nullopt;
     }
-    runs.push_back({ranks, std::move(*lines)});
+    runs.push_back({ranks, std::move(*lines), path});
   }
   return runs;
 }
@@ -147,6 +147,15 @@ private:
   std::string &error;
 };
 
+/// Whether `line` is of kind `kind`. Read without nlohmann's typed get: a
+/// "kind" of another type is an error where the line is read, not an
+/// abort here.
+bool isKind(const ProbeLine &line, const char *kind) {
+  auto found = line.value.find("kind");
+  return found != line.value.end() && found->is_string() &&
+         found->get_ref<const std::string &>() == kind;
+}
+
 } // namespace
 
 std::optional<analysis::MachineProfile>
@@ -155,14 +164,9 @@ assembleProfile(const std::vector<ProbeRun> &runs,
   analysis::MachineProfile profile;
   const ProbeLine *machine = nullptr;
   for (const ProbeRun &run : runs)
-    for (const ProbeLine &line : run.lines) {
-      // Read without nlohmann's typed get: a "kind" of another type is an
-      // error below, not an abort here.
-      auto kind = line.value.find("kind");
-      if (!machine && kind != line.value.end() && kind->is_string() &&
-          kind->get_ref<const std::string &>() == "machine")
+    for (const ProbeLine &line : run.lines)
+      if (!machine && isKind(line, "machine"))
         machine = &line;
-    }
   if (!machine) {
     error = "the probe's output has no machine line (run the probe with "
             "--machine on one of the job sizes)";
@@ -204,6 +208,12 @@ assembleProfile(const std::vector<ProbeRun> &runs,
            analysis::CollectiveFit>
       fits;
   for (const ProbeRun &run : runs) {
+    if (run.lines.empty() || !isKind(run.lines.back(), "end")) {
+      error = fmt::format("{}: no end line: the probe's job on {} rank(s) "
+                          "stopped before it finished",
+                          run.source, run.ranks);
+      return std::nullopt;
+    }
     // Kernels on one rank a core at most: search times a job of more ranks
     // from those, slowed in proportion (MachineProfile::kernelSeconds), as
     // back-to-back calls on shared cores do not time-share as a step does.
@@ -246,7 +256,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
           fit.group = group;
           fit.points.push_back(point);
         }
-      } else if (kind != "machine" && !fields.failed()) {
+      } else if (kind != "machine" && kind != "end" && !fields.failed()) {
         error = fmt::format("{}: unknown kind \"{}\"", line.where, kind);
       }
       if (fields.failed())

@@ -30,10 +30,11 @@ struct ProbeLine {
   std::string where;
 };
 
-/// What the probe printed on `ranks` ranks.
+/// What the probe printed on `ranks` ranks, read from `source`.
 struct ProbeRun {
   int64_t ranks = 1;
   std::vector<ProbeLine> lines;
+  std::string source;
 };
 
 /// The JSON objects of the probe's output `text`, read from `source`.
@@ -49,7 +50,9 @@ std::optional<std::vector<ProbeLine>> parseProbeLines(const std::string &text,
 std::optional<std::vector<ProbeRun>> readProbeOutput(const std::string &dir,
                                                      std::string &error);
 
-/// The profile of `runs`, which must include the probe's --machine line.
+/// The profile of `runs`, which must include the probe's --machine line
+/// and each end with the probe's end line (a job that stopped early is
+/// an error, not a shorter measurement).
 /// Kernels and the per-op time come from jobs of no more ranks than the
 /// machine's cores (its devices, for the CUDA backend), collectives from
 /// every job, fitted per collective, job and group size; the machine and
