@@ -39,6 +39,8 @@ static void buildPipelinedStep(OpPassManager &pm,
   autodiff.precision = options.precision;
   autodiff.weightDecay = options.weightDecay;
   autodiff.clipNorm = options.clipNorm;
+  autodiff.lossScale = options.lossScale;
+  autodiff.lossScaleGrowthInterval = options.lossScaleGrowthInterval;
   pm.addPass(createTesselPipelineAutodiff(autodiff));
   TesselApplyLayoutOptions layout;
   layout.layoutFile = options.layoutFile;

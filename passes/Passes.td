@@ -253,10 +253,14 @@ def TesselPipelineAutodiff
     with a warning). With `precision=bf16`
     each stage differentiates a copy of its loss that computes in bf16
     from f32 weights, as tessel-autodiff does, and the activations and
-    cotangents that cross stages are bf16. With `clip-norm`, apply clips
-    by that global norm. Buffers (running statistics) and f16 (which
-    needs loss scaling) are not supported in a pipelined step yet and are
-    errors.
+    cotangents that cross stages are bf16 (f16 likewise). With
+    `clip-norm`, apply clips by that global norm. With dynamic loss
+    scaling (`loss-scale`, on by default for f16) the last stage's
+    backward starts from the scale, every stage keeps the scale and its
+    count as state, and each apply unscales its gradients and updates the
+    scale from the global norm, so every stage halves or grows it alike.
+    Buffers (running statistics) are not supported in a pipelined step yet
+    and are errors.
   }];
   let options = [
     Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
@@ -275,8 +279,14 @@ def TesselPipelineAutodiff
            "clip the gradients to this global L2 norm, over every stage's "
            "(with tessel-sum-gradient-norm-over-stages); 0: off">,
     Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
-           "f32 (the model's own types) or bf16 (mixed precision: bf16 "
-           "compute, f32 weights, bf16 between stages)">,
+           "f32 (the model's own types), or bf16 or f16 (mixed precision: "
+           "narrow compute, f32 weights, narrow between stages)">,
+    Option<"lossScale", "loss-scale", "std::string", /*default=*/"\"auto\"",
+           "dynamic loss scaling: auto (on from 32768 for precision=f16, "
+           "off otherwise), off, or the initial scale">,
+    Option<"lossScaleGrowthInterval", "loss-scale-growth-interval",
+           "int64_t", /*default=*/"2000",
+           "finite steps in a row after which the loss scale doubles">,
   ];
   let dependentDialects = ["::mlir::tessel::TesselDialect",
                            "::mlir::func::FuncDialect"];

@@ -15,6 +15,7 @@
 #include "passes/Differentiate.h"
 #include "passes/ElementTypes.h"
 #include "passes/InlineLayers.h"
+#include "passes/LossScaling.h"
 #include "passes/Optimizers.h"
 #include "passes/Pipelining.h"
 
@@ -41,14 +42,18 @@ struct TesselPipelineAutodiffPass
   void runOnOperation() final;
 
 private:
-  LogicalResult differentiateStage(func::FuncOp loss, unsigned stage,
-                                   const OptimizerConfig &config,
-                                   int64_t microbatches, FloatType computeType,
-                                   llvm::StringSet<> &heldBefore);
+  LogicalResult
+  differentiateStage(func::FuncOp loss, unsigned stage, bool last,
+                     const OptimizerConfig &config, int64_t microbatches,
+                     FloatType computeType,
+                     const std::optional<LossScaleConfig> &scaling,
+                     llvm::StringSet<> &heldBefore);
   void buildApply(func::FuncOp after, unsigned stage,
                   ArrayRef<ParameterOp> parameters, ArrayRef<StateTensor> state,
-                  const OptimizerConfig &config, int64_t microbatches,
-                  const llvm::StringSet<> &heldBefore);
+                  ArrayRef<StateTensor> scalingState,
+                  const OptimizerConfig &config,
+                  const std::optional<LossScaleConfig> &scaling,
+                  int64_t microbatches, const llvm::StringSet<> &heldBefore);
 };
 
 DictionaryAttr namedAttrs(OpBuilder &builder, StringRef name,
@@ -116,8 +121,10 @@ void keepBoundariesNarrow(func::FuncOp copy) {
 
 void TesselPipelineAutodiffPass::buildApply(
     func::FuncOp after, unsigned stage, ArrayRef<ParameterOp> parameters,
-    ArrayRef<StateTensor> state, const OptimizerConfig &config,
-    int64_t microbatches, const llvm::StringSet<> &heldBefore) {
+    ArrayRef<StateTensor> state, ArrayRef<StateTensor> scalingState,
+    const OptimizerConfig &config,
+    const std::optional<LossScaleConfig> &scaling, int64_t microbatches,
+    const llvm::StringSet<> &heldBefore) {
   OpBuilder builder(after);
   builder.setInsertionPointAfter(after);
   Location loc = after.getLoc();
@@ -127,7 +134,10 @@ void TesselPipelineAutodiffPass::buildApply(
     types.push_back(parameter.getType());
     attrs.push_back(namedAttrs(builder, parameter.getName(), "parameter"));
   }
-  for (const StateTensor &tensor : state) {
+  // The loss scale and its count follow the optimizer's state, as they
+  // follow it in @init and in what apply returns.
+  for (const StateTensor &tensor :
+       llvm::concat<const StateTensor>(state, scalingState)) {
     types.push_back(tensor.type);
     attrs.push_back(namedAttrs(builder, tensor.name, "optimizer_state",
                                tensor.nonNegative));
@@ -159,7 +169,8 @@ void TesselPipelineAutodiffPass::buildApply(
   for (unsigned i = 0; i < numParameters; ++i) {
     ParameterSlot slot;
     slot.parameter = body->getArgument(i);
-    Value sum = body->getArgument(numParameters + state.size() + i);
+    Value sum = body->getArgument(numParameters + state.size() +
+                                  scalingState.size() + i);
     slot.gradient = microbatches == 1 ? sum : b.mul(sum, inverseCount);
     for (unsigned s = 0; s < perParameter; ++s)
       slot.state.push_back(
@@ -173,6 +184,13 @@ void TesselPipelineAutodiffPass::buildApply(
   Value stepCount = countsSteps(config.kind)
                         ? body->getArgument(numParameters + state.size() - 1)
                         : Value();
+  // The gradients of a scaled loss, unscaled before anything reads them.
+  BlockArgument scale, goodSteps;
+  if (scaling) {
+    scale = body->getArgument(numParameters + state.size());
+    goodSteps = body->getArgument(numParameters + state.size() + 1);
+    unscaleGradients(b, *scaling, slots, scale);
+  }
   OptimizerUpdate update = buildOptimizerUpdate(
       b, config, slots, body->getArguments().back(), stepCount);
   // The global norm of the gradients, for clipping and for the driver's
@@ -186,6 +204,14 @@ void TesselPipelineAutodiffPass::buildApply(
     llvm::append_range(results, slotState);
   if (update.step)
     results.push_back(update.step);
+  // The next scale, from the norm of every stage's gradients: each stage
+  // halves it, or counts a finite step, alike.
+  if (scaling) {
+    LossScaleUpdate next = buildLossScaleUpdate(b, *scaling, scale, goodSteps,
+                                                update.gradientNorm);
+    results.push_back(next.scale);
+    results.push_back(next.goodSteps);
+  }
   SmallVector<DictionaryAttr> resultAttrs;
   for (auto [index, value] : llvm::enumerate(results)) {
     auto name = apply.getArgAttrOfType<StringAttr>(
@@ -209,8 +235,9 @@ void TesselPipelineAutodiffPass::buildApply(
 }
 
 LogicalResult TesselPipelineAutodiffPass::differentiateStage(
-    func::FuncOp loss, unsigned stage, const OptimizerConfig &config,
+    func::FuncOp loss, unsigned stage, bool last, const OptimizerConfig &config,
     int64_t microbatches, FloatType computeType,
+    const std::optional<LossScaleConfig> &scaling,
     llvm::StringSet<> &heldBefore) {
   if (failed(mergeSharedParameters(loss)))
     return failure();
@@ -240,15 +267,26 @@ LogicalResult TesselPipelineAutodiffPass::differentiateStage(
     keepBoundariesNarrow(differentiated);
   }
   markForwardOps(differentiated);
-  FailureOr<func::FuncOp> step =
-      createGradientFunction(differentiated, stageFunctionName(stage, "step"));
+  FailureOr<func::FuncOp> step = createGradientFunction(
+      differentiated, stageFunctionName(stage, "step"),
+      /*withGradients=*/true,
+      scaling && last ? StringRef(kLossScaleName) : StringRef());
   if (differentiated != loss)
     differentiated.erase();
   if (failed(step))
     return failure();
 
   SmallVector<StateTensor> state = optimizerStateOf(parameters, config.kind);
-  buildApply(*step, stage, parameters, state, config, microbatches, heldBefore);
+  // The scale is of the loss's type (the last stage's seed); every stage
+  // keeps it, as every stage keeps Adam's step count.
+  SmallVector<StateTensor> scalingState;
+  if (scaling)
+    scalingState = lossScaleStateOf(
+        cast<NamedTensorType>(loss.getResultTypes().front()).getElementType(),
+        *scaling);
+  buildApply(*step, stage, parameters, state, scalingState, config, scaling,
+             microbatches, heldBefore);
+  llvm::append_range(state, scalingState);
   for (ParameterOp parameter : parameters)
     heldBefore.insert(parameter.getName());
   OpBuilder afterStep(*step);
@@ -335,15 +373,16 @@ void TesselPipelineAutodiffPass::runOnOperation() {
   if (precision == "bf16") {
     computeType = BFloat16Type::get(&getContext());
   } else if (precision == "f16") {
-    module.emitError() << "pipeline: f16 mixed precision needs loss "
-                          "scaling, which a pipelined step does not do yet; "
-                          "bf16 trains without it (--precision bf16)";
-    return signalPassFailure();
+    computeType = Float16Type::get(&getContext());
   } else if (precision != "f32") {
     module.emitError() << "tessel-pipeline-autodiff: unknown precision '"
-                       << precision << "' (expected f32 or bf16)";
+                       << precision << "' (expected f32, bf16 or f16)";
     return signalPassFailure();
   }
+  FailureOr<std::optional<LossScaleConfig>> scaling =
+      parseLossScale(module, lossScale, precision, lossScaleGrowthInterval);
+  if (failed(scaling))
+    return signalPassFailure();
   OptimizerConfig config;
   config.kind = *kind;
   config.momentum = momentum;
@@ -370,8 +409,9 @@ void TesselPipelineAutodiffPass::runOnOperation() {
                           "tessel-pipeline-autodiff";
       return signalPassFailure();
     }
-    if (failed(differentiateStage(loss, stage, config, microbatches,
-                                  computeType, heldBefore)))
+    if (failed(differentiateStage(loss, stage, stage + 1 == numStages, config,
+                                  microbatches, computeType, *scaling,
+                                  heldBefore)))
       return signalPassFailure();
   }
   if (failed(liftEvaluationParameters(module, numStages)))

@@ -8,6 +8,7 @@
 #include "driver/Evaluation.h"
 #include "driver/FiniteState.h"
 #include "driver/HostCopies.h"
+#include "driver/LossScaling.h"
 #include "driver/PipelineCheckpoint.h"
 #include "driver/PipelineEvaluation.h"
 #include "driver/PipelineSchedule.h"
@@ -114,6 +115,9 @@ struct StagePlan {
   /// (tessel-sum-gradient-norm-over-stages); -1 in a program compiled
   /// before apply returned it.
   int gradientNormResult = -1;
+  /// The loss scale the stage keeps, where the step scales its loss
+  /// (LossScaling.h): every stage's apply returns the next one.
+  std::optional<LossScaling> lossScaling;
   /// The gradients apply takes, `<parameter>.gradient`.
   std::set<std::string> gradients;
 };
@@ -284,6 +288,7 @@ planStage(const ProgramMetadata &metadata, const Dataset &dataset,
                          argument.local.str());
     plan.gradients.insert(argument.name);
   }
+  plan.lossScaling = LossScaling::find(*plan.apply, *plan.init);
   for (size_t i = 0; i < plan.apply->results.size(); ++i) {
     const ValueSpec &result = plan.apply->results[i];
     if (result.name == "gradient_norm" && result.local.numElements() == 1) {
@@ -812,7 +817,12 @@ int trainPipelined(
     // stages (and replicated over the other axes), so every rank takes the
     // same branch.
     bool finite = std::isfinite(loss);
-    std::optional<double> gradientNorm;
+    std::optional<double> gradientNorm, lossScale, nextLossScale;
+    if (plan.lossScaling)
+      lossScale = runtime::readScalar(
+          *context,
+          resultNamed(*plan.init, LossScaling::scaleName())->local.type,
+          state.find(LossScaling::scaleName()));
     if (finite) {
       shared.sum(context, *plan.apply, sums);
       std::vector<void *> learningRate;
@@ -838,17 +848,33 @@ int trainPipelined(
             results[plan.gradientNormResult]);
         finite = std::isfinite(*gradientNorm);
       }
+      if (plan.lossScaling)
+        nextLossScale = runtime::readScalar(
+            *context,
+            plan.apply->results[plan.lossScaling->nextScaleResult].local.type,
+            results[plan.lossScaling->nextScaleResult]);
       // A step whose gradients are not finite keeps the state it started
-      // from.
+      // from; under loss scaling, with its next (halved) scale.
       for (size_t i = 0; i < results.size(); ++i) {
-        if (finite && static_cast<int>(i) != plan.gradientNormResult)
-          state.put(plan.apply->results[i].name, results[i]);
+        const std::string &name = plan.apply->results[i].name;
+        bool kept =
+            static_cast<int>(i) != plan.gradientNormResult &&
+            (finite || (plan.lossScaling && LossScaling::isScaleState(name)));
+        if (kept)
+          state.put(name, results[i]);
         else
           tessel_rt_free(context, results[i]);
       }
     }
     sums.clear();
-    if (!finite) {
+    // Gradients that are not finite under a finite loss, with the loss
+    // scaled, are the scale overflowing: the step is dropped, its scale
+    // halved, and training goes on (LossScaling.h).
+    bool overflowed = plan.lossScaling && std::isfinite(loss) && !finite;
+    if (overflowed)
+      report.lossScaleOverflowed(s, nonFiniteStep(loss, gradientNorm),
+                                 *lossScale, *nextLossScale);
+    if (!finite && !overflowed) {
       std::string nonFinite = nonFiniteStep(loss, gradientNorm);
       // The state the step started from may be what is not finite (the
       // update before it overflowed): then there are no weights to keep,
@@ -866,9 +892,20 @@ int trainPipelined(
     nlohmann::json extra = nlohmann::json::object();
     if (gradientNorm)
       extra["gradient_norm"] = *gradientNorm;
+    if (lossScale)
+      extra["loss_scale"] = *lossScale;
     report.stepFinished(
         s, loss, lr, std::chrono::duration<double>(stepEnd - stepStart).count(),
         finite, extra);
+    // Every rank holds the same scale: all of them stop here together.
+    if (std::optional<std::string> tooSmall =
+            nextLossScale ? LossScaling::checkScale(s, *nextLossScale)
+                          : std::nullopt) {
+      if (rank == 0)
+        fmt::print(stderr, "error: {}\n", *tooSmall);
+      status = 1;
+      break;
+    }
     // Validation: the held-out split every --eval-every steps, between
     // steps (its time is left out of the samples/s).
     std::optional<EvaluationResult> validation;

@@ -19,6 +19,8 @@
 # 4. On 2 ranks (batch split over data, and w's contraction split over
 #    model) the scales, skipped steps and gradient norms are the 1-rank
 #    run's.
+# 6. The same two runs pipelined over two stages give one rank's scales,
+#    skipped steps and losses, and stop at the same step.
 # 5. With loss scaling on an f32 step whose gradients are NaN
 #    (models/sqrt_of_data.mlir), those steps are dropped as
 #    --skip-nonfinite drops them and the scale halves at each; a scale that
@@ -246,5 +248,50 @@ code=0
 grep -qF "error: step $third: the loss scale fell to 2.98023e-08, below 2^-24" "$work/floor.out" ||
   { status=1; tail -3 "$work/floor.out"; }
 result "a scale below 2^-24 stops training at step $third" $status
+
+# 6. Pipelined (stage:2: sqrt_of_data.mlir's two layers, its NaN in the
+#    second stage's gradients alone): each stage keeps the scale, and the
+#    norm over both stages makes them halve it at the same steps, which
+#    are one rank's, with one rank's losses; from 2^-22 the job stops at
+#    the same step, naming the scale.
+cat > "$work/stages.yaml" <<'YAML'
+mesh: {stage: 2}
+layout: {}
+pipeline: {axis: stage, microbatches: 2, stages: [[scale], [root]]}
+YAML
+"$bin/tessel" compile "$nan_model" --loss-scale 1 --layout "$work/stages.yaml" \
+  -o "$work/nan-scaled-stages.spmd"
+"$bin/tessel" compile "$nan_model" --loss-scale 2.384185791015625e-07 \
+  --layout "$work/stages.yaml" -o "$work/nan-floor-stages.spmd"
+pipelined=(timeout 60 mpirun -n 2 --oversubscribe --bind-to none)
+status=0
+"${pipelined[@]}" "$work/nan-scaled-stages.spmd" "${nan_opts[@]}" \
+  --metrics "$work/nan-scaled-stages.jsonl" > "$work/nan-scaled-stages.out" 2>&1 ||
+  { status=1; tail -5 "$work/nan-scaled-stages.out"; }
+check "$work/nan-scaled.jsonl" "$work/nan-scaled-stages.jsonl" <<'PY' || status=1
+import json, sys
+def steps(path):
+    return [json.loads(l) for l in open(path) if '"step"' in l]
+one, staged = steps(sys.argv[1]), steps(sys.argv[2])
+problems = [f"{len(staged)} steps, not {len(one)}"] if len(staged) != len(one) else []
+for a, b in zip(one, staged):
+    if (a["loss_scale"], a.get("skipped")) != (b["loss_scale"], b.get("skipped")) or \
+            abs(a["loss"] - b["loss"]) > 1e-5 * abs(a["loss"]):
+        problems.append(f"step {a['step']}: scale {b['loss_scale']} skipped {b.get('skipped')} "
+                        f"loss {b['loss']}, one rank {a['loss_scale']} {a.get('skipped')} {a['loss']}")
+print(f"pipelined: {sum(1 for b in staged if b.get('skipped'))} steps skipped, scales as one rank's")
+for problem in problems:
+    print("  " + problem)
+sys.exit(1 if problems else 0)
+PY
+result "stage:2 with scaling: one rank's skipped steps, scales and losses" $status
+status=0
+code=0
+"${pipelined[@]}" "$work/nan-floor-stages.spmd" "${nan_opts[@]}" > "$work/floor-stages.out" 2>&1 ||
+  code=$?
+[ "$code" -eq 1 ] || { echo "exit status $code, not 1"; status=1; }
+grep -qF "error: step $third: the loss scale fell to 2.98023e-08, below 2^-24" \
+  "$work/floor-stages.out" || { status=1; tail -3 "$work/floor-stages.out"; }
+result "stage:2: a scale below 2^-24 stops training at step $third" $status
 
 finish loss_scaling

@@ -204,15 +204,6 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
     return 1;
   bool pipelined = pipelinesTrainingStep(
       mode == Mode::Infer ? "infer" : "train", layoutPath);
-  // A pipelined step trains in f32 or bf16, neither of which needs loss
-  // scaling (f16 is refused by tessel-pipeline-autodiff).
-  if (pipelined && lossScale != "auto" && lossScale != "off") {
-    llvm::errs() << "tessel: --loss-scale " << lossScale << ": the layout "
-                 << layoutPath
-                 << " pipelines the training step, which has no loss "
-                    "scaling (f32 and bf16 need none)\n";
-    return 1;
-  }
   ModelFile model(modelPath, /*inlineLayers=*/!pipelined);
   if (!model.module())
     return 1;
