@@ -141,6 +141,40 @@ llvm::SetVector<Value> dataUsedBy(func::FuncOp func, unsigned stage, bool last,
   return ordered;
 }
 
+/// A `tessel.name` argument or result attribute.
+DictionaryAttr named(Builder &builder, const std::string &name) {
+  return builder.getDictionaryAttr({builder.getNamedAttr(
+      TesselDialect::kNameAttrName, builder.getStringAttr(name))});
+}
+
+/// The arguments a stage function of `func` starts with: `dataUsed`, with
+/// `func`'s attributes, then the activations `inputs` stage `stage`
+/// receives, named `stage{stage}.input{k}`.
+void addStageArguments(Builder &builder, func::FuncOp func,
+                       const llvm::SetVector<Value> &dataUsed,
+                       ArrayRef<Value> inputs, unsigned stage,
+                       SmallVectorImpl<Type> &types,
+                       SmallVectorImpl<DictionaryAttr> &attrs) {
+  for (Value data : dataUsed) {
+    auto argument = cast<BlockArgument>(data);
+    types.push_back(argument.getType());
+    DictionaryAttr given = func.getArgAttrDict(argument.getArgNumber());
+    attrs.push_back(given ? given : builder.getDictionaryAttr({}));
+  }
+  for (auto [k, input] : llvm::enumerate(inputs)) {
+    types.push_back(input.getType());
+    attrs.push_back(named(builder, boundaryName(stage, k)));
+  }
+}
+
+/// What reads nothing is made where it is used: clones `value`'s producer
+/// when it reads nothing and is not made yet.
+void cloneIfFree(OpBuilder &builder, IRMapping &mapping, Value value) {
+  if (Operation *producer = value.getDefiningOp();
+      producer && isFree(producer) && !mapping.contains(value))
+    builder.clone(*producer, mapping);
+}
+
 /// Creates the function `name` after `after` with these arguments, its
 /// body's first arguments standing for `dataUsed` and then `inputs` in
 /// `mapping`, and the builder at the end of its body.
@@ -172,9 +206,7 @@ void cloneStageOps(OpBuilder &builder, IRMapping &mapping, unsigned stage,
     if (opStage != stage || isFree(op))
       continue;
     for (Value operand : op->getOperands())
-      if (Operation *producer = operand.getDefiningOp();
-          producer && isFree(producer) && !mapping.contains(operand))
-        builder.clone(*producer, mapping);
+      cloneIfFree(builder, mapping, operand);
     builder.clone(*op, mapping);
   }
 }
@@ -326,31 +358,20 @@ func::FuncOp TesselSplitStagesPass::buildStage(
   OpBuilder builder(context);
   Location loc = loss.getLoc();
   bool last = stage + 1 == numStages;
-  auto named = [&](const std::string &name) {
-    return builder.getDictionaryAttr({builder.getNamedAttr(
-        TesselDialect::kNameAttrName, builder.getStringAttr(name))});
-  };
 
-  // The data this stage reads, in the loss function's order.
+  // The data this stage reads, in the loss function's order, the
+  // activations it receives, and the cotangents of those it sends on.
   llvm::SetVector<Value> dataUsed = dataUsedBy(loss, stage, last, ops, stageOf);
+  ArrayRef<Value> inputs = crossing[stage];
   SmallVector<Type> argumentTypes;
   SmallVector<DictionaryAttr> argumentAttrs;
-  for (Value data : dataUsed) {
-    auto argument = cast<BlockArgument>(data);
-    argumentTypes.push_back(argument.getType());
-    argumentAttrs.push_back(loss.getArgAttrDict(argument.getArgNumber())
-                                ? loss.getArgAttrDict(argument.getArgNumber())
-                                : builder.getDictionaryAttr({}));
-  }
-  ArrayRef<Value> inputs = crossing[stage];
-  for (auto [k, input] : llvm::enumerate(inputs)) {
-    argumentTypes.push_back(input.getType());
-    argumentAttrs.push_back(named(boundaryName(stage, k)));
-  }
+  addStageArguments(builder, loss, dataUsed, inputs, stage, argumentTypes,
+                    argumentAttrs);
   ArrayRef<Value> outputs = last ? ArrayRef<Value>() : crossing[stage + 1];
   for (auto [k, output] : llvm::enumerate(outputs)) {
     argumentTypes.push_back(output.getType());
-    argumentAttrs.push_back(named(boundaryName(stage + 1, k) + ".gradient"));
+    argumentAttrs.push_back(
+        named(builder, boundaryName(stage + 1, k) + ".gradient"));
   }
 
   IRMapping mapping;
@@ -364,10 +385,7 @@ func::FuncOp TesselSplitStagesPass::buildStage(
   Value result;
   if (last) {
     Value loss0 = loss.getBody().front().getTerminator()->getOperand(0);
-    // A loss that reads nothing (a constant) is made here.
-    if (Operation *producer = loss0.getDefiningOp();
-        producer && isFree(producer) && !mapping.contains(loss0))
-      builder.clone(*producer, mapping);
+    cloneIfFree(builder, mapping, loss0);
     result = mapping.lookup(loss0);
   } else {
     // sum(output * cotangent) over every output: its gradient with respect
@@ -404,25 +422,13 @@ func::FuncOp buildEvaluateStage(func::FuncOp evaluate, Operation *after,
                                 ArrayRef<unsigned> stageOf,
                                 ArrayRef<SmallVector<Value>> crossing) {
   OpBuilder builder(after->getContext());
-  auto named = [&](const std::string &name) {
-    return builder.getDictionaryAttr({builder.getNamedAttr(
-        TesselDialect::kNameAttrName, builder.getStringAttr(name))});
-  };
   bool last = stage + 1 == numStages;
   llvm::SetVector<Value> dataUsed =
       dataUsedBy(evaluate, stage, last, ops, stageOf);
   SmallVector<Type> argumentTypes;
   SmallVector<DictionaryAttr> argumentAttrs;
-  for (Value data : dataUsed) {
-    auto argument = cast<BlockArgument>(data);
-    argumentTypes.push_back(argument.getType());
-    DictionaryAttr attrs = evaluate.getArgAttrDict(argument.getArgNumber());
-    argumentAttrs.push_back(attrs ? attrs : builder.getDictionaryAttr({}));
-  }
-  for (auto [k, input] : llvm::enumerate(crossing[stage])) {
-    argumentTypes.push_back(input.getType());
-    argumentAttrs.push_back(named(boundaryName(stage, k)));
-  }
+  addStageArguments(builder, evaluate, dataUsed, crossing[stage], stage,
+                    argumentTypes, argumentAttrs);
   IRMapping mapping;
   func::FuncOp func = startStageFunction(
       builder, evaluate.getLoc(), after, stageFunctionName(stage, "evaluate"),
@@ -434,9 +440,7 @@ func::FuncOp buildEvaluateStage(func::FuncOp evaluate, Operation *after,
   if (last) {
     for (auto [index, returned] : llvm::enumerate(
              evaluate.getBody().front().getTerminator()->getOperands())) {
-      if (Operation *producer = returned.getDefiningOp();
-          producer && isFree(producer) && !mapping.contains(returned))
-        builder.clone(*producer, mapping);
+      cloneIfFree(builder, mapping, returned);
       results.push_back(mapping.lookup(returned));
       DictionaryAttr attrs = evaluate.getResultAttrDict(index);
       resultAttrs.push_back(attrs ? attrs : builder.getDictionaryAttr({}));
@@ -444,7 +448,7 @@ func::FuncOp buildEvaluateStage(func::FuncOp evaluate, Operation *after,
   } else {
     for (auto [k, output] : llvm::enumerate(crossing[stage + 1])) {
       results.push_back(mapping.lookup(output));
-      resultAttrs.push_back(named(boundaryName(stage + 1, k)));
+      resultAttrs.push_back(named(builder, boundaryName(stage + 1, k)));
     }
   }
   func::ReturnOp::create(builder, evaluate.getLoc(), results);

@@ -1,18 +1,20 @@
-//===- SumGradientNormOverStages.cpp - clipping by every stage's norm -----===//
+//===- SumGradientNormOverStages.cpp - the norm of every stage's gradients ===//
 //
-// Implements tessel-sum-gradient-norm-over-stages. Clipping by the global
-// gradient norm (--clip-norm) scales every gradient by min(1, c / norm),
-// where the norm is over all of the model's gradients; in a pipelined step
-// (docs/pipeline.md) each `@stage{s}_apply` holds only its own stage's.
-// tessel-pipeline-autodiff marks the `tessel.sqrt` that takes the norm of
-// a stage's gradients; this pass, after tessel-partition, makes its
-// operand (that stage's sum of squares, complete on every rank of the
-// stage: a sqrt takes no partial sum) an all_reduce sum over the pipeline
-// axis, so that every stage's apply clips by the norm of all the stages'
-// gradients. A weight that several stages hold is counted by the first of
-// them only (tessel-pipeline-autodiff leaves it out of the others' sums).
-// The driver calls every stage's apply once a step, so each rank of a
-// stage-axis group makes this one call in the same place.
+// Implements tessel-sum-gradient-norm-over-stages. A training step's
+// gradient norm is over all of the model's gradients: the driver stops or
+// skips a step whose norm is not finite, loss scaling halves its scale by
+// it, and --clip-norm scales every gradient by min(1, c / norm). In a
+// pipelined step (docs/pipeline.md) each `@stage{s}_apply` holds only its
+// own stage's gradients. tessel-pipeline-autodiff marks the `tessel.sqrt`
+// that takes the norm of a stage's gradients; this pass, after
+// tessel-partition, makes its operand (that stage's sum of squares,
+// complete on every rank of the stage: a sqrt takes no partial sum) an
+// all_reduce sum over the pipeline axis, so that every stage's apply has
+// the norm of all the stages' gradients. A weight that several stages hold
+// is counted by the first of them only (tessel-pipeline-autodiff leaves it
+// out of the others' sums). The driver calls every stage's apply once a
+// step, so each rank of a stage-axis group makes this one call in the same
+// place.
 //
 //===----------------------------------------------------------------------===//
 

@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include <filesystem>
 #include <system_error>
 
@@ -57,11 +55,8 @@ const ValueSpec *trainingTokens(const ProgramMetadata &metadata) {
 /// Whether the program evaluates: it has `evaluate`, or, pipelined, every
 /// stage has its part of it.
 bool hasEvaluation(const ProgramMetadata &metadata) {
-  if (metadata.pipeline)
-    return std::all_of(
-        metadata.pipeline->stages.begin(), metadata.pipeline->stages.end(),
-        [](const PipelineStageSpec &stage) { return !stage.evaluate.empty(); });
-  return metadata.findFunction("evaluate") != nullptr;
+  return metadata.pipeline ? metadata.pipeline->evaluates()
+                           : metadata.findFunction("evaluate") != nullptr;
 }
 
 /// The `tokens` of the evaluation: evaluate's, or in a pipelined program

@@ -138,6 +138,7 @@ std::optional<EvaluationFeeds> evaluationFeeds(const FunctionSpec &function,
         return std::nullopt;
       }
   }
+  fed.languageModel = text || (predicted && predicted->name == "targets");
   return fed;
 }
 
@@ -158,7 +159,7 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
   if (!fed)
     return std::nullopt;
   evaluator.feeds = std::move(fed->feeds);
-  const ValueSpec *firstData = fed->firstData, *predicted = fed->predicted;
+  const ValueSpec *firstData = fed->firstData;
   bool arrays = !heldOut.arrays.empty(), text = !heldOut.text.empty();
   if (!firstData) {
     error = arrays ? "evaluate has no argument named after a held-out array"
@@ -166,13 +167,9 @@ std::optional<Evaluator> Evaluator::create(const FunctionSpec &function,
                    : "evaluate has no 'images' argument";
     return std::nullopt;
   }
-  evaluator.languageModel = text || (predicted && predicted->name == "targets");
+  evaluator.languageModel = fed->languageModel;
   evaluator.batchSize = batchSizeOf(*firstData);
-  // `correct` counts a prediction per element of the targets or labels (a
-  // language model's positions, a classifier's examples); without either,
-  // one per example.
-  evaluator.predictionsPerBatch =
-      predicted ? predicted->global.numElements() : evaluator.batchSize;
+  evaluator.predictionsPerBatch = fed->predictionsPerBatch(evaluator.batchSize);
   // The last partial batch is left out: the compiled program has one batch
   // size.
   evaluator.numBatches = heldOut.count / evaluator.batchSize;

@@ -71,6 +71,15 @@ struct EvaluationFeeds {
   const ValueSpec *firstData = nullptr;
   /// `targets` or `labels`, whose elements `correct` counts; may be null.
   const ValueSpec *predicted = nullptr;
+  /// A language model's: its loss per position has a perplexity.
+  bool languageModel = false;
+
+  /// What `correct` counts in a batch of `batchSize` examples: an element
+  /// of the targets or labels each (a language model's positions, a
+  /// classifier's examples); without either, one per example.
+  int64_t predictionsPerBatch(int64_t batchSize) const {
+    return predicted ? predicted->global.numElements() : batchSize;
+  }
 };
 
 /// The feeds of `function` from `heldOut`; an error when a data argument

@@ -74,6 +74,14 @@ struct PipelineSpec {
   std::string batchDim;
   /// Stage s is stages[s]; as many as the axis is long.
   std::vector<PipelineStageSpec> stages;
+
+  /// Whether the program evaluates: every stage has its part of evaluate.
+  bool evaluates() const {
+    for (const PipelineStageSpec &stage : stages)
+      if (stage.evaluate.empty())
+        return false;
+    return !stages.empty();
+  }
 };
 
 struct ProgramMetadata {

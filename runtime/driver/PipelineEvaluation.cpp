@@ -72,10 +72,8 @@ std::optional<PipelineEvaluator> PipelineEvaluator::create(
       return std::nullopt;
     }
     evaluator.predictionsPerMicrobatch =
-        fed->predicted ? fed->predicted->global.numElements() : microbatchSize;
-    evaluator.languageModel =
-        !heldOut.text.empty() ||
-        (fed->predicted && fed->predicted->name == "targets");
+        fed->predictionsPerBatch(microbatchSize);
+    evaluator.languageModel = fed->languageModel;
   }
   // The last partial batch is left out, as the unpipelined program's.
   evaluator.numBatches = heldOut.count / evaluator.examplesPerBatch();

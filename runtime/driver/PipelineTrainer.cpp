@@ -136,6 +136,23 @@ std::optional<std::string> checkSameBlock(const ValueSpec &sent,
   return std::nullopt;
 }
 
+/// Checks a message: `sender` returns every tensor of `tensors` (what
+/// `receiver` takes from it) in the block the receiver takes it in, as a
+/// message copies the receiver's blocks out of the sender's buffers.
+std::optional<std::string>
+checkMessage(const FunctionSpec &sender, const FunctionSpec &receiver,
+             const std::vector<const ValueSpec *> &tensors) {
+  for (const ValueSpec *tensor : tensors) {
+    const ValueSpec *sent = resultNamed(sender, tensor->name);
+    if (!sent)
+      return fmt::format("{} takes '{}', which {} does not return",
+                         receiver.name, tensor->name, sender.name);
+    if (auto error = checkSameBlock(*sent, *tensor, sender.name, receiver.name))
+      return error;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string>
 planStage(const ProgramMetadata &metadata, const Dataset &dataset,
           int64_t stage,
@@ -176,25 +193,11 @@ planStage(const ProgramMetadata &metadata, const Dataset &dataset,
     plan.cotangentsFromAfter = cotangentInputs(*plan.backward, stage);
     const FunctionSpec *nextBackward =
         metadata.findFunction(pipeline.stages[stage + 1].backward);
-    for (const ValueSpec *cotangent : plan.cotangentsFromAfter) {
-      const ValueSpec *sent = resultNamed(*nextBackward, cotangent->name);
-      if (!sent)
-        return fmt::format("{} takes '{}', which {} does not return",
-                           plan.backward->name, cotangent->name,
-                           nextBackward->name);
-      if (auto error = checkSameBlock(*sent, *cotangent, nextBackward->name,
-                                      plan.backward->name))
-        return error;
-    }
-    for (const ValueSpec *output : plan.outputsToAfter) {
-      const ValueSpec *sent = resultNamed(*plan.forward, output->name);
-      if (!sent)
-        return fmt::format("{} takes '{}', which {} does not return",
-                           next->name, output->name, plan.forward->name);
-      if (auto error =
-              checkSameBlock(*sent, *output, plan.forward->name, next->name))
-        return error;
-    }
+    if (auto error = checkMessage(*nextBackward, *plan.backward,
+                                  plan.cotangentsFromAfter))
+      return error;
+    if (auto error = checkMessage(*plan.forward, *next, plan.outputsToAfter))
+      return error;
   }
   if (!first) {
     const FunctionSpec *before =
@@ -440,18 +443,6 @@ private:
   std::vector<MPI_Comm> comms;
 };
 
-/// The tensors `receiver` takes by the names `sender` returns them under
-/// (the activations one stage's function sends the next), in the
-/// receiver's argument order.
-std::vector<const ValueSpec *> passedOn(const FunctionSpec &sender,
-                                        const FunctionSpec &receiver) {
-  std::vector<const ValueSpec *> tensors;
-  for (const ValueSpec &argument : receiver.arguments)
-    if (resultNamed(sender, argument.name))
-      tensors.push_back(&argument);
-  return tensors;
-}
-
 /// The evaluation of this rank's stage (PipelineEvaluation.h), when the
 /// options ask for one and there are held-out data; nothing otherwise, or
 /// after an error (`failed`), which every rank agrees on.
@@ -463,9 +454,7 @@ std::optional<PipelineEvaluator> setUpEvaluation(
   const PipelineSpec &pipeline = *metadata.pipeline;
   failed = false;
   bool evaluates = options.evaluate || options.evalEvery > 0;
-  bool cut = std::all_of(
-      pipeline.stages.begin(), pipeline.stages.end(),
-      [](const PipelineStageSpec &stage) { return !stage.evaluate.empty(); });
+  bool cut = pipeline.evaluates();
   std::optional<std::string> problem;
   if (evaluates && !cut && (options.evalEvery > 0 || !options.evalData.empty()))
     problem = fmt::format(
@@ -492,23 +481,19 @@ std::optional<PipelineEvaluator> setUpEvaluation(
   };
   bool first = plan.stage == 0, last = plan.stage + 1 == plan.stages;
   const FunctionSpec &mine = *spec(plan.stage);
+  // The activations: what the stage before sends this one, what this one
+  // sends the next, by their boundary names, as the training step's.
   std::vector<const ValueSpec *> inputs, outputs;
-  if (!first)
-    inputs = passedOn(*spec(plan.stage - 1), mine);
-  if (!last)
-    outputs = passedOn(mine, *spec(plan.stage + 1));
-  std::string error;
-  // A message holds the receiver's blocks, copied out of the sender's.
-  for (const ValueSpec *input : inputs)
-    if (std::optional<std::string> misfit =
-            checkSameBlock(*resultNamed(*spec(plan.stage - 1), input->name),
-                           *input, spec(plan.stage - 1)->name, mine.name))
-      error = *misfit;
-  for (const ValueSpec *output : outputs)
-    if (std::optional<std::string> misfit =
-            checkSameBlock(*resultNamed(mine, output->name), *output, mine.name,
-                           spec(plan.stage + 1)->name))
-      error = *misfit;
+  std::optional<std::string> misfit;
+  if (!first) {
+    inputs = boundaryInputs(mine, plan.stage);
+    misfit = checkMessage(*spec(plan.stage - 1), mine, inputs);
+  }
+  if (!last && !misfit) {
+    outputs = boundaryInputs(*spec(plan.stage + 1), plan.stage + 1);
+    misfit = checkMessage(mine, *spec(plan.stage + 1), outputs);
+  }
+  std::string error = misfit.value_or("");
   tessel_function_t compiled = function(mine.name);
   if (!compiled)
     error = fmt::format("the program has no compiled {}", mine.name);
