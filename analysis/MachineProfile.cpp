@@ -115,6 +115,72 @@ bool count(const json &object, const char *key, const std::string &where,
   return true;
 }
 
+/// Reads a kernel entry's classes (`object`, class -> points) into
+/// `classes`, each class's points sorted by work. `complete`: every class
+/// that has no fallback must be there (f32's "classes"); otherwise any of
+/// them may be (a narrow type's, whose missing ones are timed by f32's).
+bool readKernelClasses(const json &object, const std::string &where,
+                       bool complete,
+                       std::map<std::string, std::vector<KernelPoint>> &classes,
+                       std::string &error) {
+  for (const std::string &opClass : kernelClasses()) {
+    auto points = object.find(opClass);
+    // A class added since the profile was written is timed as the class
+    // it falls back to (kernelClassFallback).
+    if (points == object.end() && (!complete || kernelClassFallback(opClass)))
+      continue;
+    if (points == object.end() || !points->is_array() || points->empty()) {
+      error = fmt::format("{}: class '{}' needs a non-empty array of "
+                          "points",
+                          where, opClass);
+      return false;
+    }
+    std::vector<KernelPoint> &list = classes[opClass];
+    for (size_t p = 0; p < points->size(); ++p) {
+      const json &point = (*points)[p];
+      std::string at = fmt::format("{}.{}[{}]", where, opClass, p);
+      int64_t work = 0;
+      double seconds = 0;
+      if (!point.is_object() || !count(point, "work", at, 1, work, error) ||
+          !positive(point, "seconds", at, seconds, error)) {
+        if (error.empty())
+          error = at + ": not an object";
+        return false;
+      }
+      if (seconds < kMinSeconds) {
+        error =
+            fmt::format("{}: {} s per call is below a nanosecond", at, seconds);
+        return false;
+      }
+      std::optional<double> coldSeconds;
+      if (point.contains("cold_seconds")) {
+        double cold = 0;
+        if (!positive(point, "cold_seconds", at, cold, error))
+          return false;
+        coldSeconds = cold;
+      }
+      list.push_back({work, seconds, coldSeconds});
+    }
+    std::sort(list.begin(), list.end(),
+              [](const KernelPoint &a, const KernelPoint &b) {
+                return a.work < b.work;
+              });
+  }
+  // A misspelt class ("matmull") was ignored, and its ops timed by the
+  // class it was meant to replace or by the one it falls back to.
+  for (const auto &[opClass, points] : object.items())
+    if (std::find(kernelClasses().begin(), kernelClasses().end(), opClass) ==
+        kernelClasses().end()) {
+      std::string known;
+      for (const std::string &name : kernelClasses())
+        known += (known.empty() ? "" : ", ") + name;
+      error = fmt::format("{}: unknown class '{}' (expected {})", where,
+                          opClass, known);
+      return false;
+    }
+  return true;
+}
+
 std::string stringOr(const json &object, const char *key) {
   auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
@@ -141,8 +207,20 @@ std::optional<std::string> kernelClassFallback(const std::string &opClass) {
   return std::nullopt;
 }
 
+const std::vector<std::string> &narrowKernelTypes() {
+  static const std::vector<std::string> types = {"bf16", "f16"};
+  return types;
+}
+
 const std::vector<KernelPoint> *
-KernelRates::pointsFor(const std::string &opClass) const {
+KernelRates::pointsFor(const std::string &opClass,
+                       const std::string &elementType) const {
+  auto narrow = narrowClasses.find(elementType);
+  if (narrow != narrowClasses.end()) {
+    auto own = narrow->second.find(opClass);
+    if (own != narrow->second.end())
+      return &own->second;
+  }
   auto it = classes.find(opClass);
   if (it != classes.end())
     return &it->second;
@@ -161,24 +239,36 @@ const std::vector<std::string> &profiledCollectives() {
 bool MachineProfile::hasColdKernels() const {
   if (cacheBytes <= 0)
     return false;
-  for (const KernelRates &rates : kernels)
-    for (const auto &[opClass, points] : rates.classes)
-      for (const KernelPoint &point : points)
-        if (!point.coldSeconds)
-          return false;
+  auto allCold =
+      [](const std::map<std::string, std::vector<KernelPoint>> &classes) {
+        for (const auto &[opClass, points] : classes)
+          for (const KernelPoint &point : points)
+            if (!point.coldSeconds)
+              return false;
+        return true;
+      };
+  for (const KernelRates &rates : kernels) {
+    if (!allCold(rates.classes))
+      return false;
+    for (const auto &[type, classes] : rates.narrowClasses)
+      if (!allCold(classes))
+        return false;
+  }
   return true;
 }
 
 double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
-                                     int64_t ranks, bool cold) const {
+                                     int64_t ranks, bool cold,
+                                     const std::string &elementType) const {
   std::vector<const KernelRates *> entries;
   for (const KernelRates &entry : kernels)
-    if (entry.pointsFor(opClass))
+    if (entry.pointsFor(opClass, elementType))
       entries.push_back(&entry);
   const KernelRates *rates = nearestJob(kernelJobs(entries, cores), ranks);
   if (!rates)
     return 0;
-  const std::vector<KernelPoint> &points = *rates->pointsFor(opClass);
+  const std::vector<KernelPoint> &points =
+      *rates->pointsFor(opClass, elementType);
   bool useCold = cold && std::all_of(points.begin(), points.end(),
                                      [](const KernelPoint &point) {
                                        return point.coldSeconds.has_value();
@@ -391,61 +481,35 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       error = where + ": 'classes' must be an object";
       return std::nullopt;
     }
-    for (const std::string &opClass : kernelClasses()) {
-      auto points = classes->find(opClass);
-      // A class added since the profile was written is timed as the class
-      // it falls back to (kernelClassFallback).
-      if (points == classes->end() && kernelClassFallback(opClass))
-        continue;
-      if (points == classes->end() || !points->is_array() || points->empty()) {
-        error = fmt::format("{}: class '{}' needs a non-empty array of "
-                            "points",
-                            where, opClass);
+    if (!readKernelClasses(*classes, where, /*complete=*/true, rates.classes,
+                           error))
+      return std::nullopt;
+    // Measured since profiles were first written: a profile without them
+    // times a mixed-precision step's kernels by the f32 points.
+    if (entry.contains("narrow_classes")) {
+      const json &narrow = entry["narrow_classes"];
+      if (!narrow.is_object()) {
+        error = where + ": 'narrow_classes' must be an object";
         return std::nullopt;
       }
-      std::vector<KernelPoint> &list = rates.classes[opClass];
-      for (size_t p = 0; p < points->size(); ++p) {
-        const json &point = (*points)[p];
-        std::string at = fmt::format("{}.{}[{}]", where, opClass, p);
-        int64_t work = 0;
-        double seconds = 0;
-        if (!point.is_object() || !count(point, "work", at, 1, work, error) ||
-            !positive(point, "seconds", at, seconds, error)) {
-          if (error.empty())
-            error = at + ": not an object";
+      for (const auto &[type, typeClasses] : narrow.items()) {
+        std::string at = fmt::format("{}.narrow_classes.{}", where, type);
+        if (std::find(narrowKernelTypes().begin(), narrowKernelTypes().end(),
+                      type) == narrowKernelTypes().end()) {
+          error = fmt::format("{}: unknown element type '{}' (expected bf16 "
+                              "or f16)",
+                              where, type);
           return std::nullopt;
         }
-        if (seconds < kMinSeconds) {
-          error = fmt::format("{}: {} s per call is below a nanosecond", at,
-                              seconds);
+        if (!typeClasses.is_object()) {
+          error = at + ": not an object";
           return std::nullopt;
         }
-        std::optional<double> coldSeconds;
-        if (point.contains("cold_seconds")) {
-          double cold = 0;
-          if (!positive(point, "cold_seconds", at, cold, error))
-            return std::nullopt;
-          coldSeconds = cold;
-        }
-        list.push_back({work, seconds, coldSeconds});
+        if (!readKernelClasses(typeClasses, at, /*complete=*/false,
+                               rates.narrowClasses[type], error))
+          return std::nullopt;
       }
-      std::sort(list.begin(), list.end(),
-                [](const KernelPoint &a, const KernelPoint &b) {
-                  return a.work < b.work;
-                });
     }
-    // A misspelt class ("matmull") was ignored, and its ops timed by the
-    // class it was meant to replace or by the one it falls back to.
-    for (const auto &[opClass, points] : classes->items())
-      if (std::find(kernelClasses().begin(), kernelClasses().end(), opClass) ==
-          kernelClasses().end()) {
-        std::string known;
-        for (const std::string &name : kernelClasses())
-          known += (known.empty() ? "" : ", ") + name;
-        error = fmt::format("{}: unknown class '{}' (expected {})", where,
-                            opClass, known);
-        return std::nullopt;
-      }
     profile.kernels.push_back(std::move(rates));
   }
 
@@ -560,6 +624,38 @@ const MachineProfile &defaultMachineProfile() {
   return profile;
 }
 
+namespace {
+
+/// `classes` as a profile writes them, in kernelClasses' order.
+/// `complete`: every class without a fallback is written, empty if it was
+/// not measured (and refused when read); otherwise only those measured.
+ordered_json formatKernelClasses(
+    const std::map<std::string, std::vector<KernelPoint>> &classes,
+    bool complete) {
+  ordered_json written = ordered_json::object();
+  for (const std::string &opClass : kernelClasses()) {
+    auto it = classes.find(opClass);
+    // An older profile's missing class stays missing, and falls back
+    // again when read.
+    if (it == classes.end() && (!complete || kernelClassFallback(opClass)))
+      continue;
+    ordered_json points = ordered_json::array();
+    if (it != classes.end())
+      for (const KernelPoint &point : it->second) {
+        ordered_json one = {{"work", point.work},
+                            {"seconds", point.seconds},
+                            {"rate", point.work / point.seconds}};
+        if (point.coldSeconds)
+          one["cold_seconds"] = *point.coldSeconds;
+        points.push_back(one);
+      }
+    written[opClass] = points;
+  }
+  return written;
+}
+
+} // namespace
+
 std::string formatMachineProfile(const MachineProfile &profile) {
   ordered_json root;
   root["format"] = kFormat;
@@ -573,30 +669,19 @@ std::string formatMachineProfile(const MachineProfile &profile) {
   root["machine"]["calibrated_at"] = profile.calibratedAt;
   root["kernels"] = ordered_json::array();
   for (const KernelRates &rates : profile.kernels) {
-    ordered_json classes = ordered_json::object();
-    for (const std::string &opClass : kernelClasses()) {
-      auto it = rates.classes.find(opClass);
-      // An older profile's missing class stays missing, and falls back
-      // again when read.
-      if (it == rates.classes.end() && kernelClassFallback(opClass))
-        continue;
-      ordered_json points = ordered_json::array();
-      if (it != rates.classes.end())
-        for (const KernelPoint &point : it->second) {
-          ordered_json written = {{"work", point.work},
-                                  {"seconds", point.seconds},
-                                  {"rate", point.work / point.seconds}};
-          if (point.coldSeconds)
-            written["cold_seconds"] = *point.coldSeconds;
-          points.push_back(written);
-        }
-      classes[opClass] = points;
-    }
     ordered_json entry = {{"ranks", rates.ranks}, {"threads", rates.threads}};
     // An older profile's missing measurement stays missing.
     if (rates.perOpSeconds)
       entry["per_op_seconds"] = *rates.perOpSeconds;
-    entry["classes"] = classes;
+    entry["classes"] = formatKernelClasses(rates.classes, /*complete=*/true);
+    ordered_json narrow = ordered_json::object();
+    for (const std::string &type : narrowKernelTypes()) {
+      auto it = rates.narrowClasses.find(type);
+      if (it != rates.narrowClasses.end() && !it->second.empty())
+        narrow[type] = formatKernelClasses(it->second, /*complete=*/false);
+    }
+    if (!narrow.empty())
+      entry["narrow_classes"] = narrow;
     root["kernels"].push_back(entry);
   }
   root["collectives"] = ordered_json::array();

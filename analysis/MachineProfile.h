@@ -11,7 +11,9 @@
 //    "machine": {"description": ..., "cpu": ..., "cores": 2, ...},
 //    "kernels": [{"ranks": 1, "threads": 2, "per_op_seconds": 2e-7,
 //                 "classes": {"matmul": [{"work": 1024, "seconds": 4e-7,
-//                                         "rate": 2.4e9}, ...], ...}}],
+//                                         "rate": 2.4e9}, ...], ...},
+//                 "narrow_classes": {"bf16": {"matmul": [...], ...},
+//                                    "f16": {...}}}],
 //    "collectives": [{"collective": "all_reduce", "ranks": 2, "group": 2,
 //                     "alpha_seconds": 1e-5,
 //                     "bandwidth_bytes_per_second": 2e9,
@@ -47,6 +49,10 @@ const std::vector<std::string> &kernelClasses();
 /// for a class every profile must have.
 std::optional<std::string> kernelClassFallback(const std::string &opClass);
 
+/// The element types a mixed-precision step computes in besides f32, whose
+/// kernels a profile may time apart ("narrow_classes").
+const std::vector<std::string> &narrowKernelTypes();
+
 /// The collectives a profile fits.
 const std::vector<std::string> &profiledCollectives();
 
@@ -72,13 +78,24 @@ struct KernelRates {
   /// of many ops run once, against its kernels timed alone). Absent in a
   /// profile calibrated before it was measured.
   std::optional<double> perOpSeconds;
-  /// Op class -> points sorted by work.
+  /// Op class -> points sorted by work, on f32 tensors.
   std::map<std::string, std::vector<KernelPoint>> classes;
+  /// bf16 or f16 -> op class -> points sorted by work, on tensors of that
+  /// type (a mixed-precision step's kernels: converted around f32 kernels,
+  /// or bf16 kernels of their own). Absent in profiles calibrated before
+  /// they were measured, and for a class one lacks: its ops are timed by
+  /// the f32 points.
+  std::map<std::string, std::map<std::string, std::vector<KernelPoint>>>
+      narrowClasses;
 
-  /// The points that time `opClass`: its own, or those of the class it
-  /// falls back to where these rates lack it (kernelClassFallback);
-  /// nullptr if neither was measured.
-  const std::vector<KernelPoint> *pointsFor(const std::string &opClass) const;
+  /// The points that time `opClass` on `elementType` tensors: the type's
+  /// own where measured; for f32 (and a narrow type without them) the
+  /// class's f32 points, or those of the class it falls back to where
+  /// these rates lack it (kernelClassFallback); nullptr if none was
+  /// measured.
+  const std::vector<KernelPoint> *
+  pointsFor(const std::string &opClass,
+            const std::string &elementType = "f32") const;
 };
 
 struct CollectivePoint {
@@ -129,9 +146,11 @@ struct MachineProfile {
   /// measured sizes (log-log), the smallest size's time below them (the
   /// call's fixed cost), the largest size's rate above them.
   /// `cold`: with its data out of the caches, where the profile measured
-  /// that (else as warm).
+  /// that (else as warm). `elementType`: the op's tensors' (f32, bf16 or
+  /// f16; KernelRates::pointsFor).
   double kernelSeconds(const std::string &opClass, int64_t work, int64_t ranks,
-                       bool cold = false) const;
+                       bool cold = false,
+                       const std::string &elementType = "f32") const;
   /// Whether the profile times kernels with their data out of the caches
   /// (every point of every class has coldSeconds) and knows the caches.
   bool hasColdKernels() const;

@@ -66,6 +66,23 @@ std::string kernelClassOf(Operation *op) {
       .Default([](Operation *) { return "elementwise"; });
 }
 
+std::string kernelElementTypeOf(Operation *op) {
+  Type common;
+  for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+    auto type = dyn_cast<NamedTensorType>(value.getType());
+    if (!type || !isa<FloatType>(type.getElementType()))
+      continue;
+    if (common && common != type.getElementType())
+      return "f32";
+    common = type.getElementType();
+  }
+  if (common && common.isBF16())
+    return "bf16";
+  if (common && common.isF16())
+    return "f16";
+  return "f32";
+}
+
 int64_t runtimeOpCount(func::FuncOp lowered) {
   if (!lowered || lowered.isExternal())
     return 0;
@@ -317,11 +334,13 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     int64_t touched = 0;
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       touched = saturatingAdd(touched, localBytes(mesh, value));
-    double seconds = profile.kernelSeconds(opClass, work, report.numRanks);
+    std::string elementType = kernelElementTypeOf(op);
+    double seconds = profile.kernelSeconds(opClass, work, report.numRanks,
+                                           /*cold=*/false, elementType);
     double cold = coldFractions.lookup(op);
     if (cold > 0 && touched > kCachedOpBytes)
       seconds += cold * (profile.kernelSeconds(opClass, work, report.numRanks,
-                                               /*cold=*/true) -
+                                               /*cold=*/true, elementType) -
                          seconds);
     kernelSeconds[op] = seconds;
     step.classSeconds[opClass] += seconds;

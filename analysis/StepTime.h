@@ -61,6 +61,13 @@ int64_t transcendentalOpsPerElement(mlir::Operation *op);
 /// computes a transcendental function, else "elementwise".
 std::string kernelClassOf(mlir::Operation *op);
 
+/// Returns the element type `op`'s kernel is timed on (KernelRates::
+/// pointsFor): "bf16" or "f16" when every float tensor it reads and writes
+/// is of that type (a mixed-precision step's einsums, softmaxes, fused
+/// chains), else "f32" (f32 ops, and casts and fused ops that mix types,
+/// which read or write f32 values).
+std::string kernelElementTypeOf(mlir::Operation *op);
+
 /// The channels oneDNN computes a convolution's vectorized channel in, each
 /// block whole: a 64-byte vector of f32 (AVX-512). On AVX2 oneDNN's blocks
 /// are 8; a profile calibrated there counts its points in blocks of 16

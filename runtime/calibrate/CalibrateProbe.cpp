@@ -20,7 +20,9 @@
 // normalization (softmax, 5 per element), transcendental (gelu, one per
 // element: the costliest of them, through erfc, and the one a Transformer's MLP
 // computes), pooling and pooling_backward (2 x 2 max pooling and its gradient,
-// the input's elements).
+// the input's elements). Each class is timed on f32 tensors and again on
+// bf16 and on f16 ones (the "type" of its lines), as a mixed-precision
+// step computes them.
 //
 // --per-op: what a compiled program spends on each op besides its kernel:
 // a program of many small ops, each at a call site of its own, run as
@@ -49,6 +51,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "base/Float16.h"
 #include "calibrate/MachineFacts.h"
 #include "driver/Threads.h"
 #include "executor/Backend.h"
@@ -88,7 +91,7 @@ struct Settings {
 /// One operand or result: {"dims": [...], "shape": [...], "type": "f32"}.
 ordered_json tensor(const std::vector<std::string> &dims,
                     const std::vector<int64_t> &shape,
-                    const char *type = "f32") {
+                    const std::string &type = "f32") {
   return {{"dims", dims}, {"shape", shape}, {"type", type}};
 }
 
@@ -112,17 +115,27 @@ std::string descriptorText(const std::string &name,
   return desc.dump();
 }
 
-/// An f32 buffer of `elements` small values, so that no kernel meets NaN
-/// or overflow; written through the backend, whose buffers may be a
-/// device's.
-void *filledBuffer(tessel_context_t *context, int64_t elements) {
+/// A buffer of `elements` small values of `type` (f32, bf16 or f16), so
+/// that no kernel meets NaN or overflow; written through the backend,
+/// whose buffers may be a device's.
+void *filledBuffer(tessel_context_t *context, int64_t elements,
+                   const std::string &type) {
   int64_t count = std::max<int64_t>(1, elements);
-  void *buffer = tessel_rt_alloc(context, count * 4);
   std::vector<float> values(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i)
     values[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
-  tessel::runtime::activeBackend().copyToBuffer(*context, buffer, values.data(),
-                                                count * 4);
+  tessel::runtime::Backend &backend = tessel::runtime::activeBackend();
+  if (type == "f32") {
+    void *buffer = tessel_rt_alloc(context, count * 4);
+    backend.copyToBuffer(*context, buffer, values.data(), count * 4);
+    return buffer;
+  }
+  std::vector<uint16_t> narrow(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    narrow[i] = type == "bf16" ? tessel::runtime::floatToBf16(values[i])
+                               : tessel::runtime::floatToF16(values[i]);
+  void *buffer = tessel_rt_alloc(context, count * 2);
+  backend.copyToBuffer(*context, buffer, narrow.data(), count * 2);
   return buffer;
 }
 
@@ -143,8 +156,9 @@ public:
      ordered_json attrs = ordered_json::object())
       : context(context), text(descriptorText(name, operands, result, attrs)) {
     for (const ordered_json &operand : operands)
-      buffers.push_back(filledBuffer(context, elementsOf(operand)));
-    output = filledBuffer(context, elementsOf(result));
+      buffers.push_back(
+          filledBuffer(context, elementsOf(operand), operand["type"]));
+    output = filledBuffer(context, elementsOf(result), result["type"]);
   }
   ~Op() {
     for (void *buffer : buffers)
@@ -248,6 +262,99 @@ double timeColdCall(const std::function<void()> &call,
   return median(seconds);
 }
 
+/// The element-wise op `name` of `operands`, as a compiled step runs it:
+/// the op itself in f32, a tessel.fused of that one op in bf16 and f16
+/// (tessel-fuse-elementwise fuses every element-wise op of those types).
+Op elementwiseOp(tessel_context_t *context, const std::string &name,
+                 const std::vector<ordered_json> &operands,
+                 const ordered_json &result) {
+  if (result["type"] == "f32")
+    return Op(context, name, operands, result);
+  std::vector<int> args;
+  for (size_t i = 0; i < operands.size(); ++i)
+    args.push_back(static_cast<int>(i));
+  ordered_json entry = {{"op", name},
+                        {"args", args},
+                        {"result", result},
+                        {"attrs", ordered_json::object()}};
+  return Op(context, "tessel.fused", operands, result,
+            {{"body", ordered_json::array({entry})}});
+}
+
+/// Times each kernel class at each size on `type` (f32, bf16 or f16)
+/// tensors. A mixed-precision step's element-wise ops in bf16 and f16 are
+/// always fused (tessel-fuse-elementwise: the fused kernel is their
+/// vectorized loop), so those classes time a tessel.fused of one add or
+/// one gelu there, and the op itself in f32.
+void measureKernelsOf(const std::string &type, tessel_context_t *context,
+                      int rank, int ranks, int threads, const Settings &timed) {
+  auto report = [&](const char *opClass, int64_t work, Op &op) {
+    double seconds = timeCall([&] { op.run(); }, timed);
+    double cold = timeColdCall([&] { op.run(); }, timed);
+    print(rank, {{"kind", "kernel"},
+                 {"class", opClass},
+                 {"type", type},
+                 {"ranks", ranks},
+                 {"threads", threads},
+                 {"work", work},
+                 {"seconds", seconds},
+                 {"cold_seconds", cold}});
+  };
+  auto typed = [type](const std::vector<std::string> &dims,
+                      const std::vector<int64_t> &shape) {
+    return tensor(dims, shape, type);
+  };
+  for (int64_t n : {8, 32, 64, 128, 256, 512}) {
+    Op op(context, "tessel.einsum",
+          {typed({"m", "k"}, {n, n}), typed({"k", "n"}, {n, n})},
+          typed({"m", "n"}, {n, n}));
+    report("matmul", 2 * n * n * n, op);
+  }
+  // Batch 4, 16 x 16 images, 3 x 3 filters, channels in = out.
+  for (int64_t c : {4, 16, 32, 64}) {
+    ordered_json attrs = {{"dilations", {1, 1}},   {"groups", 1},
+                          {"input_channel", "c"},  {"kernel", {"kh", "kw"}},
+                          {"output_channel", "f"}, {"padding", {1, 1, 1, 1}},
+                          {"spatial", {"h", "w"}}, {"strides", {1, 1}}};
+    Op op(context, "tessel.conv2d",
+          {typed({"batch", "c", "h", "w"}, {4, c, 16, 16}),
+           typed({"c", "f", "kh", "kw"}, {c, c, 3, 3})},
+          typed({"batch", "f", "h", "w"}, {4, c, 16, 16}), attrs);
+    // Work as search times a convolution: oneDNN computes the output
+    // channels in blocks of 16 (kConvolutionChannelBlock), 4 as 16.
+    int64_t blockedOutputs = (c + 15) / 16 * 16;
+    report("convolution", 2 * (4 * blockedOutputs * 16 * 16) * c * 9, op);
+  }
+  // Max pooling in 2 x 2 windows of stride 2 (the CNN's) and its gradient,
+  // batch 4 of 32 x 32 images; work as analysis/CostReport counts both,
+  // the input's elements (the result's times the window).
+  for (int64_t c : {1, 8, 32, 128}) {
+    ordered_json attrs = {{"kind", "max"},
+                          {"spatial", {"h", "w"}},
+                          {"window", {2, 2}},
+                          {"strides", {2, 2}}};
+    ordered_json image = typed({"batch", "c", "h", "w"}, {4, c, 32, 32});
+    ordered_json pooled = typed({"batch", "c", "h", "w"}, {4, c, 16, 16});
+    Op pool(context, "tessel.pool", {image}, pooled, attrs);
+    report("pooling", 4 * c * 32 * 32, pool);
+    Op gradient(context, "tessel.pool_backward", {image, pooled}, image,
+                attrs);
+    report("pooling_backward", 4 * c * 32 * 32, gradient);
+  }
+  for (int64_t rows : {1, 16, 256, 4096}) {
+    ordered_json shape = typed({"rows", "cols"}, {rows, 256});
+    Op add = elementwiseOp(context, "tessel.add", {shape, shape}, shape);
+    report("elementwise", rows * 256, add);
+    Op sum(context, "tessel.reduce", {shape}, typed({"rows"}, {rows}),
+           {{"kind", "sum"}});
+    report("reduction", rows * 256, sum);
+    Op softmax(context, "tessel.softmax", {shape}, shape, {{"dim", "cols"}});
+    report("normalization", 5 * rows * 256, softmax);
+    Op gelu = elementwiseOp(context, "tessel.gelu", {shape}, shape);
+    report("transcendental", rows * 256, gelu);
+  }
+}
+
 void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
                     const Settings &settings) {
   // The host's caches are pushed out by writing host memory, a device's
@@ -268,66 +375,8 @@ void measureKernels(tessel_context_t *context, int rank, int ranks, int threads,
       tessel::runtime::activeBackend().copyToBuffer(
           *context, deviceFlushBuffer, deviceFlush.data(), deviceFlush.size());
   };
-  auto report = [&](const char *opClass, int64_t work, Op &op) {
-    double seconds = timeCall([&] { op.run(); }, timed);
-    double cold = timeColdCall([&] { op.run(); }, timed);
-    print(rank, {{"kind", "kernel"},
-                 {"class", opClass},
-                 {"ranks", ranks},
-                 {"threads", threads},
-                 {"work", work},
-                 {"seconds", seconds},
-                 {"cold_seconds", cold}});
-  };
-  for (int64_t n : {8, 32, 64, 128, 256, 512}) {
-    Op op(context, "tessel.einsum",
-          {tensor({"m", "k"}, {n, n}), tensor({"k", "n"}, {n, n})},
-          tensor({"m", "n"}, {n, n}));
-    report("matmul", 2 * n * n * n, op);
-  }
-  // Batch 4, 16 x 16 images, 3 x 3 filters, channels in = out.
-  for (int64_t c : {4, 16, 32, 64}) {
-    ordered_json attrs = {{"dilations", {1, 1}},   {"groups", 1},
-                          {"input_channel", "c"},  {"kernel", {"kh", "kw"}},
-                          {"output_channel", "f"}, {"padding", {1, 1, 1, 1}},
-                          {"spatial", {"h", "w"}}, {"strides", {1, 1}}};
-    Op op(context, "tessel.conv2d",
-          {tensor({"batch", "c", "h", "w"}, {4, c, 16, 16}),
-           tensor({"c", "f", "kh", "kw"}, {c, c, 3, 3})},
-          tensor({"batch", "f", "h", "w"}, {4, c, 16, 16}), attrs);
-    // Work as search times a convolution: oneDNN computes the output
-    // channels in blocks of 16 (kConvolutionChannelBlock), 4 as 16.
-    int64_t blockedOutputs = (c + 15) / 16 * 16;
-    report("convolution", 2 * (4 * blockedOutputs * 16 * 16) * c * 9, op);
-  }
-  // Max pooling in 2 x 2 windows of stride 2 (the CNN's) and its gradient,
-  // batch 4 of 32 x 32 images; work as analysis/CostReport counts both,
-  // the input's elements (the result's times the window).
-  for (int64_t c : {1, 8, 32, 128}) {
-    ordered_json attrs = {{"kind", "max"},
-                          {"spatial", {"h", "w"}},
-                          {"window", {2, 2}},
-                          {"strides", {2, 2}}};
-    ordered_json image = tensor({"batch", "c", "h", "w"}, {4, c, 32, 32});
-    ordered_json pooled = tensor({"batch", "c", "h", "w"}, {4, c, 16, 16});
-    Op pool(context, "tessel.pool", {image}, pooled, attrs);
-    report("pooling", 4 * c * 32 * 32, pool);
-    Op gradient(context, "tessel.pool_backward", {image, pooled}, image,
-                attrs);
-    report("pooling_backward", 4 * c * 32 * 32, gradient);
-  }
-  for (int64_t rows : {1, 16, 256, 4096}) {
-    ordered_json shape = tensor({"rows", "cols"}, {rows, 256});
-    Op add(context, "tessel.add", {shape, shape}, shape);
-    report("elementwise", rows * 256, add);
-    Op sum(context, "tessel.reduce", {shape}, tensor({"rows"}, {rows}),
-           {{"kind", "sum"}});
-    report("reduction", rows * 256, sum);
-    Op softmax(context, "tessel.softmax", {shape}, shape, {{"dim", "cols"}});
-    report("normalization", 5 * rows * 256, softmax);
-    Op gelu(context, "tessel.gelu", {shape}, shape);
-    report("transcendental", rows * 256, gelu);
-  }
+  for (const char *type : {"f32", "bf16", "f16"})
+    measureKernelsOf(type, context, rank, ranks, threads, timed);
   if (deviceFlushBuffer)
     tessel_rt_free(context, deviceFlushBuffer);
 }
@@ -385,9 +434,10 @@ void measurePerOp(tessel_context_t *context, int rank, int ranks, int threads,
   // The program's arguments: its input and the einsum's and the add's
   // second operands.
   int64_t bytes = elementsOf(rows) * 4;
-  void *input = filledBuffer(context, elementsOf(rows));
-  std::vector<void *> weights = {filledBuffer(context, elementsOf(square)),
-                                 filledBuffer(context, elementsOf(rows))};
+  void *input = filledBuffer(context, elementsOf(rows), "f32");
+  std::vector<void *> weights = {
+      filledBuffer(context, elementsOf(square), "f32"),
+      filledBuffer(context, elementsOf(rows), "f32")};
   auto run = [&] {
     void *previous = input;
     void *operands[2];

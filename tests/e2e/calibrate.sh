@@ -30,7 +30,7 @@ expect_error() {
 }
 
 # The profile that ships was measured before the pooling classes.
-python3 "$here/check_profile.py" "$shipped" --ranks 1,2 --before-pooling --memory
+python3 "$here/check_profile.py" "$shipped" --ranks 1,2 --before-pooling --memory --narrow
 
 # The memory section needs Fashion-MNIST (the load of its images).
 if have_fashion_mnist; then
@@ -43,7 +43,7 @@ else
 fi
 "$bin/tessel" calibrate --max-ranks 2 --repetitions 1 --min-seconds 0.002 \
   --description "tests/e2e/calibrate.sh" "${no_memory[@]}" -o "$work/profile.json"
-python3 "$here/check_profile.py" "$work/profile.json" --ranks 1,2 "${memory[@]}"
+python3 "$here/check_profile.py" "$work/profile.json" --ranks 1,2 --narrow "${memory[@]}"
 if [ ${#memory[@]} -gt 0 ]; then
   # explain reads the driver's memory from it.
   driver=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['memory']['driver_bytes'])" "$work/profile.json")
@@ -68,13 +68,15 @@ mpirun -n 1 --bind-to none "$bin/tessel-calibrate-probe" --machine --kernels --p
 mpirun -n 2 --oversubscribe --bind-to none "$bin/tessel-calibrate-probe" --kernels --per-op \
   --collectives "${probe_options[@]}" > "$saved/ranks-2.jsonl"
 "$bin/tessel" calibrate --probe-output "$saved" -o "$work/saved.json"
-python3 "$here/check_profile.py" "$work/saved.json" --ranks "$( [ "$(nproc)" -ge 2 ] && echo 1,2 || echo 1)"
+python3 "$here/check_profile.py" "$work/saved.json" --narrow --ranks "$( [ "$(nproc)" -ge 2 ] && echo 1,2 || echo 1)"
 python3 - "$work/profile.json" "$work/saved.json" <<'PY'
 import json, sys
 live, saved = (json.load(open(path)) for path in sys.argv[1:])
 for key in ("description", "cpu", "cores", "cache_bytes"):
     assert live["machine"].get(key) == saved["machine"].get(key) or key == "description", key
-classes = lambda p: [(k["ranks"], sorted(k["classes"])) for k in p["kernels"]]
+classes = lambda p: [(k["ranks"], sorted(k["classes"]),
+                      {t: sorted(c) for t, c in k.get("narrow_classes", {}).items()})
+                     for k in p["kernels"]]
 collectives = lambda p: sorted((c["collective"], c["ranks"], c["group"]) for c in p["collectives"])
 assert classes(live) == classes(saved), (classes(live), classes(saved))
 assert collectives(live) == collectives(saved), (collectives(live), collectives(saved))

@@ -5,7 +5,7 @@ usage: check_profile.py PROFILE.json [--ranks 1,2,4]
 
 Timings vary from run to run, so only what any real machine satisfies is
 checked: every class and collective is there, every time and rate is
-positive, the per-op time is there and between 0 and 0.1 ms, times grow with the work, the transcendental class (a gelu) is
+positive (with --narrow, in bf16 and f16 too), the per-op time is there and between 0 and 0.1 ms, times grow with the work, the transcendental class (a gelu) is
 slower than the element-wise one (an add) at 4096 elements, kernel rates
 stay under 10 TFLOP/s per rank (more than any CPU core count here
 could reach), and collective bandwidths lie between 1 MB/s and 1 TB/s per
@@ -24,6 +24,9 @@ CLASSES = ["matmul", "convolution", "elementwise", "reduction", "normalization",
 # Classes added after the shipped profile was measured: the reader times
 # their ops by the class they fall back to (reduction) when they are absent.
 LATER_CLASSES = ["pooling", "pooling_backward"]
+# What a mixed-precision step computes in besides f32: every class is
+# timed on them too ("narrow_classes").
+NARROW_TYPES = ["bf16", "f16"]
 COLLECTIVES = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all",
                "halo_exchange"]
 
@@ -32,7 +35,31 @@ def fail(message):
     sys.exit(f"check_profile: {message}")
 
 
-def check(profile, ranks, classes):
+def check_points(classes, expected, where):
+    """Every class of `expected` in `classes` (class -> points) has sane
+    points: positive, sorted by work, rate = work / seconds, and the
+    largest size no faster than the smallest."""
+    for op_class in expected:
+        points = classes.get(op_class, [])
+        if len(points) < 2:
+            fail(f"{op_class} on {where}: too few sizes")
+        for point in points:
+            if not (point["work"] > 0 and point["seconds"] > 0
+                    and point["rate"] > 0):
+                fail(f"{op_class} on {where}: non-positive point {point}")
+            if abs(point["rate"] - point["work"] / point["seconds"]) > 1e-6 * point["rate"]:
+                fail(f"{op_class} on {where}: rate is not work / seconds: {point}")
+            if point["rate"] > 1e13:
+                fail(f"{op_class} on {where}: {point['rate']:.3g} per second is beyond any CPU")
+        works = [p["work"] for p in points]
+        if works != sorted(works):
+            fail(f"{op_class} on {where}: points not sorted by work")
+        # A kernel of 100x the work cannot be faster than the smallest.
+        if points[-1]["seconds"] < points[0]["seconds"]:
+            fail(f"{op_class} on {where}: the largest size ran faster than the smallest")
+
+
+def check(profile, ranks, classes, narrow=False):
     if profile.get("format") != "tessel-machine-profile" or profile.get("version") != 2:
         fail("not a version-2 tessel machine profile")
     machine = profile["machine"]
@@ -42,24 +69,14 @@ def check(profile, ranks, classes):
     if measured != ranks:
         fail(f"kernels measured on {measured} ranks, expected {ranks}")
     for entry in profile["kernels"]:
-        for op_class in classes:
-            points = entry["classes"].get(op_class, [])
-            if len(points) < 2:
-                fail(f"{op_class} on {entry['ranks']} ranks: too few sizes")
-            for point in points:
-                if not (point["work"] > 0 and point["seconds"] > 0
-                        and point["rate"] > 0):
-                    fail(f"{op_class}: non-positive point {point}")
-                if abs(point["rate"] - point["work"] / point["seconds"]) > 1e-6 * point["rate"]:
-                    fail(f"{op_class}: rate is not work / seconds: {point}")
-                if point["rate"] > 1e13:
-                    fail(f"{op_class}: {point['rate']:.3g} per second is beyond any CPU")
-            works = [p["work"] for p in points]
-            if works != sorted(works):
-                fail(f"{op_class}: points not sorted by work")
-            # A kernel of 100x the work cannot be faster than the smallest.
-            if points[-1]["seconds"] < points[0]["seconds"]:
-                fail(f"{op_class}: the largest size ran faster than the smallest")
+        check_points(entry["classes"], classes, f"{entry['ranks']} ranks")
+        if narrow:
+            for element_type in NARROW_TYPES:
+                typed = entry.get("narrow_classes", {}).get(element_type)
+                if typed is None:
+                    fail(f"no {element_type} kernels on {entry['ranks']} ranks")
+                check_points(typed, CLASSES,
+                             f"{entry['ranks']} ranks in {element_type}")
         # A compiled program's own work per op: measured on every job size,
         # not negative, and far below a millisecond (the reader's bound).
         per_op = entry.get("per_op_seconds")
@@ -122,6 +139,9 @@ def main():
     parser.add_argument("--before-pooling", action="store_true",
                         help="a profile measured before the pooling classes "
                              "(the shipped one): they may be absent")
+    parser.add_argument("--narrow", action="store_true",
+                        help="every job size must have timed every class in "
+                             "bf16 and f16 too")
     parser.add_argument("--memory", action="store_true",
                         help="the profile must have a memory section")
     args = parser.parse_args()
@@ -129,7 +149,8 @@ def main():
         profile = json.load(f)
     classes = [c for c in CLASSES
                if not (args.before_pooling and c in LATER_CLASSES)]
-    check(profile, sorted(int(r) for r in args.ranks.split(",")), classes)
+    check(profile, sorted(int(r) for r in args.ranks.split(",")), classes,
+          narrow=args.narrow)
     if args.memory:
         check_memory(profile)
     print(f"check_profile: {args.profile}: OK")

@@ -232,13 +232,26 @@ assembleProfile(const std::vector<ProbeRun> &runs,
       }
       if (kind == "kernel") {
         std::string opClass = fields.text("class");
+        // The probe's f32 lines had no type before it timed bf16 and f16.
+        std::string type =
+            line.value.contains("type") ? fields.text("type") : "f32";
         int64_t threads = fields.integer("threads");
         analysis::KernelPoint point{fields.integer("work", 1),
                                     fields.number("seconds"),
                                     fields.number("cold_seconds")};
+        const std::vector<std::string> &narrow = analysis::narrowKernelTypes();
+        bool isNarrow =
+            std::find(narrow.begin(), narrow.end(), type) != narrow.end();
+        if (!fields.failed() && type != "f32" && !isNarrow) {
+          error = fmt::format("{}: unknown element type \"{}\" (expected "
+                              "f32, bf16 or f16)",
+                              line.where, type);
+          return std::nullopt;
+        }
         if (timesKernels && !fields.failed()) {
           rates.threads = threads;
-          rates.classes[opClass].push_back(point);
+          (isNarrow ? rates.narrowClasses[type] : rates.classes)[opClass]
+              .push_back(point);
         }
       } else if (kind == "per_op") {
         double seconds = fields.number("seconds");

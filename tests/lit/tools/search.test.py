@@ -125,6 +125,31 @@ def half_the_bytes(path, f32_path):
     print(f"data:4 sends {ratio:.2f} of its f32 bytes in bf16")
 
 
+def slow_bf16_matmuls(path):
+    """Prints the profile at `path` with bf16 matmuls measured four times
+    slower than its f32 ones, on every job size."""
+    profile = load(path)
+    for entry in profile["kernels"]:
+        entry["narrow_classes"] = {"bf16": {"matmul": [
+            dict(point, seconds=4 * point["seconds"])
+            for point in entry["classes"]["matmul"]]}}
+    json.dump(profile, sys.stdout, indent=2)
+
+
+def narrow_rates(base_bf16, slow_bf16, base_f32, slow_f32):
+    """A bf16 step's einsums are timed by the profile's bf16 matmuls, and an
+    f32 step's by its f32 ones alone."""
+    def matmul_seconds(path):
+        return {json.dumps(c["layout"], sort_keys=True) + str(c["mesh"]) +
+                str(c["overrides"]): c["kernel_seconds"]["matmul"]
+                for c in load(path)["candidates"]}
+    base, slow = matmul_seconds(base_bf16), matmul_seconds(slow_bf16)
+    ratios = [slow[key] / base[key] for key in base if key in slow]
+    assert ratios and all(abs(r - 4) < 1e-6 for r in ratios), ratios
+    assert matmul_seconds(base_f32) == matmul_seconds(slow_f32)
+    print(f"bf16 matmuls {min(ratios):.2f}x on {len(ratios)} layouts, f32 ones unchanged")
+
+
 def edit_profile(path, mistake):
     """Prints the profile at `path` with one mistake made in it."""
     profile = load(path)
@@ -158,6 +183,10 @@ if __name__ == "__main__":
         transcendental(path)
     elif check == "half-the-bytes":
         half_the_bytes(path, rest[0])
+    elif check == "slow-bf16-matmuls":
+        slow_bf16_matmuls(path)
+    elif check == "narrow-rates":
+        narrow_rates(path, *rest)
     elif check == "edit-profile":
         edit_profile(path, rest[0])
     else:

@@ -423,3 +423,72 @@ TEST(MachineProfile, AColdTimeMustBePositive) {
   EXPECT_FALSE(parseMachineProfile(text, "p.json", error));
   EXPECT_NE(error.find("cold_seconds"), std::string::npos) << error;
 }
+
+TEST(MachineProfile, NarrowTypesAreTimedByTheirOwnPointsWhereMeasured) {
+  MachineProfile profile = madeUpProfile();
+  // bf16 matmuls measured at half the f32 time on 1 rank; nothing in f16.
+  profile.kernels[0].narrowClasses["bf16"]["matmul"] = {{100, 5e-7},
+                                                        {10000, 5e-6}};
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1, false, "bf16"), 5e-6,
+              1e-15);
+  // Above the largest bf16 point: its rate, not f32's.
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 20000, 1, false, "bf16"), 1e-5,
+              1e-15);
+  // A class, a type and a job size without narrow points: the f32 ones.
+  EXPECT_NEAR(profile.kernelSeconds("reduction", 10000, 1, false, "bf16"),
+              1e-5, 1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1, false, "f16"), 1e-5,
+              1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 2, false, "bf16"), 2e-5,
+              1e-15);
+  // Written and read again.
+  std::string error;
+  std::string text = formatMachineProfile(profile);
+  EXPECT_NE(text.find("\"narrow_classes\""), std::string::npos);
+  std::optional<MachineProfile> read =
+      parseMachineProfile(text, "narrow.json", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_NEAR(read->kernelSeconds("matmul", 10000, 1, false, "bf16"), 5e-6,
+              1e-15);
+  EXPECT_EQ(formatMachineProfile(*read), text);
+  // Narrow points without cold times leave the profile without cold
+  // kernels, as f32 ones do.
+  for (KernelRates &rates : profile.kernels)
+    for (auto &[opClass, points] : rates.classes)
+      for (KernelPoint &point : points)
+        point.coldSeconds = 2 * point.seconds;
+  profile.cacheBytes = 32 << 20;
+  EXPECT_FALSE(profile.hasColdKernels());
+  for (KernelPoint &point : profile.kernels[0].narrowClasses["bf16"]["matmul"])
+    point.coldSeconds = 2 * point.seconds;
+  EXPECT_TRUE(profile.hasColdKernels());
+}
+
+TEST(MachineProfile, MalformedNarrowClassesAreClearErrors) {
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].narrowClasses["bf16"]["matmul"] = {{100, 5e-7}};
+  std::string text = formatMachineProfile(profile);
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string copy = text;
+    size_t at = copy.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return copy.replace(at, from.size(), to);
+  };
+  auto errorIn = [](const std::string &edit) {
+    std::string error;
+    return parseMachineProfile(edit, "p.json", error) ? "" : error;
+  };
+  EXPECT_EQ(errorIn(edited("\"bf16\": {", "\"f8\": {")),
+            "p.json: kernels[0]: unknown element type 'f8' (expected bf16 "
+            "or f16)");
+  EXPECT_EQ(errorIn(edited("\"bf16\": {\n          \"matmul\"",
+                           "\"bf16\": {\n          \"matmull\"")),
+            "p.json: kernels[0].narrow_classes.bf16: unknown class "
+            "'matmull' (expected matmul, convolution, elementwise, "
+            "reduction, normalization, transcendental, pooling, "
+            "pooling_backward)");
+  profile.kernels[0].narrowClasses["bf16"]["matmul"].clear();
+  EXPECT_EQ(errorIn(formatMachineProfile(profile)),
+            "p.json: kernels[0].narrow_classes.bf16: class 'matmul' needs a "
+            "non-empty array of points");
+}
