@@ -259,6 +259,12 @@ def prediction_error(rows, key):
             "max": max(ratios)}
 
 
+def error_text(error):
+    """A prediction_error as the reports print it."""
+    return (f"measured / predicted {error['median']:.2f} "
+            f"({error['min']:.2f} to {error['max']:.2f})")
+
+
 def chosen(ranked, top, sample):
     """Indices of the top candidates and an evenly spaced sample of the rest."""
     picks = list(range(min(top, len(ranked))))
@@ -375,10 +381,13 @@ def rescore(args):
         pick_ms = next((r["measured_ms"] for r in report["measured"]
                         if r["layout"] == pick), None)
         pairs = separable_pairs(times, [r["runs_ms"] for r in rows])
+        error = prediction_error(
+            [dict(r, rescored_ms=predicted[r["layout"]]) for r in rows],
+            "rescored_ms")
         print(f"{report['ranks']} ranks: {len(rows)} of "
               f"{len(report['measured'])} measured layouts predicted; "
               f"Spearman {spearman(times, measured):.2f} (the run's own "
-              f"{report['spearman']:.2f}); pick {pick}: "
+              f"{report['spearman']:.2f}); {error_text(error)}; pick {pick}: "
               + (f"{pick_ms / min(measured):.2f} of the best measured"
                  if pick_ms else "not measured in that run")
               + f"; {pairs['predicted_alike']} of the {pairs['pairs']} pairs "
@@ -437,9 +446,6 @@ def main():
                "profile": str(args.profile) if args.profile else "built-in default",
                "target": args.target,
                "results": reports}
-    def error_text(error):
-        return (f"measured / predicted {error['median']:.2f} "
-                f"({error['min']:.2f} to {error['max']:.2f})")
     for report in reports:
         hand = report["pick_over_best_hand_written"]
         print(f"{report['ranks']} ranks: Spearman {report['spearman']:.2f} over "
