@@ -34,7 +34,6 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
-#include <unistd.h>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -202,14 +201,15 @@ runProbe(const std::string &mpirun, const std::string &probe, int64_t ranks,
       fmt::format("the probe's output on {} rank(s)", ranks)};
 }
 
-/// Runs the probe on 1, 2, 4, ... ranks up to `largest`: the machine on
-/// one rank, kernels and the per-op time on jobs of no more ranks than
-/// `kernelRanks` (ProbeOutput.h says why), collectives on every job of two
-/// or more.
+/// Runs the probe on 1, 2, 4, ... ranks up to `largest`: the machine,
+/// kernels and the per-op time on one rank, then kernels and the per-op
+/// time on jobs of up to the machine's ProbedMachine::kernelRanks (as the
+/// profile is assembled from them), collectives on every job of two or
+/// more.
 std::optional<std::vector<mlir::tessel::ProbeRun>>
-measure(const std::string &mpirun, const std::string &probe,
-        int64_t kernelRanks, int64_t largest) {
+measure(const std::string &mpirun, const std::string &probe, int64_t largest) {
   std::vector<mlir::tessel::ProbeRun> runs;
+  int64_t kernelRanks = 1;
   for (int64_t ranks = 1; ranks <= largest; ranks *= 2) {
     llvm::errs() << "tessel calibrate: " << ranks << " rank(s)...\n";
     std::vector<std::string> modes;
@@ -224,6 +224,16 @@ measure(const std::string &mpirun, const std::string &probe,
     if (!run)
       return std::nullopt;
     runs.push_back(std::move(*run));
+    if (ranks == 1) {
+      std::string error;
+      std::optional<mlir::tessel::ProbedMachine> machine =
+          mlir::tessel::probedMachine(runs, error);
+      if (!machine) {
+        llvm::errs() << "tessel calibrate: " << error << "\n";
+        return std::nullopt;
+      }
+      kernelRanks = machine->kernelRanks();
+    }
   }
   return runs;
 }
@@ -343,9 +353,7 @@ int mlir::tessel::runCalibrate(const char *tool) {
           "{0} rank{1} (one device a rank)\n",
           *devices, *devices == 1 ? "" : "s");
     }
-    int64_t kernelRanks =
-        cuda ? *devices : std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-    if (!(runs = measure(*mpirun, probe, kernelRanks, largest)))
+    if (!(runs = measure(*mpirun, probe, largest)))
       return 1;
   }
   std::optional<analysis::MachineProfile> assembled =

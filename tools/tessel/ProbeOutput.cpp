@@ -158,50 +158,67 @@ bool isKind(const ProbeLine &line, const char *kind) {
 
 } // namespace
 
-std::optional<analysis::MachineProfile>
-assembleProfile(const std::vector<ProbeRun> &runs,
-                const std::string &description, std::string &error) {
-  analysis::MachineProfile profile;
-  const ProbeLine *machine = nullptr;
+std::optional<ProbedMachine> probedMachine(const std::vector<ProbeRun> &runs,
+                                           std::string &error) {
+  const ProbeLine *line = nullptr;
   for (const ProbeRun &run : runs)
-    for (const ProbeLine &line : run.lines)
-      if (!machine && isKind(line, "machine"))
-        machine = &line;
-  if (!machine) {
+    for (const ProbeLine &candidate : run.lines)
+      if (!line && isKind(candidate, "machine"))
+        line = &candidate;
+  if (!line) {
     error = "the probe's output has no machine line (run the probe with "
             "--machine on one of the job sizes)";
     return std::nullopt;
   }
-  LineFields facts(*machine, error);
-  std::string host = facts.text("host");
-  profile.cpu = facts.text("cpu");
-  profile.cores = facts.integer("cores", 1);
-  profile.cacheBytes = facts.integer("cache_bytes");
-  std::string backend = facts.text("backend");
-  int64_t devices = facts.integer("devices");
-  profile.calibratedAt = facts.text("measured_at");
+  LineFields facts(*line, error);
+  ProbedMachine machine;
+  machine.where = line->where;
+  machine.host = facts.text("host");
+  machine.cpu = facts.text("cpu");
+  machine.cores = facts.integer("cores", 1);
+  machine.cacheBytes = facts.integer("cache_bytes");
+  machine.backend = facts.text("backend");
+  machine.devices = facts.integer("devices");
+  machine.measuredAt = facts.text("measured_at");
   if (facts.failed())
     return std::nullopt;
-  profile.description =
-      description.empty() ? fmt::format("measured on {}", host) : description;
+  if (machine.backend != "cpu" && machine.backend != "cuda") {
+    error = fmt::format("{}: unknown backend \"{}\"", machine.where,
+                        machine.backend);
+    return std::nullopt;
+  }
+  if (machine.kernelRanks() < 1) {
+    error = fmt::format("{}: a machine of {} {}", machine.where,
+                        machine.kernelRanks(),
+                        machine.backend == "cuda" ? "devices" : "cores");
+    return std::nullopt;
+  }
+  return machine;
+}
+
+std::optional<analysis::MachineProfile>
+assembleProfile(const std::vector<ProbeRun> &runs,
+                const std::string &description, std::string &error) {
+  std::optional<ProbedMachine> machine = probedMachine(runs, error);
+  if (!machine)
+    return std::nullopt;
+  analysis::MachineProfile profile;
+  profile.cpu = machine->cpu;
   // On the GPU a rank has a device of its own: the profile's "cores" are
   // the devices (MachineProfile::kernelSeconds slows a job of more ranks).
+  profile.cores = machine->kernelRanks();
+  profile.cacheBytes = machine->cacheBytes;
+  profile.calibratedAt = machine->measuredAt;
+  profile.description = description.empty()
+                            ? fmt::format("measured on {}", machine->host)
+                            : description;
   // The cold-kernel model is the host's caches against a step's buffers;
   // a CUDA profile keeps its cold points but says no caches, so that
   // search times its kernels warm until the device's level 2 is modelled.
-  if (backend == "cuda") {
-    profile.cores = devices;
+  if (machine->backend == "cuda") {
     profile.cacheBytes = 0;
-    profile.description +=
-        fmt::format(" (CUDA, {} device{})", devices, devices == 1 ? "" : "s");
-  } else if (backend != "cpu") {
-    error = fmt::format("{}: unknown backend \"{}\"", machine->where, backend);
-    return std::nullopt;
-  }
-  if (profile.cores < 1) {
-    error = fmt::format("{}: a machine of {} {}", machine->where, profile.cores,
-                        backend == "cuda" ? "devices" : "cores");
-    return std::nullopt;
+    profile.description += fmt::format(" (CUDA, {} device{})", machine->devices,
+                                       machine->devices == 1 ? "" : "s");
   }
 
   std::map<std::pair<std::string, std::pair<int64_t, int64_t>>,
@@ -214,10 +231,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
                           run.source, run.ranks);
       return std::nullopt;
     }
-    // Kernels on one rank a core at most: search times a job of more ranks
-    // from those, slowed in proportion (MachineProfile::kernelSeconds), as
-    // back-to-back calls on shared cores do not time-share as a step does.
-    bool timesKernels = run.ranks <= profile.cores;
+    bool timesKernels = run.ranks <= machine->kernelRanks();
     analysis::KernelRates rates;
     rates.ranks = run.ranks;
     for (const ProbeLine &line : run.lines) {

@@ -50,11 +50,37 @@ std::optional<std::vector<ProbeLine>> parseProbeLines(const std::string &text,
 std::optional<std::vector<ProbeRun>> readProbeOutput(const std::string &dir,
                                                      std::string &error);
 
+/// The machine the probe's --machine line describes.
+struct ProbedMachine {
+  std::string host;
+  std::string cpu;
+  /// "cpu" or "cuda".
+  std::string backend;
+  std::string measuredAt;
+  int64_t cores = 1;
+  int64_t cacheBytes = 0;
+  int64_t devices = 0;
+  /// Where the line was read.
+  std::string where;
+
+  /// The largest job whose kernels and per-op time a profile takes: one
+  /// rank a core, or a device for the CUDA backend (a batch of
+  /// back-to-back calls on shared cores does not share them as a step
+  /// does; MachineProfile::kernelSeconds slows a larger job instead).
+  int64_t kernelRanks() const { return backend == "cuda" ? devices : cores; }
+};
+
+/// The first machine line of `runs`: an error where there is none, or it
+/// lacks a field, names an unknown backend, or a machine of no cores or
+/// devices.
+std::optional<ProbedMachine> probedMachine(const std::vector<ProbeRun> &runs,
+                                           std::string &error);
+
 /// The profile of `runs`, which must include the probe's --machine line
 /// and each end with the probe's end line (a job that stopped early is
 /// an error, not a shorter measurement).
-/// Kernels and the per-op time come from jobs of no more ranks than the
-/// machine's cores (its devices, for the CUDA backend), collectives from
+/// Kernels and the per-op time come from jobs of no more ranks than
+/// ProbedMachine::kernelRanks, collectives from
 /// every job, fitted per collective, job and group size; the machine and
 /// the time from the machine line. `description` replaces "measured on
 /// HOST". The memory section is left to the caller.
