@@ -670,6 +670,13 @@ FusedProgram compileBody(const OpDescriptor &desc,
       // A constant keeps its tile, which the copy reads.
       if (!entry.isConstant)
         program.homes[value].home = Home::Result;
+      // A narrow result's tile is rounded as it is narrowed into the
+      // result, to the same value (rounding to a type is idempotent), and
+      // nothing reads it before: rounding it here too would only repeat
+      // the work (a sixth of a bf16 add's). A tile to be summed keeps it.
+      if (program.summing == Summing::None &&
+          instruction.rounding == roundingOf(program.resultType))
+        instruction.rounding = Rounding::None;
     } else {
       instruction.dest = registers.take();
       program.homes[value] = {Home::Register, instruction.dest};
