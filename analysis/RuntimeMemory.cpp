@@ -107,13 +107,14 @@ static bool keepsItsBytes(ConstantOp constant) {
 /// (runtime/executor/WidenedOps.cpp): an f16 tensor of an op that
 /// computes, which oneDNN 2.6 has no fast kernels for; a bf16 tensor of
 /// the ops with no bf16 kernel (one_hot, the fused softmax cross-entropy,
-/// cumsum), of a reduction (oneDNN's bf16 one is slower), and of an einsum
-/// or convolution, whose bf16 kernels are slower than the f32 ones on a
-/// CPU without AMX, as most are.
+/// cumsum), of a reduction or a pooling (oneDNN's bf16 ones are slower),
+/// and of an einsum or convolution, whose bf16 kernels are slower than the
+/// f32 ones on a CPU without AMX, as most are.
 static bool runsWidened(Operation *op, Type element) {
   if (element.isBF16())
-    return isa<OneHotOp, SoftmaxCrossEntropyOp, CumsumOp, ReduceOp, EinsumOp,
-               Conv2DOp, Conv2DBackwardInputOp, Conv2DBackwardFilterOp>(op);
+    return isa<OneHotOp, SoftmaxCrossEntropyOp, CumsumOp, ReduceOp, PoolOp,
+               PoolBackwardOp, EinsumOp, Conv2DOp, Conv2DBackwardInputOp,
+               Conv2DBackwardFilterOp>(op);
   if (!element.isF16())
     return false;
   return isa<EinsumOp, ReduceOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,

@@ -35,8 +35,17 @@ constexpr int64_t kChunkElements = 4096;
 /// not overlap, so visits that write only their own range need no lock.
 template <typename Visit> void inChunks(int64_t count, Visit &&visit) {
   int64_t chunks = count / kChunkElements + (count % kChunkElements != 0);
+  // Below the threshold the loop runs here: a parallel region whose `if`
+  // is false still enters and leaves the OpenMP runtime, which cost more
+  // than converting a small tensor.
+  if (count < kParallelElements) {
+    for (int64_t c = 0; c < chunks; ++c)
+      visit(c * kChunkElements,
+            std::min(count, c * kChunkElements + kChunkElements));
+    return;
+  }
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
-#pragma omp parallel for if (count >= kParallelElements) schedule(static)
+#pragma omp parallel for schedule(static)
 #endif
   for (int64_t c = 0; c < chunks; ++c)
     visit(c * kChunkElements,

@@ -12,6 +12,7 @@
 // as for bf16 einsums on oneDNN's f32-accumulating GEMM. bf16 ops have
 // oneDNN's bf16 kernels; the few that have none (one_hot, the fused
 // softmax cross-entropy, cumsum) are widened the same way, and so are
+// reductions and pooling, whose bf16 kernels are slower, and
 // bf16 einsums and convolutions where oneDNN's bf16 matmuls and
 // convolutions are slower than its f32 ones, which is on every CPU without
 // AMX (kernels.h, tessel_kernels_bf16_products_outrun_f32). The products

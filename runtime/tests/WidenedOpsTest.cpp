@@ -261,4 +261,27 @@ TEST(WidenedOps, Bf16ReductionsOnTheF32Kernel) {
   }
 }
 
+// bf16 max and average pooling and max pooling's gradient (overlapping
+// windows, so that gradients add up), which run on the f32 kernels
+// everywhere (oneDNN 2.6's bf16 gradient took three times as long with
+// the conversions, WidenedOps.cpp): the f32 kernel's result rounded once,
+// bit for bit, as oneDNN's bf16 kernels also give it here.
+TEST(WidenedOps, Bf16PoolingIsTheF32PoolingRoundedOnce) {
+  json image = T({"n", "c", "h", "w"}, {2, 3, 9, 9}, "bf16");
+  json pooled = T({"n", "c", "h", "w"}, {2, 3, 4, 4}, "bf16");
+  for (const char *kind : {"max", "avg"}) {
+    json attrs = {{"kind", kind},
+                  {"spatial", {"h", "w"}},
+                  {"window", {3, 3}},
+                  {"strides", {2, 2}}};
+    expectBf16OpOnTheF32Kernel("tessel.pool", {image}, pooled, attrs, true);
+  }
+  json attrs = {{"kind", "max"},
+                {"spatial", {"h", "w"}},
+                {"window", {3, 3}},
+                {"strides", {2, 2}}};
+  expectBf16OpOnTheF32Kernel("tessel.pool_backward", {image, pooled}, image,
+                             attrs, true);
+}
+
 } // namespace
