@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Compares the loss curves of two runs' metrics files (JSON lines).
 
-usage: compare_losses.py REFERENCE RUN TOLERANCE [FIRST_STEP]
+usage: compare_losses.py REFERENCE RUN TOLERANCE [FIRST_STEP] [--field NAME]
 
-Every step of RUN (from FIRST_STEP on) must have the loss the reference run
-has at the same step, within TOLERANCE relative error. Prints the largest
+Every step of RUN (from FIRST_STEP on) must have the loss (or the step
+record's field NAME, such as loss_scale) the reference run has at the same
+step, within TOLERANCE relative error. Prints the largest
 difference; exits 1 on a mismatch or a missing step.
 """
 import json
 import sys
 
 
-def losses(path):
+def losses(path, field="loss"):
     result = {}
     with open(path) as file:
         lines = file.read().splitlines()
@@ -25,27 +26,33 @@ def losses(path):
                 continue
             raise
         if "step" in record:
-            result[record["step"]] = record["loss"]
+            result[record["step"]] = record[field]
     return result
 
 
 def main():
-    reference, run = losses(sys.argv[1]), losses(sys.argv[2])
-    tolerance = float(sys.argv[3])
-    first = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    args = sys.argv[1:]
+    field = "loss"
+    if "--field" in args:
+        at = args.index("--field")
+        field = args[at + 1]
+        del args[at:at + 2]
+    reference, run = losses(args[0], field), losses(args[1], field)
+    tolerance = float(args[2])
+    first = int(args[3]) if len(args) > 3 else 1
     steps = sorted(step for step in run if step >= first)
     if not steps:
-        print(f"{sys.argv[2]}: no steps from {first} on")
+        print(f"{args[1]}: no steps from {first} on")
         return 1
     worst = 0.0
     for step in steps:
         if step not in reference:
-            print(f"step {step} is missing from {sys.argv[1]}")
+            print(f"step {step} is missing from {args[0]}")
             return 1
         error = abs(run[step] - reference[step]) / abs(reference[step])
         worst = max(worst, error)
         if not error <= tolerance:
-            print(f"step {step}: loss {run[step]} but {reference[step]} "
+            print(f"step {step}: {field} {run[step]} but {reference[step]} "
                   f"in the reference (relative error {error:.3g})")
             return 1
     print(f"steps {steps[0]}-{steps[-1]} match the reference "

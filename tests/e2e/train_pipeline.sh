@@ -14,7 +14,8 @@
 # on data:2 x stage:2 the gradients' all-reduces run once a step, in apply
 # (explain's collectives a step do not grow with the micro-batches);
 # 1F1B's peak memory per rank is below GPipe's; checkpoints of pipelined
-# and unpipelined programs resume each other, under other layouts; bf16
+# and unpipelined programs resume each other, under other layouts, in f32
+# and in f16 with its loss scale; bf16
 # mixed precision gives the 1-rank bf16 curve on stage:2 and data:2 x
 # stage:2, and clipping by the global norm the clipped 1-rank curve; and
 # the pipelined evaluation gives the 1-rank program's figures.
@@ -293,16 +294,17 @@ for name in s2-m2-1f1b d2s2-m2-1f1b s2m2-m2-gpipe; do
   "$bin/tessel" compile "$model" "${adam[@]}" --layout "$work/$name.yaml" \
     -o "$work/$name-adam.spmd"
 done
-ranks_of() { case $1 in s2-*) echo 2 ;; *) echo 4 ;; esac; }
+ranks_of() { case $1 in adam | reference*) echo 1 ;; s2-*) echo 2 ;; *) echo 4 ;; esac; }
 # A resumed run: NAME PROGRAM CHECKPOINT_DIR (which holds the checkpoint
-# after step 10 only) REFERENCE TOLERANCE: steps 11-20 against the run that
-# wrote the checkpoint and did not stop.
+# after step 10 only) REFERENCE TOLERANCE [SCALE_TOLERANCE]: steps 11-20
+# against the run that wrote the checkpoint and did not stop (and their
+# loss scales, where given).
 resumed() {
   local name=$1 program=$2 from=$3 reference=$4 tolerance=$5 status=0
   rm -rf "$work/ck-$name" && mkdir "$work/ck-$name" &&
     cp -r "$from/step-00000010" "$work/ck-$name/" || status=1
   local launch=()
-  if [ "$program" != adam ]; then
+  if [ "$(ranks_of "$program")" -gt 1 ]; then
     launch=(mpirun -n "$(ranks_of "$program")" --oversubscribe)
   fi
   "${launch[@]}" "$work/$program.spmd" --metrics "$work/$name.jsonl" \
@@ -310,30 +312,20 @@ resumed() {
     > "$work/$name.out" 2>&1 &&
     grep -q "resumed from .*step-00000010 after step 10" "$work/$name.out" &&
     python3 "$here/compare_losses.py" "$reference" "$work/$name.jsonl" \
-      "$tolerance" 11 ||
+      "$tolerance" 11 &&
+    { [ -z "${6:-}" ] ||
+      python3 "$here/compare_losses.py" "$reference" "$work/$name.jsonl" \
+        "$6" 11 --field loss_scale; } ||
     { status=1; tail -5 "$work/$name.out"; }
-  result "$name: resumed after step 10, steps 11-20 of the run that did not stop" $status
+  result "$name: resumed after step 10, steps 11-20 of the run that did not stop${6:+ (and its loss scales)}" $status
 }
 status=0
 mpirun -n 2 --oversubscribe "$work/s2-m2-1f1b-adam.spmd" \
   --metrics "$work/s2-ck.jsonl" "${run_opts[@]}" --checkpoint-dir "$work/ck-s2" \
   --checkpoint-every 10 > "$work/s2-ck.out" 2>&1 &&
   python3 "$here/compare_losses.py" "$work/adam.jsonl" "$work/s2-ck.jsonl" 1e-5 &&
-  python3 - "$work/ck-s2/step-00000010" "$work/ck-unpipelined/step-00000010" <<'PY' || status=1
-import json, pathlib, sys
-def names(directory):
-    path = pathlib.Path(directory)
-    index = path / "model.safetensors.index.json"
-    if index.exists():
-        return sorted(json.loads(index.read_text())["weight_map"])
-    [single] = path.glob("*.safetensors")
-    header = single.read_bytes()
-    size = int.from_bytes(header[:8], "little")
-    return sorted(k for k in json.loads(header[8:8 + size]) if k != "__metadata__")
-pipelined, unpipelined = names(sys.argv[1]), names(sys.argv[2])
-print(f"{len(pipelined)} tensors, as the unpipelined checkpoint's")
-sys.exit(0 if pipelined == unpipelined and "step" in pipelined else 1)
-PY
+  python3 "$here/checkpoint_names.py" "$work/ck-s2/step-00000010" \
+    "$work/ck-unpipelined/step-00000010" step || status=1
 result "stage:2 writes the unpipelined program's checkpoint (every tensor once)" $status
 # The same program resumed gives the same losses to the bit; another
 # program sums in another order.
@@ -349,6 +341,31 @@ mpirun -n 4 --oversubscribe "$work/d2s2-m2-1f1b-adam.spmd" \
   { status=1; tail -5 "$work/d2s2-ck.out"; }
 result "data:2 x stage:2 trains with checkpoints, the 1-rank losses" $status
 resumed s2m2-from-d2s2 s2m2-m2-gpipe-adam "$work/ck-d2s2" "$work/d2s2-ck.jsonl" 1e-5
+
+# An f16 checkpoint: the loss scale and its count of finite steps are
+# state every stage holds, written once under the unpipelined program's
+# names. The scale starts at 1024 and doubles every 3 finite steps here
+# (8192 at step 10, 16384 from step 13), so a run resumed with another
+# scale or count takes other scales from step 11 on: resumed after step
+# 10, the same program gives steps 11-20 and their scales to the bit, and
+# the unpipelined f16 program resumes the pipelined checkpoint within
+# f16's rounding, with the same scales.
+f16_opts=(--precision f16 --loss-scale 1024 --loss-scale-growth-interval 3)
+"$bin/tessel" compile "$model" "${f16_opts[@]}" -o "$work/reference-f16-ck.spmd"
+"$bin/tessel" compile "$model" "${f16_opts[@]}" --layout "$work/s2-m2-1f1b.yaml" \
+  -o "$work/s2-m2-1f1b-f16-ck.spmd"
+status=0
+"$work/reference-f16-ck.spmd" --metrics "$work/f16-ck.jsonl" "${run_opts[@]}" \
+  --checkpoint-dir "$work/ck-f16" --checkpoint-every 10 > "$work/f16-ck.out" 2>&1 &&
+  mpirun -n 2 --oversubscribe "$work/s2-m2-1f1b-f16-ck.spmd" \
+    --metrics "$work/s2-f16-ck.jsonl" "${run_opts[@]}" --checkpoint-dir "$work/ck-s2-f16" \
+    --checkpoint-every 10 > "$work/s2-f16-ck.out" 2>&1 &&
+  python3 "$here/checkpoint_names.py" "$work/ck-s2-f16/step-00000010" \
+    "$work/ck-f16/step-00000010" loss_scale loss_scale.good_steps ||
+  { status=1; tail -5 "$work/s2-f16-ck.out"; }
+result "stage:2 in f16 writes the unpipelined program's checkpoint, its loss scale once" $status
+resumed s2-f16-from-s2-f16 s2-m2-1f1b-f16-ck "$work/ck-s2-f16" "$work/s2-f16-ck.jsonl" 0 0
+resumed f16-from-s2-f16 reference-f16-ck "$work/ck-s2-f16" "$work/s2-f16-ck.jsonl" 1e-2 0
 
 # Evaluation (docs/pipeline.md, "Evaluation"): each stage runs its part of
 # the model's evaluate, micro-batch by micro-batch, on the held-out tenth
