@@ -353,7 +353,8 @@ void addRuntimeMemory(CostReport &report, func::FuncOp lowered,
   bool readsImages = llvm::any_of(report.tensors, [](const TensorCost &t) {
     return t.kind == "input" && t.name == "images";
   });
-  report.runtime = runtimeMemory(lowered, init);
+  // The bf16 products of the machine the profile describes.
+  report.runtime = runtimeMemory(lowered, init, profile.bf16Products);
   report.driverBytes = measured.driverBytes;
   report.dataLoadBytes = readsImages ? measured.imageLoadBytes : 0;
   report.dataResidentBytes = readsImages ? measured.imageResidentBytes : 0;

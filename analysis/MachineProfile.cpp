@@ -207,6 +207,18 @@ std::optional<std::string> kernelClassFallback(const std::string &opClass) {
   return std::nullopt;
 }
 
+const char *bf16ProductsName(Bf16Products products) {
+  return products == Bf16Products::Native ? "native" : "widened";
+}
+
+std::optional<Bf16Products> parseBf16Products(const std::string &name) {
+  if (name == "native")
+    return Bf16Products::Native;
+  if (name == "widened")
+    return Bf16Products::Widened;
+  return std::nullopt;
+}
+
 const std::vector<std::string> &narrowKernelTypes() {
   static const std::vector<std::string> types = {"bf16", "f16"};
   return types;
@@ -445,6 +457,17 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       !count(*machine, "cache_bytes", source + ": machine", 1,
              profile.cacheBytes, error))
     return std::nullopt;
+  if (machine->contains("bf16_products")) {
+    std::optional<Bf16Products> products =
+        parseBf16Products(stringOr(*machine, "bf16_products"));
+    if (!products) {
+      error = fmt::format("{}: machine: 'bf16_products' must be \"widened\" "
+                          "or \"native\"",
+                          source);
+      return std::nullopt;
+    }
+    profile.bf16Products = *products;
+  }
 
   auto kernels = root.find("kernels");
   if (kernels == root.end() || !kernels->is_array() || kernels->empty()) {
@@ -667,6 +690,7 @@ std::string formatMachineProfile(const MachineProfile &profile) {
   if (profile.cacheBytes > 0)
     root["machine"]["cache_bytes"] = profile.cacheBytes;
   root["machine"]["calibrated_at"] = profile.calibratedAt;
+  root["machine"]["bf16_products"] = bf16ProductsName(profile.bf16Products);
   root["kernels"] = ordered_json::array();
   for (const KernelRates &rates : profile.kernels) {
     ordered_json entry = {{"ranks", rates.ranks}, {"threads", rates.threads}};

@@ -8,7 +8,8 @@
 // step time with it. The file format is JSON (docs/search.md):
 //
 //   {"format": "tessel-machine-profile", "version": 2,
-//    "machine": {"description": ..., "cpu": ..., "cores": 2, ...},
+//    "machine": {"description": ..., "cpu": ..., "cores": 2, ...,
+//                "bf16_products": "widened" | "native"},
 //    "kernels": [{"ranks": 1, "threads": 2, "per_op_seconds": 2e-7,
 //                 "classes": {"matmul": [{"work": 1024, "seconds": 4e-7,
 //                                         "rate": 2.4e9}, ...], ...},
@@ -115,6 +116,19 @@ struct CollectiveFit {
   std::vector<CollectivePoint> points;
 };
 
+/// How the CPU runtime computes bf16 einsums and convolutions on a machine
+/// (runtime/executor/WidenedOps.h): on their f32 kernels between
+/// conversions, which hold f32 copies of the tensors, or on oneDNN's bf16
+/// kernels where those are the faster (tessel/runtime/kernels.h,
+/// tessel_kernels_bf16_products_outrun_f32).
+enum class Bf16Products { Widened, Native };
+
+/// "widened" or "native", as profiles and the probe write it.
+const char *bf16ProductsName(Bf16Products products);
+
+/// The Bf16Products that `name` says, or std::nullopt for any other name.
+std::optional<Bf16Products> parseBf16Products(const std::string &name);
+
 struct MachineProfile {
   /// Where the profile came from: a path, or "built-in default".
   std::string source;
@@ -126,6 +140,9 @@ struct MachineProfile {
   /// cache and the level-3 caches), 0 where unknown.
   int64_t cacheBytes = 0;
   std::string calibratedAt;
+  /// The machine's bf16 products ("bf16_products"); a profile calibrated
+  /// before it was recorded says widened, as every machine then computed.
+  Bf16Products bf16Products = Bf16Products::Widened;
   std::vector<KernelRates> kernels;
   std::vector<CollectiveFit> collectives;
   /// Whether the profile has a "memory" section (those below).

@@ -177,12 +177,14 @@ struct FunctionWorking {
 /// not state in host memory, as the unpipelined driver fills its data
 /// arguments; the pipelined driver stages only its `staged` ones (the
 /// data) and hands the others (activations, residuals, cotangents, sums,
-/// the learning rate) over as buffers.
+/// the learning rate) over as buffers. `products`: the machine's bf16
+/// products.
 FunctionWorking workingOf(func::FuncOp fused,
                           llvm::function_ref<bool(unsigned)> countedArgument,
                           llvm::function_ref<bool(unsigned)> countedResult,
-                          llvm::function_ref<bool(unsigned)> staged) {
-  RuntimeMemory memory = runtimeMemory(fused);
+                          llvm::function_ref<bool(unsigned)> staged,
+                          Bf16Products products) {
+  RuntimeMemory memory = runtimeMemory(fused, nullptr, products);
   FunctionWorking working;
   working.buffersBySize = memory.heldBuffersBySize;
   working.constantBytes = memory.constantBytes;
@@ -473,7 +475,8 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         [&](unsigned i) {
           return resultName(fusedForward, i).starts_with(residual);
         },
-        [&](unsigned i) { return dataArgument(fusedForward, i); });
+        [&](unsigned i) { return dataArgument(fusedForward, i); },
+        profile.bf16Products);
     FunctionWorking backwardWorking = workingOf(
         fusedBackward,
         [&](unsigned i) {
@@ -481,7 +484,8 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
                  keptArgument(fusedBackward, i);
         },
         [](unsigned) { return false; },
-        [&](unsigned i) { return dataArgument(fusedBackward, i); });
+        [&](unsigned i) { return dataArgument(fusedBackward, i); },
+        profile.bf16Products);
     // Apply's arguments are the parameters, state and sums, and the
     // learning rate, none of them staged.
     FunctionWorking applyWorking = workingOf(
@@ -489,7 +493,8 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         [&](unsigned i) {
           return argumentName(fusedApply, i) != "learning_rate";
         },
-        [](unsigned) { return false; }, [](unsigned) { return false; });
+        [](unsigned) { return false; }, [](unsigned) { return false; },
+        profile.bf16Products);
     stage.forwardWorkingBytes = forwardWorking.totalBytes();
     stage.backwardWorkingBytes = backwardWorking.totalBytes();
     stage.applyWorkingBytes = applyWorking.totalBytes();

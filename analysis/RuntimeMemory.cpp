@@ -108,13 +108,16 @@ static bool keepsItsBytes(ConstantOp constant) {
 /// computes, which oneDNN 2.6 has no fast kernels for; a bf16 tensor of
 /// the ops with no bf16 kernel (one_hot, the fused softmax cross-entropy,
 /// cumsum), of a reduction or a pooling (oneDNN's bf16 ones are slower),
-/// and of an einsum or convolution, whose bf16 kernels are slower than the
-/// f32 ones on a CPU without AMX, as most are.
-static bool runsWidened(Operation *op, Type element) {
+/// and of an einsum or convolution where `products` says so (their bf16
+/// kernels are slower than the f32 ones on a CPU without AMX, other than
+/// AMD's).
+static bool runsWidened(Operation *op, Type element, Bf16Products products) {
   if (element.isBF16())
     return isa<OneHotOp, SoftmaxCrossEntropyOp, CumsumOp, ReduceOp, PoolOp,
-               PoolBackwardOp, EinsumOp, Conv2DOp, Conv2DBackwardInputOp,
-               Conv2DBackwardFilterOp>(op);
+               PoolBackwardOp>(op) ||
+           (products == Bf16Products::Widened &&
+            isa<EinsumOp, Conv2DOp, Conv2DBackwardInputOp,
+                Conv2DBackwardFilterOp>(op));
   if (!element.isF16())
     return false;
   return isa<EinsumOp, ReduceOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,
@@ -125,15 +128,17 @@ static bool runsWidened(Operation *op, Type element) {
 
 /// The element type `value` has in `op`'s kernel: f32 where the runtime
 /// widens it.
-static int64_t kernelElementBytes(Operation *op, NamedTensorType type) {
-  return runsWidened(op, type.getElementType()) ? 4 : elementBytes(type);
+static int64_t kernelElementBytes(Operation *op, NamedTensorType type,
+                                  Bf16Products products) {
+  return runsWidened(op, type.getElementType(), products) ? 4
+                                                          : elementBytes(type);
 }
 
 /// The bytes of `value` in the type `op`'s kernel computes in.
-static int64_t kernelBytes(Operation *op, Value value) {
+static int64_t kernelBytes(Operation *op, Value value, Bf16Products products) {
   auto type = dyn_cast<NamedTensorType>(value.getType());
   return type ? saturatingMul(type.getNumElements(),
-                              kernelElementBytes(op, type))
+                              kernelElementBytes(op, type, products))
               : 0;
 }
 
@@ -175,7 +180,7 @@ static SmallVector<StringRef> dimsOf(NamedTensorType from, NamedTensorType with,
 /// is permuted into a dense copy. (oneDNN's brgemm, reading a transposed
 /// operand in place, keeps blocks of it in a scratchpad of well under a
 /// MiB, which is not counted.)
-static int64_t einsumCopiedBytes(EinsumOp einsum) {
+static int64_t einsumCopiedBytes(EinsumOp einsum, Bf16Products products) {
   Operation *op = einsum;
   auto lhs = cast<NamedTensorType>(einsum.getInputs()[0].getType());
   auto rhs = cast<NamedTensorType>(einsum.getInputs()[1].getType());
@@ -192,11 +197,13 @@ static int64_t einsumCopiedBytes(EinsumOp einsum) {
       k.push_back(dim);
   int64_t bytes = 0;
   if (!isOneRun(lhs, m) || !isOneRun(lhs, k))
-    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[0]));
+    bytes =
+        saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[0], products));
   if (!isOneRun(rhs, k) || !isOneRun(rhs, n))
-    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[1]));
+    bytes =
+        saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[1], products));
   if (!isOneRun(result, m) || !isOneRun(result, n))
-    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getResult()));
+    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getResult(), products));
   return bytes;
 }
 
@@ -205,15 +212,15 @@ static int64_t einsumCopiedBytes(EinsumOp einsum) {
 /// einsum of two operands what einsumCopiedBytes says; any other einsum and
 /// the collectives that pack their chunks every operand and the result
 /// once, at most.
-static int64_t kernelScratchBytes(Operation *op) {
+static int64_t kernelScratchBytes(Operation *op, Bf16Products products) {
   if (auto einsum = dyn_cast<EinsumOp>(op);
       einsum && einsum.getInputs().size() == 2)
-    return einsumCopiedBytes(einsum);
+    return einsumCopiedBytes(einsum, products);
   if (!isa<EinsumOp, AllGatherOp, ReduceScatterOp, AllToAllOp>(op))
     return 0;
   int64_t bytes = 0;
   for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    bytes = saturatingAdd(bytes, kernelBytes(op, value));
+    bytes = saturatingAdd(bytes, kernelBytes(op, value, products));
   return bytes;
 }
 
@@ -221,10 +228,11 @@ static int64_t kernelScratchBytes(Operation *op) {
 /// position `op`'s operand count) to hold the f32 copies of `op`'s widened
 /// tensors, as the runtime's per-position buffers grow
 /// (RuntimeMemory::widenedCopyBytes).
-static void growWidenedCopies(Operation *op, SmallVectorImpl<int64_t> &slots) {
+static void growWidenedCopies(Operation *op, SmallVectorImpl<int64_t> &slots,
+                              Bf16Products products) {
   auto grow = [&](size_t slot, Value value) {
     auto type = dyn_cast<NamedTensorType>(value.getType());
-    if (!type || !runsWidened(op, type.getElementType()))
+    if (!type || !runsWidened(op, type.getElementType(), products))
       return;
     if (slots.size() <= slot)
       slots.resize(slot + 1, 0);
@@ -301,7 +309,8 @@ static int64_t collectiveTemporaryBytes(Operation *op) {
 /// tessel.constant ops and its largest kernel scratch to `memory`.
 static void replay(func::FuncOp func, BufferLedger &ledger,
                    RuntimeMemory &memory,
-                   SmallVectorImpl<int64_t> &widenedSlots) {
+                   SmallVectorImpl<int64_t> &widenedSlots,
+                   Bf16Products products) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<NamedTensorType>(value.getType());
     return type ? runtimeBufferBytes(type) : 0;
@@ -354,8 +363,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
         temporariesUntil[lifetimes.waitBefore.lookup(&op)].push_back(bytes);
       }
     memory.scratchBytes =
-        std::max(memory.scratchBytes, kernelScratchBytes(&op));
-    growWidenedCopies(&op, widenedSlots);
+        std::max(memory.scratchBytes, kernelScratchBytes(&op, products));
+    growWidenedCopies(&op, widenedSlots, products);
     // A rename or reshape of a dying operand keeps its buffer.
     bool keepsOperandsBuffer = lifetimes.reusesOperand.count(&op) != 0;
     for (Value result : op.getResults())
@@ -385,12 +394,13 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   memory.constantBytes = saturatingAdd(memory.constantBytes, constants);
 }
 
-RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
+RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init,
+                            Bf16Products products) {
   RuntimeMemory memory;
   BufferLedger ledger;
   SmallVector<int64_t> widenedSlots;
   if (init)
-    replay(init, ledger, memory, widenedSlots);
+    replay(init, ledger, memory, widenedSlots, products);
   // A declaration has no arguments to hold (and replay adds nothing).
   ArrayRef<BlockArgument> arguments;
   if (!perRank.isExternal())
@@ -409,7 +419,7 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init) {
     if (!init || !isState)
       ledger.allocate(bytes);
   }
-  replay(perRank, ledger, memory, widenedSlots);
+  replay(perRank, ledger, memory, widenedSlots, products);
   for (int64_t bytes : widenedSlots)
     memory.widenedCopyBytes = saturatingAdd(memory.widenedCopyBytes, bytes);
   memory.livePeakBytes = ledger.peak();

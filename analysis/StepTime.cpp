@@ -306,7 +306,8 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   llvm::DenseMap<Operation *, double> coldFractions;
   if (profile.hasColdKernels() && !partitioned.isExternal()) {
     int64_t share = profile.cacheBytes / std::max<int64_t>(1, report.numRanks);
-    if (runtimeMemory(partitioned).heldBytes > share)
+    if (runtimeMemory(partitioned, nullptr, profile.bf16Products).heldBytes >
+        share)
       coldFractions = coldByteFractions(partitioned, mesh, share);
   }
   for (auto [op, flops] : flopsPerOp(partitioned)) {

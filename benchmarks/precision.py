@@ -12,16 +12,18 @@ f32 step down, not the narrow ones). It is compiled three times
 `--rounds` times over, so that the machine's drift falls on all of them
 alike; each run's figure is its median step after the warm-up, each
 program's the median of its runs. bf16 also runs with
-TESSEL_NATIVE_BF16_PRODUCTS=1 (einsums on oneDNN's bf16 kernels even where
-the runtime would not choose them, docs/training.md).
+TESSEL_NATIVE_BF16_PRODUCTS=1 and =0 (einsums on oneDNN's bf16 kernels,
+and on the f32 kernels between conversions, whichever the runtime would
+choose on this CPU, docs/training.md).
 
 Prints one JSON line per comparison, as report.py reads them: `tessel` is
 the narrow step, `peer` the f32 step, `ratio` the speed-up (f32 over the
 narrow step) against the issue's goal (bf16 1.5x, f16 1.0x). The details
 hold every run, the last losses (the three should agree to the narrow
 type's precision) and oneDNN's large-GEMM rates in f32 and bf16 from
-tessel-bench-gemm: on a CPU without AMX the bf16 rate is below the f32 one,
-which bounds what bf16 can gain.
+tessel-bench-gemm: on an Intel CPU without AMX the bf16 rate is below the
+f32 one, which bounds what bf16 can gain; on AMD's Zen 4 it is about twice
+the f32 one.
 """
 
 import argparse
@@ -76,6 +78,7 @@ def main():
         # (label, program, environment)
         variants = [("f32", "f32", None), ("bf16", "bf16", None),
                     ("bf16 native products", "bf16", {"TESSEL_NATIVE_BF16_PRODUCTS": "1"}),
+                    ("bf16 widened products", "bf16", {"TESSEL_NATIVE_BF16_PRODUCTS": "0"}),
                     ("f16", "f16", None)]
         runs = {label: [] for label, _, _ in variants}
         losses = {}

@@ -38,8 +38,9 @@
 // reduce_scatter and all_to_all (g-1)/g x input; halo_exchange the rows it
 // sends), so that a time fitted against it applies to its counts.
 //
-// --machine: the machine measured (MachineFacts.h) and the backend's
-// devices, so that the output saved on one machine is a profile elsewhere.
+// --machine: the machine measured (MachineFacts.h), the backend's devices
+// and whether its bf16 products run widened to f32, so that the output
+// saved on one machine is a profile elsewhere.
 //
 // Rank 0 prints one JSON object per line, and {"kind": "end"} last. A
 // measurement is the median over
@@ -56,6 +57,7 @@
 #include "driver/Threads.h"
 #include "executor/Backend.h"
 #include "executor/Context.h"
+#include "executor/FastKernel.h"
 #include "tessel/runtime/comm.h"
 #include "tessel/runtime/program.h"
 
@@ -589,6 +591,15 @@ void measureCollectives(int rank, int ranks,
   tessel_comm_destroy(comm);
 }
 
+/// How the backend computes bf16 einsums and convolutions: a GPU's on its
+/// bf16 kernels, the CPU's widened to f32 unless its bf16 kernels are the
+/// faster (executor/WidenedOps.h).
+const char *bf16Products(const tessel::runtime::Backend &backend) {
+  bool native = backend.name() != std::string("cpu") ||
+                tessel::runtime::kernelsBf16ProductsOutrunF32();
+  return native ? "native" : "widened";
+}
+
 void describeMachine(int rank) {
   tessel::calibrate::MachineFacts facts = tessel::calibrate::machineFacts();
   const tessel::runtime::Backend &backend = tessel::runtime::activeBackend();
@@ -599,6 +610,7 @@ void describeMachine(int rank) {
                {"cache_bytes", facts.cacheBytes},
                {"backend", backend.name()},
                {"devices", backend.deviceCount()},
+               {"bf16_products", bf16Products(backend)},
                {"measured_at", facts.measuredAt}});
 }
 

@@ -80,13 +80,14 @@ const std::set<std::string, std::less<>> kBf16ProductOps = {
 };
 
 /// Whether bf16 products run on their f32 kernels: unless the bf16 ones
-/// are faster on this CPU, or TESSEL_NATIVE_BF16_PRODUCTS is set (and not
-/// "0") to time or test them anyway.
+/// are faster on this CPU. TESSEL_NATIVE_BF16_PRODUCTS=1 in the
+/// environment runs them on the bf16 kernels and =0 on the f32 ones
+/// anyway, to time or test either on any CPU.
 bool bf16ProductsWidened() {
   static const bool widened = [] {
     const char *native = std::getenv("TESSEL_NATIVE_BF16_PRODUCTS");
-    if (native && *native && std::strcmp(native, "0") != 0)
-      return false;
+    if (native && *native)
+      return std::strcmp(native, "0") == 0;
     return !kernelsBf16ProductsOutrunF32();
   }();
   return widened;

@@ -15,7 +15,8 @@
 // reductions and pooling, whose bf16 kernels are slower, and
 // bf16 einsums and convolutions where oneDNN's bf16 matmuls and
 // convolutions are slower than its f32 ones, which is on every CPU without
-// AMX (kernels.h, tessel_kernels_bf16_products_outrun_f32). The products
+// AMX but AMD's (kernels.h, tessel_kernels_bf16_products_outrun_f32;
+// TESSEL_NATIVE_BF16_PRODUCTS=1 or 0 chooses either anyway). The products
 // of bf16 values are exact in f32 and both kernels sum them in f32, so the
 // results differ only in the order of the sums.
 //

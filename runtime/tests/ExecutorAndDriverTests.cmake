@@ -39,6 +39,20 @@ target_link_libraries(tessel-runtime-widened-tests PRIVATE
 set(name ${TESSEL_RUNTIME_TEST_PREFIX}widened-vs-reference)
 add_test(NAME ${name} COMMAND tessel-runtime-widened-tests)
 set_tests_properties(${name} PROPERTIES TIMEOUT 120)
+# The bf16 products both ways on any CPU: on the f32 kernels (bit for bit)
+# and on oneDNN's bf16 ones (to an ulp of bf16), whichever this CPU picks.
+foreach(products widened native)
+  set(name ${TESSEL_RUNTIME_TEST_PREFIX}widened-vs-reference-${products}-bf16-products)
+  add_test(NAME ${name} COMMAND tessel-runtime-widened-tests
+    --gtest_filter=WidenedOps.Bf16ProductsOnTheKernelsChosen)
+  if(products STREQUAL "native")
+    set(native 1)
+  else()
+    set(native 0)
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120
+    ENVIRONMENT TESSEL_NATIVE_BF16_PRODUCTS=${native})
+endforeach()
 
 # An op failing on one rank while the other waits in a collective ends the
 # job with the op's message instead of hanging.

@@ -182,6 +182,19 @@ std::optional<ProbedMachine> probedMachine(const std::vector<ProbeRun> &runs,
   machine.measuredAt = facts.text("measured_at");
   if (facts.failed())
     return std::nullopt;
+  if (line->value.contains("bf16_products")) {
+    std::optional<analysis::Bf16Products> products =
+        analysis::parseBf16Products(facts.text("bf16_products"));
+    if (facts.failed())
+      return std::nullopt;
+    if (!products) {
+      error = fmt::format("{}: \"bf16_products\" must be \"widened\" or "
+                          "\"native\"",
+                          machine.where);
+      return std::nullopt;
+    }
+    machine.bf16Products = *products;
+  }
   if (machine.backend != "cpu" && machine.backend != "cuda") {
     error = fmt::format("{}: unknown backend \"{}\"", machine.where,
                         machine.backend);
@@ -209,6 +222,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
   profile.cores = machine->kernelRanks();
   profile.cacheBytes = machine->cacheBytes;
   profile.calibratedAt = machine->measuredAt;
+  profile.bf16Products = machine->bf16Products;
   profile.description = description.empty()
                             ? fmt::format("measured on {}", machine->host)
                             : description;

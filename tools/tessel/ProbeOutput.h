@@ -60,6 +60,10 @@ struct ProbedMachine {
   int64_t cores = 1;
   int64_t cacheBytes = 0;
   int64_t devices = 0;
+  /// "widened" or "native"; a probe of before it was recorded said
+  /// nothing, and its machine computed them widened.
+  ::tessel::analysis::Bf16Products bf16Products =
+      ::tessel::analysis::Bf16Products::Widened;
   /// Where the line was read.
   std::string where;
 

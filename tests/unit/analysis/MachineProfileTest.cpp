@@ -492,3 +492,28 @@ TEST(MachineProfile, MalformedNarrowClassesAreClearErrors) {
             "p.json: kernels[0].narrow_classes.bf16: class 'matmul' needs a "
             "non-empty array of points");
 }
+
+TEST(MachineProfile, Bf16ProductsAreReadAndWritten) {
+  MachineProfile profile = madeUpProfile();
+  std::string error;
+  // A profile without them (calibrated before they were recorded) says
+  // widened, as every machine then computed them.
+  std::string text = formatMachineProfile(profile);
+  const std::string recorded = ",\n    \"bf16_products\": \"widened\"";
+  size_t at = text.find(recorded);
+  ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
+  std::optional<MachineProfile> older = parseMachineProfile(
+      text.erase(at, recorded.size()), "older.json", error);
+  ASSERT_TRUE(older) << error;
+  EXPECT_EQ(older->bf16Products, Bf16Products::Widened);
+  profile.bf16Products = Bf16Products::Native;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(formatMachineProfile(profile), "native.json", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->bf16Products, Bf16Products::Native);
+  std::string wrong = formatMachineProfile(profile);
+  wrong.replace(wrong.find("\"native\""), 8, "\"fast\"");
+  EXPECT_FALSE(parseMachineProfile(wrong, "p.json", error));
+  EXPECT_EQ(error, "p.json: machine: 'bf16_products' must be \"widened\" "
+                   "or \"native\"");
+}

@@ -27,11 +27,14 @@ protected:
     context.loadDialect<TesselDialect, func::FuncDialect>();
   }
 
-  RuntimeMemory measure(const char *source) {
+  RuntimeMemory
+  measure(const char *source,
+          ::tessel::analysis::Bf16Products products =
+              ::tessel::analysis::Bf16Products::Widened) {
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     auto func = *module->getOps<func::FuncOp>().begin();
-    return ::tessel::analysis::runtimeMemory(func);
+    return ::tessel::analysis::runtimeMemory(func, nullptr, products);
   }
 
   MLIRContext context;
@@ -396,6 +399,16 @@ TEST_F(RuntimeMemoryTest, NarrowOpsOnF32KernelsKeepF32Copies) {
        at = f32.find("bf16", at))
     f32.replace(at, 4, "f32");
   EXPECT_EQ(measure(f32.c_str()).widenedCopyBytes, 0);
+}
+
+// On a machine whose bf16 products run on oneDNN's bf16 kernels (AMX, or
+// AMD's AVX512-BF16), the einsum keeps no f32 copies and packs its
+// operands in bf16; the sum is widened all the same.
+TEST_F(RuntimeMemoryTest, NativeBf16ProductsKeepNoF32Copies) {
+  RuntimeMemory memory =
+      measure(kWidened, ::tessel::analysis::Bf16Products::Native);
+  EXPECT_EQ(memory.widenedCopyBytes, 2048 + 8);
+  EXPECT_EQ(memory.scratchBytes, 8 * 2);
 }
 
 } // namespace

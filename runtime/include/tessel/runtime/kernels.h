@@ -36,10 +36,14 @@ tessel_status_t tessel_kernels_destroy(tessel_kernels_t *kernels);
 int tessel_kernels_compute_bf16(void);
 
 /* 1 when the bf16 matmul and convolution kernels outrun the f32 ones on
- * this CPU, else 0. Without AMX they do not: AVX512-BF16's dot product
- * does two multiply-adds a lane where an f32 FMA does one, at half the
- * FMAs' throughput, and oneDNN 2.6's bf16 matmuls and convolutions ran at
- * 150 to 170 GFLOP/s against 240 to 320 for f32 on a 2-core Xeon. */
+ * this CPU, else 0: with AMX, and on AMD's CPUs with AVX512-BF16 (Zen 4
+ * and later), whose dot product does two multiply-adds a lane at the f32
+ * FMAs' rate (oneDNN 2.6's 2048^3 GEMM: 946 GFLOP/s in bf16 against 508 in
+ * f32 on 2 cores of an EPYC). Intel's AVX512-BF16 without AMX issues it at
+ * half that rate, and oneDNN 2.6's bf16 matmuls and convolutions ran at
+ * 150 to 170 GFLOP/s against 240 to 320 for f32 on a 2-core Xeon. The
+ * choice depends on the CPU alone, so that every rank of a job on one
+ * kind of machine computes alike. */
 int tessel_kernels_bf16_products_outrun_f32(void);
 
 /* result = einsum(lhs, rhs), the contraction of two tensors.
