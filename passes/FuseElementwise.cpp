@@ -23,20 +23,21 @@
 // element-wise op in those types (oneDNN has no GELU, erf, log, sin or cos
 // to offer, nor comparisons and select, and f16 hardly anything).
 //
-// A sum (or mean) of an f32 element-wise value over all its dims, or over
+// A sum (or mean) of an element-wise value into its own float type (f32,
+// or a mixed-precision step's bf16 or f16) over all its dims, or over
 // the dims around a run it keeps in order (a gradient's squared norm,
 // sum(g * g), which the global norm takes of every gradient; a bias's
 // gradient summed over the batch; a row mean; a batch norm's sums over
 // batch and space, the channels kept), ends the group of that value: the fused
 // op yields the sum, computed as the body's values are, so the value is never
 // stored and its elements are read once. The kernel sums in double and
-// rounds once. Where the value of a sum over every dim has other uses
-// (Adam's second moment takes the same g * g, which CSE made one op), the
-// sum gets a copy of the op that makes it, computed again in its body: one
-// more read of g instead of writing g * g and reading it twice. A partial
-// sum of a shared value is left as it is: copying the op that makes the
-// value would take its producers from the group they form with it (tried
-// on the realistic Transformer: 20 more unfused adds and 9 MiB more).
+// rounds once (to f32, and from there to a narrow type). Where the value of a
+// sum over every dim has other uses (Adam's second moment takes the same g * g,
+// which CSE made one op), the sum gets a copy of the op that makes it, computed
+// again in its body: one more read of g instead of writing g * g and reading it
+// twice. A partial sum of a shared value is left as it is: copying the op that
+// makes the value would take its producers from the group they form with it
+// (tried on the realistic Transformer: 20 more unfused adds and 9 MiB more).
 //
 // First, an operand made by tessel.broadcast of an op that broadcasts its
 // operands by name (the binary ops, compare and select, fused or not) is
@@ -82,7 +83,7 @@ struct Group {
 };
 
 /// Whether the fused kernel can end a group in `reduce`: a sum or mean of
-/// an f32 value into f32 keeping a run of its dims in order, the
+/// a float value into its own type keeping a run of its dims in order, the
 /// value made by an element-wise op.
 bool canEndAGroup(ReduceOp reduce) {
   Operation *producer = reduce.getInput().getDefiningOp();

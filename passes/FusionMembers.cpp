@@ -37,11 +37,11 @@ bool mlir::tessel::isFusionMember(Operation *op) {
 }
 
 bool mlir::tessel::isKernelSum(ReduceOp reduce) {
+  Type summed =
+      cast<NamedTensorType>(reduce.getInput().getType()).getElementType();
   return isFusibleSum(reduce) &&
-         cast<NamedTensorType>(reduce.getType()).getElementType().isF32() &&
-         cast<NamedTensorType>(reduce.getInput().getType())
-             .getElementType()
-             .isF32();
+         (summed.isF32() || summed.isBF16() || summed.isF16()) &&
+         cast<NamedTensorType>(reduce.getType()).getElementType() == summed;
 }
 
 bool mlir::tessel::isSplatConstant(Value value) {

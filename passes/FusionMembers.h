@@ -32,7 +32,8 @@ bool isNarrowFloat(Value value);
 bool isFusionMember(Operation *op);
 
 /// Whether the runtime's fused kernel can end a body in `reduce`: a sum or
-/// mean of an f32 value into f32 that keeps a run of its dims in order.
+/// mean of a float value (f32, bf16 or f16) into its own type that keeps
+/// a run of its dims in order.
 bool isKernelSum(ReduceOp reduce);
 
 /// Whether `value` is a splat constant's, which a fused body holds as a

@@ -50,14 +50,16 @@
 // A body that ends in a sum (attribute `sum_of`, the type of the value
 // summed; `sum_kind` sum or mean) walks that value's elements instead of
 // the result's, each tile computed into a register and summed in double.
+// The value summed and the sums are of one float type: f32, or a
+// mixed-precision step's bf16 or f16, whose values are rounded to it as
+// they are computed and whose sums are rounded to f32 and then to it.
 // Over every dimension, the tiles' sums are added in tile order whichever
-// thread computed them, so the f32 result, rounded once, does not depend on
-// the threads. Over the dims after the kept ones (rows: each result element
-// sums runs of consecutive elements; one run where the kept dims lead,
-// several where they sit between summed dims, as a batch norm's channels
-// do) or before them (columns: element e adds into result e modulo the
-// result's size), each thread adds its tiles into
-// sums of its own, which are added in thread order at the end.
+// thread computed them, so the result does not depend on the threads. Over the
+// dims after the kept ones (rows: each result element sums runs of consecutive
+// elements; one run where the kept dims lead, several where they sit between
+// summed dims, as a batch norm's channels do) or before them (columns: element
+// e adds into result e modulo the result's size), each thread adds its tiles
+// into sums of its own, which are added in thread order at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -249,6 +251,9 @@ struct FusedProgram {
   /// sum is a mean.
   int64_t sums = 0, sumLength = 0, runLength = 0;
   bool mean = false;
+  /// The sums' type (the result's): each is rounded once to f32, then to
+  /// bf16 or f16 where the result is narrow.
+  ref::ElementType sumType = ref::ElementType::F32;
   /// The factor each sum is scaled by: one over its length for a mean.
   double sumScale() const {
     return mean && sumLength > 0 ? 1.0 / static_cast<double>(sumLength) : 1;
@@ -434,18 +439,31 @@ void walkOperand(const TensorType &operand, const TensorType &result,
 
 /// The type whose elements the body computes: the result's, or, where the
 /// body ends in a sum, the value summed (attribute `sum_of`), which must
-/// then be f32 as the scalar result is.
+/// then be of the result's float type (f32, or a mixed-precision step's
+/// bf16 or f16).
 TensorType walkedType(const OpDescriptor &desc) {
   auto sumOf = desc.attrs.find("sum_of");
   if (sumOf == desc.attrs.end())
     return desc.result;
   TensorType summed = parseTensorType(*sumOf, "attribute 'sum_of'");
-  if (desc.result.type != ref::ElementType::F32 ||
-      summed.type != ref::ElementType::F32)
-    throw OpError(fmt::format("a sum of {} into {}: only an f32 value summed "
-                              "into f32 is provided",
+  if (!isFloat(summed.type) || summed.type != desc.result.type)
+    throw OpError(fmt::format("a sum of {} into {}: only a float value "
+                              "summed into its own type is provided",
                               summed.str(), desc.result.str()));
   return summed;
+}
+
+/// Writes a sum into element `index` of a result of `type`: rounded once
+/// to f32, and from there to bf16 or f16 for a narrow result.
+void writeSum(void *result, ref::ElementType type, int64_t index,
+              double value) {
+  auto rounded = static_cast<float>(value);
+  if (type == ref::ElementType::BF16)
+    static_cast<uint16_t *>(result)[index] = floatToBf16(rounded);
+  else if (type == ref::ElementType::F16)
+    static_cast<uint16_t *>(result)[index] = floatToF16(rounded);
+  else
+    static_cast<float *>(result)[index] = rounded;
 }
 
 /// How `desc`'s body is summed into its result (see Summing), and the
@@ -490,6 +508,7 @@ void planSumming(const OpDescriptor &desc, const TensorType &summed,
   program.sumLength =
       program.sums > 0 ? summed.numElements() / program.sums : 0;
   program.mean = kind == "mean";
+  program.sumType = result.type;
 }
 
 /// Checks the result, the operands and every body entry.
@@ -1181,12 +1200,11 @@ void runPartialSums(const FusedProgram &program, void *const *operands,
     for (int64_t t = 0; t < tiles; ++t)
       runner.run(t, sums[0].data());
   }
-  auto *out = static_cast<float *>(result);
   for (int64_t r = 0; r < program.sums; ++r) {
     double total = 0;
     for (const std::vector<double> &own : sums)
       total += own[r];
-    out[r] = static_cast<float>(total * program.sumScale());
+    writeSum(result, program.sumType, r, total * program.sumScale());
   }
 }
 
@@ -1196,9 +1214,9 @@ void runProgram(const FusedProgram &program, void *const *operands,
   if (program.count == 0) {
     // Sums of no elements are 0; a mean of none is 0 / 0.
     if (program.summing != Summing::None)
-      std::fill(static_cast<float *>(result),
-                static_cast<float *>(result) + program.sums,
-                program.mean ? std::numeric_limits<float>::quiet_NaN() : 0.0f);
+      for (int64_t r = 0; r < program.sums; ++r)
+        writeSum(result, program.sumType, r,
+                 program.mean ? std::numeric_limits<double>::quiet_NaN() : 0.0);
     return;
   }
   int64_t tiles = (program.count + program.tile - 1) / program.tile;
@@ -1213,8 +1231,7 @@ void runProgram(const FusedProgram &program, void *const *operands,
     double total = 0;
     for (double sum : tileSums)
       total += sum;
-    *static_cast<float *>(result) =
-        static_cast<float>(total * program.sumScale());
+    writeSum(result, program.sumType, 0, total * program.sumScale());
   };
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
   if (program.count >= kParallelElements && omp_get_max_threads() > 1) {

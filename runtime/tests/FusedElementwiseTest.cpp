@@ -565,7 +565,7 @@ std::variant<float, std::string> runFusedSum(const Fused &fused,
 // is the exact sum's rounding (checked against long double), the same bit
 // for bit on every call (the tiles' sums are added in order, whichever
 // thread made them), over a result large enough for the threads, with a
-// broadcast operand, small, and empty; only an f32 sum into an f32 scalar.
+// broadcast operand, small, and empty; a sum into another type is refused.
 TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
   json scalar = T({}, {});
   for (auto [dims, shape] :
@@ -600,7 +600,8 @@ TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
   auto refused = runFusedSum(bf16, narrow, operands);
   ASSERT_TRUE(std::holds_alternative<std::string>(refused));
   EXPECT_NE(std::get<std::string>(refused).find(
-                "only an f32 value summed into f32 is provided"),
+                "a sum of [a:8] bf16 into [] f32: only a float value summed "
+                "into its own type is provided"),
             std::string::npos)
       << std::get<std::string>(refused);
   // A result whose dims are not a run of the value's in its order.
@@ -620,6 +621,53 @@ TEST(FusedElementwise, ABodyEndingInASumSumsEveryElementOnce) {
                        "around a run of them"),
             std::string::npos)
       << error;
+}
+
+// A mixed-precision step's sums: x * x of a bf16 or f16 x, each product
+// rounded to the type as the op computes it, summed over every dim and over
+// the leading one (a bias's gradient over the batch) into that type: the
+// exact sum of the rounded products (against long double), rounded to f32
+// and then to the type, on results large enough for the threads and small.
+TEST(FusedElementwise, NarrowSumsAreTheRoundedValuesSummedAndRoundedOnce) {
+  for (const char *type : {"bf16", "f16"}) {
+    bool bf16 = std::string(type) == "bf16";
+    auto toType = [&](float value) {
+      return bf16 ? roundToBf16(value) : roundToF16(value);
+    };
+    for (std::vector<int64_t> shape :
+         {std::vector<int64_t>{300, 257}, std::vector<int64_t>{3, 5}}) {
+      json x = T({"a", "b"}, shape, type);
+      for (bool whole : {true, false}) {
+        json result = whole ? T({}, {}, type) : T({"b"}, {shape[1]}, type);
+        Fused fused{{x}, result, {E("tessel.mul", {0, 0}, x)}};
+        Buffers operands = makeOperands(fused, -2, 2);
+        json descriptor = json::parse(fused.descriptor());
+        descriptor["attrs"]["sum_of"] = x;
+        descriptor["attrs"]["sum_kind"] = "sum";
+        int64_t sums = whole ? 1 : shape[1];
+        std::vector<uint16_t> out(static_cast<size_t>(sums), 0xffff);
+        std::vector<void *> pointers = operands.pointers();
+        void *site = nullptr;
+        std::optional<std::string> error =
+            tryExecute(oneRankContext(), &site, descriptor.dump().c_str(),
+                       pointers.data(), 1, out.data());
+        ASSERT_FALSE(error) << *error;
+        ref::Tensor xs = operands.load(0);
+        std::vector<long double> exact(static_cast<size_t>(sums), 0);
+        for (int64_t k = 0; k < shape[0] * shape[1]; ++k) {
+          float value = static_cast<float>(xs.data[k]);
+          exact[whole ? 0 : k % shape[1]] +=
+              static_cast<long double>(toType(value * value));
+        }
+        for (int64_t r = 0; r < sums; ++r) {
+          float want = toType(static_cast<float>(exact[r]));
+          float got = bf16 ? bf16ToFloat(out[r]) : f16ToFloat(out[r]);
+          EXPECT_EQ(got, want) << type << " " << shape[0] << " sum " << r
+                               << (whole ? " of all" : " of a column");
+        }
+      }
+    }
+  }
 }
 
 /// The f32 type of the dims `kept` of [a, b, c] of sizes `shape`, in the

@@ -21,6 +21,8 @@
 // RUN: tessel-eval --print-limit=64 --function=channel_sums %t.mlir >> %t.after
 // RUN: tessel-eval --print-limit=64 --function=broadcast_operands %s >> %t.before
 // RUN: tessel-eval --print-limit=64 --function=broadcast_operands %t.mlir >> %t.after
+// RUN: tessel-eval --print-limit=64 --function=narrow_sums %s >> %t.before
+// RUN: tessel-eval --print-limit=64 --function=narrow_sums %t.mlir >> %t.after
 // RUN: diff %t.before %t.after
 // And the fused ops print and parse back:
 // RUN: tessel-opt %t.mlir | tessel-opt | FileCheck %s
@@ -298,4 +300,27 @@ func.func @channel_sums() -> (!tessel.tensor<[c:3], f32>, !tessel.tensor<[h:4, b
   %sq2 = tessel.mul %x, %x : !tessel.tensor<[b:2, c:3, h:4], f32>, !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[b:2, c:3, h:4], f32>
   %apart = tessel.reduce sum %sq2 : !tessel.tensor<[b:2, c:3, h:4], f32> -> !tessel.tensor<[h:4, b:2], f32>
   return %var, %apart : !tessel.tensor<[c:3], f32>, !tessel.tensor<[h:4, b:2], f32>
+}
+
+// A mixed-precision step's sums (a bf16 bias's gradient over the batch, an
+// f16 square summed whole) end their value's group as f32 sums do, into
+// their own type.
+// CHECK-LABEL: func.func @narrow_sums
+func.func @narrow_sums() -> (!tessel.tensor<[o:3], bf16>, !tessel.tensor<[], f16>) {
+  // CHECK: tessel.fused %{{.*}} : (!tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[o:3], bf16>
+  // CHECK: tessel.cast
+  // CHECK-NEXT: tessel.mul
+  // CHECK-NEXT: tessel.reduce sum %{{.*}} : !tessel.tensor<[i:4, o:3], bf16> -> !tessel.tensor<[o:3], bf16>
+  // CHECK: tessel.fused %{{.*}} : (!tessel.tensor<[i:4, o:3], f32>) -> !tessel.tensor<[], f16>
+  // CHECK: tessel.cast
+  // CHECK-NEXT: tessel.mul
+  // CHECK-NEXT: tessel.reduce sum %{{.*}} : !tessel.tensor<[i:4, o:3], f16> -> !tessel.tensor<[], f16>
+  %x = tessel.iota "i" : !v
+  %b = tessel.cast %x : !v -> !tessel.tensor<[i:4, o:3], bf16>
+  %h = tessel.cast %x : !v -> !tessel.tensor<[i:4, o:3], f16>
+  %bsq = tessel.mul %b, %b : !tessel.tensor<[i:4, o:3], bf16>, !tessel.tensor<[i:4, o:3], bf16> -> !tessel.tensor<[i:4, o:3], bf16>
+  %col = tessel.reduce sum %bsq : !tessel.tensor<[i:4, o:3], bf16> -> !tessel.tensor<[o:3], bf16>
+  %hsq = tessel.mul %h, %h : !tessel.tensor<[i:4, o:3], f16>, !tessel.tensor<[i:4, o:3], f16> -> !tessel.tensor<[i:4, o:3], f16>
+  %all = tessel.reduce sum %hsq : !tessel.tensor<[i:4, o:3], f16> -> !tessel.tensor<[], f16>
+  return %col, %all : !tessel.tensor<[o:3], bf16>, !tessel.tensor<[], f16>
 }
