@@ -42,6 +42,9 @@
 // and whether its bf16 products run widened to f32, so that the output
 // saved on one machine is a profile elsewhere.
 //
+// An op the backend has no kernel for at some type is a "skipped" line
+// with the backend's reason, not the end of the job.
+//
 // Rank 0 prints one JSON object per line, and {"kind": "end"} last. A
 // measurement is the median over
 // --repetitions of the slowest rank's time per call in a batch of
@@ -57,6 +60,7 @@
 #include "driver/Threads.h"
 #include "executor/Backend.h"
 #include "executor/Context.h"
+#include "executor/Execute.h"
 #include "executor/FastKernel.h"
 #include "tessel/runtime/comm.h"
 #include "tessel/runtime/program.h"
@@ -71,6 +75,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -173,6 +178,14 @@ public:
   void run() {
     tessel_rt_execute(context, &site, text.c_str(), buffers.data(),
                       static_cast<int32_t>(buffers.size()), output);
+  }
+
+  /// Runs the op once, returning the backend's error instead of ending the
+  /// job where it has no kernel for the op (a type it does not compute).
+  std::optional<std::string> tryRun() {
+    return tessel::runtime::tryExecute(
+        context, &site, text.c_str(), buffers.data(),
+        static_cast<int32_t>(buffers.size()), output);
   }
 
 private:
@@ -291,6 +304,21 @@ Op elementwiseOp(tessel_context_t *context, const std::string &name,
 void measureKernelsOf(const std::string &type, tessel_context_t *context,
                       int rank, int ranks, int threads, const Settings &timed) {
   auto report = [&](const char *opClass, int64_t work, Op &op) {
+    // A kernel the backend lacks for this type (every rank runs the same
+    // op, but all must agree to skip) is reported and left out; the
+    // profile then times the class from the f32 points.
+    std::optional<std::string> failure = op.tryRun();
+    int failed = failure ? 1 : 0, anyFailed = 0;
+    MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (anyFailed) {
+      print(rank, {{"kind", "skipped"},
+                   {"class", opClass},
+                   {"type", type},
+                   {"ranks", ranks},
+                   {"work", work},
+                   {"reason", failure.value_or("failed on another rank")}});
+      return;
+    }
     double seconds = timeCall([&] { op.run(); }, timed);
     double cold = timeColdCall([&] { op.run(); }, timed);
     print(rank, {{"kind", "kernel"},
