@@ -28,6 +28,7 @@
 #include "tools/support/OutputFile.h"
 #include "tools/tessel/ExplainPipeline.h"
 #include "tools/tessel/LayoutPicture.h"
+#include "tools/tessel/StepPrediction.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -249,43 +250,26 @@ int mlir::tessel::runExplain() {
                     "one (--function)\n";
     return 1;
   }
-  ::tessel::analysis::CostReport report =
-      ::tessel::analysis::buildCostReport(func);
-  // The collectives and the work per rank come from the program each rank
-  // would run.
-  OwningOpRef<ModuleOp> partitioned = module.clone();
-  PassManager partition(&context);
-  mlir::tessel::buildPartitionPipeline(partition, bucketBytes);
-  if (failed(partition.run(*partitioned)))
-    return 1;
-  ::tessel::analysis::addPartitionedCosts(
-      report, partitioned->lookupSymbol<func::FuncOp>(func.getSymName()));
-  // The time as tessel search predicts it: the unfused program's kernels in
-  // the order compile's overlap passes give them, the fused one's calls.
-  OwningOpRef<ModuleOp> scheduled = partitioned->clone();
-  PassManager overlap(&context);
-  mlir::tessel::buildOverlapPipeline(overlap, /*splitHaloConvolutions=*/true);
-  if (failed(overlap.run(*scheduled)))
-    return 1;
-  // The memory of the step as compile lowers it: element-wise chains fused
-  // hold no buffers between their ops, and the ops in the order they run.
-  PassManager fuse(&context);
-  mlir::tessel::buildLoweredFormPipeline(fuse);
-  if (failed(fuse.run(*partitioned)))
-    return 1;
   const ::tessel::analysis::MachineProfile &machine =
       profile ? *profile : ::tessel::analysis::defaultMachineProfile();
-  auto lowered = partitioned->lookupSymbol<func::FuncOp>(func.getSymName());
-  // A training step's state comes from @init, which runs first.
-  ::tessel::analysis::addRuntimeMemory(
-      report, lowered,
-      func.getSymName() == "train_step"
-          ? partitioned->lookupSymbol<func::FuncOp>("init")
-          : func::FuncOp(),
-      machine);
-  ::tessel::analysis::StepTime step = ::tessel::analysis::predictStepTime(
-      scheduled->lookupSymbol<func::FuncOp>(func.getSymName()), lowered, report,
-      machine);
+  // The passes print their own errors.
+  auto run = [](PassManager &passes, ModuleOp laidOut,
+                StringRef) -> std::optional<std::string> {
+    if (failed(passes.run(laidOut)))
+      return std::string();
+    return std::nullopt;
+  };
+  std::string passError;
+  std::optional<mlir::tessel::CountedStep> counted = mlir::tessel::countStep(
+      module.clone(), func.getSymName(), bucketBytes, machine, run, passError);
+  if (!counted)
+    return 1;
+  std::optional<::tessel::analysis::StepTime> stepTime =
+      mlir::tessel::predictStep(*counted, machine, run, passError);
+  if (!stepTime)
+    return 1;
+  const ::tessel::analysis::CostReport &report = counted->report;
+  const ::tessel::analysis::StepTime &step = *stepTime;
   std::string profileName =
       profile ? fmt::format("profile {} ({})", profilePath.getValue(),
                             profile->description)

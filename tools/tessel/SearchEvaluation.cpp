@@ -1,6 +1,7 @@
 //===- SearchEvaluation.cpp - one candidate of tessel search, weighed -----===//
 
 #include "tools/tessel/SearchEvaluation.h"
+#include "tools/tessel/StepPrediction.h"
 
 #include "analysis/CostReport.h"
 #include "codegen/Pipeline.h"
@@ -209,24 +210,15 @@ void Evaluator::apply(Evaluation &result, const std::string &layoutFile,
   if (std::optional<std::string> failure =
           runQuietly(layout, *module, "tessel-apply-layout"))
     return fail(*failure);
-  auto step = module->lookupSymbol<func::FuncOp>("train_step");
-  analysis::CostReport report = analysis::buildCostReport(step);
-  PassManager partition(context);
-  buildPartitionPipeline(partition, kDefaultBucketBytes);
-  if (std::optional<std::string> failure =
-          runQuietly(partition, *module, "tessel-partition"))
-    return fail(*failure);
-  step = module->lookupSymbol<func::FuncOp>("train_step");
-  analysis::addPartitionedCosts(report, step);
+  std::string error;
+  std::optional<CountedStep> counted =
+      countStep(std::move(module), "train_step", kDefaultBucketBytes, profile,
+                runQuietly, error);
+  if (!counted)
+    return fail(error);
+  const analysis::CostReport &report = counted->report;
   // Memory as tessel explain counts it: what the compiled step holds (on
   // the fused program compile lowers) and the driver's own.
-  std::string error;
-  OwningOpRef<ModuleOp> fused = fusedClone(*module, error);
-  if (!fused)
-    return fail(error);
-  analysis::addRuntimeMemory(
-      report, fused->lookupSymbol<func::FuncOp>("train_step"),
-      fused->lookupSymbol<func::FuncOp>("init"), profile);
   result.memoryBytes = analysis::memoryBytesPerRank(report);
   if (budget && result.memoryBytes > *budget) {
     result.status = Evaluation::OverBudget;
@@ -236,18 +228,11 @@ void Evaluator::apply(Evaluation &result, const std::string &layoutFile,
   }
   result.commBytes = report.commBytesPerRank;
   result.flops = report.flopsPerRank;
-  // Kernels are timed on the unfused step (fused ops where they appear),
-  // in the order compile's overlap passes give the ops, so that what the
-  // collectives hide is counted; the per-op cost counts the calls of the
-  // fused step compile lowers.
-  PassManager overlap(context);
-  buildOverlapPipeline(overlap, /*splitHaloConvolutions=*/true);
-  if (std::optional<std::string> failure =
-          runQuietly(overlap, *module, "tessel-schedule-collectives"))
-    return fail(*failure);
-  step = module->lookupSymbol<func::FuncOp>("train_step");
-  result.step = analysis::predictStepTime(
-      step, fused->lookupSymbol<func::FuncOp>("train_step"), report, profile);
+  std::optional<analysis::StepTime> step =
+      predictStep(*counted, profile, runQuietly, error);
+  if (!step)
+    return fail(error);
+  result.step = *step;
 }
 
 bool search::faster(const Evaluation &a, const Evaluation &b) {
