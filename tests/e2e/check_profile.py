@@ -5,7 +5,8 @@ usage: check_profile.py PROFILE.json [--ranks 1,2,4]
 
 Timings vary from run to run, so only what any real machine satisfies is
 checked: every class and collective is there, every time and rate is
-positive (with --narrow, in bf16 and f16 too), the per-op time is there and between 0 and 0.1 ms, times grow with the work, the transcendental class (a gelu) is
+positive (with --narrow, in bf16 and f16 too, and the machine says how
+its bf16 products run), the per-op time is there and between 0 and 0.1 ms, times grow with the work, the transcendental class (a gelu) is
 slower than the element-wise one (an add) at 4096 elements, kernel rates
 stay under 10 TFLOP/s per rank (more than any CPU core count here
 could reach), and collective bandwidths lie between 1 MB/s and 1 TB/s per
@@ -65,6 +66,8 @@ def check(profile, ranks, classes, narrow=False):
     machine = profile["machine"]
     if not machine.get("description") or machine.get("cores", 0) < 1:
         fail(f"machine must say where it was measured and its cores: {machine}")
+    if narrow and machine.get("bf16_products") not in ("widened", "native"):
+        fail(f"machine must say how its bf16 products run: {machine}")
     measured = sorted(entry["ranks"] for entry in profile["kernels"])
     if measured != ranks:
         fail(f"kernels measured on {measured} ranks, expected {ranks}")
