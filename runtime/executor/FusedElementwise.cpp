@@ -36,6 +36,10 @@
 // max, min, relu and select treat NaN as ref::applyBinary / applyUnary do. i1
 // values are 0.0f and 1.0f in registers.
 //
+// A body that only casts its one operand, lying in the result's order,
+// between f32 and bf16 or f16 (a mixed-precision step's parameter copies
+// and gradients) skips the tiles: one conversion pass over the elements.
+//
 // A body may have results after the first (descriptor "more_results",
 // the body values "outputs"): those values keep their registers to the end
 // of the tile, and each is written from its register into its buffer,
@@ -1208,6 +1212,54 @@ void runPartialSums(const FusedProgram &program, void *const *operands,
   }
 }
 
+/// Whether `program` only converts its one operand, which lies in the
+/// result's order, between f32 and bf16 or f16 (a lone cast: a parameter's
+/// bf16 copy, a gradient back in f32): a conversion that needs no tiles.
+bool onlyConverts(const FusedProgram &program) {
+  if (program.summing != Summing::None || !program.outputs.empty() ||
+      program.code.size() != 1 || program.operands.size() != 1)
+    return false;
+  const Instruction &in = program.code.front();
+  const OperandRead &read = program.operands.front();
+  bool inOrder = read.mode == ReadMode::InPlace ||
+                 (read.mode == ReadMode::Gather && read.sizes.size() == 1 &&
+                  read.strides[0] == 1);
+  bool narrowing = read.type == ref::ElementType::F32 &&
+                   program.resultType != ref::ElementType::F32;
+  bool widening = read.type != ref::ElementType::F32 &&
+                  read.type != ref::ElementType::I1 &&
+                  program.resultType == ref::ElementType::F32;
+  return in.opcode == Opcode::Copy && in.args[0] == 0 && in.dest < 0 &&
+         inOrder && (narrowing || widening);
+}
+
+/// Runs a program that onlyConverts: one pass over the elements, split
+/// across the threads as the tiles would be, rounding to nearest even as
+/// the tiles' narrowing does.
+void convertOnly(const FusedProgram &program, const void *operand,
+                 void *result) {
+  ref::ElementType from = program.operands.front().type,
+                   to = program.resultType;
+  inChunks(program.count, [&](int64_t begin, int64_t end) {
+    int64_t n = end - begin;
+    if (from == ref::ElementType::F32) {
+      const float *in = static_cast<const float *>(operand) + begin;
+      uint16_t *out = static_cast<uint16_t *>(result) + begin;
+      if (to == ref::ElementType::BF16)
+        narrowToBf16(in, out, n);
+      else
+        narrowToF16(in, out, n);
+      return;
+    }
+    const uint16_t *in = static_cast<const uint16_t *>(operand) + begin;
+    float *out = static_cast<float *>(result) + begin;
+    if (from == ref::ElementType::BF16)
+      widenBf16(in, out, n);
+    else
+      widenF16(in, out, n);
+  });
+}
+
 void runProgram(const FusedProgram &program, void *const *operands,
                 void *result) {
   bool whole = program.summing == Summing::Whole;
@@ -1219,6 +1271,8 @@ void runProgram(const FusedProgram &program, void *const *operands,
                  program.mean ? std::numeric_limits<double>::quiet_NaN() : 0.0);
     return;
   }
+  if (onlyConverts(program))
+    return convertOnly(program, operands[0], result);
   int64_t tiles = (program.count + program.tile - 1) / program.tile;
   if (program.summing == Summing::Rows || program.summing == Summing::Columns)
     return runPartialSums(program, operands, result, tiles);

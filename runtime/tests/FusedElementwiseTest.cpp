@@ -820,6 +820,32 @@ TEST(FusedElementwise, CastsAndArithmeticInBf16AndF16AreExact) {
   }
 }
 
+// A lone cast between f32 and bf16 or f16 (a parameter's narrow copy, a
+// gradient back in f32), which runs as one conversion pass rather than
+// tile by tile: the reference's rounding, infinities, subnormals and NaN
+// included, on a result large enough for the threads and on a small one;
+// a cast of a transposed operand, which is not in the result's order,
+// alike.
+TEST(FusedElementwise, LoneCastsConvertAsTheReferenceRounds) {
+  for (const char *narrow : {"bf16", "f16"})
+    for (std::vector<int64_t> shape :
+         {std::vector<int64_t>{300, 257}, std::vector<int64_t>{3, 5}}) {
+      json wide = T({"a", "b"}, shape), low = T({"a", "b"}, shape, narrow);
+      Fused narrowing{{wide}, low, {E("tessel.cast", {0}, low)}};
+      expectMatchesReference(
+          narrowing,
+          makeOperands(narrowing, -3, 3, {7e4, -1e-6, 3e-8, kNaN, 65519.0}),
+          std::string("f32 into ") + narrow, 0);
+      Fused widening{{low}, wide, {E("tessel.cast", {0}, wide)}};
+      expectMatchesReference(widening, makeOperands(widening, -3, 3),
+                             std::string(narrow) + " into f32", 0);
+      json transposed = T({"b", "a"}, {shape[1], shape[0]});
+      Fused across{{transposed}, low, {E("tessel.cast", {0}, low)}};
+      expectMatchesReference(across, makeOperands(across, -3, 3),
+                             std::string("transposed f32 into ") + narrow, 0);
+    }
+}
+
 // The GELU MLP's forward and backward chains in bf16 and f16, with the
 // transcendental ops (gelu, erf, exp, tanh) and compare and select: each
 // op's f32 value is within an f32 ulp or two of the exact one, so its
