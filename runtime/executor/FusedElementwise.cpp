@@ -71,12 +71,13 @@
 
 #include "base/Float16.h"
 #include "executor/Buffers.h"
-#include "executor/HalfFloatBlocks.h"
 #include "executor/FastKernel.h"
+#include "executor/HalfFloatBlocks.h"
 #include "executor/OuterWalk.h"
 #include "executor/ParallelChunks.h"
 #include "executor/RegisterPool.h"
 #include "executor/VectorMath.h"
+#include "executor/WidenedOps.h"
 
 #ifdef TESSEL_RUNTIME_HAS_OPENMP
 #include <omp.h>
@@ -1238,26 +1239,13 @@ bool onlyConverts(const FusedProgram &program) {
 /// the tiles' narrowing does.
 void convertOnly(const FusedProgram &program, const void *operand,
                  void *result) {
-  ref::ElementType from = program.operands.front().type,
-                   to = program.resultType;
-  inChunks(program.count, [&](int64_t begin, int64_t end) {
-    int64_t n = end - begin;
-    if (from == ref::ElementType::F32) {
-      const float *in = static_cast<const float *>(operand) + begin;
-      uint16_t *out = static_cast<uint16_t *>(result) + begin;
-      if (to == ref::ElementType::BF16)
-        narrowToBf16(in, out, n);
-      else
-        narrowToF16(in, out, n);
-      return;
-    }
-    const uint16_t *in = static_cast<const uint16_t *>(operand) + begin;
-    float *out = static_cast<float *>(result) + begin;
-    if (from == ref::ElementType::BF16)
-      widenBf16(in, out, n);
-    else
-      widenF16(in, out, n);
-  });
+  ref::ElementType from = program.operands.front().type;
+  if (from == ref::ElementType::F32)
+    narrowTensor(program.resultType, static_cast<const float *>(operand),
+                 static_cast<uint16_t *>(result), program.count);
+  else
+    widenTensor(from, static_cast<const uint16_t *>(operand),
+                static_cast<float *>(result), program.count);
 }
 
 void runProgram(const FusedProgram &program, void *const *operands,

@@ -93,23 +93,6 @@ bool bf16ProductsWidened() {
   return widened;
 }
 
-void widen(ref::ElementType type, const uint16_t *from, float *to,
-           int64_t count) {
-  bool bf16 = type == ref::ElementType::BF16;
-  inChunks(count, [&](int64_t begin, int64_t end) {
-    (bf16 ? widenBf16 : widenF16)(from + begin, to + begin, end - begin);
-  });
-}
-
-void narrowInto(ref::ElementType type, const float *from, uint16_t *to,
-                int64_t count) {
-  bool bf16 = type == ref::ElementType::BF16;
-  inChunks(count, [&](int64_t begin, int64_t end) {
-    (bf16 ? narrowToBf16 : narrowToF16)(from + begin, to + begin,
-                                        end - begin);
-  });
-}
-
 /// Room for `elements` f32 copies of a call's f16 or bf16 tensor in slot
 /// `slot`, kept on the thread for its next call (the ops of a step run one
 /// after another) and grown to the largest; never shrunk, since growing a
@@ -125,6 +108,22 @@ float *scratch(size_t slot, int64_t elements) {
 }
 
 } // namespace
+
+void widenTensor(ref::ElementType type, const uint16_t *from, float *to,
+                 int64_t count) {
+  bool bf16 = type == ref::ElementType::BF16;
+  inChunks(count, [&](int64_t begin, int64_t end) {
+    (bf16 ? widenBf16 : widenF16)(from + begin, to + begin, end - begin);
+  });
+}
+
+void narrowTensor(ref::ElementType type, const float *from, uint16_t *to,
+                  int64_t count) {
+  bool bf16 = type == ref::ElementType::BF16;
+  inChunks(count, [&](int64_t begin, int64_t end) {
+    (bf16 ? narrowToBf16 : narrowToF16)(from + begin, to + begin, end - begin);
+  });
+}
 
 std::optional<Kernel> buildWidened(const OpDescriptor &desc,
                                    KernelBuilder build) {
@@ -169,8 +168,8 @@ std::optional<Kernel> buildWidened(const OpDescriptor &desc,
       if (narrowed.elements < 0)
         continue;
       float *copy = scratch(i, narrowed.elements);
-      widen(narrowed.type, static_cast<const uint16_t *>(operands[i]),
-            copy, narrowed.elements);
+      widenTensor(narrowed.type, static_cast<const uint16_t *>(operands[i]),
+                  copy, narrowed.elements);
       wideOperands[i] = copy;
     }
     if (resultNarrowed.elements < 0) {
@@ -179,8 +178,8 @@ std::optional<Kernel> buildWidened(const OpDescriptor &desc,
     }
     float *wideResult = scratch(operandsNarrowed.size(), resultNarrowed.elements);
     kernel(context, wideOperands.data(), wideResult);
-    narrowInto(resultNarrowed.type, wideResult,
-               static_cast<uint16_t *>(result), resultNarrowed.elements);
+    narrowTensor(resultNarrowed.type, wideResult,
+                 static_cast<uint16_t *>(result), resultNarrowed.elements);
   });
 }
 

@@ -32,9 +32,20 @@
 
 #include "executor/Op.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace tessel::runtime {
+
+/// to[k] = the f32 value of from[k], a bf16 or f16 (`type`) element, for
+/// k < count; large tensors split across the threads (ParallelChunks.h).
+void widenTensor(ref::ElementType type, const uint16_t *from, float *to,
+                 int64_t count);
+
+/// to[k] = from[k] rounded to `type` (bf16 or f16, to nearest even), for
+/// k < count; large tensors split across the threads.
+void narrowTensor(ref::ElementType type, const float *from, uint16_t *to,
+                  int64_t count);
 
 /// The kernel that runs `build`'s kernel for `desc` with its f16 (or, for
 /// the ops oneDNN has no fast bf16 kernel for, bf16) tensors made f32,
