@@ -157,17 +157,14 @@ Kernel tiledMaxPoolBackward(const PoolingShape &shape) {
     int64_t channels = xs.dims[1], planes = xs.dims[0] * xs.dims[1];
     const int64_t xRow = xs.strides[2], xColumn = xs.strides[3];
     const int64_t yRow = ys.strides[2], yColumn = ys.strides[3];
-#ifdef TESSEL_RUNTIME_HAS_OPENMP
-#pragma omp parallel for if (elements >= kParallelElements) schedule(static)
-#endif
-    for (int64_t plane = 0; plane < planes; ++plane) {
+    auto gradientOfPlane = [&](int64_t plane) {
       int64_t n = plane / channels, c = plane % channels;
       const float *xPlane = x + n * xs.strides[0] + c * xs.strides[1];
       float *dxPlane = dx + n * xs.strides[0] + c * xs.strides[1];
       const float *dyPlane = dy + n * ys.strides[0] + c * ys.strides[1];
       if (vector) {
         vector(xPlane, xRow, dyPlane, yRow, dxPlane, rows, columns);
-        continue;
+        return;
       }
       for (int64_t oh = 0; oh < rows; ++oh)
         for (int64_t ow = 0; ow < columns; ++ow) {
@@ -189,7 +186,19 @@ Kernel tiledMaxPoolBackward(const PoolingShape &shape) {
             }
           dxPlane[best] = dyPlane[oh * yRow + ow * yColumn];
         }
+    };
+    // A small gradient runs here: a parallel region whose `if` is false
+    // still enters and leaves the OpenMP runtime (ParallelChunks.h).
+    if (elements < kParallelElements) {
+      for (int64_t plane = 0; plane < planes; ++plane)
+        gradientOfPlane(plane);
+      return;
     }
+#ifdef TESSEL_RUNTIME_HAS_OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int64_t plane = 0; plane < planes; ++plane)
+      gradientOfPlane(plane);
   };
 }
 
