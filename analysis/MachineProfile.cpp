@@ -251,21 +251,13 @@ const std::vector<std::string> &profiledCollectives() {
 bool MachineProfile::hasColdKernels() const {
   if (cacheBytes <= 0)
     return false;
-  auto allCold =
-      [](const std::map<std::string, std::vector<KernelPoint>> &classes) {
-        for (const auto &[opClass, points] : classes)
-          for (const KernelPoint &point : points)
-            if (!point.coldSeconds)
-              return false;
-        return true;
-      };
-  for (const KernelRates &rates : kernels) {
-    if (!allCold(rates.classes))
-      return false;
-    for (const auto &[type, classes] : rates.narrowClasses)
-      if (!allCold(classes))
-        return false;
-  }
+  // The f32 points decide; a narrow class without cold points is timed
+  // warm (kernelSeconds), not the whole profile.
+  for (const KernelRates &rates : kernels)
+    for (const auto &[opClass, points] : rates.classes)
+      for (const KernelPoint &point : points)
+        if (!point.coldSeconds)
+          return false;
   return true;
 }
 

@@ -169,7 +169,8 @@ struct MachineProfile {
                        bool cold = false,
                        const std::string &elementType = "f32") const;
   /// Whether the profile times kernels with their data out of the caches
-  /// (every point of every class has coldSeconds) and knows the caches.
+  /// (every f32 point of every class has coldSeconds; narrow points
+  /// without them are timed warm) and knows the caches.
   bool hasColdKernels() const;
 
   /// Returns the seconds a compiled program spends per op outside its

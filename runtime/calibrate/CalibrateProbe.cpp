@@ -61,7 +61,7 @@
 #include "executor/Backend.h"
 #include "executor/Context.h"
 #include "executor/Execute.h"
-#include "executor/FastKernel.h"
+#include "executor/WidenedOps.h"
 #include "tessel/runtime/comm.h"
 #include "tessel/runtime/program.h"
 
@@ -278,12 +278,15 @@ double timeColdCall(const std::function<void()> &call,
 }
 
 /// The element-wise op `name` of `operands`, as a compiled step runs it:
-/// the op itself in f32, a tessel.fused of that one op in bf16 and f16
-/// (tessel-fuse-elementwise fuses every element-wise op of those types).
+/// the op itself in f32, and on the CPU a tessel.fused of that one op in
+/// bf16 and f16 (tessel-fuse-elementwise fuses every element-wise op of
+/// those types; a GPU step is fused only with --gpu-fusion, and its
+/// element-wise ops are timed as themselves).
 Op elementwiseOp(tessel_context_t *context, const std::string &name,
                  const std::vector<ordered_json> &operands,
                  const ordered_json &result) {
-  if (result["type"] == "f32")
+  bool cpu = tessel::runtime::activeBackend().name() == std::string("cpu");
+  if (result["type"] == "f32" || !cpu)
     return Op(context, name, operands, result);
   std::vector<int> args;
   for (size_t i = 0; i < operands.size(); ++i)
@@ -624,7 +627,7 @@ void measureCollectives(int rank, int ranks,
 /// faster (executor/WidenedOps.h).
 const char *bf16Products(const tessel::runtime::Backend &backend) {
   bool native = backend.name() != std::string("cpu") ||
-                tessel::runtime::kernelsBf16ProductsOutrunF32();
+                !tessel::runtime::bf16ProductsWidened();
   return native ? "native" : "widened";
 }
 

@@ -79,20 +79,6 @@ const std::set<std::string, std::less<>> kBf16ProductOps = {
     "tessel.conv2d_backward_filter",
 };
 
-/// Whether bf16 products run on their f32 kernels: unless the bf16 ones
-/// are faster on this CPU. TESSEL_NATIVE_BF16_PRODUCTS=1 in the
-/// environment runs them on the bf16 kernels and =0 on the f32 ones
-/// anyway, to time or test either on any CPU.
-bool bf16ProductsWidened() {
-  static const bool widened = [] {
-    const char *native = std::getenv("TESSEL_NATIVE_BF16_PRODUCTS");
-    if (native && *native)
-      return std::strcmp(native, "0") == 0;
-    return !kernelsBf16ProductsOutrunF32();
-  }();
-  return widened;
-}
-
 /// Room for `elements` f32 copies of a call's f16 or bf16 tensor in slot
 /// `slot`, kept on the thread for its next call (the ops of a step run one
 /// after another) and grown to the largest; never shrunk, since growing a
@@ -108,6 +94,16 @@ float *scratch(size_t slot, int64_t elements) {
 }
 
 } // namespace
+
+bool bf16ProductsWidened() {
+  static const bool widened = [] {
+    const char *native = std::getenv("TESSEL_NATIVE_BF16_PRODUCTS");
+    if (native && *native)
+      return std::strcmp(native, "0") == 0;
+    return !kernelsBf16ProductsOutrunF32();
+  }();
+  return widened;
+}
 
 void widenTensor(ref::ElementType type, const uint16_t *from, float *to,
                  int64_t count) {

@@ -37,6 +37,14 @@
 
 namespace tessel::runtime {
 
+/// Whether bf16 einsums and convolutions run on their f32 kernels between
+/// conversions: unless the bf16 ones are faster on this CPU
+/// (kernels.h, tessel_kernels_bf16_products_outrun_f32).
+/// TESSEL_NATIVE_BF16_PRODUCTS=1 in the environment runs them on the bf16
+/// kernels and =0 on the f32 ones anyway, to time or test either on any
+/// CPU.
+bool bf16ProductsWidened();
+
 /// to[k] = the f32 value of from[k], a bf16 or f16 (`type`) element, for
 /// k < count; large tensors split across the threads (ParallelChunks.h).
 void widenTensor(ref::ElementType type, const uint16_t *from, float *to,

@@ -298,8 +298,22 @@ assembleProfile(const std::vector<ProbeRun> &runs,
           fit.points.push_back(point);
         }
       } else if (kind == "skipped") {
-        // A kernel the backend lacks at some type: the profile times that
-        // class from the f32 points (or, for f32, refuses to be read).
+        // A kernel the backend lacks at a narrow type: the profile times
+        // that class from the f32 points. Without its f32 points there is
+        // no profile.
+        std::string type =
+            line.value.contains("type") ? fields.text("type") : "f32";
+        if (type == "f32" && !fields.failed()) {
+          auto reason = line.value.find("reason");
+          error = fmt::format(
+              "{}: the probe could not time class \"{}\" in f32, which "
+              "every profile needs{}",
+              line.where, fields.text("class"),
+              reason != line.value.end() && reason->is_string()
+                  ? ": " + reason->get<std::string>()
+                  : std::string());
+          return std::nullopt;
+        }
       } else if (kind != "machine" && kind != "end" && !fields.failed()) {
         error = fmt::format("{}: unknown kind \"{}\"", line.where, kind);
       }

@@ -451,17 +451,21 @@ TEST(MachineProfile, NarrowTypesAreTimedByTheirOwnPointsWhereMeasured) {
   EXPECT_NEAR(read->kernelSeconds("matmul", 10000, 1, false, "bf16"), 5e-6,
               1e-15);
   EXPECT_EQ(formatMachineProfile(*read), text);
-  // Narrow points without cold times leave the profile without cold
-  // kernels, as f32 ones do.
+  // The f32 points decide whether the profile times cold kernels; narrow
+  // points without cold times are timed warm, where f32 ones are cold.
   for (KernelRates &rates : profile.kernels)
     for (auto &[opClass, points] : rates.classes)
       for (KernelPoint &point : points)
         point.coldSeconds = 2 * point.seconds;
   profile.cacheBytes = 32 << 20;
-  EXPECT_FALSE(profile.hasColdKernels());
-  for (KernelPoint &point : profile.kernels[0].narrowClasses["bf16"]["matmul"])
-    point.coldSeconds = 2 * point.seconds;
   EXPECT_TRUE(profile.hasColdKernels());
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1, true, "bf16"), 5e-6,
+              1e-15);
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1, true), 2e-5, 1e-15);
+  for (KernelPoint &point : profile.kernels[0].narrowClasses["bf16"]["matmul"])
+    point.coldSeconds = 3 * point.seconds;
+  EXPECT_NEAR(profile.kernelSeconds("matmul", 10000, 1, true, "bf16"), 1.5e-5,
+              1e-15);
 }
 
 TEST(MachineProfile, MalformedNarrowClassesAreClearErrors) {
