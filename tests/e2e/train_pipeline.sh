@@ -100,6 +100,21 @@ result "pipelined gradient norms are the 1-rank step's" $status
 # not exactly the 1-rank one: with these options (SGD) its curve is within
 # 1e-4 (measured 2.4e-6 on data:2 x stage:2; under AdamW, which scales each
 # gradient by its own size, 1.5% by step 20).
+# Compiles MODEL with OPTIONS into NAME.spmd, trains it under mpirun on
+# RANKS ranks (NAME.jsonl) and compares its loss curve with the metrics file
+# REFERENCE within TOLERANCE; on a failure shows the run's last lines and
+# returns 1.
+trained_against() { # NAME RANKS REFERENCE TOLERANCE MODEL OPTIONS...
+  local name=$1 ranks=$2 reference=$3 tolerance=$4 model=$5
+  shift 5
+  "$bin/tessel" compile "$model" "$@" -o "$work/$name.spmd" &&
+    mpirun -n "$ranks" --oversubscribe "$work/$name.spmd" \
+      --metrics "$work/$name.jsonl" "${run_opts[@]}" > "$work/$name.out" 2>&1 &&
+    python3 "$here/compare_losses.py" "$reference" "$work/$name.jsonl" "$tolerance" ||
+    { tail -5 "$work/$name.out"; return 1; }
+}
+# The ranks a program of the runs below takes, by its name.
+ranks_of() { case $1 in adam | reference*) echo 1 ;; s2-*) echo 2 ;; *) echo 4 ;; esac; }
 moe_curve() { # NAME MODEL STAGES TOLERANCE RANKS MESH LAYOUT [BATCH]
   local name=$1 model=$2 stages=$3 tolerance=$4 ranks=$5 mesh=$6 layout=$7
   local batch=()
@@ -117,12 +132,8 @@ layout: $layout
 pipeline: {axis: stage, microbatches: 2, stages: $stages}
 YAML
   local status=0
-  "$bin/tessel" compile "$model" "${batch[@]}" --layout "$work/$name.yaml" \
-    -o "$work/$name.spmd" &&
-    mpirun -n "$ranks" --oversubscribe "$work/$name.spmd" \
-      --metrics "$work/$name.jsonl" "${run_opts[@]}" > "$work/$name.out" 2>&1 &&
-    python3 "$here/compare_losses.py" "$reference.jsonl" "$work/$name.jsonl" "$tolerance" ||
-    { status=1; tail -5 "$work/$name.out"; }
+  trained_against "$name" "$ranks" "$reference.jsonl" "$tolerance" "$model" \
+    "${batch[@]}" --layout "$work/$name.yaml" || status=1
   result "$name ($mesh, $layout, 2 micro-batches${8:+, --batch $8}) on $ranks ranks: the 1-rank loss curve within $tolerance" $status
 }
 moe4=$here/../differential/pipeline/moe4.mlir
@@ -237,14 +248,9 @@ result "1F1B holds less memory than GPipe, with the same losses" $status
 pipelined_curve() {
   local name=$1 suffix=$2 reference=$3 tolerance=$4
   shift 4
-  local status=0 ranks=4
-  if [[ $name == s2-* ]]; then ranks=2; fi
-  "$bin/tessel" compile "$model" "$@" --layout "$work/$name.yaml" \
-    -o "$work/$name-$suffix.spmd" &&
-    mpirun -n "$ranks" --oversubscribe "$work/$name-$suffix.spmd" \
-      --metrics "$work/$name-$suffix.jsonl" "${run_opts[@]}" > "$work/$name-$suffix.out" 2>&1 &&
-    python3 "$here/compare_losses.py" "$reference" "$work/$name-$suffix.jsonl" "$tolerance" ||
-    { status=1; tail -5 "$work/$name-$suffix.out"; }
+  local status=0
+  trained_against "$name-$suffix" "$(ranks_of "$name")" "$reference" \
+    "$tolerance" "$model" "$@" --layout "$work/$name.yaml" || status=1
   result "$name $*: the 1-rank program's loss curve within $tolerance" $status
 }
 for name in s2-m2-1f1b d2s2-m2-1f1b; do
@@ -294,7 +300,6 @@ for name in s2-m2-1f1b d2s2-m2-1f1b s2m2-m2-gpipe; do
   "$bin/tessel" compile "$model" "${adam[@]}" --layout "$work/$name.yaml" \
     -o "$work/$name-adam.spmd"
 done
-ranks_of() { case $1 in adam | reference*) echo 1 ;; s2-*) echo 2 ;; *) echo 4 ;; esac; }
 # A resumed run: NAME PROGRAM CHECKPOINT_DIR (which holds the checkpoint
 # after step 10 only) REFERENCE TOLERANCE [SCALE_TOLERANCE]: steps 11-20
 # against the run that wrote the checkpoint and did not stop (and their

@@ -147,6 +147,12 @@ private:
   std::string &error;
 };
 
+/// The element type a kernel or skipped line names: the probe's f32 lines
+/// had no "type" before it timed bf16 and f16.
+std::string elementType(const ProbeLine &line, LineFields &fields) {
+  return line.value.contains("type") ? fields.text("type") : "f32";
+}
+
 /// Whether `line` is of kind `kind`. Read without nlohmann's typed get: a
 /// "kind" of another type is an error where the line is read, not an
 /// abort here.
@@ -260,9 +266,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
       }
       if (kind == "kernel") {
         std::string opClass = fields.text("class");
-        // The probe's f32 lines had no type before it timed bf16 and f16.
-        std::string type =
-            line.value.contains("type") ? fields.text("type") : "f32";
+        std::string type = elementType(line, fields);
         int64_t threads = fields.integer("threads");
         analysis::KernelPoint point{fields.integer("work", 1),
                                     fields.number("seconds"),
@@ -301,8 +305,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
         // A kernel the backend lacks at a narrow type: the profile times
         // that class from the f32 points. Without its f32 points there is
         // no profile.
-        std::string type =
-            line.value.contains("type") ? fields.text("type") : "f32";
+        std::string type = elementType(line, fields);
         if (type == "f32" && !fields.failed()) {
           auto reason = line.value.find("reason");
           error = fmt::format(
