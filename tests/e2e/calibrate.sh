@@ -30,7 +30,8 @@ expect_error() {
 }
 
 # The profile that ships was measured before the pooling classes.
-python3 "$here/check_profile.py" "$shipped" --ranks 1,2 --before-pooling --memory --narrow
+python3 "$here/check_profile.py" "$shipped" --ranks 1,2 --before-pooling --memory --narrow \
+  --class-order
 
 # The memory section needs Fashion-MNIST (the load of its images).
 if have_fashion_mnist; then
