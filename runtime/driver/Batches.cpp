@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numeric>
@@ -42,9 +43,8 @@ bool holdsWholeExamples(const TensorType &global, const TensorType &block,
 /// Fills this rank's block with `valueAt(example, within)` for each element
 /// (the example's position in the global batch and the element's row-major
 /// index among the other dims of the global tensor). Only the block is
-/// visited, so a rank reads only the examples it holds. Where the block is
-/// whole examples, `prefetch(example)` is called for each of them before
-/// any is read.
+/// visited, so a rank reads only the examples it holds. `prefetch(example)`
+/// is called for each example of the block before any is read.
 template <typename ValueAt, typename Prefetch>
 void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
                int64_t rank, void *local, ValueAt &&valueAt,
@@ -54,16 +54,20 @@ void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
   int batchDim = batchDimOf(global);
   std::vector<int64_t> offsets =
       layout::shardOffset(mesh, argument.tensorLayout(), rank);
-  if (holdsWholeExamples(global, block, batchDim, offsets) &&
-      block.type == ref::ElementType::F32) {
+  if (global.rank()) {
+    int64_t end = std::min(offsets[batchDim] + block.shape[batchDim],
+                           global.shape[batchDim]);
+    for (int64_t example = offsets[batchDim]; example < end; ++example)
+      prefetch(example);
+  }
+  bool f32 = block.type == ref::ElementType::F32;
+  if (holdsWholeExamples(global, block, batchDim, offsets) && f32) {
     // The common case, every layout that splits only the batch: whole f32
     // rows, one per example, written in a loop the compiler vectorizes (a
     // batch of 256 images is 200K elements each step).
     int64_t rows = block.rank() ? block.shape[0] : 1;
     int64_t rowLength = rows ? block.numElements() / rows : 0;
     auto *out = static_cast<float *>(local);
-    for (int64_t row = 0; row < rows; ++row)
-      prefetch(block.rank() ? offsets[0] + row : 0);
     for (int64_t row = 0; row < rows; ++row) {
       int64_t example = block.rank() ? offsets[0] + row : 0;
       for (int64_t within = 0; within < rowLength; ++within)
@@ -72,8 +76,16 @@ void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
     }
     return;
   }
+  // Every other block (a split of the pixels, the rows of an image, an
+  // uneven split's padding) a run along the innermost dim at a time: its
+  // elements are consecutive `within`s of one example, unless that dim is
+  // the batch, where a run is one element.
+  int last = block.rank() - 1;
+  bool runsAlongLast = block.rank() && last != batchDim;
+  int64_t runLength = runsAlongLast ? block.shape[last] : 1;
+  int outerDims = runsAlongLast ? last : block.rank();
   std::vector<int64_t> index(block.rank(), 0);
-  for (int64_t flat = 0; flat < block.numElements(); ++flat) {
+  for (int64_t flat = 0; flat < block.numElements(); flat += runLength) {
     int64_t within = 0;
     bool inside = true;
     for (int d = 0; d < global.rank(); ++d) {
@@ -83,9 +95,22 @@ void fillBlock(const ValueSpec &argument, const layout::Mesh &mesh,
     }
     int64_t example = global.rank() ? offsets[batchDim] + index[batchDim] : 0;
     // The padding of a split that does not divide (pad_uneven) is zero.
-    runtime::storeElement(block.type, local, flat,
-                          inside ? valueAt(example, within) : 0.0);
-    for (int d = block.rank() - 1; d >= 0; --d) {
+    int64_t filled =
+        !inside ? 0
+        : runsAlongLast
+            ? std::min(runLength, global.shape[last] - offsets[last])
+            : 1;
+    if (f32) {
+      auto *out = static_cast<float *>(local) + flat;
+      for (int64_t i = 0; i < filled; ++i)
+        out[i] = static_cast<float>(valueAt(example, within + i));
+      std::fill(out + filled, out + runLength, 0.0f);
+    } else {
+      for (int64_t i = 0; i < runLength; ++i)
+        runtime::storeElement(block.type, local, flat + i,
+                              i < filled ? valueAt(example, within + i) : 0.0);
+    }
+    for (int d = outerDims - 1; d >= 0; --d) {
       if (++index[d] < block.shape[d])
         break;
       index[d] = 0;

@@ -121,6 +121,17 @@ set(name ${TESSEL_RUNTIME_TEST_PREFIX}array-fits)
 add_test(NAME ${name} COMMAND tessel-runtime-array-fits-tests)
 set_tests_properties(${name} PROPERTIES TIMEOUT 60)
 
+# Each rank's block of a step's images, on every path of the driver's
+# filling; no MPI job.
+add_executable(tessel-runtime-batch-blocks-tests BatchBlocksTest.cpp)
+target_include_directories(tessel-runtime-batch-blocks-tests PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/..)
+target_link_libraries(tessel-runtime-batch-blocks-tests PRIVATE
+  GTest::gtest_main tessel_driver GTest::gtest)
+set(name ${TESSEL_RUNTIME_TEST_PREFIX}batch-blocks)
+add_test(NAME ${name} COMMAND tessel-runtime-batch-blocks-tests)
+set_tests_properties(${name} PROPERTIES TIMEOUT 60)
+
 # Checkpoints damaged or read as another program: each an error naming the
 # file and the tensor; a failed write keeps the checkpoint before it.
 add_executable(tessel-runtime-checkpoint-tests
