@@ -3,6 +3,7 @@
 #include "base/ElementType.h"
 
 #include "base/Float16.h"
+#include "base/HalfFloatBlocks.h"
 
 #include <algorithm>
 #include <cassert>
@@ -75,17 +76,15 @@ void fillWith(void *data, int64_t count, tessel_element_type_t type,
 void widenHalfToFloat(const void *source, int64_t count,
                       tessel_element_type_t type, float *destination) {
   const auto *bits = static_cast<const uint16_t *>(source);
-  bool isBf16 = type == TESSEL_ELEMENT_TYPE_BF16;
-  for (int64_t i = 0; i < count; ++i)
-    destination[i] = isBf16 ? bf16ToFloat(bits[i]) : f16ToFloat(bits[i]);
+  (type == TESSEL_ELEMENT_TYPE_BF16 ? widenBf16 : widenF16)(bits, destination,
+                                                            count);
 }
 
 void narrowFloatToHalf(const float *source, int64_t count,
                        tessel_element_type_t type, void *destination) {
   auto *bits = static_cast<uint16_t *>(destination);
-  bool isBf16 = type == TESSEL_ELEMENT_TYPE_BF16;
-  for (int64_t i = 0; i < count; ++i)
-    bits[i] = isBf16 ? floatToBf16(source[i]) : floatToF16(source[i]);
+  (type == TESSEL_ELEMENT_TYPE_BF16 ? narrowToBf16 : narrowToF16)(source, bits,
+                                                                  count);
 }
 
 } // namespace tessel::runtime

@@ -39,7 +39,8 @@ void fillWith(void *data, int64_t count, tessel_element_type_t type,
               double value);
 
 /// Converts `count` bf16 or f16 elements to f32, and back (rounding to
-/// nearest even).
+/// nearest even), sixteen elements an instruction where the CPU has
+/// AVX-512 (HalfFloatBlocks.h).
 void widenHalfToFloat(const void *source, int64_t count,
                       tessel_element_type_t type, float *destination);
 void narrowFloatToHalf(const float *source, int64_t count,

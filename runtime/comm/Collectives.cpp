@@ -107,15 +107,17 @@ tessel_status_t allReduce(const Group &group, tessel_reduction_t reduction,
 
   if (isHalfFloat(input.type)) {
     // MPI has no 16-bit float arithmetic: reduce in f32 and round once.
-    std::vector<float> wide(numElements);
-    widenHalfToFloat(input.data, numElements, input.type, wide.data());
+    ScratchBytes scratch;
+    scratch.allocate(numElements * sizeof(float));
+    auto *wide = reinterpret_cast<float *>(scratch.data());
+    widenHalfToFloat(input.data, numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(
-        checkMpi(MPI_Allreduce(MPI_IN_PLACE, wide.data(), count, MPI_FLOAT,
+        checkMpi(MPI_Allreduce(MPI_IN_PLACE, wide, count, MPI_FLOAT,
                                mpiReduction, group.comm),
                  "MPI_Allreduce", op));
     if (mean)
-      divideSums(wide.data(), numElements, TESSEL_ELEMENT_TYPE_F32, group.size);
-    narrowFloatToHalf(wide.data(), numElements, input.type, output.data);
+      divideSums(wide, numElements, TESSEL_ELEMENT_TYPE_F32, group.size);
+    narrowFloatToHalf(wide, numElements, input.type, output.data);
     return TESSEL_STATUS_OK;
   }
 
@@ -149,7 +151,8 @@ tessel_status_t allGather(const Group &group, int32_t dim,
     return checkMpi(MPI_Allgather(input.data, count, type, output.data, count,
                                   type, group.comm),
                     "MPI_Allgather", op);
-  std::vector<char> received(input.numBytes() * group.size);
+  ScratchBytes received;
+  received.allocate(input.numBytes() * group.size);
   TESSEL_RETURN_IF_ERROR(
       checkMpi(MPI_Allgather(input.data, count, type, received.data(), count,
                              type, group.comm),
@@ -201,25 +204,28 @@ tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
   // already are.
   DimView whole = viewAround(input.shape, dim);
   const void *send = input.data;
-  std::vector<char> packed;
+  ScratchBytes packed;
   if (whole.outer != 1) {
-    packed.resize(input.numBytes());
+    packed.allocate(input.numBytes());
     packChunks(input.data, whole, group.size, packed.data(),
                input.elementBytes());
     send = packed.data();
   }
 
   if (isHalfFloat(input.type)) {
-    std::vector<float> wide(numElements), reduced(chunkElements);
-    widenHalfToFloat(send, numElements, input.type, wide.data());
+    // f32 data, then f32 sums of this member's chunk, in one scratch.
+    ScratchBytes scratch;
+    scratch.allocate((numElements + chunkElements) * sizeof(float));
+    auto *wide = reinterpret_cast<float *>(scratch.data());
+    float *reduced = wide + numElements;
+    widenHalfToFloat(send, numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(
-        checkMpi(MPI_Reduce_scatter_block(wide.data(), reduced.data(), count,
-                                          MPI_FLOAT, mpiReduction, group.comm),
+        checkMpi(MPI_Reduce_scatter_block(wide, reduced, count, MPI_FLOAT,
+                                          mpiReduction, group.comm),
                  "MPI_Reduce_scatter_block", op));
     if (mean)
-      divideSums(reduced.data(), chunkElements, TESSEL_ELEMENT_TYPE_F32,
-                 group.size);
-    narrowFloatToHalf(reduced.data(), chunkElements, input.type, output.data);
+      divideSums(reduced, chunkElements, TESSEL_ELEMENT_TYPE_F32, group.size);
+    narrowFloatToHalf(reduced, chunkElements, input.type, output.data);
     return TESSEL_STATUS_OK;
   }
 
@@ -301,7 +307,7 @@ tessel_status_t startAllReduce(const Group &group, tessel_reduction_t reduction,
 
   if (isHalfFloat(input.type)) {
     // As allReduce: reduced in f32 (scratch), rounded once when finished.
-    pending->scratch.resize(numElements * sizeof(float));
+    pending->scratch.allocate(numElements * sizeof(float));
     auto *wide = reinterpret_cast<float *>(pending->scratch.data());
     widenHalfToFloat(input.data, numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(
@@ -354,7 +360,7 @@ tessel_status_t startAllGather(const Group &group, int32_t dim,
   void *receive = output.data;
   if (chunk.outer != 1) {
     // Received member after member, joined along `dim` when finished.
-    pending->scratch.resize(input.numBytes() * group.size);
+    pending->scratch.allocate(input.numBytes() * group.size);
     receive = pending->scratch.data();
     const char *received = pending->scratch.data();
     int64_t groupSize = group.size;
@@ -399,7 +405,7 @@ tessel_status_t startReduceScatter(const Group &group,
   DimView whole = viewAround(input.shape, dim);
   const void *send = input.data;
   if (whole.outer != 1) {
-    pending->scratch.resize(input.numBytes());
+    pending->scratch.allocate(input.numBytes());
     packChunks(input.data, whole, group.size, pending->scratch.data(),
                input.elementBytes());
     send = pending->scratch.data();
@@ -407,7 +413,8 @@ tessel_status_t startReduceScatter(const Group &group,
 
   if (isHalfFloat(input.type)) {
     // f32 data, then f32 sums of this member's chunk, in one scratch.
-    pending->moreScratch.resize((numElements + chunkElements) * sizeof(float));
+    pending->moreScratch.allocate((numElements + chunkElements) *
+                                  sizeof(float));
     auto *wide = reinterpret_cast<float *>(pending->moreScratch.data());
     float *reduced = wide + numElements;
     widenHalfToFloat(send, numElements, input.type, wide);
@@ -465,17 +472,17 @@ tessel_status_t allToAll(const Group &group, int32_t splitDim,
   // after, each skipped when the layout already is that.
   DimView whole = viewAround(input.shape, splitDim);
   const void *send = input.data;
-  std::vector<char> packed;
+  ScratchBytes packed;
   if (whole.outer != 1) {
-    packed.resize(input.numBytes());
+    packed.allocate(input.numBytes());
     packChunks(input.data, whole, group.size, packed.data(), elementBytes);
     send = packed.data();
   }
   DimView received = viewAround(chunkShape, concatDim);
   void *receive = output.data;
-  std::vector<char> unjoined;
+  ScratchBytes unjoined;
   if (received.outer != 1) {
-    unjoined.resize(output.numBytes());
+    unjoined.allocate(output.numBytes());
     receive = unjoined.data();
   }
   MPI_Datatype type = mpiDatatype(input.type);
@@ -553,8 +560,8 @@ tessel_status_t startHaloExchange(const MpiComm &comm, const std::string &axis,
   // the axis the halo is padding.
   size_t lowBytes = lowCount * elementBytes,
          highBytes = highCount * elementBytes;
-  pending->scratch.resize(lowBytes + highBytes);
-  pending->moreScratch.resize(lowBytes + highBytes);
+  pending->scratch.allocate(lowBytes + highBytes);
+  pending->moreScratch.allocate(lowBytes + highBytes);
   char *lowHalo = pending->scratch.data(), *highHalo = lowHalo + lowBytes;
   char *lowSend = pending->moreScratch.data(), *highSend = lowSend + lowBytes;
   std::vector<MPI_Request> &requests = pending->neighbourRequests;

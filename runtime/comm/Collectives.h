@@ -46,6 +46,24 @@ collectivePermute(const Group &group,
                   const std::vector<std::pair<int64_t, int64_t>> &pairs,
                   const TensorView &input, const TensorView &output);
 
+/// Bytes MPI reads or writes, left uninitialised: every collective fills
+/// its scratch (packs, widens or receives into it) before reading it, and
+/// a zeroed vector cost a memset of the whole buffer on every call.
+class ScratchBytes {
+public:
+  /// Replaces the buffer by `bytes` uninitialised bytes.
+  void allocate(size_t bytes) {
+    bytesHeld.reset(new char[bytes]);
+    size = bytes;
+  }
+  char *data() const { return bytesHeld.get(); }
+  size_t numBytes() const { return size; }
+
+private:
+  std::unique_ptr<char[]> bytesHeld;
+  size_t size = 0;
+};
+
 /// A collective started with MPI's non-blocking call and not yet waited for:
 /// its request (or, for the neighbour traffic of a halo exchange, its
 /// point-to-point requests), the scratch buffers MPI reads or writes until
@@ -74,7 +92,7 @@ public:
   /// Point-to-point requests, all of which complete the collective; each
   /// is MPI_REQUEST_NULL once complete.
   std::vector<MPI_Request> neighbourRequests;
-  std::vector<char> scratch, moreScratch;
+  ScratchBytes scratch, moreScratch;
   /// Run once MPI has completed the request.
   std::function<void()> finish;
   bool finished = false;

@@ -70,9 +70,9 @@
 #include "executor/FusedElementwise.h"
 
 #include "base/Float16.h"
+#include "base/HalfFloatBlocks.h"
 #include "executor/Buffers.h"
 #include "executor/FastKernel.h"
-#include "executor/HalfFloatBlocks.h"
 #include "executor/OuterWalk.h"
 #include "executor/ParallelChunks.h"
 #include "executor/RegisterPool.h"

@@ -2,10 +2,10 @@
 
 #include "executor/WidenedOps.h"
 
-#include "executor/HalfFloatBlocks.h"
+#include "base/Float16.h"
+#include "base/HalfFloatBlocks.h"
 #include "executor/FastKernel.h"
 #include "executor/ParallelChunks.h"
-#include "base/Float16.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -14,12 +14,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "reference/Kernels.h"
+#include "base/HalfFloatBlocks.h"
 #include "executor/Buffers.h"
 #include "executor/Context.h"
 #include "executor/Descriptor.h"
 #include "executor/Execute.h"
-#include "executor/HalfFloatBlocks.h"
+#include "reference/Kernels.h"
 
 #include "base/Float16.h"
 #include "runtime/tests/FusedBodyJson.h"
@@ -498,7 +498,7 @@ TEST(FusedElementwise, SmallShapesRepeatedArgumentsAndDeadEntries) {
   expectMatchesReference(unit, makeOperands(unit, 0.5, 1), "size 1");
 }
 
-// The run conversions (executor/HalfFloatBlocks.h: the CPU's conversion
+// The run conversions (base/HalfFloatBlocks.h: the CPU's conversion
 // instructions where it has them, with a portable tail) against
 // base/Float16.h's, over every f16 pattern and the values above, in runs
 // of odd lengths; a NaN need only stay a NaN.
@@ -753,7 +753,7 @@ TEST(FusedElementwise, ABodyEndingInAPartialSumSumsEachRowOrColumn) {
   }
 }
 
-// The bf16 run conversions (executor/HalfFloatBlocks.h: sixteen lanes of
+// The bf16 run conversions (base/HalfFloatBlocks.h: sixteen lanes of
 // integer rounding on AVX-512, with a portable tail) against base/Float16.h's
 // bit for bit, NaNs included (both quiet them the same way): every bf16
 // pattern widened, and random f32 patterns with the rounding's edges (ties

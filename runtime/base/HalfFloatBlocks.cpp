@@ -1,6 +1,6 @@
 //===- HalfFloatBlocks.cpp - f16 and bf16 conversions of runs -------------===//
 
-#include "executor/HalfFloatBlocks.h"
+#include "base/HalfFloatBlocks.h"
 
 #include "base/Float16.h"
 
@@ -18,9 +18,8 @@ constexpr int64_t kLanes = 16;
 #ifdef TESSEL_HALF_FLOAT_BLOCKS_AVX512
 // The project builds for plain x86-64; these are compiled for AVX-512 and
 // called only where the CPU has it.
-__attribute__((target("avx512f"))) int64_t widenF16Vector(const uint16_t *from,
-                                                        float *to,
-                                                        int64_t count) {
+__attribute__((target("avx512f"))) int64_t
+widenF16Vector(const uint16_t *from, float *to, int64_t count) {
   int64_t k = 0;
   for (; k + kLanes <= count; k += kLanes)
     _mm512_storeu_ps(to + k, _mm512_cvtph_ps(_mm256_loadu_si256(
@@ -28,9 +27,8 @@ __attribute__((target("avx512f"))) int64_t widenF16Vector(const uint16_t *from,
   return k;
 }
 
-__attribute__((target("avx512f"))) int64_t narrowF16Vector(const float *from,
-                                                         uint16_t *to,
-                                                         int64_t count) {
+__attribute__((target("avx512f"))) int64_t
+narrowF16Vector(const float *from, uint16_t *to, int64_t count) {
   int64_t k = 0;
   for (; k + kLanes <= count; k += kLanes)
     _mm256_storeu_si256(
@@ -41,14 +39,13 @@ __attribute__((target("avx512f"))) int64_t narrowF16Vector(const float *from,
 }
 
 __attribute__((target("avx512f"))) int64_t roundF16Vector(float *values,
-                                                        int64_t count) {
+                                                          int64_t count) {
   int64_t k = 0;
   for (; k + kLanes <= count; k += kLanes)
-    _mm512_storeu_ps(
-        values + k,
-        _mm512_cvtph_ps(_mm512_cvtps_ph(
-            _mm512_loadu_ps(values + k),
-            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
+    _mm512_storeu_ps(values + k,
+                     _mm512_cvtph_ps(_mm512_cvtps_ph(
+                         _mm512_loadu_ps(values + k),
+                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
   return k;
 }
 
@@ -56,35 +53,34 @@ __attribute__((target("avx512f"))) int64_t roundF16Vector(float *values,
 /// on the sixteen bits dropped; a NaN keeps its top bits and is quieted.
 __attribute__((target("avx512f"))) __m512i bf16BitsInLanes(__m512 values) {
   __m512i bits = _mm512_castps_si512(values);
-  __m512i lowestKept = _mm512_and_si512(_mm512_srli_epi32(bits, 16),
-                                        _mm512_set1_epi32(1));
+  __m512i lowestKept =
+      _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
   __m512i rounded = _mm512_srli_epi32(
       _mm512_add_epi32(_mm512_add_epi32(bits, _mm512_set1_epi32(0x7fff)),
                        lowestKept),
       16);
-  __m512i quietNaN = _mm512_or_si512(_mm512_srli_epi32(bits, 16),
-                                     _mm512_set1_epi32(0x0040));
+  __m512i quietNaN =
+      _mm512_or_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(0x0040));
   __mmask16 isNaN = _mm512_cmpgt_epu32_mask(
       _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)),
       _mm512_set1_epi32(0x7f800000));
   return _mm512_mask_mov_epi32(rounded, isNaN, quietNaN);
 }
 
-__attribute__((target("avx512f"))) int64_t widenBf16Vector(const uint16_t *from,
-                                                            float *to,
-                                                            int64_t count) {
+__attribute__((target("avx512f"))) int64_t
+widenBf16Vector(const uint16_t *from, float *to, int64_t count) {
   int64_t k = 0;
   for (; k + kLanes <= count; k += kLanes)
     _mm512_storeu_si512(
-        to + k, _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256(
-                                      reinterpret_cast<const __m256i *>(from + k))),
-                                  16));
+        to + k,
+        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256(
+                              reinterpret_cast<const __m256i *>(from + k))),
+                          16));
   return k;
 }
 
-__attribute__((target("avx512f"))) int64_t narrowBf16Vector(const float *from,
-                                                             uint16_t *to,
-                                                             int64_t count) {
+__attribute__((target("avx512f"))) int64_t
+narrowBf16Vector(const float *from, uint16_t *to, int64_t count) {
   int64_t k = 0;
   for (; k + kLanes <= count; k += kLanes)
     _mm256_storeu_si256(
@@ -94,7 +90,7 @@ __attribute__((target("avx512f"))) int64_t narrowBf16Vector(const float *from,
 }
 
 __attribute__((target("avx512f"))) int64_t roundBf16Vector(float *values,
-                                                            int64_t count) {
+                                                           int64_t count) {
   int64_t k = 0;
   for (; k + kLanes <= count; k += kLanes)
     _mm512_storeu_ps(values + k,
