@@ -159,12 +159,20 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
     return result;
   };
   int64_t inputBytes = op->getNumOperands() ? localBytes(op->getOperand(0)) : 0;
+  // MPI and NCCL have no 16-bit float sums the runtime can use (MPI none,
+  // NCCL's would round at every hop): both backends reduce bf16 and f16
+  // widened to f32 and round once, so a reduction sends 4 bytes an element.
+  int64_t reducedBytes = inputBytes;
+  if (op->getNumOperands())
+    if (auto type = dyn_cast<NamedTensorType>(op->getOperand(0).getType()))
+      if (type.getElementType().isBF16() || type.getElementType().isF16())
+        reducedBytes = saturatingMul(2, inputBytes);
   return llvm::TypeSwitch<Operation *, std::optional<CollectiveCost>>(op)
       // Ring algorithms: a reduce-scatter then an all-gather.
       .Case([&](AllReduceOp a) {
         int64_t g = groupSize(a.getAxes());
         return cost("all_reduce", a.getAxes(),
-                    saturatingMul(2, g - 1, inputBytes / g));
+                    saturatingMul(2, g - 1, reducedBytes / g));
       })
       .Case([&](AllGatherOp a) {
         int64_t g = groupSize(a.getAxes());
@@ -174,7 +182,7 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
       .Case([&](ReduceScatterOp a) {
         int64_t g = groupSize(a.getAxes());
         return cost("reduce_scatter", a.getAxes(),
-                    saturatingMul(g - 1, inputBytes / g));
+                    saturatingMul(g - 1, reducedBytes / g));
       })
       .Case([&](AllToAllOp a) {
         int64_t g = groupSize(a.getAxes());
