@@ -309,11 +309,24 @@ struct SliceBeforeElementwise : OpRewritePattern<ShardSliceOp> {
   }
 };
 
+/// Whether the users of `value` other than shard_slices are one op.
+bool feedsOneOpBesidesSlices(Value value) {
+  Operation *other = nullptr;
+  for (Operation *user : value.getUsers()) {
+    if (isa<ShardSliceOp>(user))
+      continue;
+    if (other && other != user)
+      return false;
+    other = user;
+  }
+  return true;
+}
+
 /// Whether `value` is computed, by element-wise ops whose results feed
-/// nothing else, from constants and from `source`'s result only (at least
-/// once); `source` is set to the all_reduce found, and the element-wise ops
-/// are added to `chain`. Such a value is the same on every member of the
-/// all_reduce's group, as its inputs are.
+/// nothing else but shard_slices, from constants and from `source`'s result
+/// only (at least once); `source` is set to the all_reduce found, and the
+/// element-wise ops are added to `chain`. Such a value is the same on every
+/// member of the all_reduce's group, as its inputs are.
 bool computedFromOneAllReduce(Value value, AllReduceOp &source,
                               SmallVectorImpl<Operation *> &chain) {
   Operation *producer = value.getDefiningOp();
@@ -328,7 +341,7 @@ bool computedFromOneAllReduce(Value value, AllReduceOp &source,
   auto partitionable = dyn_cast_or_null<PartitionableOpInterface>(producer);
   if (!partitionable || isa<DropoutOp>(producer) ||
       partitionable.getPartitionRule() != PartitionRule::Elementwise ||
-      producer->getNumResults() != 1 || !llvm::all_equal(value.getUsers()))
+      producer->getNumResults() != 1 || !feedsOneOpBesidesSlices(value))
     return false;
   chain.push_back(producer);
   for (Value operand : producer->getOperands())
@@ -338,7 +351,7 @@ bool computedFromOneAllReduce(Value value, AllReduceOp &source,
 }
 
 /// sum over d of f(all_reduce over A (x)), where the all_reduce's other
-/// uses keep block p along d over A
+/// uses, and those of f's steps, keep block p along d over A
 ///   => all_reduce sum over A (sum over d of block p of f(...)).
 /// The all_reduce's result is the same on every member, so the members'
 /// sums of their blocks add up to the sum of the whole. The slice then
@@ -346,6 +359,8 @@ bool computedFromOneAllReduce(Value value, AllReduceOp &source,
 /// the same block, which makes it a reduce_scatter: gradient clipping's
 /// squared norm of a ZeRO gradient (sum of g * g) is summed on blocks, and
 /// the per-gradient scalars are all-reduced once (ReducePartialSumsOnce).
+/// In mixed precision the block is kept of the gradient widened to f32
+/// (a step of f), which the norm squares too.
 struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -359,19 +374,27 @@ struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
     if (!computedFromOneAllReduce(whole, source, chain) || !source ||
         source.getKind() != CollectiveKind::Sum)
       return failure();
-    // The block that all the all_reduce's other uses keep.
+    // The block that all the other uses of the all_reduce and of the
+    // chain's values keep (the same dim, axes and shape; the element type
+    // is each value's own).
     ShardSliceOp kept;
-    for (Operation *user : source->getUsers()) {
-      if (user == reduce || llvm::is_contained(chain, user))
-        continue;
-      auto slice = dyn_cast<ShardSliceOp>(user);
-      if (!slice ||
-          (kept && (slice.getDim() != kept.getDim() ||
-                    slice.getAxes() != kept.getAxes() ||
-                    slice.getType() != kept.getType())))
-        return failure();
-      kept = slice;
-    }
+    auto sameBlock = [](ShardSliceOp a, ShardSliceOp b) {
+      return a.getDim() == b.getDim() && a.getAxes() == b.getAxes() &&
+             a.getType().getShape() == b.getType().getShape() &&
+             a.getType().getDimNames() == b.getType().getDimNames();
+    };
+    SmallVector<Value> values = {source.getResult()};
+    for (Operation *step : chain)
+      values.push_back(step->getResult(0));
+    for (Value value : values)
+      for (Operation *user : value.getUsers()) {
+        if (user == reduce || llvm::is_contained(chain, user))
+          continue;
+        auto slice = dyn_cast<ShardSliceOp>(user);
+        if (!slice || (kept && !sameBlock(slice, kept)))
+          return failure();
+        kept = slice;
+      }
     if (!kept || kept.getAxes() != source.getAxes() || !slicesEvenly(kept))
       return failure();
     StringRef dim = kept.getDim();

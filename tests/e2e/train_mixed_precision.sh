@@ -7,7 +7,7 @@
 # curve follows the f32 one to the narrow type's precision and goes down;
 # f16 scales its loss dynamically by default, bf16 does not; and the bf16
 # program compiled without fusion, whose element-wise ops run one by one,
-# gives the fused program's curve.
+# gives the fused program's curve, as does ZeRO over 4 ranks.
 #
 # usage: train_mixed_precision.sh BUILD_BIN_DIR EXAMPLES_DIR
 set -euo pipefail
@@ -71,5 +71,21 @@ status=0
   python3 "$here/compare_losses.py" "$work/bf16.jsonl" "$work/bf16-unfused.jsonl" 0.01 ||
   { status=1; tail -5 "$work/bf16-unfused.out"; }
 result "bf16 --no-fusion: the fused program's loss curve to 1%" $status
+
+# ZeRO in bf16 on 4 ranks: each rank reduce-scatters its bf16 gradients
+# (summed in f32) and squares its block of them for the clipping norm;
+# the curve and the gradient norms are the one-rank bf16 program's,
+# within bf16's rounding of sums taken in another order (a norm of one
+# rank's blocks alone would be half the whole's).
+status=0
+"$bin/tessel" compile "$model" "${train[@]}" --precision bf16 \
+  --layout "$examples/transformer/zero.yaml" -o "$work/bf16-zero.spmd" &&
+  mpirun -n 4 --oversubscribe --bind-to none "$work/bf16-zero.spmd" \
+    --metrics "$work/bf16-zero.jsonl" "${run_opts[@]}" > "$work/bf16-zero.out" 2>&1 &&
+  python3 "$here/compare_losses.py" "$work/bf16.jsonl" "$work/bf16-zero.jsonl" 0.02 &&
+  python3 "$here/compare_losses.py" "$work/bf16.jsonl" "$work/bf16-zero.jsonl" 0.02 \
+    --field gradient_norm ||
+  { status=1; tail -5 "$work/bf16-zero.out"; }
+result "bf16 under ZeRO on 4 ranks: the one-rank losses and gradient norms to 2%" $status
 
 finish
