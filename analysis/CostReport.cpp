@@ -159,13 +159,11 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
     return result;
   };
   int64_t inputBytes = op->getNumOperands() ? localBytes(op->getOperand(0)) : 0;
-  // MPI and NCCL have no 16-bit float sums the runtime can use (MPI none,
-  // NCCL's would round at every hop): both backends reduce bf16 and f16
-  // widened to f32 and round once, so a reduction sends 4 bytes an element.
+  // What a reduction sends: bf16 and f16 widened to f32.
   int64_t reducedBytes = inputBytes;
   if (op->getNumOperands())
     if (auto type = dyn_cast<NamedTensorType>(op->getOperand(0).getType()))
-      if (type.getElementType().isBF16() || type.getElementType().isF16())
+      if (::tessel::analysis::reducesWidenedToF32(type))
         reducedBytes = saturatingMul(2, inputBytes);
   return llvm::TypeSwitch<Operation *, std::optional<CollectiveCost>>(op)
       // Ring algorithms: a reduce-scatter then an all-gather.
@@ -228,6 +226,10 @@ int64_t localElements(const layout::Mesh &mesh, NamedTensorType type) {
   for (int64_t size : layout::localShape(mesh, toTensorLayout(type)))
     count = saturatingMul(count, size);
   return count;
+}
+
+bool reducesWidenedToF32(NamedTensorType type) {
+  return type.getElementType().isBF16() || type.getElementType().isF16();
 }
 
 int64_t localBytes(const layout::Mesh &mesh, Value value) {

@@ -80,6 +80,13 @@ int64_t localElements(const ::tessel::layout::Mesh &mesh,
 /// its element's bytes (at least one); 0 for a value that is not a tensor.
 int64_t localBytes(const ::tessel::layout::Mesh &mesh, mlir::Value value);
 
+/// Whether a reduction (all_reduce, reduce_scatter, of any kind) of a
+/// tensor of `type` runs widened to f32: both backends reduce bf16 and f16
+/// in f32 and round once (MPI has no 16-bit float reductions, NCCL's sums
+/// would round at every hop), so such a collective sends, and holds, 4
+/// bytes an element.
+bool reducesWidenedToF32(mlir::tessel::NamedTensorType type);
+
 /// The size of `dim` in `type` on one rank of `mesh`, 0 if the type lacks
 /// it.
 int64_t localDimSize(const ::tessel::layout::Mesh &mesh,

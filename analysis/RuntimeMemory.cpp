@@ -2,6 +2,7 @@
 
 #include "analysis/RuntimeMemory.h"
 
+#include "analysis/CostReport.h"
 #include "dialect/StartedCollectives.h"
 #include "layouts/CheckedArithmetic.h"
 
@@ -277,7 +278,7 @@ static int64_t collectiveTemporaryBytes(Operation *op) {
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   int64_t elements = std::max<int64_t>(1, input.getNumElements());
   int64_t inputBytes = saturatingMul(elements, elementBytes(input));
-  bool half = elementBytes(input) == 2;
+  bool half = reducesWidenedToF32(input);
   int64_t movedBytes = half ? saturatingMul(elements, 4) : inputBytes;
   if (isa<AllReduceOp>(op))
     return half ? saturatingMul(movedBytes, 2) : movedBytes;

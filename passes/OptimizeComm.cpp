@@ -375,13 +375,15 @@ struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
         source.getKind() != CollectiveKind::Sum)
       return failure();
     // The block that all the other uses of the all_reduce and of the
-    // chain's values keep (the same dim, axes and shape; the element type
-    // is each value's own).
+    // chain's values keep: the same dim, axes and block type but for the
+    // element type, each value's own. Checked as strictly as the patterns
+    // that finish the rewrite (usesAllKeepBlockOf, slicesEvenly) check, so
+    // that it does not stop half-way with the whole all_reduce kept.
     ShardSliceOp kept;
     auto sameBlock = [](ShardSliceOp a, ShardSliceOp b) {
+      NamedTensorType type = a.getType();
       return a.getDim() == b.getDim() && a.getAxes() == b.getAxes() &&
-             a.getType().getShape() == b.getType().getShape() &&
-             a.getType().getDimNames() == b.getType().getDimNames();
+             type.withElementType(b.getType().getElementType()) == b.getType();
     };
     SmallVector<Value> values = {source.getResult()};
     for (Operation *step : chain)
@@ -391,7 +393,7 @@ struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
         if (user == reduce || llvm::is_contained(chain, user))
           continue;
         auto slice = dyn_cast<ShardSliceOp>(user);
-        if (!slice || (kept && !sameBlock(slice, kept)))
+        if (!slice || !slicesEvenly(slice) || (kept && !sameBlock(slice, kept)))
           return failure();
         kept = slice;
       }

@@ -10,6 +10,7 @@
 //                       rounded back once, as the CPU communicator does)
 //   all_gather          ncclAllGather, then the chunks joined along the dim
 //   reduce_scatter      the chunks along the dim packed, ncclReduceScatter
+//                       (bf16/f16 widened to f32 as for all_reduce)
 //   all_to_all          packed chunks, grouped ncclSend/ncclRecv, joined
 //   halo_exchange       grouped ncclSend/ncclRecv of edge slabs with the two
 //                       neighbours on the axis; pad_value where none

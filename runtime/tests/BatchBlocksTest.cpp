@@ -56,24 +56,29 @@ ValueSpec argument(const layout::Mesh &mesh,
 }
 
 /// What element `flat` of `rank`'s block must hold: the pixel of the
-/// global element it stands for, or 0 for padding.
+/// global element it stands for (the pixels of an image in the row-major
+/// order of the argument's other dims), or 0 for padding.
 double expectedElement(const layout::Mesh &mesh, const ValueSpec &spec,
                        int64_t rank, int64_t flat, const Dataset &dataset,
                        const std::vector<int64_t> &batch) {
   std::vector<int64_t> offsets =
       layout::shardOffset(mesh, spec.tensorLayout(), rank);
-  int64_t example = 0, row = 0, column = 0;
+  std::vector<int64_t> coordinates(spec.local.rank());
   for (int d = spec.local.rank() - 1; d >= 0; --d) {
-    int64_t coordinate = offsets[d] + flat % spec.local.shape[d];
+    coordinates[d] = offsets[d] + flat % spec.local.shape[d];
     flat /= spec.local.shape[d];
-    if (coordinate >= spec.global.shape[d])
+    if (coordinates[d] >= spec.global.shape[d])
       return 0.0;
-    const std::string &dim = spec.global.dims[d];
-    (dim == "batch" ? example : dim == "rows" ? row : column) = coordinate;
   }
-  uint8_t pixel = dataset.pixels[batch[example] * dataset.pixelsPerImage +
-                                 row * kColumns + column];
-  return static_cast<float>(pixel / 255.0);
+  int64_t example = 0, pixel = 0;
+  for (int d = 0; d < spec.global.rank(); ++d) {
+    if (spec.global.dims[d] == "batch")
+      example = coordinates[d];
+    else
+      pixel = pixel * spec.global.shape[d] + coordinates[d];
+  }
+  uint8_t value = dataset.pixels[batch[example] * dataset.pixelsPerImage + pixel];
+  return static_cast<float>(value / 255.0);
 }
 
 /// `value` stored as `type` and read back (its rounding to bf16).
@@ -127,6 +132,16 @@ TEST(BatchBlocks, SplitsOfAnImage) {
                              {{"y"}, kOverX, kWhole}, ElementType::F32, 4));
 }
 
+TEST(BatchBlocks, AnInnermostDimSplitUnevenly) {
+  layout::Mesh mesh({"x"}, {2});
+  // The rows (3) innermost over 2 ranks: the second rank's runs hold one
+  // row and one element of padding.
+  expectBlocks(mesh, argument(mesh, {"batch", "columns", "rows"},
+                              {kWhole, kWhole, kOverX}, ElementType::F32, 4));
+  expectBlocks(mesh, argument(mesh, {"batch", "columns", "rows"},
+                              {kWhole, kWhole, kOverX}, ElementType::F16, 4));
+}
+
 TEST(BatchBlocks, PaddedBatchAndBatchInnermost) {
   layout::Mesh mesh({"x"}, {2});
   // A batch of 3 over 2 ranks: the second block's second example is
@@ -145,4 +160,40 @@ TEST(BatchBlocks, NarrowArguments) {
                               {kWhole, kWhole, kWhole}, ElementType::BF16, 4));
   expectBlocks(mesh, argument(mesh, {"batch", "rows", "columns"},
                               {kWhole, kOverX, kWhole}, ElementType::F16, 4));
+}
+
+// Text: element (example, i) of "tokens" is byte batch[example] + i of the
+// corpus, of "targets" the byte after it; split along the sequence
+// unevenly (5 over 2), the padding zero.
+TEST(BatchBlocks, TokensAndTargetsOfASplitSequence) {
+  Dataset corpus;
+  for (int byte = 0; byte < 40; ++byte)
+    corpus.text.push_back(static_cast<uint8_t>(97 + byte % 26));
+  constexpr int64_t kSeq = 5;
+  corpus.count = static_cast<int64_t>(corpus.text.size()) - kSeq;
+  BatchMaker maker(corpus, /*seed=*/3);
+  layout::Mesh mesh({"x"}, {2});
+  TensorType global{{"batch", "seq"}, {4, kSeq}, ElementType::I32};
+  std::vector<layout::AxisList> axes = {kWhole, kOverX};
+  TensorType local = global;
+  local.shape = layout::localShape(mesh, {global.dims, global.shape, axes});
+  ValueSpec tokens{"tokens", global, local, axes, ""};
+  std::vector<int64_t> batch = maker.examplesOfStep(2, 4);
+  for (int64_t shift : {0, 1})
+    for (int64_t rank = 0; rank < 2; ++rank) {
+      std::vector<int32_t> block(local.numElements(), -1);
+      maker.fillTokens(tokens, batch, mesh, rank, block.data(), shift);
+      std::vector<int64_t> offsets =
+          layout::shardOffset(mesh, tokens.tensorLayout(), rank);
+      for (int64_t example = 0; example < 4; ++example)
+        for (int64_t i = 0; i < local.shape[1]; ++i) {
+          int64_t position = offsets[1] + i;
+          int32_t expected =
+              position < kSeq ? corpus.text[batch[example] + position + shift]
+                              : 0;
+          EXPECT_EQ(block[example * local.shape[1] + i], expected)
+              << "shift " << shift << ", rank " << rank << ", example "
+              << example << ", position " << position;
+        }
+    }
 }

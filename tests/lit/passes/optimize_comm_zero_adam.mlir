@@ -149,4 +149,72 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2, model:2]>} {
     return %cols, %rows, %norm2 : !tessel.tensor<[b:4, n:4], f32>, !tessel.tensor<[b:2, n:8], f32>,
                                   !tessel.tensor<[], f32>
   }
+
+  // Mixed precision: the bf16 gradient is widened to f32, whose block the
+  // update keeps and whose squares the norm sums. The sum is taken on the
+  // blocks, the slices move up through the widening, and the bf16
+  // all_reduce becomes a reduce_scatter.
+  // CHECK-LABEL: func.func @clipped_bf16
+  // CHECK: %[[HB:.*]] = tessel.reduce_scatter sum %{{.*}} along "n" over ["data"] : !tessel.tensor<[b:4, n:8], bf16> -> !tessel.tensor<[b:4, n:4], bf16>
+  // CHECK: %[[WB:.*]] = tessel.cast %[[HB]] : !tessel.tensor<[b:4, n:4], bf16> -> !tessel.tensor<[b:4, n:4], f32>
+  // CHECK: tessel.mul %[[WB]], %[[WB]] : !tessel.tensor<[b:4, n:4], f32>
+  // CHECK: tessel.all_reduce sum %{{.*}} over ["data"] : !tessel.tensor<[], f32>
+  // CHECK-NOT: tessel.all_reduce
+  // CHECK-NOT: tessel.shard_slice
+  // CHECK: return
+  func.func @clipped_bf16() -> (!tessel.tensor<[b:4, n:4], f32>, !tessel.tensor<[], f32>) {
+    %i = tessel.iota "n" : !tessel.tensor<[b:4, n:8], f32>
+    %j = tessel.iota "b" : !tessel.tensor<[b:4, n:8], f32>
+    %ij = tessel.mul %i, %j : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %x = tessel.shard_slice %ij along "b" over ["model"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:2, n:8], f32>
+    %xx = tessel.all_gather %x along "b" over ["model"]
+        : !tessel.tensor<[b:2, n:8], f32> -> !tessel.tensor<[b:4, n:8], f32>
+    %partial = tessel.add %xx, %ij : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %half = tessel.cast %partial : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:8], bf16>
+    %g = tessel.all_reduce sum %half over ["data"] : !tessel.tensor<[b:4, n:8], bf16>
+    %wide = tessel.cast %g : !tessel.tensor<[b:4, n:8], bf16> -> !tessel.tensor<[b:4, n:8], f32>
+    %sq = tessel.mul %wide, %wide : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %norm2 = tessel.reduce sum %sq : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[], f32>
+    %m = tessel.shard_slice %wide along "n" over ["data"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:4], f32>
+    return %m, %norm2 : !tessel.tensor<[b:4, n:4], f32>, !tessel.tensor<[], f32>
+  }
+
+  // The widened gradient's block is along another dim than the block the
+  // bf16 gradient's other use keeps: the whole sum is needed, nothing
+  // changes.
+  // CHECK-LABEL: func.func @widened_other_block_stays
+  // CHECK: tessel.all_reduce sum %{{.*}} over ["data"] : !tessel.tensor<[b:4, n:8], bf16>
+  // CHECK: tessel.reduce sum %{{.*}} : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[], f32>
+  // CHECK-NOT: tessel.reduce_scatter
+  // CHECK: return
+  func.func @widened_other_block_stays() -> (!tessel.tensor<[b:4, n:4], f32>, !tessel.tensor<[b:2, n:8], bf16>,
+                                             !tessel.tensor<[], f32>) {
+    %i = tessel.iota "n" : !tessel.tensor<[b:4, n:8], f32>
+    %j = tessel.iota "b" : !tessel.tensor<[b:4, n:8], f32>
+    %ij = tessel.mul %i, %j : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %x = tessel.shard_slice %ij along "b" over ["model"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:2, n:8], f32>
+    %xx = tessel.all_gather %x along "b" over ["model"]
+        : !tessel.tensor<[b:2, n:8], f32> -> !tessel.tensor<[b:4, n:8], f32>
+    %partial = tessel.add %xx, %ij : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %half = tessel.cast %partial : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:8], bf16>
+    %g = tessel.all_reduce sum %half over ["data"] : !tessel.tensor<[b:4, n:8], bf16>
+    %rows = tessel.shard_slice %g along "b" over ["data"]
+        : !tessel.tensor<[b:4, n:8], bf16> -> !tessel.tensor<[b:2, n:8], bf16>
+    %wide = tessel.cast %g : !tessel.tensor<[b:4, n:8], bf16> -> !tessel.tensor<[b:4, n:8], f32>
+    %sq = tessel.mul %wide, %wide : !tessel.tensor<[b:4, n:8], f32>, !tessel.tensor<[b:4, n:8], f32>
+        -> !tessel.tensor<[b:4, n:8], f32>
+    %norm2 = tessel.reduce sum %sq : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[], f32>
+    %cols = tessel.shard_slice %wide along "n" over ["data"]
+        : !tessel.tensor<[b:4, n:8], f32> -> !tessel.tensor<[b:4, n:4], f32>
+    return %cols, %rows, %norm2 : !tessel.tensor<[b:4, n:4], f32>, !tessel.tensor<[b:2, n:8], bf16>,
+                                  !tessel.tensor<[], f32>
+  }
 }
