@@ -139,6 +139,12 @@ CASE_LIST = [
      "mesh: {data: 2, stage: 2, model: 2}\n"
      "layout: {batch: data, heads: model, d_ff: model}\n"
      "pipeline: {axis: stage, microbatches: 2, schedule: gpipe}\n"),
+    # 4-D: a second model axis beside the stages (as tessel search tries
+    # around its fastest pipelined layout), splitting the sequence.
+    ("data2_stage2_model2_model2", GPT4, "optimizer=sgd",
+     "mesh: {data: 2, stage: 2, model: 2, model2: 2}\n"
+     "layout: {batch: data, heads: model, d_ff: model, seq: model2}\n"
+     "pipeline: {axis: stage, microbatches: 2}\n"),
 ]
 
 

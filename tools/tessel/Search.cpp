@@ -103,8 +103,11 @@ cl::list<std::string> dimSizes("dim-size",
                                         "(repeatable)"),
                                cl::sub(searchCommand));
 
-/// Seeds of the second stage (a second model axis).
+/// Seeds of the second stage (a second model axis): of the unpipelined
+/// layouts, and of the pipelined ones, whose every refinement has its
+/// micro-batch counts and cuts searched too.
 constexpr size_t kRefinedSeeds = 3;
+constexpr size_t kRefinedPipelinedSeeds = 1;
 
 /// Reads "1048576", "512K", "64MiB", "2G"; nullopt if malformed.
 std::optional<int64_t> parseBytes(StringRef text) {
@@ -461,6 +464,34 @@ variantsBesideStages(const std::vector<Evaluation> &evaluations, size_t first,
   return variants;
 }
 
+/// The candidates that split the model axis of the best of `seeds` (by
+/// time among those that fit; by memory when none fits) whose model axis
+/// has 4 ranks or more into `model` and `model2` (search::refine): the
+/// first `most` of them, so that a 3-D (or, beside a stage axis, 4-D) mesh
+/// is tried without listing every factorization.
+std::vector<search::Candidate>
+secondModelAxis(std::vector<const Evaluation *> seeds,
+                const search::ModelDims &dims, size_t most) {
+  llvm::erase_if(seeds, [](const Evaluation *seed) {
+    return seed->candidate.axisSize("model") < 4;
+  });
+  std::sort(seeds.begin(), seeds.end(),
+            [](const Evaluation *a, const Evaluation *b) {
+              if ((a->status == Evaluation::Ranked) !=
+                  (b->status == Evaluation::Ranked))
+                return a->status == Evaluation::Ranked;
+              if (a->status == Evaluation::Ranked)
+                return search::faster(*a, *b);
+              return a->memoryBytes < b->memoryBytes;
+            });
+  std::vector<search::Candidate> refined;
+  for (size_t i = 0; i < seeds.size() && i < most; ++i)
+    for (search::Candidate &candidate :
+         search::refine(dims, seeds[i]->candidate))
+      refined.push_back(std::move(candidate));
+  return refined;
+}
+
 /// Writes `text` through a temporary file renamed over `path` when whole.
 bool writeText(StringRef path, const std::string &text) {
   return writeFileAtomically("tessel search", path,
@@ -617,32 +648,24 @@ int mlir::tessel::runSearch() {
     }
   };
   evaluateAll(search::baseCandidates(dims, numRanks));
-  // Second stage: a second model axis, around the best of the first (by
-  // time among those that fit; by memory when none fits).
+  // Second stage: a second model axis, around the best of the first.
   std::vector<const Evaluation *> seeds;
   for (const Evaluation &evaluation : evaluations)
-    if (evaluation.status != Evaluation::Illegal &&
-        evaluation.candidate.axisSize("model") >= 4)
+    if (evaluation.status != Evaluation::Illegal)
       seeds.push_back(&evaluation);
-  std::sort(seeds.begin(), seeds.end(),
-            [](const Evaluation *a, const Evaluation *b) {
-              if ((a->status == Evaluation::Ranked) !=
-                  (b->status == Evaluation::Ranked))
-                return a->status == Evaluation::Ranked;
-              if (a->status == Evaluation::Ranked)
-                return search::faster(*a, *b);
-              return a->memoryBytes < b->memoryBytes;
-            });
-  std::vector<search::Candidate> refined;
-  for (size_t i = 0; i < seeds.size() && i < kRefinedSeeds; ++i)
-    for (search::Candidate &candidate :
-         search::refine(dims, seeds[i]->candidate))
-      refined.push_back(std::move(candidate));
-  evaluateAll(refined);
+  evaluateAll(secondModelAxis(seeds, dims, kRefinedSeeds));
   size_t unpipelined = evaluations.size();
   PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
+  // A second model axis beside the stages (data x stage x model x model2),
+  // around the best plain pipelined layouts (each at its fastest
+  // micro-batch count, or where none fits at its most): their micro-batch
+  // counts and cuts are then searched as the others' are.
+  std::vector<const Evaluation *> pipelinedSeeds;
+  for (const auto &[key, layout] : pipelinedLayouts(evaluations, unpipelined))
+    pipelinedSeeds.push_back(layout.fastest ? layout.fastest : layout.most);
+  evaluateAll(secondModelAxis(pipelinedSeeds, dims, kRefinedPipelinedSeeds));
   // More micro-batches for the layouts whose most are their fastest, the
   // cuts next to each layout's fastest, then ZeRO beside the stages, and
   // what holds less for those over the budget.

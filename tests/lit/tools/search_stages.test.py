@@ -294,7 +294,7 @@ def space(path, ranks, batch, most):
     entries = pipelined(result["candidates"] + result["dropped"])
     assert len(entries) == result["pipelined"] > 0
     cuts = {}
-    three_d = 0
+    three_d = four_d = 0
     for entry in entries:
         mesh, pipeline = entry["mesh"], entry["pipeline"]
         assert math.prod(mesh.values()) == ranks, mesh
@@ -310,11 +310,13 @@ def space(path, ranks, batch, most):
             m == most << k for k in range(1, 8)), entry
         cuts.setdefault(p, set()).add(json.dumps(pipeline["stages"]))
         three_d += len(mesh) == 3
+        four_d += len(mesh) == 4
     segments = len(result["stage_axis"]["segments"])
     assert sorted(cuts) == stage_counts, cuts
     assert all(len(c) <= math.comb(segments - 1, p - 1)
                for p, c in cuts.items()), cuts
     assert three_d > 0, "no data x stage x model mesh"
+    assert four_d > 0, "no data x stage x model x model2 mesh"
     # Every factorization of the other ranks at most once per micro-batch
     # count (3 of them, and the doublings up to a micro-batch of one) and
     # once per other cut.
@@ -341,6 +343,24 @@ def layout_yaml(candidate):
             f"{pipeline['microbatches']}, schedule: {pipeline['schedule']}, "
             f"remat: {str(pipeline['remat']).lower()}, "
             f"stages: [{stages}]}}\n")
+
+
+def second_model_axis(path, yaml_path):
+    """A second model axis beside the stages: the fastest pipelined
+    candidate whose mesh has stage, model and model2 axes keeps a pipelined
+    layout's model rules on `model` and splits other dims over `model2`;
+    its layout file is written to `yaml_path`."""
+    result = load(path)
+    four = [c for c in pipelined(result["candidates"])
+            if {"stage", "model", "model2"} <= set(c["mesh"])]
+    assert four, "no pipelined candidate with a second model axis"
+    best = min(four, key=lambda c: c["step_seconds"])
+    on_model2 = [d for d, a in best["layout"].items() if a == "model2"]
+    on_model = [d for d, a in best["layout"].items() if a == "model"]
+    assert on_model and on_model2 and not set(on_model) & set(on_model2), best
+    with open(yaml_path, "w") as f:
+        f.write(layout_yaml(best))
+    print(f"{len(four)} pipelined candidates with a second model axis")
 
 
 def chain(path, yaml_path):
@@ -381,6 +401,8 @@ if __name__ == "__main__":
         compared(args[0])
     elif check == "chain":
         chain(args[0], args[1])
+    elif check == "second-model-axis":
+        second_model_axis(args[0], args[1])
     elif check == "space":
         space(args[0], int(args[1]), int(args[2]), int(args[3]))
     else:
