@@ -375,10 +375,12 @@ struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
         source.getKind() != CollectiveKind::Sum)
       return failure();
     // The block that all the other uses of the all_reduce and of the
-    // chain's values keep: the same dim, axes and block type but for the
-    // element type, each value's own. Checked as strictly as the patterns
-    // that finish the rewrite (usesAllKeepBlockOf, slicesEvenly) check, so
-    // that it does not stop half-way with the whole all_reduce kept.
+    // chain's values keep: the same dim, axes and block type (its layout
+    // included) but for the element type, each value's own. Checked as
+    // strictly as usesAllKeepBlockOf checks for the patterns that finish
+    // the rewrite, so that it does not stop half-way with the whole
+    // all_reduce kept. (The same block of values of one size splits evenly
+    // if `kept` does, checked below.)
     ShardSliceOp kept;
     auto sameBlock = [](ShardSliceOp a, ShardSliceOp b) {
       NamedTensorType type = a.getType();
@@ -393,7 +395,7 @@ struct SumOfWholeOnBlocks : OpRewritePattern<ReduceOp> {
         if (user == reduce || llvm::is_contained(chain, user))
           continue;
         auto slice = dyn_cast<ShardSliceOp>(user);
-        if (!slice || !slicesEvenly(slice) || (kept && !sameBlock(slice, kept)))
+        if (!slice || (kept && !sameBlock(slice, kept)))
           return failure();
         kept = slice;
       }

@@ -482,6 +482,10 @@ secondModelAxis(std::vector<const Evaluation *> seeds,
                 return a->status == Evaluation::Ranked;
               if (a->status == Evaluation::Ranked)
                 return search::faster(*a, *b);
+              // A lower bound (the state alone is over the budget) after
+              // every figure that is the whole memory.
+              if (a->memoryIsLowerBound != b->memoryIsLowerBound)
+                return b->memoryIsLowerBound;
               return a->memoryBytes < b->memoryBytes;
             });
   std::vector<search::Candidate> refined;
@@ -490,6 +494,53 @@ secondModelAxis(std::vector<const Evaluation *> seeds,
          search::refine(dims, seeds[i]->candidate))
       refined.push_back(std::move(candidate));
   return refined;
+}
+
+/// The layout search::refine() made `candidate` from: its model2 axis
+/// merged back into model, model2's dims whole again (and, so that a
+/// layout and its refinement compare, no padding either way).
+search::Candidate withoutSecondModelAxis(search::Candidate candidate) {
+  int64_t second = candidate.axisSize("model2");
+  llvm::erase_if(candidate.mesh, [](const search::Axis &axis) {
+    return axis.name == "model2";
+  });
+  for (search::Axis &axis : candidate.mesh)
+    if (axis.name == "model")
+      axis.size *= second;
+  llvm::erase_if(candidate.rules,
+                 [](const auto &rule) { return rule.second == "model2"; });
+  candidate.padUneven = false;
+  return candidate;
+}
+
+/// Each of `refined` (pipelined candidates with a second model axis) at
+/// every micro-batch count its seed's layout was evaluated at among
+/// `evaluations` from `first` on (p, 2p, 4p where the batch allows): the
+/// data axis, and so the counts the batch allows, are the seed's, and
+/// smaller shards may run best at another count than the seed's fastest.
+std::vector<search::Candidate>
+atEveryCountOfItsSeed(const std::vector<search::Candidate> &refined,
+                      const std::vector<Evaluation> &evaluations,
+                      size_t first) {
+  std::map<std::string, std::set<int64_t>> countsOf;
+  for (size_t i = first; i < evaluations.size(); ++i) {
+    const search::Candidate &candidate = evaluations[i].candidate;
+    if (candidate.pipeline && !candidate.zero && !candidate.pipeline->remat)
+      countsOf[layoutOfAnyCount(withoutSecondModelAxis(candidate))].insert(
+          candidate.pipeline->microbatches);
+  }
+  std::vector<search::Candidate> counted;
+  for (const search::Candidate &candidate : refined) {
+    counted.push_back(candidate);
+    for (int64_t count :
+         countsOf[layoutOfAnyCount(withoutSecondModelAxis(candidate))])
+      if (count != candidate.pipeline->microbatches) {
+        search::Candidate other = candidate;
+        other.pipeline->microbatches = count;
+        counted.push_back(std::move(other));
+      }
+  }
+  return counted;
 }
 
 /// Writes `text` through a temporary file renamed over `path` when whole.
@@ -665,7 +716,9 @@ int mlir::tessel::runSearch() {
   std::vector<const Evaluation *> pipelinedSeeds;
   for (const auto &[key, layout] : pipelinedLayouts(evaluations, unpipelined))
     pipelinedSeeds.push_back(layout.fastest ? layout.fastest : layout.most);
-  evaluateAll(secondModelAxis(pipelinedSeeds, dims, kRefinedPipelinedSeeds));
+  evaluateAll(atEveryCountOfItsSeed(
+      secondModelAxis(pipelinedSeeds, dims, kRefinedPipelinedSeeds),
+      evaluations, unpipelined));
   // More micro-batches for the layouts whose most are their fastest, the
   // cuts next to each layout's fastest, then ZeRO beside the stages, and
   // what holds less for those over the budget.

@@ -319,12 +319,15 @@ def space(path, ranks, batch, most):
     assert four_d > 0, "no data x stage x model x model2 mesh"
     # Every factorization of the other ranks at most once per micro-batch
     # count (3 of them, and the doublings up to a micro-batch of one) and
-    # once per other cut.
+    # once per other cut; and the second model axis's refinements of one
+    # layout, at its counts and cuts (at most as many again, checked
+    # separately).
+    assert four_d <= len(entries) - four_d, (four_d, len(entries))
     bound = sum(sum(3 + int(math.log2(batch // d)) +
                     math.comb(segments - 1, p - 1) - 1
                     for d in range(1, ranks // p + 1) if (ranks // p) % d == 0)
                 for p in stage_counts)
-    assert len(entries) <= bound, (len(entries), bound)
+    assert len(entries) - four_d <= bound, (len(entries) - four_d, bound)
 
 
 def layout_yaml(candidate):
@@ -337,11 +340,14 @@ def layout_yaml(candidate):
         f"  {tensor}: {{{dim}: {axis}}}\n"
         for tensor, rule in candidate.get("overrides", {}).items()
         for dim, axis in rule.items())
+    batch_dim = (f"batch_dim: {pipeline['batch_dim']}, "
+                 if pipeline.get("batch_dim") else "")
     return (f"mesh: {{{mesh}}}\nlayout: {{{rules}}}\n"
-            + (f"overrides:\n{overrides}" if overrides else "") +
+            + (f"overrides:\n{overrides}" if overrides else "")
+            + ("pad_uneven: true\n" if candidate.get("pad_uneven") else "") +
             f"pipeline: {{axis: {pipeline['axis']}, microbatches: "
             f"{pipeline['microbatches']}, schedule: {pipeline['schedule']}, "
-            f"remat: {str(pipeline['remat']).lower()}, "
+            f"remat: {str(pipeline['remat']).lower()}, {batch_dim}"
             f"stages: [{stages}]}}\n")
 
 
@@ -355,6 +361,29 @@ def second_model_axis(path, yaml_path):
             if {"stage", "model", "model2"} <= set(c["mesh"])]
     assert four, "no pipelined candidate with a second model axis"
     best = min(four, key=lambda c: c["step_seconds"])
+    # Each refinement of the seed is tried at every micro-batch count the
+    # seed's layout was tried at, not its fastest one alone.
+    def family(mesh, layout, stages):
+        return json.dumps([sorted(mesh.items()), sorted(layout.items()), stages])
+    counts = {}
+    for c in pipelined(result["candidates"] + result["dropped"]):
+        if c["zero"] or c["pipeline"]["remat"]:
+            continue
+        key = family(c["mesh"], c["layout"], c["pipeline"]["stages"])
+        counts.setdefault(key, set()).add(c["pipeline"]["microbatches"])
+    compared = 0
+    for c in four:
+        if c["zero"] or c["pipeline"]["remat"]:
+            continue
+        mesh = {a: n for a, n in c["mesh"].items() if a != "model2"}
+        mesh["model"] *= c["mesh"]["model2"]
+        layout = {d: a for d, a in c["layout"].items() if a != "model2"}
+        seed = counts.get(family(mesh, layout, c["pipeline"]["stages"]))
+        if seed:
+            mine = counts[family(c["mesh"], c["layout"], c["pipeline"]["stages"])]
+            assert seed <= mine, (c["mesh"], c["layout"], seed, mine)
+            compared += 1
+    assert compared, "no refinement of a pipelined layout found its seed"
     on_model2 = [d for d, a in best["layout"].items() if a == "model2"]
     on_model = [d for d, a in best["layout"].items() if a == "model"]
     assert on_model and on_model2 and not set(on_model) & set(on_model2), best
