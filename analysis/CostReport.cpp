@@ -159,18 +159,24 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
     return result;
   };
   int64_t inputBytes = op->getNumOperands() ? localBytes(op->getOperand(0)) : 0;
-  // What a reduction sends: bf16 and f16 widened to f32.
-  int64_t reducedBytes = inputBytes;
+  // What a reduction sends and converts: bf16 and f16 widened to f32.
+  int64_t reducedBytes = inputBytes, widenedElements = 0;
   if (op->getNumOperands())
     if (auto type = dyn_cast<NamedTensorType>(op->getOperand(0).getType()))
-      if (::tessel::analysis::reducesWidenedToF32(type))
+      if (::tessel::analysis::reducesWidenedToF32(type)) {
         reducedBytes = saturatingMul(2, inputBytes);
+        widenedElements = localElements(type);
+      }
+  auto widened = [&](CollectiveCost result) {
+    result.widenedElements = widenedElements;
+    return result;
+  };
   return llvm::TypeSwitch<Operation *, std::optional<CollectiveCost>>(op)
       // Ring algorithms: a reduce-scatter then an all-gather.
       .Case([&](AllReduceOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("all_reduce", a.getAxes(),
-                    saturatingMul(2, g - 1, reducedBytes / g));
+        return widened(cost("all_reduce", a.getAxes(),
+                            saturatingMul(2, g - 1, reducedBytes / g)));
       })
       .Case([&](AllGatherOp a) {
         int64_t g = groupSize(a.getAxes());
@@ -179,8 +185,8 @@ std::optional<CollectiveCost> CostModel::collective(Operation *op) const {
       })
       .Case([&](ReduceScatterOp a) {
         int64_t g = groupSize(a.getAxes());
-        return cost("reduce_scatter", a.getAxes(),
-                    saturatingMul(g - 1, reducedBytes / g));
+        return widened(cost("reduce_scatter", a.getAxes(),
+                            saturatingMul(g - 1, reducedBytes / g)));
       })
       .Case([&](AllToAllOp a) {
         int64_t g = groupSize(a.getAxes());

@@ -42,6 +42,10 @@ struct CollectiveCost {
   /// Bytes each rank sends, counting a ring algorithm for the collectives
   /// that reduce or gather.
   int64_t bytesPerRank = 0;
+  /// The elements of a 16-bit reduction's local input, which the runtime
+  /// widens to f32 before it and narrows after (reducesWidenedToF32); 0
+  /// for every other collective.
+  int64_t widenedElements = 0;
 };
 
 struct CostReport {

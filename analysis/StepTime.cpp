@@ -353,8 +353,15 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
       for (size_t i = 0; i < report.meshAxes.size(); ++i)
         if (report.meshAxes[i] == axis)
           group = saturatingMul(group, report.meshSizes[i]);
-    return profile.collectiveSeconds(collective.kind, group,
-                                     collective.bytesPerRank, report.numRanks);
+    double seconds = profile.collectiveSeconds(
+        collective.kind, group, collective.bytesPerRank, report.numRanks);
+    // A 16-bit reduction's widening before it and narrowing after move as
+    // many bytes as one f32 element-wise op of its elements (2 + 4 and
+    // 4 + 2 bytes an element; an add's 4 + 4 + 4).
+    if (collective.widenedElements > 0)
+      seconds += profile.kernelSeconds(
+          "elementwise", collective.widenedElements, report.numRanks);
+    return seconds;
   };
   for (const CollectiveCost &collective : report.collectives)
     step.commSeconds += collectiveSeconds(collective);

@@ -256,6 +256,46 @@ TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
   EXPECT_EQ(predictStepTime(step, step, report, profile).hiddenSeconds, 0);
 }
 
+// A gradient's all_reduce over 2 ranks in f32, bf16 and f16 (formatv's
+// "{{" is a brace).
+constexpr const char *kReductionStep = R"mlir(
+!v = !tessel.tensor<[n:100], {0}>
+module attributes {{tessel.mesh = #tessel.mesh<[data:2]>} {{
+  func.func @train_step(%g: !v) -> !v {{
+    %s = tessel.all_reduce sum %g over ["data"] : !v
+    return %s : !v
+  }
+}
+)mlir";
+
+TEST_F(StepTimeTest, A16BitReductionAlsoWidensAndNarrowsItsElements) {
+  MachineProfile profile = madeUpProfile();
+  profile.cores = 2;
+  CollectiveFit fit;
+  fit.collective = "all_reduce";
+  fit.ranks = 2;
+  fit.group = 2;
+  fit.alphaSeconds = 30e-6;
+  fit.bytesPerSecond = 1e30;
+  profile.collectives.push_back(fit);
+  for (const char *type : {"f32", "bf16", "f16"}) {
+    func::FuncOp step =
+        parse(llvm::formatv(kReductionStep, type).str().c_str());
+    CostReport report = buildCostReport(step);
+    addPartitionedCosts(report, step);
+    ASSERT_EQ(report.collectives.size(), 1u);
+    bool narrow = std::string(type) != "f32";
+    // Its 100 elements, sent as f32 either way (2 x 1/2 x 400 bytes).
+    EXPECT_EQ(report.collectives[0].widenedElements, narrow ? 100 : 0);
+    EXPECT_EQ(report.collectives[0].bytesPerRank, 400);
+    // The collective's 30 us, and for bf16 and f16 an element-wise op of
+    // 100 elements (1 us) for the conversions.
+    EXPECT_NEAR(predictStepTime(step, step, report, profile).commSeconds,
+                narrow ? 31e-6 : 30e-6, 1e-12)
+        << type;
+  }
+}
+
 // Four adds of 1000 f32 (4000 bytes an operand or result), the last
 // reading %x again after 16000 distinct bytes (%y, %a, %b, %c) and 24000
 // bytes of reads and writes went through the caches.
