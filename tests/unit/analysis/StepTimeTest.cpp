@@ -22,6 +22,19 @@ using namespace ::tessel::analysis;
 
 namespace {
 
+/// A collective `kind` over a group of 2 in a job of 2 that takes 30 us
+/// whatever it sends.
+void addThirtyMicrosecondCollective(MachineProfile &profile,
+                                    const std::string &kind) {
+  CollectiveFit fit;
+  fit.collective = kind;
+  fit.ranks = 2;
+  fit.group = 2;
+  fit.alphaSeconds = 30e-6;
+  fit.bytesPerSecond = 1e30;
+  profile.collectives.push_back(fit);
+}
+
 MachineProfile madeUpProfile() {
   MachineProfile profile;
   profile.source = "made up";
@@ -227,15 +240,8 @@ TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
   MachineProfile profile = madeUpProfile();
   // Two ranks on two cores: each rank's kernels at the profile's rates.
   profile.cores = 2;
-  for (const char *kind : {"all_reduce", "halo_exchange"}) {
-    CollectiveFit fit;
-    fit.collective = kind;
-    fit.ranks = 2;
-    fit.group = 2;
-    fit.alphaSeconds = 30e-6;
-    fit.bytesPerSecond = 1e30;
-    profile.collectives.push_back(fit);
-  }
+  for (const char *kind : {"all_reduce", "halo_exchange"})
+    addThirtyMicrosecondCollective(profile, kind);
   CostReport report = buildCostReport(step);
   addPartitionedCosts(report, step);
   ASSERT_EQ(report.collectives.size(), 2u);
@@ -271,13 +277,7 @@ module attributes {{tessel.mesh = #tessel.mesh<[data:2]>} {{
 TEST_F(StepTimeTest, A16BitReductionAlsoWidensAndNarrowsItsElements) {
   MachineProfile profile = madeUpProfile();
   profile.cores = 2;
-  CollectiveFit fit;
-  fit.collective = "all_reduce";
-  fit.ranks = 2;
-  fit.group = 2;
-  fit.alphaSeconds = 30e-6;
-  fit.bytesPerSecond = 1e30;
-  profile.collectives.push_back(fit);
+  addThirtyMicrosecondCollective(profile, "all_reduce");
   for (const char *type : {"f32", "bf16", "f16"}) {
     func::FuncOp step =
         parse(llvm::formatv(kReductionStep, type).str().c_str());
