@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -147,11 +148,19 @@ namespace {
 /// tree over the touches holds each buffer's size at its latest touch.
 class ReuseDistances {
 public:
-  explicit ReuseDistances(size_t touches) : sizes(touches + 1, 0) {}
+  explicit ReuseDistances(size_t touches)
+      : sizes(touches + 1, 0),
+        largestBytes(std::numeric_limits<int64_t>::max() /
+                     static_cast<int64_t>(touches + 1)) {}
 
   /// Touches `buffer` (of `bytes`); returns the distinct bytes touched
   /// since its last touch, or nothing when this is its first.
   std::optional<int64_t> touch(Value buffer, int64_t bytes) {
+    // A buffer counts at most largestBytes, so that the sums of all the
+    // touches stay within int64_t (a dim of 2^51 made one buffer alone
+    // near 2^63); any such size is far past every cache, which is all a
+    // distance is compared with.
+    bytes = std::min(bytes, largestBytes);
     size_t now = ++touched;
     std::optional<int64_t> distance;
     auto last = latest.find(buffer);
@@ -178,6 +187,7 @@ private:
   }
 
   std::vector<int64_t> sizes;
+  int64_t largestBytes;
   size_t touched = 0;
   llvm::DenseMap<Value, std::pair<size_t, int64_t>> latest;
 };
