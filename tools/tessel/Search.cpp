@@ -464,14 +464,13 @@ variantsBesideStages(const std::vector<Evaluation> &evaluations, size_t first,
   return variants;
 }
 
-/// The candidates that split the model axis of the best of `seeds` (by
-/// time among those that fit; by memory when none fits) whose model axis
-/// has 4 ranks or more into `model` and `model2` (search::refine): the
-/// first `most` of them, so that a 3-D (or, beside a stage axis, 4-D) mesh
-/// is tried without listing every factorization.
-std::vector<search::Candidate>
-secondModelAxis(std::vector<const Evaluation *> seeds,
-                const search::ModelDims &dims, size_t most) {
+/// The first `most` of `seeds` whose model axis has 4 ranks or more, the
+/// best first (by time among those that fit; by memory when none fits):
+/// the layouts whose model axis search::refine splits into `model` and
+/// `model2`, so that a 3-D (or, beside a stage axis, 4-D) mesh is tried
+/// without listing every factorization.
+std::vector<const Evaluation *>
+bestWithAModelAxis(std::vector<const Evaluation *> seeds, size_t most) {
   llvm::erase_if(seeds, [](const Evaluation *seed) {
     return seed->candidate.axisSize("model") < 4;
   });
@@ -488,59 +487,54 @@ secondModelAxis(std::vector<const Evaluation *> seeds,
                 return b->memoryIsLowerBound;
               return a->memoryBytes < b->memoryBytes;
             });
+  if (seeds.size() > most)
+    seeds.resize(most);
+  return seeds;
+}
+
+/// search::refine of the best of the unpipelined `seeds`.
+std::vector<search::Candidate>
+secondModelAxis(const std::vector<const Evaluation *> &seeds,
+                const search::ModelDims &dims) {
   std::vector<search::Candidate> refined;
-  for (size_t i = 0; i < seeds.size() && i < most; ++i)
-    for (search::Candidate &candidate :
-         search::refine(dims, seeds[i]->candidate))
+  for (const Evaluation *seed : bestWithAModelAxis(seeds, kRefinedSeeds))
+    for (search::Candidate &candidate : search::refine(dims, seed->candidate))
       refined.push_back(std::move(candidate));
   return refined;
 }
 
-/// The layout search::refine() made `candidate` from: its model2 axis
-/// merged back into model, model2's dims whole again (and, so that a
-/// layout and its refinement compare, no padding either way).
-search::Candidate withoutSecondModelAxis(search::Candidate candidate) {
-  int64_t second = candidate.axisSize("model2");
-  llvm::erase_if(candidate.mesh, [](const search::Axis &axis) {
-    return axis.name == "model2";
-  });
-  for (search::Axis &axis : candidate.mesh)
-    if (axis.name == "model")
-      axis.size *= second;
-  llvm::erase_if(candidate.rules,
-                 [](const auto &rule) { return rule.second == "model2"; });
-  candidate.padUneven = false;
-  return candidate;
-}
-
-/// Each of `refined` (pipelined candidates with a second model axis) at
-/// every micro-batch count its seed's layout was evaluated at among
-/// `evaluations` from `first` on (p, 2p, 4p where the batch allows): the
-/// data axis, and so the counts the batch allows, are the seed's, and
-/// smaller shards may run best at another count than the seed's fastest.
+/// search::refine of the best plain pipelined layout among `evaluations`
+/// from `first` on (each at its fastest micro-batch count, or where none
+/// fits at its most), each refinement at every count that layout was
+/// evaluated at (p, 2p, 4p where the batch allows): the data axis, and so
+/// the counts the batch allows, are the seed's, and smaller shards may run
+/// best at another count than the seed's fastest.
 std::vector<search::Candidate>
-atEveryCountOfItsSeed(const std::vector<search::Candidate> &refined,
-                      const std::vector<Evaluation> &evaluations,
-                      size_t first) {
-  std::map<std::string, std::set<int64_t>> countsOf;
-  for (size_t i = first; i < evaluations.size(); ++i) {
-    const search::Candidate &candidate = evaluations[i].candidate;
-    if (candidate.pipeline && !candidate.zero && !candidate.pipeline->remat)
-      countsOf[layoutOfAnyCount(withoutSecondModelAxis(candidate))].insert(
-          candidate.pipeline->microbatches);
-  }
-  std::vector<search::Candidate> counted;
-  for (const search::Candidate &candidate : refined) {
-    counted.push_back(candidate);
-    for (int64_t count :
-         countsOf[layoutOfAnyCount(withoutSecondModelAxis(candidate))])
-      if (count != candidate.pipeline->microbatches) {
-        search::Candidate other = candidate;
-        other.pipeline->microbatches = count;
-        counted.push_back(std::move(other));
+secondModelAxisBesideStages(const std::vector<Evaluation> &evaluations,
+                            size_t first, const search::ModelDims &dims) {
+  std::vector<const Evaluation *> seeds;
+  for (const auto &[key, layout] : pipelinedLayouts(evaluations, first))
+    seeds.push_back(layout.fastest ? layout.fastest : layout.most);
+  std::vector<search::Candidate> refined;
+  for (const Evaluation *seed :
+       bestWithAModelAxis(seeds, kRefinedPipelinedSeeds)) {
+    std::set<int64_t> counts;
+    std::string layout = layoutOfAnyCount(seed->candidate);
+    for (size_t i = first; i < evaluations.size(); ++i) {
+      const search::Candidate &candidate = evaluations[i].candidate;
+      if (candidate.pipeline && !candidate.zero && !candidate.pipeline->remat &&
+          layoutOfAnyCount(candidate) == layout)
+        counts.insert(candidate.pipeline->microbatches);
+    }
+    for (const search::Candidate &candidate :
+         search::refine(dims, seed->candidate))
+      for (int64_t count : counts) {
+        search::Candidate counted = candidate;
+        counted.pipeline->microbatches = count;
+        refined.push_back(std::move(counted));
       }
   }
-  return counted;
+  return refined;
 }
 
 /// Writes `text` through a temporary file renamed over `path` when whole.
@@ -704,21 +698,14 @@ int mlir::tessel::runSearch() {
   for (const Evaluation &evaluation : evaluations)
     if (evaluation.status != Evaluation::Illegal)
       seeds.push_back(&evaluation);
-  evaluateAll(secondModelAxis(seeds, dims, kRefinedSeeds));
+  evaluateAll(secondModelAxis(seeds, dims));
   size_t unpipelined = evaluations.size();
   PipelineSpace pipelineSpace = searchStages(*layered, dims, evaluations,
                                              evaluator, std::string(scratch));
   evaluateAll(pipelineSpace.candidates);
   // A second model axis beside the stages (data x stage x model x model2),
-  // around the best plain pipelined layouts (each at its fastest
-  // micro-batch count, or where none fits at its most): their micro-batch
-  // counts and cuts are then searched as the others' are.
-  std::vector<const Evaluation *> pipelinedSeeds;
-  for (const auto &[key, layout] : pipelinedLayouts(evaluations, unpipelined))
-    pipelinedSeeds.push_back(layout.fastest ? layout.fastest : layout.most);
-  evaluateAll(atEveryCountOfItsSeed(
-      secondModelAxis(pipelinedSeeds, dims, kRefinedPipelinedSeeds),
-      evaluations, unpipelined));
+  // whose micro-batch counts and cuts are then searched as the others' are.
+  evaluateAll(secondModelAxisBesideStages(evaluations, unpipelined, dims));
   // More micro-batches for the layouts whose most are their fastest, the
   // cuts next to each layout's fastest, then ZeRO beside the stages, and
   // what holds less for those over the budget.
