@@ -108,8 +108,7 @@ tessel_status_t allReduce(const Group &group, tessel_reduction_t reduction,
   if (isHalfFloat(input.type)) {
     // MPI has no 16-bit float arithmetic: reduce in f32 and round once.
     ScratchBytes scratch;
-    scratch.allocate(numElements * sizeof(float));
-    auto *wide = reinterpret_cast<float *>(scratch.data());
+    float *wide = scratch.allocateFloats(numElements);
     widenHalfToFloat(input.data, numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(
         checkMpi(MPI_Allreduce(MPI_IN_PLACE, wide, count, MPI_FLOAT,
@@ -215,8 +214,7 @@ tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
   if (isHalfFloat(input.type)) {
     // f32 data, then f32 sums of this member's chunk, in one scratch.
     ScratchBytes scratch;
-    scratch.allocate((numElements + chunkElements) * sizeof(float));
-    auto *wide = reinterpret_cast<float *>(scratch.data());
+    float *wide = scratch.allocateFloats(numElements + chunkElements);
     float *reduced = wide + numElements;
     widenHalfToFloat(send, numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(
@@ -307,8 +305,7 @@ tessel_status_t startAllReduce(const Group &group, tessel_reduction_t reduction,
 
   if (isHalfFloat(input.type)) {
     // As allReduce: reduced in f32 (scratch), rounded once when finished.
-    pending->scratch.allocate(numElements * sizeof(float));
-    auto *wide = reinterpret_cast<float *>(pending->scratch.data());
+    float *wide = pending->scratch.allocateFloats(numElements);
     widenHalfToFloat(input.data, numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(
         checkMpi(MPI_Iallreduce(MPI_IN_PLACE, wide, count, MPI_FLOAT,
@@ -413,9 +410,8 @@ tessel_status_t startReduceScatter(const Group &group,
 
   if (isHalfFloat(input.type)) {
     // f32 data, then f32 sums of this member's chunk, in one scratch.
-    pending->moreScratch.allocate((numElements + chunkElements) *
-                                  sizeof(float));
-    auto *wide = reinterpret_cast<float *>(pending->moreScratch.data());
+    float *wide =
+        pending->moreScratch.allocateFloats(numElements + chunkElements);
     float *reduced = wide + numElements;
     widenHalfToFloat(send, numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(checkMpi(

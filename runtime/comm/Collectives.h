@@ -52,16 +52,16 @@ collectivePermute(const Group &group,
 class ScratchBytes {
 public:
   /// Replaces the buffer by `bytes` uninitialised bytes.
-  void allocate(size_t bytes) {
-    bytesHeld.reset(new char[bytes]);
-    size = bytes;
+  void allocate(size_t bytes) { bytesHeld.reset(new char[bytes]); }
+  /// Replaces the buffer by room for `count` floats, and returns it.
+  float *allocateFloats(size_t count) {
+    allocate(count * sizeof(float));
+    return reinterpret_cast<float *>(data());
   }
   char *data() const { return bytesHeld.get(); }
-  size_t numBytes() const { return size; }
 
 private:
   std::unique_ptr<char[]> bytesHeld;
-  size_t size = 0;
 };
 
 /// A collective started with MPI's non-blocking call and not yet waited for:
