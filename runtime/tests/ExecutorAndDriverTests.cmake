@@ -109,28 +109,27 @@ endforeach()
 
 find_package(nlohmann_json 3 REQUIRED)
 
-# The driver's check of a --data array against the argument it feeds; no
-# MPI job.
-add_executable(tessel-runtime-array-fits-tests ArrayFitsTest.cpp)
-target_include_directories(tessel-runtime-array-fits-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-# gtest_main before the driver, whose archive has a main() of its own.
-target_link_libraries(tessel-runtime-array-fits-tests PRIVATE
-  GTest::gtest_main tessel_driver GTest::gtest)
-set(name ${TESSEL_RUNTIME_TEST_PREFIX}array-fits)
-add_test(NAME ${name} COMMAND tessel-runtime-array-fits-tests)
-set_tests_properties(${name} PROPERTIES TIMEOUT 60)
+# A gtest program tessel-runtime-SHORT-tests of TEST, linked with the whole
+# driver library, run without MPI as the test SHORT under the runtime's
+# prefix.
+function(tessel_driver_library_test short test)
+  set(target tessel-runtime-${short}-tests)
+  add_executable(${target} ${test})
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/..)
+  # gtest_main before the driver, whose archive has a main() of its own.
+  target_link_libraries(${target} PRIVATE
+    GTest::gtest_main tessel_driver GTest::gtest)
+  set(name ${TESSEL_RUNTIME_TEST_PREFIX}${short})
+  add_test(NAME ${name} COMMAND ${target})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 60)
+endfunction()
+
+# The driver's check of a --data array against the argument it feeds.
+tessel_driver_library_test(array-fits ArrayFitsTest.cpp)
 
 # Each rank's block of a step's images, on every path of the driver's
-# filling; no MPI job.
-add_executable(tessel-runtime-batch-blocks-tests BatchBlocksTest.cpp)
-target_include_directories(tessel-runtime-batch-blocks-tests PRIVATE
-  ${CMAKE_CURRENT_SOURCE_DIR}/..)
-target_link_libraries(tessel-runtime-batch-blocks-tests PRIVATE
-  GTest::gtest_main tessel_driver GTest::gtest)
-set(name ${TESSEL_RUNTIME_TEST_PREFIX}batch-blocks)
-add_test(NAME ${name} COMMAND tessel-runtime-batch-blocks-tests)
-set_tests_properties(${name} PROPERTIES TIMEOUT 60)
+# filling.
+tessel_driver_library_test(batch-blocks BatchBlocksTest.cpp)
 
 # Checkpoints damaged or read as another program: each an error naming the
 # file and the tensor; a failed write keeps the checkpoint before it.
