@@ -7,7 +7,11 @@
 //   mpirun -n 4 tessel-bench-collectives --min-bytes 1024 --max-bytes 16777216
 //
 // prints one JSON line per (collective, size) on rank 0 with the median
-// time of each side and its bus bandwidth. Bus bandwidth follows the usual
+// time of each side and its bus bandwidth, and for all_reduce, all_gather
+// and reduce_scatter the runtime's started call waited for at once
+// (`tessel_started_us`: what a compiled program's collective costs when no
+// op runs while it moves; tessel_comm_choose_mpi_algorithms picks its
+// algorithm, for the MPI calls too). Bus bandwidth follows the usual
 // convention of collective benchmarks: the algorithm bandwidth (size /
 // time) scaled by what a ring sends per rank, 2 (n-1)/n for all_reduce and
 // (n-1)/n for the others, so that figures of different collectives and rank
@@ -15,7 +19,7 @@
 // buffer, all_gather's output, reduce_scatter's input and all_to_all's
 // buffer (the whole tensor every rank holds at the larger end).
 //
-// The two sides alternate repetition by repetition, so that load from
+// The sides alternate repetition by repetition, so that load from
 // other processes on the machine falls on both alike; each repetition
 // counts the slowest rank's time. A repetition of a small message is a
 // batch of back-to-back calls (at least --batch-bytes in all), timed
@@ -82,6 +86,8 @@ tessel_tensor_t vector(std::vector<float> &data, const int64_t &shape) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // The algorithms compiled programs run with, for the MPI calls as well.
+  tessel_comm_choose_mpi_algorithms();
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -133,13 +139,25 @@ int main(int argc, char **argv) {
       tessel_tensor_t out = vector(output, outElems);
       int count = static_cast<int>(collective == "all_reduce" ? whole : chunk);
 
-      std::function<void()> runtimeCall, mpiCall;
+      std::function<void()> runtimeCall, startedCall, mpiCall;
+      // Starts a collective with `start` and waits for it at once.
+      auto startAndWait = [](const char *what, const auto &start) {
+        return [what, start] {
+          tessel_comm_request_t *request = nullptr;
+          check(start(&request), what);
+          check(tessel_comm_wait(request), what);
+        };
+      };
       if (collective == "all_reduce") {
         runtimeCall = [&] {
           check(tessel_comm_all_reduce(comm, 1, &axis, TESSEL_REDUCTION_SUM,
                                        &in, &out),
                 "all_reduce");
         };
+        startedCall = startAndWait("all_reduce_start", [&](auto request) {
+          return tessel_comm_all_reduce_start(
+              comm, 1, &axis, TESSEL_REDUCTION_SUM, &in, &out, request);
+        });
         mpiCall = [&] {
           MPI_Allreduce(input.data(), output.data(), count, MPI_FLOAT, MPI_SUM,
                         MPI_COMM_WORLD);
@@ -149,6 +167,10 @@ int main(int argc, char **argv) {
           check(tessel_comm_all_gather(comm, 1, &axis, 0, &in, &out),
                 "all_gather");
         };
+        startedCall = startAndWait("all_gather_start", [&](auto request) {
+          return tessel_comm_all_gather_start(comm, 1, &axis, 0, &in, &out,
+                                              request);
+        });
         mpiCall = [&] {
           MPI_Allgather(input.data(), count, MPI_FLOAT, output.data(), count,
                         MPI_FLOAT, MPI_COMM_WORLD);
@@ -159,6 +181,10 @@ int main(int argc, char **argv) {
                                            0, &in, &out),
                 "reduce_scatter");
         };
+        startedCall = startAndWait("reduce_scatter_start", [&](auto request) {
+          return tessel_comm_reduce_scatter_start(
+              comm, 1, &axis, TESSEL_REDUCTION_SUM, 0, &in, &out, request);
+        });
         mpiCall = [&] {
           MPI_Reduce_scatter_block(input.data(), output.data(), count,
                                    MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
@@ -180,12 +206,16 @@ int main(int argc, char **argv) {
 
       for (int i = 0; i < warmup; ++i) {
         runtimeCall();
+        if (startedCall)
+          startedCall();
         mpiCall();
       }
       int64_t calls = std::max<int64_t>(1, batchBytes / bytes);
-      std::vector<double> runtimeSeconds, mpiSeconds;
+      std::vector<double> runtimeSeconds, startedSeconds, mpiSeconds;
       for (int i = 0; i < repetitions; ++i) {
         runtimeSeconds.push_back(timeBatch(runtimeCall, calls));
+        if (startedCall)
+          startedSeconds.push_back(timeBatch(startedCall, calls));
         mpiSeconds.push_back(timeBatch(mpiCall, calls));
       }
       if (rank != 0)
@@ -204,6 +234,11 @@ int main(int argc, char **argv) {
           {"tessel_busbw_gbps", size / runtimeTime * factor / 1e9},
           {"mpi_busbw_gbps", size / mpiTime * factor / 1e9},
       };
+      if (startedCall) {
+        double startedTime = median(startedSeconds);
+        line["tessel_started_us"] = startedTime * 1e6;
+        line["tessel_started_busbw_gbps"] = size / startedTime * factor / 1e9;
+      }
       fmt::print("{}\n", line.dump());
       std::fflush(stdout);
     }

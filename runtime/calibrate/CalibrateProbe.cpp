@@ -653,6 +653,8 @@ void describeMachine(int rank) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Timed as compiled programs run (driver/Main.cpp).
+  tessel_comm_choose_mpi_algorithms();
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

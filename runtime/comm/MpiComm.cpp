@@ -48,6 +48,7 @@ static tessel_status_t acquireMpi() {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
+    tessel_comm_choose_mpi_algorithms();
     if (int code = MPI_Init(nullptr, nullptr); code != MPI_SUCCESS)
       return checkMpi(code, "MPI_Init", "tessel_comm_create");
     state.runtimeInitialised = true;

@@ -11,15 +11,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/Agreement.h"
+#include "driver/Denormals.h"
 #include "driver/Generation.h"
 #include "driver/Inference.h"
 #include "driver/Metadata.h"
 #include "driver/Options.h"
 #include "driver/PipelineTrainer.h"
-#include "driver/Denormals.h"
 #include "driver/Threads.h"
 #include "driver/Trainer.h"
 #include "executor/Context.h"
+#include "tessel/runtime/comm.h"
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -130,6 +131,7 @@ int run(int argc, char **argv, int64_t rank, int64_t ranks) {
 } // namespace
 
 int main(int argc, char **argv) {
+  tessel_comm_choose_mpi_algorithms();
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

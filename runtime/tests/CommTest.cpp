@@ -19,8 +19,10 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -693,6 +695,27 @@ TEST(Comm, StartedCollectivesMayBeInFlightTogether) {
     EXPECT_TRUE(matches(largest, maxima));
     EXPECT_TRUE(matches(blocking, sums));
   });
+}
+
+TEST(Comm, ChoosesMpiAlgorithmsWithoutOverridingTheUser) {
+  // Open MPI's started all-reduce reduce-scatters and all-gathers (3)
+  // unless the user chose otherwise (here 2, the binomial tree).
+  const char *name = "OMPI_MCA_coll_libnbc_iallreduce_algorithm";
+  const char *set = std::getenv(name);
+  std::optional<std::string> before;
+  if (set)
+    before = set;
+  unsetenv(name);
+  tessel_comm_choose_mpi_algorithms();
+  ASSERT_NE(std::getenv(name), nullptr);
+  EXPECT_STREQ(std::getenv(name), "3");
+  setenv(name, "2", /*overwrite=*/1);
+  tessel_comm_choose_mpi_algorithms();
+  EXPECT_STREQ(std::getenv(name), "2");
+  if (before)
+    setenv(name, before->c_str(), /*overwrite=*/1);
+  else
+    unsetenv(name);
 }
 
 TEST(Comm, StartingChecksItsArguments) {

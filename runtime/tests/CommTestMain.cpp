@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/runtime/comm.h"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -42,6 +44,8 @@ private:
 } // namespace
 
 int main(int argc, char **argv) {
+  // The collectives run with the algorithms compiled programs use.
+  tessel_comm_choose_mpi_algorithms();
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;

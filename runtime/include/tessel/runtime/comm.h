@@ -81,6 +81,18 @@ tessel_status_t tessel_comm_create(int32_t num_axes,
                                    const int64_t *axis_sizes,
                                    tessel_comm_t **out_comm);
 
+/* Chooses the MPI collective algorithms the runtime's started collectives
+ * are fast with, through the MPI library's parameters in the environment
+ * (Open MPI's MCA variables; other libraries ignore them), leaving any the
+ * user has set, in the environment or with `mpirun --mca`. Only MPI_Init
+ * reads them: a program that initialises MPI itself calls this before
+ * MPI_Init; tessel_comm_create calls it when it initialises MPI. Today one:
+ * Open MPI's MPI_Iallreduce reduce-scatters and all-gathers (coll_libnbc_
+ * iallreduce_algorithm 3) instead of reducing to one rank and broadcasting
+ * back, which on fewer than 4 ranks or in place took twice the blocking
+ * call's time. */
+void tessel_comm_choose_mpi_algorithms(void);
+
 /* Frees the communicator and its sub-communicators. Collective over all
  * ranks (MPI_Comm_free). NULL is accepted and ignored. */
 tessel_status_t tessel_comm_destroy(tessel_comm_t *comm);
