@@ -181,74 +181,20 @@ static tessel_status_t chunkShapeOf(const TensorView &input, int32_t dim,
   return TESSEL_STATUS_OK;
 }
 
-/// MPI_Reduce_scatter_block, blocking, through the non-blocking call:
-/// Open MPI 4.1's blocking one reduces everything on one rank and scatters
-/// from there, and a single call (not back to back, as a step makes it)
-/// took four times as long. On two ranks over shared memory, after a
-/// barrier: 1 MiB of f32 in 511 us blocking, 125 us started and waited for;
-/// 4 MiB in 2427 and 596 us (and 1258 against 227 us for 1 MiB on four).
-static tessel_status_t reduceScatterBlock(const void *send, void *receive,
-                                          int count, MPI_Datatype type,
-                                          MPI_Op reduction, MPI_Comm comm,
-                                          const char *op) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  TESSEL_RETURN_IF_ERROR(
-      checkMpi(MPI_Ireduce_scatter_block(send, receive, count, type, reduction,
-                                         comm, &request),
-               "MPI_Ireduce_scatter_block", op));
-  return checkMpi(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait", op);
-}
-
 tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
                               int32_t dim, const TensorView &input,
                               const TensorView &output) {
-  const char *op = "tessel_comm_reduce_scatter";
-  Shape scattered;
-  TESSEL_RETURN_IF_ERROR(chunkShapeOf(input, dim, group, op, "dim", scattered));
-  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
-  MPI_Op mpiReduction = MPI_OP_NULL;
-  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
-  int64_t numElements = input.numElements();
-  int64_t chunkElements = output.numElements();
-  int count = 0;
-  TESSEL_RETURN_IF_ERROR(mpiCount(chunkElements, op, count));
-  if (count == 0 || reducedInAGroupOfOne(group, input, output))
-    return TESSEL_STATUS_OK;
-  bool mean = reduction == TESSEL_REDUCTION_MEAN;
-
-  // MPI_Reduce_scatter_block hands member p the p-th contiguous block, so
-  // the chunks along `dim` are laid out one after another first unless they
-  // already are.
-  DimView whole = viewAround(input.shape, dim);
-  const void *send = input.data;
-  ScratchBytes packed;
-  if (whole.outer != 1) {
-    packed.allocate(input.numBytes());
-    packChunks(input.data, whole, group.size, packed.data(),
-               input.elementBytes());
-    send = packed.data();
-  }
-
-  if (isHalfFloat(input.type)) {
-    // f32 data, then f32 sums of this member's chunk, in one scratch.
-    ScratchBytes scratch;
-    float *wide = scratch.allocateFloats(numElements + chunkElements);
-    float *reduced = wide + numElements;
-    widenHalfToFloat(send, numElements, input.type, wide);
-    TESSEL_RETURN_IF_ERROR(reduceScatterBlock(wide, reduced, count, MPI_FLOAT,
-                                              mpiReduction, group.comm, op));
-    if (mean)
-      divideSums(reduced, chunkElements, TESSEL_ELEMENT_TYPE_F32, group.size);
-    narrowFloatToHalf(reduced, chunkElements, input.type, output.data);
-    return TESSEL_STATUS_OK;
-  }
-
-  TESSEL_RETURN_IF_ERROR(reduceScatterBlock(send, output.data, count,
-                                            mpiDatatype(input.type),
-                                            mpiReduction, group.comm, op));
-  if (mean)
-    divideSums(output.data, chunkElements, input.type, group.size);
-  return TESSEL_STATUS_OK;
+  // Started and waited for at once: Open MPI 4.1's blocking
+  // MPI_Reduce_scatter_block reduces the whole tensor on one rank and
+  // scatters it from there, and a single call (as a step makes it, not back
+  // to back) took four times as long. On two ranks over shared memory,
+  // after a barrier: 1 MiB of f32 in 511 us blocking, 125 us started and
+  // waited for; 4 MiB in 2427 and 596 us; and on four, 1258 against 227 us
+  // for 1 MiB.
+  std::unique_ptr<PendingCollective> pending;
+  TESSEL_RETURN_IF_ERROR(
+      startReduceScatter(group, reduction, dim, input, output, pending));
+  return pending->wait();
 }
 
 PendingCollective::~PendingCollective() {
