@@ -370,7 +370,7 @@ void addRuntimeMemory(CostReport &report, func::FuncOp lowered,
     return t.kind == "input" && t.name == "images";
   });
   // The bf16 products of the machine the profile describes.
-  report.runtime = runtimeMemory(lowered, init, profile.bf16Products);
+  report.runtime = runtimeMemory(lowered, init, profile.bf16Kernels());
   report.driverBytes = measured.driverBytes;
   report.dataLoadBytes = readsImages ? measured.imageLoadBytes : 0;
   report.dataResidentBytes = readsImages ? measured.imageResidentBytes : 0;

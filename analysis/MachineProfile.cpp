@@ -460,6 +460,18 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
     }
     profile.bf16Products = *products;
   }
+  profile.bf16FilterGradients = profile.bf16Products;
+  if (machine->contains("bf16_filter_gradients")) {
+    std::optional<Bf16Products> gradients =
+        parseBf16Products(stringOr(*machine, "bf16_filter_gradients"));
+    if (!gradients) {
+      error = fmt::format("{}: machine: 'bf16_filter_gradients' must be "
+                          "\"widened\" or \"native\"",
+                          source);
+      return std::nullopt;
+    }
+    profile.bf16FilterGradients = *gradients;
+  }
 
   auto kernels = root.find("kernels");
   if (kernels == root.end() || !kernels->is_array() || kernels->empty()) {
@@ -683,6 +695,8 @@ std::string formatMachineProfile(const MachineProfile &profile) {
     root["machine"]["cache_bytes"] = profile.cacheBytes;
   root["machine"]["calibrated_at"] = profile.calibratedAt;
   root["machine"]["bf16_products"] = bf16ProductsName(profile.bf16Products);
+  root["machine"]["bf16_filter_gradients"] =
+      bf16ProductsName(profile.bf16FilterGradients);
   root["kernels"] = ordered_json::array();
   for (const KernelRates &rates : profile.kernels) {
     ordered_json entry = {{"ranks", rates.ranks}, {"threads", rates.threads}};

@@ -129,6 +129,17 @@ const char *bf16ProductsName(Bf16Products products);
 /// The Bf16Products that `name` says, or std::nullopt for any other name.
 std::optional<Bf16Products> parseBf16Products(const std::string &name);
 
+/// How the CPU runtime computes each kind of bf16 product: the filter
+/// gradients of convolutions (conv2d_backward_filter) apart, since on AMD's
+/// AVX512-BF16 they run widened where the others run on oneDNN's bf16
+/// kernels (tessel_kernels_bf16_filter_gradients_outrun_f32).
+struct Bf16Kernels {
+  /// einsum, conv2d and conv2d_backward_input.
+  Bf16Products products = Bf16Products::Widened;
+  /// conv2d_backward_filter.
+  Bf16Products filterGradients = Bf16Products::Widened;
+};
+
 struct MachineProfile {
   /// Where the profile came from: a path, or "built-in default".
   std::string source;
@@ -143,6 +154,13 @@ struct MachineProfile {
   /// The machine's bf16 products ("bf16_products"); a profile calibrated
   /// before it was recorded says widened, as every machine then computed.
   Bf16Products bf16Products = Bf16Products::Widened;
+  /// The machine's bf16 filter gradients ("bf16_filter_gradients"); a
+  /// profile calibrated before they were recorded apart ran them as its
+  /// other products.
+  Bf16Products bf16FilterGradients = Bf16Products::Widened;
+  Bf16Kernels bf16Kernels() const {
+    return {bf16Products, bf16FilterGradients};
+  }
   std::vector<KernelRates> kernels;
   std::vector<CollectiveFit> collectives;
   /// Whether the profile has a "memory" section (those below).

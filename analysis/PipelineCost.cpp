@@ -177,14 +177,14 @@ struct FunctionWorking {
 /// not state in host memory, as the unpipelined driver fills its data
 /// arguments; the pipelined driver stages only its `staged` ones (the
 /// data) and hands the others (activations, residuals, cotangents, sums,
-/// the learning rate) over as buffers. `products`: the machine's bf16
-/// products.
+/// the learning rate) over as buffers. `bf16`: how the machine computes
+/// bf16 products.
 FunctionWorking workingOf(func::FuncOp fused,
                           llvm::function_ref<bool(unsigned)> countedArgument,
                           llvm::function_ref<bool(unsigned)> countedResult,
                           llvm::function_ref<bool(unsigned)> staged,
-                          Bf16Products products) {
-  RuntimeMemory memory = runtimeMemory(fused, nullptr, products);
+                          Bf16Kernels bf16) {
+  RuntimeMemory memory = runtimeMemory(fused, nullptr, bf16);
   FunctionWorking working;
   working.buffersBySize = memory.heldBuffersBySize;
   working.constantBytes = memory.constantBytes;
@@ -476,7 +476,7 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
           return resultName(fusedForward, i).starts_with(residual);
         },
         [&](unsigned i) { return dataArgument(fusedForward, i); },
-        profile.bf16Products);
+        profile.bf16Kernels());
     FunctionWorking backwardWorking = workingOf(
         fusedBackward,
         [&](unsigned i) {
@@ -485,7 +485,7 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         },
         [](unsigned) { return false; },
         [&](unsigned i) { return dataArgument(fusedBackward, i); },
-        profile.bf16Products);
+        profile.bf16Kernels());
     // Apply's arguments are the parameters, state and sums, and the
     // learning rate, none of them staged.
     FunctionWorking applyWorking = workingOf(
@@ -494,7 +494,7 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
           return argumentName(fusedApply, i) != "learning_rate";
         },
         [](unsigned) { return false; }, [](unsigned) { return false; },
-        profile.bf16Products);
+        profile.bf16Kernels());
     stage.forwardWorkingBytes = forwardWorking.totalBytes();
     stage.backwardWorkingBytes = backwardWorking.totalBytes();
     stage.applyWorkingBytes = applyWorking.totalBytes();

@@ -109,16 +109,17 @@ static bool keepsItsBytes(ConstantOp constant) {
 /// computes, which oneDNN 2.6 has no fast kernels for; a bf16 tensor of
 /// the ops with no bf16 kernel (one_hot, the fused softmax cross-entropy,
 /// cumsum), of a reduction or a pooling (oneDNN's bf16 ones are slower),
-/// and of an einsum or convolution where `products` says so (their bf16
+/// and of an einsum or convolution where `bf16` says so (their bf16
 /// kernels are slower than the f32 ones on a CPU without AMX, other than
-/// AMD's).
-static bool runsWidened(Operation *op, Type element, Bf16Products products) {
+/// AMD's; a filter gradient's on every CPU without AMX).
+static bool runsWidened(Operation *op, Type element, Bf16Kernels bf16) {
   if (element.isBF16())
     return isa<OneHotOp, SoftmaxCrossEntropyOp, CumsumOp, ReduceOp, PoolOp,
                PoolBackwardOp>(op) ||
-           (products == Bf16Products::Widened &&
-            isa<EinsumOp, Conv2DOp, Conv2DBackwardInputOp,
-                Conv2DBackwardFilterOp>(op));
+           (bf16.products == Bf16Products::Widened &&
+            isa<EinsumOp, Conv2DOp, Conv2DBackwardInputOp>(op)) ||
+           (bf16.filterGradients == Bf16Products::Widened &&
+            isa<Conv2DBackwardFilterOp>(op));
   if (!element.isF16())
     return false;
   return isa<EinsumOp, ReduceOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,
@@ -130,16 +131,15 @@ static bool runsWidened(Operation *op, Type element, Bf16Products products) {
 /// The element type `value` has in `op`'s kernel: f32 where the runtime
 /// widens it.
 static int64_t kernelElementBytes(Operation *op, NamedTensorType type,
-                                  Bf16Products products) {
-  return runsWidened(op, type.getElementType(), products) ? 4
-                                                          : elementBytes(type);
+                                  Bf16Kernels bf16) {
+  return runsWidened(op, type.getElementType(), bf16) ? 4 : elementBytes(type);
 }
 
 /// The bytes of `value` in the type `op`'s kernel computes in.
-static int64_t kernelBytes(Operation *op, Value value, Bf16Products products) {
+static int64_t kernelBytes(Operation *op, Value value, Bf16Kernels bf16) {
   auto type = dyn_cast<NamedTensorType>(value.getType());
   return type ? saturatingMul(type.getNumElements(),
-                              kernelElementBytes(op, type, products))
+                              kernelElementBytes(op, type, bf16))
               : 0;
 }
 
@@ -181,7 +181,7 @@ static SmallVector<StringRef> dimsOf(NamedTensorType from, NamedTensorType with,
 /// is permuted into a dense copy. (oneDNN's brgemm, reading a transposed
 /// operand in place, keeps blocks of it in a scratchpad of well under a
 /// MiB, which is not counted.)
-static int64_t einsumCopiedBytes(EinsumOp einsum, Bf16Products products) {
+static int64_t einsumCopiedBytes(EinsumOp einsum, Bf16Kernels bf16) {
   Operation *op = einsum;
   auto lhs = cast<NamedTensorType>(einsum.getInputs()[0].getType());
   auto rhs = cast<NamedTensorType>(einsum.getInputs()[1].getType());
@@ -198,13 +198,11 @@ static int64_t einsumCopiedBytes(EinsumOp einsum, Bf16Products products) {
       k.push_back(dim);
   int64_t bytes = 0;
   if (!isOneRun(lhs, m) || !isOneRun(lhs, k))
-    bytes =
-        saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[0], products));
+    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[0], bf16));
   if (!isOneRun(rhs, k) || !isOneRun(rhs, n))
-    bytes =
-        saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[1], products));
+    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getInputs()[1], bf16));
   if (!isOneRun(result, m) || !isOneRun(result, n))
-    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getResult(), products));
+    bytes = saturatingAdd(bytes, kernelBytes(op, einsum.getResult(), bf16));
   return bytes;
 }
 
@@ -213,15 +211,15 @@ static int64_t einsumCopiedBytes(EinsumOp einsum, Bf16Products products) {
 /// einsum of two operands what einsumCopiedBytes says; any other einsum and
 /// the collectives that pack their chunks every operand and the result
 /// once, at most.
-static int64_t kernelScratchBytes(Operation *op, Bf16Products products) {
+static int64_t kernelScratchBytes(Operation *op, Bf16Kernels bf16) {
   if (auto einsum = dyn_cast<EinsumOp>(op);
       einsum && einsum.getInputs().size() == 2)
-    return einsumCopiedBytes(einsum, products);
+    return einsumCopiedBytes(einsum, bf16);
   if (!isa<EinsumOp, AllGatherOp, ReduceScatterOp, AllToAllOp>(op))
     return 0;
   int64_t bytes = 0;
   for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    bytes = saturatingAdd(bytes, kernelBytes(op, value, products));
+    bytes = saturatingAdd(bytes, kernelBytes(op, value, bf16));
   return bytes;
 }
 
@@ -230,10 +228,10 @@ static int64_t kernelScratchBytes(Operation *op, Bf16Products products) {
 /// tensors, as the runtime's per-position buffers grow
 /// (RuntimeMemory::widenedCopyBytes).
 static void growWidenedCopies(Operation *op, SmallVectorImpl<int64_t> &slots,
-                              Bf16Products products) {
+                              Bf16Kernels bf16) {
   auto grow = [&](size_t slot, Value value) {
     auto type = dyn_cast<NamedTensorType>(value.getType());
-    if (!type || !runsWidened(op, type.getElementType(), products))
+    if (!type || !runsWidened(op, type.getElementType(), bf16))
       return;
     if (slots.size() <= slot)
       slots.resize(slot + 1, 0);
@@ -310,8 +308,7 @@ static int64_t collectiveTemporaryBytes(Operation *op) {
 /// tessel.constant ops and its largest kernel scratch to `memory`.
 static void replay(func::FuncOp func, BufferLedger &ledger,
                    RuntimeMemory &memory,
-                   SmallVectorImpl<int64_t> &widenedSlots,
-                   Bf16Products products) {
+                   SmallVectorImpl<int64_t> &widenedSlots, Bf16Kernels bf16) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<NamedTensorType>(value.getType());
     return type ? runtimeBufferBytes(type) : 0;
@@ -364,8 +361,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
         temporariesUntil[lifetimes.waitBefore.lookup(&op)].push_back(bytes);
       }
     memory.scratchBytes =
-        std::max(memory.scratchBytes, kernelScratchBytes(&op, products));
-    growWidenedCopies(&op, widenedSlots, products);
+        std::max(memory.scratchBytes, kernelScratchBytes(&op, bf16));
+    growWidenedCopies(&op, widenedSlots, bf16);
     // A rename or reshape of a dying operand keeps its buffer.
     bool keepsOperandsBuffer = lifetimes.reusesOperand.count(&op) != 0;
     for (Value result : op.getResults())
@@ -396,12 +393,12 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
 }
 
 RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init,
-                            Bf16Products products) {
+                            Bf16Kernels bf16) {
   RuntimeMemory memory;
   BufferLedger ledger;
   SmallVector<int64_t> widenedSlots;
   if (init)
-    replay(init, ledger, memory, widenedSlots, products);
+    replay(init, ledger, memory, widenedSlots, bf16);
   // A declaration has no arguments to hold (and replay adds nothing).
   ArrayRef<BlockArgument> arguments;
   if (!perRank.isExternal())
@@ -420,7 +417,7 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init,
     if (!init || !isState)
       ledger.allocate(bytes);
   }
-  replay(perRank, ledger, memory, widenedSlots, products);
+  replay(perRank, ledger, memory, widenedSlots, bf16);
   for (int64_t bytes : widenedSlots)
     memory.widenedCopyBytes = saturatingAdd(memory.widenedCopyBytes, bytes);
   memory.livePeakBytes = ledger.peak();

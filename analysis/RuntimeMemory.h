@@ -83,12 +83,12 @@ int64_t runtimeBufferBytes(mlir::tessel::NamedTensorType type);
 /// With `init`, the function that makes the state first: its results stay
 /// alive as the arguments of `perRank` that are parameters, optimizer state
 /// or buffers, and its buffers count for the cache too.
-/// A declaration (no body) holds and allocates nothing. `products`: how
-/// the machine computes bf16 einsums and convolutions (widened ones hold
-/// f32 copies of their tensors).
+/// A declaration (no body) holds and allocates nothing. `bf16`: how the
+/// machine computes bf16 einsums and convolutions (widened ones hold f32
+/// copies of their tensors).
 RuntimeMemory runtimeMemory(mlir::func::FuncOp perRank,
                             mlir::func::FuncOp init = nullptr,
-                            Bf16Products products = Bf16Products::Widened);
+                            Bf16Kernels bf16 = {});
 
 } // namespace tessel::analysis
 

@@ -316,7 +316,7 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   llvm::DenseMap<Operation *, double> coldFractions;
   if (profile.hasColdKernels() && !partitioned.isExternal()) {
     int64_t share = profile.cacheBytes / std::max<int64_t>(1, report.numRanks);
-    if (runtimeMemory(partitioned, nullptr, profile.bf16Products).heldBytes >
+    if (runtimeMemory(partitioned, nullptr, profile.bf16Kernels()).heldBytes >
         share)
       coldFractions = coldByteFractions(partitioned, mesh, share);
   }
@@ -346,6 +346,21 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       touched = saturatingAdd(touched, localBytes(mesh, value));
     std::string elementType = kernelElementTypeOf(op);
+    // A bf16 filter gradient that runs on the f32 kernel where the other
+    // products, which the profile's bf16 convolutions timed, run on bf16
+    // ones: the f32 kernel, and its tensors' conversions, each moving half
+    // the bytes of an f32 add's element (2 + 4 against 4 + 4 + 4).
+    int64_t convertedElements = 0;
+    if (elementType == "bf16" && isa<Conv2DBackwardFilterOp>(op) &&
+        profile.bf16FilterGradients == Bf16Products::Widened &&
+        profile.bf16Products == Bf16Products::Native) {
+      elementType = "f32";
+      for (Value value :
+           llvm::concat<Value>(op->getOperands(), op->getResults()))
+        if (auto type = dyn_cast<NamedTensorType>(value.getType()))
+          convertedElements =
+              saturatingAdd(convertedElements, localElements(mesh, type));
+    }
     double seconds = profile.kernelSeconds(opClass, work, report.numRanks,
                                            /*cold=*/false, elementType);
     double cold = coldFractions.lookup(op);
@@ -353,6 +368,9 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
       seconds += cold * (profile.kernelSeconds(opClass, work, report.numRanks,
                                                /*cold=*/true, elementType) -
                          seconds);
+    if (convertedElements > 0)
+      seconds += profile.kernelSeconds("elementwise", convertedElements / 2,
+                                       report.numRanks);
     kernelSeconds[op] = seconds;
     step.classSeconds[opClass] += seconds;
     step.computeSeconds += seconds;

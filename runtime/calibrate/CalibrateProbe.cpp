@@ -636,6 +636,15 @@ const char *bf16Products(const tessel::runtime::Backend &backend) {
   return native ? "native" : "widened";
 }
 
+/// How the backend computes bf16 convolutions' filter gradients: as the
+/// other products on a GPU, on the CPU widened unless its bf16 kernel is
+/// the faster (executor/WidenedOps.h).
+const char *bf16FilterGradients(const tessel::runtime::Backend &backend) {
+  bool native = backend.name() != std::string("cpu") ||
+                !tessel::runtime::bf16FilterGradientsWidened();
+  return native ? "native" : "widened";
+}
+
 void describeMachine(int rank) {
   tessel::calibrate::MachineFacts facts = tessel::calibrate::machineFacts();
   const tessel::runtime::Backend &backend = tessel::runtime::activeBackend();
@@ -647,6 +656,7 @@ void describeMachine(int rank) {
                {"backend", backend.name()},
                {"devices", backend.deviceCount()},
                {"bf16_products", bf16Products(backend)},
+               {"bf16_filter_gradients", bf16FilterGradients(backend)},
                {"measured_at", facts.measuredAt}});
 }
 

@@ -82,6 +82,14 @@ bool kernelsBf16ProductsOutrunF32() {
 #endif
 }
 
+bool kernelsBf16FilterGradientsOutrunF32() {
+#ifdef TESSEL_RUNTIME_HAS_KERNELS
+  return tessel_kernels_bf16_filter_gradients_outrun_f32() != 0;
+#else
+  return false;
+#endif
+}
+
 #ifdef TESSEL_RUNTIME_HAS_KERNELS
 
 tessel_element_type_t kernelType(const TensorType &type) {

@@ -55,8 +55,12 @@ groupDims(const std::vector<std::string> &dims,
 bool kernelsComputeBf16();
 
 /// Whether the oneDNN kernels' bf16 matmuls and convolutions outrun their
-/// f32 ones on this CPU (AMX).
+/// f32 ones on this CPU (AMX, AMD's AVX512-BF16).
 bool kernelsBf16ProductsOutrunF32();
+
+/// Whether the oneDNN kernels' bf16 convolution filter gradient outruns
+/// the f32 one on this CPU (AMX).
+bool kernelsBf16FilterGradientsOutrunF32();
 
 /// Whether all the tensors have one element type and it is one the oneDNN
 /// kernels compute in here (f32; bf16 where kernelsComputeBf16()).

@@ -71,13 +71,23 @@ const std::set<std::string, std::less<>> kWidenedBf16Ops = {
 };
 
 /// The ops that compute sums of products, whose bf16 kernels in oneDNN
-/// are slower than their f32 ones on a CPU without AMX.
+/// are slower than their f32 ones on a CPU without AMX but AMD's; the
+/// filter gradient's is slower there too (bf16FilterGradientsWidened).
 const std::set<std::string, std::less<>> kBf16ProductOps = {
     "tessel.einsum",
     "tessel.conv2d",
     "tessel.conv2d_backward_input",
-    "tessel.conv2d_backward_filter",
 };
+constexpr const char *kFilterGradientOp = "tessel.conv2d_backward_filter";
+
+/// TESSEL_NATIVE_BF16_PRODUCTS: 1 (the bf16 kernels), 0 (the f32 ones) or,
+/// unset or empty, nothing said.
+std::optional<bool> nativeBf16ProductsSaid() {
+  const char *native = std::getenv("TESSEL_NATIVE_BF16_PRODUCTS");
+  if (!native || !*native)
+    return std::nullopt;
+  return std::strcmp(native, "0") != 0;
+}
 
 /// Room for `elements` f32 copies of a call's f16 or bf16 tensor in slot
 /// `slot`, kept on the thread for its next call (the ops of a step run one
@@ -97,10 +107,18 @@ float *scratch(size_t slot, int64_t elements) {
 
 bool bf16ProductsWidened() {
   static const bool widened = [] {
-    const char *native = std::getenv("TESSEL_NATIVE_BF16_PRODUCTS");
-    if (native && *native)
-      return std::strcmp(native, "0") == 0;
+    if (std::optional<bool> native = nativeBf16ProductsSaid())
+      return !*native;
     return !kernelsBf16ProductsOutrunF32();
+  }();
+  return widened;
+}
+
+bool bf16FilterGradientsWidened() {
+  static const bool widened = [] {
+    if (std::optional<bool> native = nativeBf16ProductsSaid())
+      return !*native;
+    return !kernelsBf16FilterGradientsOutrunF32();
   }();
   return widened;
 }
@@ -124,10 +142,12 @@ void narrowTensor(ref::ElementType type, const float *from, uint16_t *to,
 std::optional<Kernel> buildWidened(const OpDescriptor &desc,
                                    KernelBuilder build) {
   auto narrowType = [&](const TensorType &type) {
-    return (type.type == ref::ElementType::F16 && kWidenedF16Ops.count(desc.op)) ||
+    return (type.type == ref::ElementType::F16 &&
+            kWidenedF16Ops.count(desc.op)) ||
            (type.type == ref::ElementType::BF16 &&
             (kWidenedBf16Ops.count(desc.op) ||
-             (kBf16ProductOps.count(desc.op) && bf16ProductsWidened())));
+             (kBf16ProductOps.count(desc.op) && bf16ProductsWidened()) ||
+             (desc.op == kFilterGradientOp && bf16FilterGradientsWidened())));
   };
   if (std::none_of(desc.operands.begin(), desc.operands.end(), narrowType) &&
       !narrowType(desc.result))

@@ -45,6 +45,13 @@ namespace tessel::runtime {
 /// CPU.
 bool bf16ProductsWidened();
 
+/// Whether bf16 convolutions' filter gradients (conv2d_backward_filter) run
+/// on their f32 kernel between conversions: where the other products do,
+/// and where the bf16 one is slower although they are not (kernels.h,
+/// tessel_kernels_bf16_filter_gradients_outrun_f32).
+/// TESSEL_NATIVE_BF16_PRODUCTS decides this one too where it is set.
+bool bf16FilterGradientsWidened();
+
 /// to[k] = the f32 value of from[k], a bf16 or f16 (`type`) element, for
 /// k < count; large tensors split across the threads (ParallelChunks.h).
 void widenTensor(ref::ElementType type, const uint16_t *from, float *to,

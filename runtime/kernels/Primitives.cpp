@@ -255,3 +255,12 @@ int tessel_kernels_bf16_products_outrun_f32(void) {
   }();
   return outrun ? 1 : 0;
 }
+
+int tessel_kernels_bf16_filter_gradients_outrun_f32(void) {
+  static const bool outrun = [] {
+    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    auto amx = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_amx);
+    return (isa & amx) == amx;
+  }();
+  return outrun ? 1 : 0;
+}

@@ -72,6 +72,8 @@ def check(profile, ranks, classes, narrow=False, class_order=False):
         fail(f"machine must say where it was measured and its cores: {machine}")
     if narrow and machine.get("bf16_products") not in ("widened", "native"):
         fail(f"machine must say how its bf16 products run: {machine}")
+    if narrow and machine.get("bf16_filter_gradients") not in ("widened", "native"):
+        fail(f"machine must say how its bf16 filter gradients run: {machine}")
     measured = sorted(entry["ranks"] for entry in profile["kernels"])
     if measured != ranks:
         fail(f"kernels measured on {measured} ranks, expected {ranks}")

@@ -188,18 +188,25 @@ std::optional<ProbedMachine> probedMachine(const std::vector<ProbeRun> &runs,
   machine.measuredAt = facts.text("measured_at");
   if (facts.failed())
     return std::nullopt;
-  if (line->value.contains("bf16_products")) {
+  // "bf16_products", then "bf16_filter_gradients", which says the same
+  // where a probe of before it was recorded apart leaves it out.
+  for (auto [key, kind] :
+       {std::pair{"bf16_products", &machine.bf16Products},
+        std::pair{"bf16_filter_gradients", &machine.bf16FilterGradients}}) {
+    if (kind == &machine.bf16FilterGradients)
+      *kind = machine.bf16Products;
+    if (!line->value.contains(key))
+      continue;
     std::optional<analysis::Bf16Products> products =
-        analysis::parseBf16Products(facts.text("bf16_products"));
+        analysis::parseBf16Products(facts.text(key));
     if (facts.failed())
       return std::nullopt;
     if (!products) {
-      error = fmt::format("{}: \"bf16_products\" must be \"widened\" or "
-                          "\"native\"",
-                          machine.where);
+      error = fmt::format("{}: \"{}\" must be \"widened\" or \"native\"",
+                          machine.where, key);
       return std::nullopt;
     }
-    machine.bf16Products = *products;
+    *kind = *products;
   }
   if (machine.backend != "cpu" && machine.backend != "cuda") {
     error = fmt::format("{}: unknown backend \"{}\"", machine.where,
@@ -229,6 +236,7 @@ assembleProfile(const std::vector<ProbeRun> &runs,
   profile.cacheBytes = machine->cacheBytes;
   profile.calibratedAt = machine->measuredAt;
   profile.bf16Products = machine->bf16Products;
+  profile.bf16FilterGradients = machine->bf16FilterGradients;
   profile.description = description.empty()
                             ? fmt::format("measured on {}", machine->host)
                             : description;

@@ -64,6 +64,10 @@ struct ProbedMachine {
   /// nothing, and its machine computed them widened.
   ::tessel::analysis::Bf16Products bf16Products =
       ::tessel::analysis::Bf16Products::Widened;
+  /// "widened" or "native"; a probe of before it was recorded apart
+  /// computed them as its other products.
+  ::tessel::analysis::Bf16Products bf16FilterGradients =
+      ::tessel::analysis::Bf16Products::Widened;
   /// Where the line was read.
   std::string where;
 

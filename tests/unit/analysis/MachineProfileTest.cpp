@@ -521,3 +521,32 @@ TEST(MachineProfile, Bf16ProductsAreReadAndWritten) {
   EXPECT_EQ(error, "p.json: machine: 'bf16_products' must be \"widened\" "
                    "or \"native\"");
 }
+
+TEST(MachineProfile, Bf16FilterGradientsAreReadAndWrittenApart) {
+  // AMD's AVX512-BF16: products native, filter gradients widened.
+  MachineProfile profile = madeUpProfile();
+  profile.bf16Products = Bf16Products::Native;
+  profile.bf16FilterGradients = Bf16Products::Widened;
+  std::string error;
+  std::string text = formatMachineProfile(profile);
+  std::optional<MachineProfile> read =
+      parseMachineProfile(text, "amd.json", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->bf16Products, Bf16Products::Native);
+  EXPECT_EQ(read->bf16FilterGradients, Bf16Products::Widened);
+  // A profile calibrated before they were recorded apart ran them as its
+  // other products.
+  const std::string recorded = ",\n    \"bf16_filter_gradients\": \"widened\"";
+  size_t at = text.find(recorded);
+  ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
+  std::optional<MachineProfile> older = parseMachineProfile(
+      std::string(text).erase(at, recorded.size()), "older.json", error);
+  ASSERT_TRUE(older) << error;
+  EXPECT_EQ(older->bf16FilterGradients, Bf16Products::Native);
+  std::string wrong = text;
+  wrong.replace(at, recorded.size(),
+                ",\n    \"bf16_filter_gradients\": \"fast\"");
+  EXPECT_FALSE(parseMachineProfile(wrong, "p.json", error));
+  EXPECT_EQ(error, "p.json: machine: 'bf16_filter_gradients' must be "
+                   "\"widened\" or \"native\"");
+}

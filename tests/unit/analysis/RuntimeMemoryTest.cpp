@@ -27,14 +27,12 @@ protected:
     context.loadDialect<TesselDialect, func::FuncDialect>();
   }
 
-  RuntimeMemory
-  measure(const char *source,
-          ::tessel::analysis::Bf16Products products =
-              ::tessel::analysis::Bf16Products::Widened) {
+  RuntimeMemory measure(const char *source,
+                        ::tessel::analysis::Bf16Kernels bf16 = {}) {
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     auto func = *module->getOps<func::FuncOp>().begin();
-    return ::tessel::analysis::runtimeMemory(func, nullptr, products);
+    return ::tessel::analysis::runtimeMemory(func, nullptr, bf16);
   }
 
   MLIRContext context;
@@ -406,7 +404,8 @@ TEST_F(RuntimeMemoryTest, NarrowOpsOnF32KernelsKeepF32Copies) {
 // operands in bf16; the sum is widened all the same.
 TEST_F(RuntimeMemoryTest, NativeBf16ProductsKeepNoF32Copies) {
   RuntimeMemory memory =
-      measure(kWidened, ::tessel::analysis::Bf16Products::Native);
+      measure(kWidened, {::tessel::analysis::Bf16Products::Native,
+                         ::tessel::analysis::Bf16Products::Native});
   EXPECT_EQ(memory.widenedCopyBytes, 2048 + 8);
   EXPECT_EQ(memory.scratchBytes, 8 * 2);
 }

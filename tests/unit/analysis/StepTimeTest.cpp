@@ -433,6 +433,46 @@ module attributes {tessel.mesh = #tessel.mesh<[model:4]>} {
   EXPECT_NEAR(time.classSeconds["convolution"], 8 * local * 1e-8, 1e-12);
 }
 
+TEST_F(StepTimeTest, ABf16FilterGradientWidenedIsTimedAtTheF32Rate) {
+  // A bf16 convolution and its filter gradient, 16 channels in and out (one
+  // block, so the work is the FLOPs), on a profile whose bf16 convolutions
+  // take a tenth of the f32 time (1e-9 against 1e-8 s a unit of work).
+  func::FuncOp step = parse(R"mlir(
+!x = !tessel.tensor<[b:1, c:16, h:4, w:4], bf16>
+!k = !tessel.tensor<[c:16, f:16, kh:1, kw:1], bf16>
+!y = !tessel.tensor<[b:1, f:16, h:4, w:4], bf16>
+func.func @train_step(%x: !x, %k: !k, %dy: !y) -> (!y, !k) {
+  %y = tessel.conv2d %x, %k {input_channel = "c", output_channel = "f",
+      spatial = ["h", "w"], kernel = ["kh", "kw"]} : !x, !k -> !y
+  %dk = tessel.conv2d_backward_filter %x, %dy {input_channel = "c",
+      output_channel = "f", spatial = ["h", "w"], kernel = ["kh", "kw"]}
+      : !x, !y -> !k
+  return %y, %dk : !y, !k
+}
+)mlir");
+  int64_t flops = 2 * 16 * 16 * 16; // 8192 each
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].narrowClasses["bf16"]["convolution"] = {{100, 1e-7},
+                                                             {1000000, 1e-3}};
+  // Both on the bf16 kernels: a tenth of the f32 time each.
+  profile.bf16Products = Bf16Products::Native;
+  profile.bf16FilterGradients = Bf16Products::Native;
+  StepTime native = predictStepTime(step, step, CostReport(), profile);
+  EXPECT_NEAR(native.classSeconds["convolution"], 2 * flops * 1e-9, 1e-15);
+  // The filter gradient widened (AMD's AVX512-BF16): the f32 kernel's
+  // 8192e-8 s, and its 256 + 256 + 256 elements converted, each at half an
+  // element-wise op's 1e-8 s.
+  profile.bf16FilterGradients = Bf16Products::Widened;
+  StepTime widened = predictStepTime(step, step, CostReport(), profile);
+  EXPECT_NEAR(widened.classSeconds["convolution"],
+              flops * 1e-9 + flops * 1e-8 + 384 * 1e-8, 1e-15);
+  // Every product widened (Intel's without AMX): the profile's bf16
+  // points timed them so, conversions and all.
+  profile.bf16Products = Bf16Products::Widened;
+  StepTime allWidened = predictStepTime(step, step, CostReport(), profile);
+  EXPECT_NEAR(allWidened.classSeconds["convolution"], 2 * flops * 1e-9, 1e-15);
+}
+
 TEST_F(StepTimeTest, GroupedConvolutionsFillBlocksPerGroup) {
   // 32 output channels in 16 groups of 2 fill 16 blocks (256 computed,
   // 8 times the FLOPs); depthwise, 32 groups of 1, the blocks run across

@@ -46,6 +46,17 @@ int tessel_kernels_compute_bf16(void);
  * kind of machine computes alike. */
 int tessel_kernels_bf16_products_outrun_f32(void);
 
+/* 1 when the bf16 convolution's filter gradient outruns the f32 one on
+ * this CPU, else 0: with AMX only. On AMD's AVX512-BF16, where the other
+ * bf16 products outrun f32, oneDNN 2.6's bf16 backward-weights kernel does
+ * not: the CNN example's filter gradients took 58 us a call in bf16
+ * against 22 on the f32 kernel between conversions (2 ranks, `model:2`
+ * over f2), the ResNet example's 100 to 157 against 70 to 78 (one rank),
+ * where its forward convolution and input gradient were the faster in
+ * bf16. Like tessel_kernels_bf16_products_outrun_f32, it depends on the
+ * CPU alone. */
+int tessel_kernels_bf16_filter_gradients_outrun_f32(void);
+
 /* result = einsum(lhs, rhs), the contraction of two tensors.
  *
  * Each dim of each tensor carries a label, an arbitrary integer given in
