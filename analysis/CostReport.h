@@ -135,18 +135,19 @@ struct StepTime;
 
 /// Renders the report as aligned text tables; with `step`, the function's
 /// predicted time on a rank last (tessel search's prediction, on the
-/// profile named `profile`).
+/// profile named `profile`), and its `sites` costliest call sites.
 std::string formatText(const CostReport &report, const StepTime *step = nullptr,
-                       const std::string &profile = "");
+                       const std::string &profile = "", int64_t sites = 0);
 
 /// Renders the report as JSON: `tensors[]` (name, kind, dims, global_shape,
 /// layout, local_shape, bytes_per_rank), `collectives[]` (kind, axes,
 /// bytes_per_rank) and `totals`; with `step`, `step_time` (step_seconds,
 /// compute_seconds, comm_seconds, hidden_comm_seconds, kernel_seconds by
 /// class, runtime_ops, runtime_op_seconds, profile), as tessel search's
-/// JSON names them.
+/// JSON names them, and with `sites` above 0 its costliest call sites
+/// (`sites[]`: op, location, seconds per step).
 std::string formatJson(const CostReport &report, const StepTime *step = nullptr,
-                       const std::string &profile = "");
+                       const std::string &profile = "", int64_t sites = 0);
 
 } // namespace tessel::analysis
 

@@ -107,11 +107,34 @@ std::string predictedStepText(const ::tessel::analysis::StepTime &step,
   return out;
 }
 
+/// The first `count` of the step's call sites (costliest first).
+std::vector<::tessel::analysis::SiteTime>
+costliestSites(const ::tessel::analysis::StepTime &step, int64_t count) {
+  size_t listed = std::min<size_t>(step.sites.size(), count);
+  return {step.sites.begin(), step.sites.begin() + listed};
+}
+
+/// The step's costliest call sites, as the compiled program's --profile
+/// lists the measured ones: time per step and share of the step.
+std::string predictedSitesText(const ::tessel::analysis::StepTime &step,
+                               int64_t count) {
+  std::string out = "  costliest call sites (element-wise ops unfused, "
+                    "collectives whole, hidden or not):\n";
+  out += fmt::format("  {:>9} {:>6}  {}\n", "ms/step", "%", "op");
+  double total = step.totalSeconds();
+  for (const ::tessel::analysis::SiteTime &site : costliestSites(step, count))
+    out += fmt::format("  {:9.3f} {:6.1f}  {} at {}\n", site.seconds * 1e3,
+                       total > 0 ? 100 * site.seconds / total : 0.0, site.op,
+                       site.location);
+  return out;
+}
+
 } // namespace
 
 std::string tessel::analysis::formatText(const CostReport &report,
                                          const StepTime *step,
-                                         const std::string &profile) {
+                                         const std::string &profile,
+                                         int64_t sites) {
   std::vector<std::string> axes;
   for (size_t i = 0; i < report.meshAxes.size(); ++i)
     axes.push_back(
@@ -184,12 +207,15 @@ std::string tessel::analysis::formatText(const CostReport &report,
                          : std::to_string(report.flopsPerRank));
   if (step)
     out += predictedStepText(*step, profile);
+  if (step && sites > 0)
+    out += predictedSitesText(*step, sites);
   return out;
 }
 
 std::string tessel::analysis::formatJson(const CostReport &report,
                                          const StepTime *step,
-                                         const std::string &profile) {
+                                         const std::string &profile,
+                                         int64_t sites) {
   nlohmann::ordered_json json;
   json["function"] = report.function;
   nlohmann::ordered_json mesh = nlohmann::ordered_json::object();
@@ -252,6 +278,14 @@ std::string tessel::analysis::formatJson(const CostReport &report,
                          {"kernel_seconds", kernels},
                          {"runtime_ops", step->runtimeOps},
                          {"runtime_op_seconds", step->runtimeOpSeconds}};
+    if (sites > 0) {
+      nlohmann::ordered_json listed = nlohmann::ordered_json::array();
+      for (const SiteTime &site : costliestSites(*step, sites))
+        listed.push_back({{"op", site.op},
+                          {"location", site.location},
+                          {"seconds", site.seconds}});
+      json["step_time"]["sites"] = listed;
+    }
   }
   return dumpJson(json);
 }

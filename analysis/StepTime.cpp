@@ -5,6 +5,7 @@
 #include "analysis/RuntimeMemory.h"
 
 #include "dialect/MeshConversion.h"
+#include "dialect/SourceLocations.h"
 #include "dialect/StartedCollectives.h"
 #include "layouts/CheckedArithmetic.h"
 #include "layouts/Sharding.h"
@@ -320,6 +321,12 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
         share)
       coldFractions = coldByteFractions(partitioned, mesh, share);
   }
+  // The call sites, kernels in program order, then collectives.
+  std::vector<SiteTime> sites;
+  auto addToSite = [&](Operation *op, double seconds) {
+    sites.push_back({op->getName().getStringRef().str(),
+                     describeLocation(op->getLoc()), seconds});
+  };
   for (auto [op, flops] : flopsPerOp(partitioned)) {
     std::string opClass = kernelClassOf(op);
     if (opClass.empty() || lifetimes.reusesOperand.count(op))
@@ -374,6 +381,7 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     kernelSeconds[op] = seconds;
     step.classSeconds[opClass] += seconds;
     step.computeSeconds += seconds;
+    addToSite(op, seconds);
   }
   auto collectiveSeconds = [&](const CollectiveCost &collective) {
     int64_t group = 1;
@@ -393,6 +401,14 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   };
   for (const CollectiveCost &collective : report.collectives)
     step.commSeconds += collectiveSeconds(collective);
+  if (!partitioned.isExternal())
+    for (const auto &[op, collective] : collectivesPerOp(partitioned))
+      addToSite(op, collectiveSeconds(collective));
+  std::stable_sort(sites.begin(), sites.end(),
+                   [](const SiteTime &a, const SiteTime &b) {
+                     return a.seconds > b.seconds;
+                   });
+  step.sites = std::move(sites);
   // The per-op cost is spread over the ops that compute: the lowered
   // program's calls are those ops, fused. With more ranks than cores
   // nothing is hidden: a started collective moves only while its peers

@@ -25,8 +25,22 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tessel::analysis {
+
+/// One call site's predicted time in a step, as the runtime's `--profile`
+/// lists the measured ones: an op of the partitioned step, named with its
+/// source location (dialect/SourceLocations.h), which several sites may
+/// share (a weight's einsum forward and for its gradient). Element-wise
+/// ops are the unfused ones, which the compiled program runs inside
+/// `tessel.fused` ops; a collective's seconds are its whole time, hidden
+/// or not.
+struct SiteTime {
+  std::string op;
+  std::string location;
+  double seconds = 0;
+};
 
 struct StepTime {
   /// The kernels' seconds and the per-op seconds around them.
@@ -40,6 +54,8 @@ struct StepTime {
   /// on them outside their kernels: part of computeSeconds.
   int64_t runtimeOps = 0;
   double runtimeOpSeconds = 0;
+  /// The kernels' and collectives' call sites, costliest first.
+  std::vector<SiteTime> sites;
 
   double totalSeconds() const {
     return computeSeconds + commSeconds - hiddenSeconds;

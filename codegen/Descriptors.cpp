@@ -5,6 +5,7 @@
 #include "passes/Pipelining.h"
 
 #include "dialect/MeshConversion.h"
+#include "dialect/SourceLocations.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -24,22 +25,6 @@ std::string elementTypeName(Type type) {
   llvm::raw_string_ostream os(name);
   type.print(os);
   return name;
-}
-
-/// Spells a location as file:line:col, the first one a fused or named
-/// location holds.
-std::string describeLocation(Location loc) {
-  std::string result;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      result = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-                ":" + Twine(file.getColumn()))
-                   .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return result.empty() ? "unknown location" : result;
 }
 
 /// A number as JSON, which has no infinities (max pooling pads with -inf)

@@ -120,6 +120,12 @@ static cl::opt<std::string> profilePath(
     cl::desc("machine profile of tessel calibrate: the driver's own memory "
              "and the predicted time (default: the built-in profile)"),
     cl::value_desc("profile.json"), cl::sub(mlir::tessel::explainCommand));
+static cl::opt<int64_t> siteCount(
+    "sites",
+    cl::desc("also list the N call sites with the most predicted time per "
+             "step (ops of the partitioned step by source location, as the "
+             "compiled program's --profile lists the measured ones)"),
+    cl::value_desc("N"), cl::init(0), cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
     format("format", cl::desc("output format"), cl::init(Format::Text),
@@ -128,6 +134,11 @@ static cl::opt<Format>
            cl::sub(mlir::tessel::explainCommand));
 
 int mlir::tessel::runExplain() {
+  if (siteCount < 0) {
+    llvm::errs() << "tessel explain: --sites must be 0 or more, not "
+                 << siteCount << "\n";
+    return 1;
+  }
   if (layoutPath.empty() == meshSpec.empty()) {
     llvm::errs() << "tessel explain: give either --layout FILE or --mesh "
                     "(with --rules)\n";
@@ -299,8 +310,8 @@ int mlir::tessel::runExplain() {
   const ::tessel::analysis::StepTime *predicted = timed ? &step : nullptr;
   llvm::outs() << (format == Format::Json
                        ? ::tessel::analysis::formatJson(report, predicted,
-                                                        profileName)
-                       : ::tessel::analysis::formatText(report, predicted,
-                                                        profileName));
+                                                        profileName, siteCount)
+                       : ::tessel::analysis::formatText(
+                             report, predicted, profileName, siteCount));
   return 0;
 }
