@@ -190,9 +190,9 @@ std::string stringOr(const json &object, const char *key) {
 
 const std::vector<std::string> &kernelClasses() {
   static const std::vector<std::string> classes = {
-      "matmul",        "convolution",    "elementwise",
-      "reduction",     "normalization",  "transcendental",
-      "pooling",       "pooling_backward"};
+      "matmul",         "matmul_thin", "convolution",
+      "elementwise",    "reduction",   "normalization",
+      "transcendental", "pooling",     "pooling_backward"};
   return classes;
 }
 
@@ -204,6 +204,9 @@ std::optional<std::string> kernelClassFallback(const std::string &opClass) {
     return std::string("elementwise");
   if (opClass == "pooling" || opClass == "pooling_backward")
     return std::string("reduction");
+  // And every einsum at the square matmuls' rate.
+  if (opClass == "matmul_thin")
+    return std::string("matmul");
   return std::nullopt;
 }
 
@@ -246,6 +249,13 @@ const std::vector<std::string> &profiledCollectives() {
       "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
       "halo_exchange"};
   return collectives;
+}
+
+bool MachineProfile::measuredClass(const std::string &opClass) const {
+  return std::any_of(kernels.begin(), kernels.end(),
+                     [&](const KernelRates &rates) {
+                       return rates.classes.count(opClass) > 0;
+                     });
 }
 
 bool MachineProfile::hasColdKernels() const {

@@ -190,6 +190,9 @@ struct MachineProfile {
   /// (every f32 point of every class has coldSeconds; narrow points
   /// without them are timed warm) and knows the caches.
   bool hasColdKernels() const;
+  /// Whether some job size measured `opClass` on f32 tensors (rather than
+  /// falling back to another class's points, kernelClassFallback).
+  bool measuredClass(const std::string &opClass) const;
 
   /// Returns the seconds a compiled program spends per op outside its
   /// kernel in a job of `ranks` ranks: the job size nearest `ranks` that

@@ -24,6 +24,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,19 @@ std::string kernelClassOf(mlir::Operation *op);
 /// chains), else "f32" (f32 ops, and casts and fused ops that mix types,
 /// which read or write f32 values).
 std::string kernelElementTypeOf(mlir::Operation *op);
+
+/// The thin matmuls' other two sides, as tessel-calibrate-probe times them
+/// (class "matmul_thin": t rows against a 512 x 512 matrix, work 2 t 512
+/// 512).
+inline constexpr int64_t kThinMatmulSide = 512;
+
+/// The smallest of an einsum's three extents on a rank of `mesh` (M, the
+/// elements of the dims only the first operand and the result have; N,
+/// only the second's; K, the contracted ones), or std::nullopt for an
+/// einsum that is not one product of two matrices: not two operands, or
+/// dims in all three (a batched product, timed as square ones).
+std::optional<int64_t> thinnestMatmulExtent(mlir::Operation *op,
+                                            const ::tessel::layout::Mesh &mesh);
 
 /// The channels oneDNN computes a convolution's vectorized channel in, each
 /// block whole: a 64-byte vector of f32 (AVX-512). On AVX2 oneDNN's blocks

@@ -13,7 +13,8 @@
 // share of the cores (as the driver gives it), so that the rate is what one
 // rank of a job of that many ranks gets. Classes and their work measure,
 // as analysis/CostReport counts FLOPs: matmul (an einsum of two square
-// matrices, 2 M N K), convolution (conv2d, 2 x output x input channels x
+// matrices, 2 M N K), matmul_thin (t rows against a 512 x 512 matrix, 2 t
+// 512 512), convolution (conv2d, 2 x output x input channels x
 // window, the output channels counted in whole blocks of 16 as
 // analysis/StepTime's vectorizedConvolutionWork counts them), elementwise (add,
 // one per element), reduction (a sum over the last dim, one per input element),
@@ -257,6 +258,10 @@ void print(int rank, const ordered_json &line) {
 /// that no operand of the call before is left in any cache.
 constexpr size_t kFlushBytes = size_t(64) << 20;
 
+/// The thin matmuls' other two sides (analysis/StepTime.h's
+/// kThinMatmulSide, which reads their points).
+constexpr int64_t kThinMatmulSide = 512;
+
 /// Bytes written to a device between two cold calls: several times a
 /// GPU's level-2 cache (50 MiB on an H100).
 constexpr size_t kDeviceFlushBytes = size_t(256) << 20;
@@ -347,6 +352,16 @@ void measureKernelsOf(const std::string &type, tessel_context_t *context,
           {typed({"m", "k"}, {n, n}), typed({"k", "n"}, {n, n})},
           typed({"m", "n"}, {n, n}));
     report("matmul", 2 * n * n * n, op);
+  }
+  // Thin products: t rows against a 512 x 512 matrix, as a small batch
+  // (or micro-batch) meets a layer's weights; t = 512 is the square's
+  // largest point.
+  for (int64_t t : {8, 16, 32, 64, 128, 256, 512}) {
+    Op op(context, "tessel.einsum",
+          {typed({"m", "k"}, {t, kThinMatmulSide}),
+           typed({"k", "n"}, {kThinMatmulSide, kThinMatmulSide})},
+          typed({"m", "n"}, {t, kThinMatmulSide}));
+    report("matmul_thin", 2 * t * kThinMatmulSide * kThinMatmulSide, op);
   }
   // Batch 4, 16 x 16 images, 3 x 3 filters, channels in = out.
   for (int64_t c : {4, 16, 32, 64}) {

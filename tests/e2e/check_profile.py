@@ -24,11 +24,12 @@ import argparse
 import json
 import sys
 
-CLASSES = ["matmul", "convolution", "elementwise", "reduction", "normalization",
-           "transcendental", "pooling", "pooling_backward"]
+CLASSES = ["matmul", "matmul_thin", "convolution", "elementwise", "reduction",
+           "normalization", "transcendental", "pooling", "pooling_backward"]
 # Classes added after the shipped profile was measured: the reader times
-# their ops by the class they fall back to (reduction) when they are absent.
-LATER_CLASSES = ["pooling", "pooling_backward"]
+# their ops by the class they fall back to (reduction, matmul) when they
+# are absent.
+LATER_CLASSES = ["pooling", "pooling_backward", "matmul_thin"]
 # What a mixed-precision step computes in besides f32: every class is
 # timed on them too ("narrow_classes").
 NARROW_TYPES = ["bf16", "f16"]

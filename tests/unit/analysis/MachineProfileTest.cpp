@@ -488,7 +488,8 @@ TEST(MachineProfile, MalformedNarrowClassesAreClearErrors) {
   EXPECT_EQ(errorIn(edited("\"bf16\": {\n          \"matmul\"",
                            "\"bf16\": {\n          \"matmull\"")),
             "p.json: kernels[0].narrow_classes.bf16: unknown class "
-            "'matmull' (expected matmul, convolution, elementwise, "
+            "'matmull' (expected matmul, matmul_thin, convolution, "
+            "elementwise, "
             "reduction, normalization, transcendental, pooling, "
             "pooling_backward)");
   profile.kernels[0].narrowClasses["bf16"]["matmul"].clear();

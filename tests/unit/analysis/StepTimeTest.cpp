@@ -9,6 +9,8 @@
 
 #include "analysis/StepTime.h"
 
+#include "dialect/MeshConversion.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 
@@ -471,6 +473,47 @@ func.func @train_step(%x: !x, %k: !k, %dy: !y) -> (!y, !k) {
   profile.bf16Products = Bf16Products::Widened;
   StepTime allWidened = predictStepTime(step, step, CostReport(), profile);
   EXPECT_NEAR(allWidened.classSeconds["convolution"], 2 * flops * 1e-9, 1e-15);
+}
+
+TEST_F(StepTimeTest, AThinProductRunsNoFasterThanTheThinMatmuls) {
+  // A batch of 64 against 1024 x 256 weights (thinnest side 64, work
+  // 2 x 64 x 1024 x 256), the same product with the batch split over
+  // model:2 (32 rows a rank), and a batched product (b in all three
+  // tensors), which is timed as square ones.
+  func::FuncOp step = parse(R"mlir(
+!x = !tessel.tensor<[batch:64, k:1024], f32, #tessel.layout<{batch = [model]}>>
+!w = !tessel.tensor<[k:1024, n:256], f32>
+!y = !tessel.tensor<[batch:64, n:256], f32, #tessel.layout<{batch = [model]}>>
+!bx = !tessel.tensor<[b:4, m:64, k:64], f32>
+!bw = !tessel.tensor<[b:4, k:64, n:64], f32>
+!by = !tessel.tensor<[b:4, m:64, n:64], f32>
+module attributes {tessel.mesh = #tessel.mesh<[model:2]>} {
+  func.func @train_step(%x: !x, %w: !w, %bx: !bx, %bw: !bw) -> (!y, !by) {
+    %y = tessel.einsum %x, %w : (!x, !w) -> !y
+    %by = tessel.einsum %bx, %bw : (!bx, !bw) -> !by
+    return %y, %by : !y, !by
+  }
+}
+)mlir");
+  auto ops = step.getBody().front().without_terminator();
+  auto op = ops.begin();
+  ::tessel::layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(step));
+  EXPECT_EQ(thinnestMatmulExtent(&*op, mesh), 32);
+  EXPECT_EQ(thinnestMatmulExtent(&*std::next(op), mesh), std::nullopt);
+  int64_t thin = 2 * 32 * 1024 * 256, batched = 2 * 4 * 64 * 64 * 64;
+  // Square matmuls at 1e-8 s a unit of work; thin ones with 32 rows at a
+  // quarter of that rate (t x 512 x 512: work 2 x 32 x 512 x 512 in 4e-8
+  // s a unit), with 512 rows at the square rate.
+  MachineProfile profile = madeUpProfile();
+  int64_t thinWork = 2 * 32 * kThinMatmulSide * kThinMatmulSide;
+  int64_t squareWork = 2 * 512 * kThinMatmulSide * kThinMatmulSide;
+  profile.kernels[0].classes["matmul_thin"] = {{thinWork, thinWork * 4e-8},
+                                               {squareWork, squareWork * 1e-8}};
+  StepTime time = predictStepTime(step, step, CostReport(), profile);
+  EXPECT_NEAR(time.classSeconds["matmul"], thin * 4e-8 + batched * 1e-8, 1e-12);
+  // A profile without thin matmuls times every product at the square rate.
+  time = predictStepTime(step, step, CostReport(), madeUpProfile());
+  EXPECT_NEAR(time.classSeconds["matmul"], (thin + batched) * 1e-8, 1e-12);
 }
 
 TEST_F(StepTimeTest, GroupedConvolutionsFillBlocksPerGroup) {
