@@ -186,6 +186,24 @@ std::string stringOr(const json &object, const char *key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+/// Reads the machine's `key` ("widened" or "native") into `out` where it is
+/// there (else leaves `out`), or fails naming it.
+bool readBf16Products(const json &machine, const char *key,
+                      const std::string &source, Bf16Products &out,
+                      std::string &error) {
+  if (!machine.contains(key))
+    return true;
+  std::optional<Bf16Products> products =
+      parseBf16Products(stringOr(machine, key));
+  if (!products) {
+    error = fmt::format("{}: machine: '{}' must be \"widened\" or \"native\"",
+                        source, key);
+    return false;
+  }
+  out = *products;
+  return true;
+}
+
 } // namespace
 
 const std::vector<std::string> &kernelClasses() {
@@ -459,29 +477,15 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       !count(*machine, "cache_bytes", source + ": machine", 1,
              profile.cacheBytes, error))
     return std::nullopt;
-  if (machine->contains("bf16_products")) {
-    std::optional<Bf16Products> products =
-        parseBf16Products(stringOr(*machine, "bf16_products"));
-    if (!products) {
-      error = fmt::format("{}: machine: 'bf16_products' must be \"widened\" "
-                          "or \"native\"",
-                          source);
-      return std::nullopt;
-    }
-    profile.bf16Products = *products;
-  }
+  // The filter gradients run as the other products where a profile of
+  // before they were recorded apart says nothing of them.
+  if (!readBf16Products(*machine, "bf16_products", source, profile.bf16Products,
+                        error))
+    return std::nullopt;
   profile.bf16FilterGradients = profile.bf16Products;
-  if (machine->contains("bf16_filter_gradients")) {
-    std::optional<Bf16Products> gradients =
-        parseBf16Products(stringOr(*machine, "bf16_filter_gradients"));
-    if (!gradients) {
-      error = fmt::format("{}: machine: 'bf16_filter_gradients' must be "
-                          "\"widened\" or \"native\"",
-                          source);
-      return std::nullopt;
-    }
-    profile.bf16FilterGradients = *gradients;
-  }
+  if (!readBf16Products(*machine, "bf16_filter_gradients", source,
+                        profile.bf16FilterGradients, error))
+    return std::nullopt;
 
   auto kernels = root.find("kernels");
   if (kernels == root.end() || !kernels->is_array() || kernels->empty()) {
