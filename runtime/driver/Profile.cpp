@@ -5,6 +5,8 @@
 #include "executor/Execute.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <iterator>
@@ -22,16 +24,61 @@ static bool communicates(const std::string &op) {
   return std::find(std::begin(kinds), std::end(kinds), op) != std::end(kinds);
 }
 
-/// The communication's time: what the rank waited for (its time in the
-/// collectives' calls) and how long collectives it had started moved while
-/// it ran other ops.
-static void printCommunication(std::FILE *out,
-                               const std::vector<runtime::OpTime> &sites,
-                               double perStep) {
+/// This rank's seconds in the collectives' calls among `sites`.
+static double waitedSeconds(const std::vector<runtime::OpTime> &sites) {
   double waited = 0;
   for (const runtime::OpTime &site : sites)
     if (communicates(site.op))
       waited += site.seconds;
+  return waited;
+}
+
+std::vector<double> gatherWaitedSeconds() {
+  double mine = waitedSeconds(runtime::opTimes());
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<double> all(rank == 0 ? size : 0);
+  MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0,
+             MPI_COMM_WORLD);
+  return all;
+}
+
+/// Every rank's wait per step: listed up to 8 ranks, else the least, the
+/// median and the most. A rank waits in a collective for the data to move
+/// and for its peers to arrive, so the ranks' waits differ by how late
+/// each came (their skew), where rank 0's alone says neither.
+static void printWaitsPerRank(std::FILE *out, std::vector<double> waited,
+                              double perStep) {
+  if (waited.size() < 2)
+    return;
+  auto ms = [&](double seconds) { return seconds * perStep; };
+  if (waited.size() <= 8) {
+    std::vector<std::string> each;
+    for (size_t r = 0; r < waited.size(); ++r)
+      each.push_back(fmt::format("{:.3f}", ms(waited[r])));
+    fmt::print(out, "  waited per rank, ms per step: {} (ranks 0 to {})\n",
+               fmt::join(each, ", "), waited.size() - 1);
+    return;
+  }
+  auto [least, most] = std::minmax_element(waited.begin(), waited.end());
+  std::vector<double> sorted = waited;
+  std::sort(sorted.begin(), sorted.end());
+  fmt::print(out,
+             "  waited per rank, ms per step: least {:.3f} (rank {}), median "
+             "{:.3f}, most {:.3f} (rank {})\n",
+             ms(*least), least - waited.begin(), ms(sorted[sorted.size() / 2]),
+             ms(*most), most - waited.begin());
+}
+
+/// The communication's time: what the rank waited for (its time in the
+/// collectives' calls) and how long collectives it had started moved while
+/// it ran other ops; then every rank's wait where given.
+static void printCommunication(std::FILE *out,
+                               const std::vector<runtime::OpTime> &sites,
+                               double perStep,
+                               const std::vector<double> &waitedPerRank) {
+  double waited = waitedSeconds(sites);
   double overlapped = runtime::overlappedSeconds();
   if (waited <= 0 && overlapped <= 0)
     return;
@@ -39,6 +86,7 @@ static void printCommunication(std::FILE *out,
              "  communication: {:.3f} ms per step waited for; collectives in "
              "flight behind other ops for {:.3f} ms per step\n",
              waited * perStep, overlapped * perStep);
+  printWaitsPerRank(out, waitedPerRank, perStep);
 }
 
 /// The call sites that ran reference kernels (a slow path: no fast kernel
@@ -62,7 +110,8 @@ static void printReferenceKernels(std::FILE *out,
       row(site, site.op + " at " + site.loc);
 }
 
-void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
+void printOpProfile(std::FILE *out, int64_t steps, int topSites,
+                    const std::vector<double> &waitedPerRank) {
   std::vector<runtime::OpTime> sites = runtime::opTimes();
   if (sites.empty() || steps <= 0)
     return;
@@ -101,7 +150,7 @@ void printOpProfile(std::FILE *out, int64_t steps, int topSites) {
   };
   for (const runtime::OpTime &kind : kinds)
     row(kind, kind.op);
-  printCommunication(out, sites, perStep);
+  printCommunication(out, sites, perStep, waitedPerRank);
   printReferenceKernels(out, sites, steps, row);
   fmt::print(out, "  costliest call sites:\n");
   int listed = static_cast<int>(sites.size());

@@ -13,15 +13,23 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 namespace tessel::driver {
 
+/// Every rank's seconds waited for communication (in the collectives'
+/// calls) while its ops were profiled, gathered on rank 0 (empty
+/// elsewhere). Collective over MPI_COMM_WORLD.
+std::vector<double> gatherWaitedSeconds();
+
 /// Prints rank 0's kernel time per training step (`steps` steps were
 /// profiled): by op name, the communication (time waited for, and time in
-/// flight behind other ops: runtime/README.md, "The driver"), the call
+/// flight behind other ops: runtime/README.md, "The driver"), with
+/// `waitedPerRank` every rank's wait (gatherWaitedSeconds), the call
 /// sites that ran reference kernels (slow paths; "none" when none did),
 /// then the `topSites` costliest call sites (0: every one).
-void printOpProfile(std::FILE *out, int64_t steps, int topSites = 15);
+void printOpProfile(std::FILE *out, int64_t steps, int topSites = 15,
+                    const std::vector<double> &waitedPerRank = {});
 
 } // namespace tessel::driver
 

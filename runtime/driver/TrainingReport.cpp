@@ -142,6 +142,9 @@ void TrainingReport::printProgress(int64_t step, double loss,
 
 void TrainingReport::printSummary() {
   std::vector<double> peakMiB = gatherPeakMemoryMiB();
+  std::vector<double> waitedPerRank;
+  if (options.profile)
+    waitedPerRank = gatherWaitedSeconds();
   if (rank != 0 || firstStep >= options.steps)
     return;
   // The training time, without the validation between steps.
@@ -163,7 +166,7 @@ void TrainingReport::printSummary() {
   std::fflush(stdout);
   if (options.profile)
     printOpProfile(stdout, options.steps - firstProfiledStep(),
-                   options.profileSites);
+                   options.profileSites, waitedPerRank);
   if (metrics) {
     nlohmann::json line = {
         {"trained_steps", trained},

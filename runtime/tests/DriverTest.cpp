@@ -172,6 +172,27 @@ TEST(Driver, ProfilePrintsTheTimeOfEachKindOfOp) {
   EXPECT_TRUE(printed(job, "reference kernels (slow paths): none"));
 }
 
+TEST(Driver, ProfileShowsEveryRanksWait) {
+  // Data parallel on 2 ranks: every step waits for its gradient's sum, and
+  // both ranks' waits are printed beside rank 0's profile.
+  REQUIRE_DATA();
+  Job job = runJob(2, TESSEL_LINEAR_NP2, "--steps 5 --profile");
+  ASSERT_EQ(job.status, 0) << job.output;
+  const std::string line = "waited per rank, ms per step: ";
+  size_t at = job.output.find(line);
+  ASSERT_NE(at, std::string::npos) << job.output;
+  double first = -1, second = -1;
+  char rest[32] = {};
+  ASSERT_EQ(std::sscanf(job.output.c_str() + at + line.size(),
+                        "%lf, %lf (ranks 0 to %31[0-9])", &first, &second,
+                        rest),
+            3)
+      << job.output.substr(at, 120);
+  EXPECT_GT(first, 0);
+  EXPECT_GT(second, 0);
+  EXPECT_STREQ(rest, "1");
+}
+
 TEST(Driver, ProfileListsAsManyCallSitesAsAsked) {
   REQUIRE_DATA();
   auto sitesListed = [](const Job &job) {

@@ -169,6 +169,7 @@ add_dependencies(tessel-runtime-driver-tests
 foreach(test Help:HelpListsTheOptions Mismatch:MeshThatDoesNotMatchTheJobIsAClearError
              Loss:TrainingLowersTheLoss Profile:ProfilePrintsTheTimeOfEachKindOfOp
              ProfileSites:ProfileListsAsManyCallSitesAsAsked
+             ProfileWaits:ProfileShowsEveryRanksWait
              Ranks:OneAndTwoRanksPrintTheSameLosses
              Resume:CheckpointFromTwoRanksResumesOnOne
              BadCheckpoint:CheckpointThatDisagreesIsAClearError
