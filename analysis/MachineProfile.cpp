@@ -269,11 +269,21 @@ const std::vector<std::string> &profiledCollectives() {
   return collectives;
 }
 
-bool MachineProfile::measuredClass(const std::string &opClass) const {
-  return std::any_of(kernels.begin(), kernels.end(),
-                     [&](const KernelRates &rates) {
-                       return rates.classes.count(opClass) > 0;
-                     });
+bool MachineProfile::measuredClass(const std::string &opClass, int64_t ranks,
+                                   const std::string &elementType) const {
+  std::vector<const KernelRates *> entries;
+  for (const KernelRates &entry : kernels)
+    if (entry.pointsFor(opClass, elementType))
+      entries.push_back(&entry);
+  const KernelRates *rates = nearestJob(kernelJobs(entries, cores), ranks);
+  if (!rates)
+    return false;
+  // The class's own points for the type, not those it falls back to: a
+  // narrow type's, or f32's for f32.
+  auto narrow = rates->narrowClasses.find(elementType);
+  if (narrow != rates->narrowClasses.end() && narrow->second.count(opClass))
+    return true;
+  return elementType == "f32" && rates->classes.count(opClass) > 0;
 }
 
 bool MachineProfile::hasColdKernels() const {

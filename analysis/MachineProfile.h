@@ -37,11 +37,13 @@
 
 namespace tessel::analysis {
 
-/// The op classes a profile times: matmul (einsum), convolution,
-/// elementwise (also copies), reduction (also pooling, argmax),
-/// normalization (softmax, cross-entropy, layer norm) and transcendental
-/// (gelu, erf, exp, log, tanh, sigmoid, sin, cos, pow, and fused ops by the
-/// transcendental ops of their body).
+/// The op classes a profile times: matmul (einsum), matmul_thin (einsums
+/// with a thin side, StepTime.h's thinnestMatmulExtent), convolution
+/// (and its gradients), elementwise (also copies), reduction (also argmax,
+/// top-k, cumsum), normalization (softmax, cross-entropy, layer norm),
+/// transcendental (gelu, erf, exp, log, tanh, sigmoid, sin, cos, pow, and
+/// fused ops by the transcendental ops of their body), pooling and
+/// pooling_backward.
 const std::vector<std::string> &kernelClasses();
 
 /// The class whose points time `opClass` in a profile that lacks it: a
@@ -190,9 +192,12 @@ struct MachineProfile {
   /// (every f32 point of every class has coldSeconds; narrow points
   /// without them are timed warm) and knows the caches.
   bool hasColdKernels() const;
-  /// Whether some job size measured `opClass` on f32 tensors (rather than
-  /// falling back to another class's points, kernelClassFallback).
-  bool measuredClass(const std::string &opClass) const;
+  /// Whether the job size kernelSeconds takes for `opClass` on
+  /// `elementType` tensors in a job of `ranks` measured that class on that
+  /// type itself (rather than falling back to another class's points,
+  /// kernelClassFallback, or a narrow type to f32's).
+  bool measuredClass(const std::string &opClass, int64_t ranks,
+                     const std::string &elementType = "f32") const;
 
   /// Returns the seconds a compiled program spends per op outside its
   /// kernel in a job of `ranks` ranks: the job size nearest `ranks` that

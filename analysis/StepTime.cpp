@@ -407,9 +407,12 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
     // A product with a thin side (a small batch against a layer's weights)
     // runs below the square matmuls' rate: no faster than the profile's
     // thin matmuls with that side, t x 512 by 512 x 512, run (the MLP's
-    // batch of 64 against 784 x 128 weights took 71 us, 56 at the square
-    // rate of its work).
-    if (opClass == "matmul" && profile.measuredClass("matmul_thin")) {
+    // batch of 64 against 784 x 128 weights took 71 us, 51 at the square
+    // rate of its work). Only where the job size and type it is timed on
+    // measured thin matmuls: the square points at a thin matmul's work
+    // would slow it for nothing.
+    if (opClass == "matmul" &&
+        profile.measuredClass("matmul_thin", report.numRanks, elementType)) {
       std::optional<int64_t> thin = thinnestMatmulExtent(op, mesh);
       if (thin && *thin > 0 && *thin < kThinMatmulSide) {
         int64_t thinWork =

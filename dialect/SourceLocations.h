@@ -1,5 +1,4 @@
-//===- SourceLocations.h - An op's place in the model, as text ---*- C++
-//-*-===//
+//===- SourceLocations.h - An op's place in the model, as text -*- C++ -*-===//
 //
 // The one spelling of an op's source location that the runtime's messages
 // and profiles (codegen's descriptors) and tessel explain's predicted call

@@ -10,8 +10,9 @@
 // time of each side and its bus bandwidth, and for all_reduce, all_gather
 // and reduce_scatter the runtime's started call waited for at once
 // (`tessel_started_us`: what a compiled program's collective costs when no
-// op runs while it moves; tessel_comm_choose_mpi_algorithms picks its
-// algorithm, for the MPI calls too). Bus bandwidth follows the usual
+// op runs while it moves, on the algorithm tessel_comm_choose_mpi_algorithms
+// picks, as in compiled programs; the MPI side's blocking calls keep Open
+// MPI's own choice). Bus bandwidth follows the usual
 // convention of collective benchmarks: the algorithm bandwidth (size /
 // time) scaled by what a ring sends per rank, 2 (n-1)/n for all_reduce and
 // (n-1)/n for the others, so that figures of different collectives and rank
@@ -86,7 +87,7 @@ tessel_tensor_t vector(std::vector<float> &data, const int64_t &shape) {
 } // namespace
 
 int main(int argc, char **argv) {
-  // The algorithms compiled programs run with, for the MPI calls as well.
+  // The started calls' algorithms, as compiled programs run them.
   tessel_comm_choose_mpi_algorithms();
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;

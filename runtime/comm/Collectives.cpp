@@ -260,13 +260,17 @@ tessel_status_t startAllReduce(const Group &group, tessel_reduction_t reduction,
     out = std::move(pending);
     return TESSEL_STATUS_OK;
   }
-  // Fewer elements than members: there the reduce-scatter algorithm chosen
-  // for started all-reduces (tessel_comm_choose_mpi_algorithms) falls back
-  // to a ring of 2 (n - 1) messages in a row, where the blocking call sends
-  // 2 log2(n). Such a sum (a loss, a norm) is latency alone, with little to
-  // hide, so it runs now (4 bytes on 8 ranks over 2 cores took 43 us started
-  // on that ring, 8 us on the binomial tree it replaces).
-  if (numElements < group.size) {
+  // Fewer elements than the largest power of two within the group: there
+  // Open MPI's reduce-scatter algorithm chosen for started all-reduces
+  // (tessel_comm_choose_mpi_algorithms) falls back to a ring of 2 (n - 1)
+  // messages in a row, where the blocking call sends 2 log2(n). Such a sum
+  // (a loss, a norm) is latency alone, with little to hide, so it runs now,
+  // blocking (4 bytes on 8 ranks over 2 cores took 43 us started on that
+  // ring).
+  int64_t powerOfTwo = 1;
+  while (powerOfTwo * 2 <= group.size)
+    powerOfTwo *= 2;
+  if (numElements < powerOfTwo) {
     out = std::move(pending);
     return allReduce(group, reduction, input, output);
   }

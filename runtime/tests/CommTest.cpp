@@ -646,15 +646,69 @@ TEST(Comm, HalfFloatSumsAreRoundedOnce) {
                                        TESSEL_REDUCTION_SUM, &in, &in));
       EXPECT_TRUE(matches(tensor, {exact}));
 
-      // Started: reduced in f32 as well, and rounded once at the end.
-      tensor.set(0, valueOf(worldRank()));
+      // Started: reduced in f32 as well, and rounded once at the end; 8
+      // elements, as many as the largest group's ranks or more, so that
+      // the sum is started (fewer run blocking at the start).
+      HostTensor eight(type, {8});
+      for (int64_t i = 0; i < 8; ++i)
+        eight.set(i, valueOf(worldRank()));
+      tessel_tensor_t eightIn = eight.descriptor();
       tessel_comm_request_t *request = nullptr;
       EXPECT_OK(tessel_comm_all_reduce_start(comm.get(), args.count(),
                                              args.names(), TESSEL_REDUCTION_SUM,
-                                             &in, &in, &request));
+                                             &eightIn, &eightIn, &request));
       EXPECT_OK(tessel_comm_wait(request));
-      EXPECT_TRUE(matches(tensor, {exact})) << "started";
+      EXPECT_TRUE(matches(eight, std::vector<double>(8, exact))) << "started";
     }
+  });
+}
+
+TEST(Comm, ASmallStartedSumAmongCollectivesInFlight) {
+  // A started all_reduce of one element (which runs blocking at its start:
+  // fewer elements than ranks) between a started all_reduce and a started
+  // all_gather still in flight, the three waited for in the reverse order:
+  // each gets its own result.
+  forEachGroup([](const Mesh &mesh, Comm &comm,
+                  const std::vector<std::string> &axes) {
+    int64_t rank = worldRank();
+    std::vector<int64_t> members = mesh.groupOf(rank, axes);
+    AxisArgs args(axes);
+    std::vector<int64_t> shape = {16, 3};
+    std::vector<double> sums(numElements(shape));
+    for (int64_t i = 0; i < numElements(shape); ++i)
+      sums[i] = reduceOver(members, i, TESSEL_REDUCTION_SUM);
+    HostTensor input = inputOf(rank, TESSEL_ELEMENT_TYPE_F32, shape, true);
+    HostTensor summed(TESSEL_ELEMENT_TYPE_F32, shape);
+    HostTensor one = inputOf(rank, TESSEL_ELEMENT_TYPE_F32, {1}, true);
+    HostTensor oneSummed(TESSEL_ELEMENT_TYPE_F32, {1});
+    std::vector<int64_t> gatheredShape = {
+        16 * static_cast<int64_t>(members.size()), 3};
+    HostTensor gathered(TESSEL_ELEMENT_TYPE_F32, gatheredShape);
+    tessel_tensor_t in = input.descriptor(), sumOut = summed.descriptor(),
+                    oneIn = one.descriptor(), oneOut = oneSummed.descriptor(),
+                    gatherOut = gathered.descriptor();
+    tessel_comm_request_t *sum = nullptr, *small = nullptr, *gather = nullptr;
+    EXPECT_OK(tessel_comm_all_reduce_start(comm.get(), args.count(),
+                                           args.names(), TESSEL_REDUCTION_SUM,
+                                           &in, &sumOut, &sum));
+    EXPECT_OK(tessel_comm_all_reduce_start(comm.get(), args.count(),
+                                           args.names(), TESSEL_REDUCTION_SUM,
+                                           &oneIn, &oneOut, &small));
+    EXPECT_OK(tessel_comm_all_gather_start(
+        comm.get(), args.count(), args.names(), 0, &in, &gatherOut, &gather));
+    EXPECT_OK(tessel_comm_wait(gather));
+    EXPECT_OK(tessel_comm_wait(small));
+    EXPECT_OK(tessel_comm_wait(sum));
+    EXPECT_TRUE(matches(summed, sums));
+    EXPECT_TRUE(
+        matches(oneSummed, {reduceOver(members, 0, TESSEL_REDUCTION_SUM)}));
+    // Member m's block of 16 rows is m's input.
+    for (size_t m = 0; m < members.size(); ++m)
+      for (int64_t i = 0; i < 48; ++i)
+        EXPECT_EQ(
+            gathered.get(static_cast<int64_t>(m) * 48 + i),
+            inputOf(members[m], TESSEL_ELEMENT_TYPE_F32, shape, true).get(i))
+            << "member " << m << " element " << i;
   });
 }
 
@@ -716,6 +770,33 @@ TEST(Comm, ChoosesMpiAlgorithmsWithoutOverridingTheUser) {
     setenv(name, before->c_str(), /*overwrite=*/1);
   else
     unsetenv(name);
+}
+
+TEST(Comm, OpenMpiRunsTheChosenStartedAllReduce) {
+  // The variable tessel_comm_choose_mpi_algorithms sets (CommTestMain calls
+  // it before MPI_Init) is the one Open MPI reads: its control variable
+  // says 3, unless the user chose another. Skipped under other MPIs.
+  int provided = 0;
+  ASSERT_EQ(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), MPI_SUCCESS);
+  int index = -1;
+  if (MPI_T_cvar_get_index("coll_libnbc_iallreduce_algorithm", &index) !=
+      MPI_SUCCESS) {
+    MPI_T_finalize();
+    GTEST_SKIP() << "no Open MPI libnbc control variable";
+  }
+  MPI_T_cvar_handle handle;
+  int count = 0;
+  ASSERT_EQ(MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count),
+            MPI_SUCCESS);
+  int algorithm = -1;
+  EXPECT_EQ(MPI_T_cvar_read(handle, &algorithm), MPI_SUCCESS);
+  MPI_T_cvar_handle_free(&handle);
+  MPI_T_finalize();
+  const char *set = std::getenv("OMPI_MCA_coll_libnbc_iallreduce_algorithm");
+  ASSERT_NE(set, nullptr);
+  EXPECT_EQ(algorithm, std::atoi(set));
+  if (std::string(set) == "3")
+    EXPECT_EQ(algorithm, 3);
 }
 
 TEST(Comm, StartingChecksItsArguments) {

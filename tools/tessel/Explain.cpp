@@ -193,11 +193,11 @@ int mlir::tessel::runExplain() {
   if (!model.module())
     return 1;
   if (pipelined) {
-    if (!functionName.empty() || !picturePath.empty()) {
+    if (!functionName.empty() || !picturePath.empty() || siteCount > 0) {
       llvm::errs() << "tessel explain: a pipelined layout explains the "
-                      "stages of its training step; --function and --picture "
-                      "explain one function (drop the layout's 'pipeline:' "
-                      "section for them)\n";
+                      "stages of its training step; --function, --picture "
+                      "and --sites explain one function (drop the layout's "
+                      "'pipeline:' section for them)\n";
       return 1;
     }
     mlir::tessel::PipelineExplainOptions options;

@@ -410,4 +410,39 @@ TEST_F(RuntimeMemoryTest, NativeBf16ProductsKeepNoF32Copies) {
   EXPECT_EQ(memory.scratchBytes, 8 * 2);
 }
 
+// A bf16 convolution and its filter gradient where the products run on
+// bf16 kernels but the filter gradient on the f32 one (AMD's
+// AVX512-BF16): only the gradient keeps f32 copies, of x (slot 0: 2 x 4 x
+// 8 x 8 = 512 elements), dy (slot 1: 2 x 8 x 8 x 8 = 1024) and its
+// result (slot 2: 4 x 8 x 3 x 3 = 288), 4 bytes each.
+constexpr const char *kFilterGradient = R"mlir(
+!x = !tessel.tensor<[n:2, c:4, h:8, w:8], bf16>
+!k = !tessel.tensor<[c:4, f:8, kh:3, kw:3], bf16>
+!y = !tessel.tensor<[n:2, f:8, h:8, w:8], bf16>
+func.func @train_step(%x: !x, %k: !k, %dy: !y) -> (!y, !k) {
+  %y = tessel.conv2d %x, %k {input_channel = "c", output_channel = "f",
+      spatial = ["h", "w"], kernel = ["kh", "kw"],
+      padding = array<i64: 1, 1, 1, 1>} : !x, !k -> !y
+  %dk = tessel.conv2d_backward_filter %x, %dy {input_channel = "c",
+      output_channel = "f", spatial = ["h", "w"], kernel = ["kh", "kw"],
+      padding = array<i64: 1, 1, 1, 1>} : !x, !y -> !k
+  return %y, %dk : !y, !k
+}
+)mlir";
+
+TEST_F(RuntimeMemoryTest, AWidenedFilterGradientKeepsF32CopiesOfItsOwn) {
+  using ::tessel::analysis::Bf16Products;
+  EXPECT_EQ(
+      measure(kFilterGradient, {Bf16Products::Native, Bf16Products::Widened})
+          .widenedCopyBytes,
+      (512 + 1024 + 288) * 4);
+  EXPECT_EQ(
+      measure(kFilterGradient, {Bf16Products::Native, Bf16Products::Native})
+          .widenedCopyBytes,
+      0);
+  // Every product widened: the forward convolution's copies too, of x, k
+  // (288) and its result y (1024), in the same three slots.
+  EXPECT_EQ(measure(kFilterGradient).widenedCopyBytes, (512 + 1024 + 1024) * 4);
+}
+
 } // namespace

@@ -511,9 +511,48 @@ module attributes {tessel.mesh = #tessel.mesh<[model:2]>} {
                                                {squareWork, squareWork * 1e-8}};
   StepTime time = predictStepTime(step, step, CostReport(), profile);
   EXPECT_NEAR(time.classSeconds["matmul"], thin * 4e-8 + batched * 1e-8, 1e-12);
-  // A profile without thin matmuls times every product at the square rate.
-  time = predictStepTime(step, step, CostReport(), madeUpProfile());
+  // A profile without thin matmuls (calibrated before them) times every
+  // product at the square rate, whatever its other classes.
+  profile.kernels[0].classes.erase("matmul_thin");
+  time = predictStepTime(step, step, CostReport(), profile);
   EXPECT_NEAR(time.classSeconds["matmul"], (thin + batched) * 1e-8, 1e-12);
+  // Nor do f32 thin points bound a bf16 product where the bf16 ones are
+  // missing.
+  profile.kernels[0].classes["matmul_thin"] = {{thinWork, thinWork * 4e-8},
+                                               {squareWork, squareWork * 1e-8}};
+  EXPECT_TRUE(profile.measuredClass("matmul_thin", 2, "f32"));
+  EXPECT_FALSE(profile.measuredClass("matmul_thin", 2, "bf16"));
+  profile.kernels[0].narrowClasses["bf16"]["matmul_thin"] = {
+      {thinWork, thinWork * 2e-8}};
+  EXPECT_TRUE(profile.measuredClass("matmul_thin", 2, "bf16"));
+}
+
+TEST_F(StepTimeTest, AMatmulsThinnestSideIsItsRowsColumnsOrContraction) {
+  // Thin in N (8 columns), in K (a contraction of 16, as a weight
+  // gradient over a small batch), reduced dims (r, in one operand only)
+  // left out, and no side under 512.
+  func::FuncOp step = parse(R"mlir(
+!a = !tessel.tensor<[m:600, k:700], f32>
+!b = !tessel.tensor<[k:700, n:8], f32>
+!c = !tessel.tensor<[m:600, n:8], f32>
+!x = !tessel.tensor<[s:16, i:600, r:3], f32>
+!g = !tessel.tensor<[s:16, o:700], f32>
+!w = !tessel.tensor<[i:600, o:700], f32>
+!p = !tessel.tensor<[m:600, k:700], f32>
+!q = !tessel.tensor<[k:700, n:900], f32>
+!pq = !tessel.tensor<[m:600, n:900], f32>
+func.func @train_step(%a: !a, %b: !b, %x: !x, %g: !g, %p: !p, %q: !q)
+    -> (!c, !w, !pq) {
+  %c = tessel.einsum %a, %b : (!a, !b) -> !c
+  %w = tessel.einsum %x, %g : (!x, !g) -> !w
+  %pq = tessel.einsum %p, %q : (!p, !q) -> !pq
+  return %c, %w, %pq : !c, !w, !pq
+}
+)mlir");
+  std::vector<std::optional<int64_t>> thinnest;
+  for (Operation &op : step.getBody().front().without_terminator())
+    thinnest.push_back(thinnestMatmulExtent(&op, ::tessel::layout::Mesh()));
+  EXPECT_EQ(thinnest, (std::vector<std::optional<int64_t>>{8, 16, 600}));
 }
 
 TEST_F(StepTimeTest, GroupedConvolutionsFillBlocksPerGroup) {

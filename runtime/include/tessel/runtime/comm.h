@@ -90,7 +90,8 @@ tessel_status_t tessel_comm_create(int32_t num_axes,
  * Open MPI's MPI_Iallreduce reduce-scatters and all-gathers (coll_libnbc_
  * iallreduce_algorithm 3) instead of reducing to one rank and broadcasting
  * back, which on fewer than 4 ranks or in place took twice the blocking
- * call's time. */
+ * call's time. The environment outranks Open MPI's parameter files: set
+ * the variable itself to choose another there. */
 void tessel_comm_choose_mpi_algorithms(void);
 
 /* Frees the communicator and its sub-communicators. Collective over all
@@ -185,12 +186,18 @@ tessel_status_t tessel_comm_collective_permute(
  * all_reduce, all_gather, reduce_scatter and halo_exchange can also be
  * started, with MPI's non-blocking collectives (a halo exchange's
  * point-to-point messages with MPI_Isend and MPI_Irecv), and waited for
- * later, so that the caller computes while the data moves. The arguments, checks and results are
- * those of the blocking calls; the output holds the result once the
- * request is done. Until tessel_comm_wait returns, the input and the
- * output must stay allocated and unmodified (the output unread). Every
+ * later, so that the caller computes while the data moves. The arguments,
+ *checks and results are those of the blocking calls; the output holds the
+ *result once the request is done. Until tessel_comm_wait returns, the input and
+ *the output must stay allocated and unmodified (the output unread). Every
  * member of the group starts the same collectives in the same order, as
  * with blocking ones, and may mix blocking and non-blocking calls.
+ *
+ * An all_reduce of fewer elements than the largest power of two within
+ * its group (a loss, a norm) runs blocking at its start: the start
+ * returns once every member has started it, with the request complete
+ * (Open MPI's started algorithm that tessel_comm_choose_mpi_algorithms
+ * selects would take 2 (n - 1) messages in a row there).
  *
  * MPI moves a started collective's data only while some MPI call runs on
  * the rank (Open MPI's shared-memory and TCP transports have no progress
