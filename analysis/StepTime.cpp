@@ -125,12 +125,31 @@ int64_t runtimeOpCount(func::FuncOp lowered) {
   return ops;
 }
 
+/// Whether the runtime runs `op`, a started collective of the lowered
+/// program, blocking at its start: an all-reduce of fewer elements than the
+/// largest power of two within its group (runtime/comm/Collectives.cpp,
+/// startAllReduce).
+static bool startsBlocking(Operation *op, const layout::Mesh &mesh) {
+  auto allReduce = dyn_cast<AllReduceOp>(op);
+  if (!allReduce)
+    return false;
+  std::vector<std::string> axes;
+  for (Attribute axis : allReduce.getAxes())
+    axes.push_back(cast<StringAttr>(axis).str());
+  int64_t group = mesh.groupSize(axes), powerOfTwo = 1;
+  while (powerOfTwo * 2 <= group)
+    powerOfTwo *= 2;
+  auto type = cast<NamedTensorType>(allReduce.getInput().getType());
+  return localElements(mesh, type) < powerOfTwo;
+}
+
 double hiddenCommunicationSeconds(
     func::FuncOp func, const llvm::DenseMap<Operation *, double> &kernelSeconds,
     double perOpSeconds,
     llvm::function_ref<double(const CollectiveCost &)> collectiveSeconds) {
   if (func.isExternal())
     return 0;
+  layout::Mesh mesh = toLayoutMesh(getEnclosingMesh(func));
   llvm::DenseMap<Operation *, double> commSeconds;
   for (const auto &[op, collective] : collectivesPerOp(func))
     commSeconds[op] = collectiveSeconds(collective);
@@ -155,7 +174,7 @@ double hiddenCommunicationSeconds(
     }
     linkFree = std::max(clock, linkFree) + comm->second;
     serial += comm->second;
-    if (isStartedCollective(&op))
+    if (isStartedCollective(&op) && !startsBlocking(&op, mesh))
       arrives[&op] = linkFree;
     else
       clock = linkFree;

@@ -237,6 +237,29 @@ TEST_F(StepTimeTest, AStartedCollectiveHidesBehindTheOpsBeforeItsFirstUser) {
       5e-6, 1e-12);
 }
 
+TEST_F(StepTimeTest, ASumOfFewerElementsThanRanksHidesNothing) {
+  // The overlap step's gradient all_reduce of one element on 2 ranks: the
+  // runtime runs it blocking at its start (fewer elements than the group's
+  // ranks), so the adds after it hide none of it; of 2 elements it is
+  // started and hides behind them as before.
+  auto hiddenOf = [&](int64_t elements) {
+    std::string source = kOverlapStep;
+    for (size_t at = source.find("n:100"); at != std::string::npos;
+         at = source.find("n:100", at))
+      source.replace(at, 5, "n:" + std::to_string(elements));
+    func::FuncOp step = parse(source.c_str());
+    llvm::DenseMap<Operation *, double> kernelSeconds;
+    for (Operation &op : step.getBody().front().without_terminator())
+      if (isa<AddOp>(op))
+        kernelSeconds[&op] = 10e-6;
+    auto thirtyMicroseconds = [](const CollectiveCost &) { return 30e-6; };
+    return hiddenCommunicationSeconds(step, kernelSeconds, 0,
+                                      thirtyMicroseconds);
+  };
+  EXPECT_NEAR(hiddenOf(1), 0, 1e-12);
+  EXPECT_NEAR(hiddenOf(2), 20e-6, 1e-12);
+}
+
 TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
   func::FuncOp step = parse(kOverlapStep);
   MachineProfile profile = madeUpProfile();
