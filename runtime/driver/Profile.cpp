@@ -80,13 +80,15 @@ static void printCommunication(std::FILE *out,
                                const std::vector<double> &waitedPerRank) {
   double waited = waitedSeconds(sites);
   double overlapped = runtime::overlappedSeconds();
-  if (waited <= 0 && overlapped <= 0)
-    return;
-  fmt::print(out,
-             "  communication: {:.3f} ms per step waited for; collectives in "
-             "flight behind other ops for {:.3f} ms per step\n",
-             waited * perStep, overlapped * perStep);
-  printWaitsPerRank(out, waitedPerRank, perStep);
+  if (waited > 0 || overlapped > 0)
+    fmt::print(out,
+               "  communication: {:.3f} ms per step waited for; collectives in "
+               "flight behind other ops for {:.3f} ms per step\n",
+               waited * perStep, overlapped * perStep);
+  // Other ranks may wait where rank 0 does not (a pipeline's stages).
+  if (std::any_of(waitedPerRank.begin(), waitedPerRank.end(),
+                  [](double seconds) { return seconds > 0; }))
+    printWaitsPerRank(out, waitedPerRank, perStep);
 }
 
 /// The call sites that ran reference kernels (a slow path: no fast kernel

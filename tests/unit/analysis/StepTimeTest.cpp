@@ -237,11 +237,11 @@ TEST_F(StepTimeTest, AStartedCollectiveHidesBehindTheOpsBeforeItsFirstUser) {
       5e-6, 1e-12);
 }
 
-TEST_F(StepTimeTest, ASumOfFewerElementsThanRanksHidesNothing) {
+TEST_F(StepTimeTest, ASumTheRuntimeRunsAtItsStartHidesNothing) {
   // The overlap step's gradient all_reduce of one element on 2 ranks: the
-  // runtime runs it blocking at its start (fewer elements than the group's
-  // ranks), so the adds after it hide none of it; of 2 elements it is
-  // started and hides behind them as before.
+  // runtime runs it blocking at its start (fewer elements than the largest
+  // power of two within the group), so the adds after it hide none of it;
+  // of 2 elements it is started and hides behind them as before.
   auto hiddenOf = [&](int64_t elements) {
     std::string source = kOverlapStep;
     for (size_t at = source.find("n:100"); at != std::string::npos;
@@ -258,6 +258,35 @@ TEST_F(StepTimeTest, ASumOfFewerElementsThanRanksHidesNothing) {
   };
   EXPECT_NEAR(hiddenOf(1), 0, 1e-12);
   EXPECT_NEAR(hiddenOf(2), 20e-6, 1e-12);
+
+  // Over both axes of a 2 x 3 mesh, a group of 6 whose largest power of
+  // two is 4: 3 elements run at the start, 4 are started (and hide behind
+  // the add after them).
+  auto hiddenOver6 = [&](int64_t elements) {
+    std::string source = llvm::formatv(R"mlir(
+!v = !tessel.tensor<[n:{0}], f32>
+module attributes {{tessel.mesh = #tessel.mesh<[a:2, b:3]>} {{
+  func.func @train_step(%g: !v, %x: !v) -> (!v, !v) {{
+    %s = tessel.all_reduce sum %g over ["a", "b"] : !v
+    %a = tessel.add %x, %x : !v, !v -> !v
+    return %s, %a : !v, !v
+  }
+}
+)mlir",
+                                       elements)
+                             .str();
+    func::FuncOp step = parse(source.c_str());
+    llvm::DenseMap<Operation *, double> kernelSeconds;
+    for (Operation &op : step.getBody().front().without_terminator())
+      if (isa<AddOp>(op))
+        kernelSeconds[&op] = 10e-6;
+    auto thirtyMicroseconds = [](const CollectiveCost &) { return 30e-6; };
+    return hiddenCommunicationSeconds(step, kernelSeconds, 0,
+                                      thirtyMicroseconds);
+  };
+  EXPECT_NEAR(hiddenOver6(3), 0, 1e-12);
+  EXPECT_NEAR(hiddenOver6(4), 10e-6, 1e-12);
+  EXPECT_NEAR(hiddenOver6(5), 10e-6, 1e-12);
 }
 
 TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {

@@ -187,9 +187,10 @@ tessel_status_t tessel_comm_collective_permute(
  * started, with MPI's non-blocking collectives (a halo exchange's
  * point-to-point messages with MPI_Isend and MPI_Irecv), and waited for
  * later, so that the caller computes while the data moves. The arguments,
- *checks and results are those of the blocking calls; the output holds the
- *result once the request is done. Until tessel_comm_wait returns, the input and
- *the output must stay allocated and unmodified (the output unread). Every
+ * checks and results are those of the blocking calls; the output holds the
+ * result once the request is done. Until tessel_comm_wait returns, the
+ * input and the output must stay allocated and unmodified (the output
+ * unread). Every
  * member of the group starts the same collectives in the same order, as
  * with blocking ones, and may mix blocking and non-blocking calls.
  *
