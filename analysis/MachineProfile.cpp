@@ -269,13 +269,19 @@ const std::vector<std::string> &profiledCollectives() {
   return collectives;
 }
 
-bool MachineProfile::measuredClass(const std::string &opClass, int64_t ranks,
-                                   const std::string &elementType) const {
+const KernelRates *
+MachineProfile::ratesFor(const std::string &opClass, int64_t ranks,
+                         const std::string &elementType) const {
   std::vector<const KernelRates *> entries;
   for (const KernelRates &entry : kernels)
     if (entry.pointsFor(opClass, elementType))
       entries.push_back(&entry);
-  const KernelRates *rates = nearestJob(kernelJobs(entries, cores), ranks);
+  return nearestJob(kernelJobs(entries, cores), ranks);
+}
+
+bool MachineProfile::measuredClass(const std::string &opClass, int64_t ranks,
+                                   const std::string &elementType) const {
+  const KernelRates *rates = ratesFor(opClass, ranks, elementType);
   if (!rates)
     return false;
   // The class's own points for the type, not those it falls back to: a
@@ -302,11 +308,7 @@ bool MachineProfile::hasColdKernels() const {
 double MachineProfile::kernelSeconds(const std::string &opClass, int64_t work,
                                      int64_t ranks, bool cold,
                                      const std::string &elementType) const {
-  std::vector<const KernelRates *> entries;
-  for (const KernelRates &entry : kernels)
-    if (entry.pointsFor(opClass, elementType))
-      entries.push_back(&entry);
-  const KernelRates *rates = nearestJob(kernelJobs(entries, cores), ranks);
+  const KernelRates *rates = ratesFor(opClass, ranks, elementType);
   if (!rates)
     return 0;
   const std::vector<KernelPoint> &points =

@@ -192,6 +192,12 @@ struct MachineProfile {
   /// (every f32 point of every class has coldSeconds; narrow points
   /// without them are timed warm) and knows the caches.
   bool hasColdKernels() const;
+  /// The job size's rates kernelSeconds takes `opClass` on `elementType`
+  /// tensors from in a job of `ranks`: the nearest job with points for it
+  /// (its own or a fallback's) among those of no more ranks than cores
+  /// where the profile has any; nullptr if none has.
+  const KernelRates *ratesFor(const std::string &opClass, int64_t ranks,
+                              const std::string &elementType) const;
   /// Whether the job size kernelSeconds takes for `opClass` on
   /// `elementType` tensors in a job of `ranks` measured that class on that
   /// type itself (rather than falling back to another class's points,

@@ -2,11 +2,11 @@
 
 #include "driver/Profile.h"
 
+#include "driver/RankFigures.h"
 #include "executor/Execute.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <mpi.h>
 
 #include <algorithm>
 #include <iterator>
@@ -34,14 +34,7 @@ static double waitedSeconds(const std::vector<runtime::OpTime> &sites) {
 }
 
 std::vector<double> gatherWaitedSeconds() {
-  double mine = waitedSeconds(runtime::opTimes());
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<double> all(rank == 0 ? size : 0);
-  MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0,
-             MPI_COMM_WORLD);
-  return all;
+  return gatherOnRankZero(waitedSeconds(runtime::opTimes()));
 }
 
 /// Every rank's wait per step: listed up to 8 ranks, else the least, the

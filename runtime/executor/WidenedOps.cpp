@@ -106,20 +106,14 @@ float *scratch(size_t slot, int64_t elements) {
 } // namespace
 
 bool bf16ProductsWidened() {
-  static const bool widened = [] {
-    if (std::optional<bool> native = nativeBf16ProductsSaid())
-      return !*native;
-    return !kernelsBf16ProductsOutrunF32();
-  }();
+  static const bool widened =
+      !nativeBf16ProductsSaid().value_or(kernelsBf16ProductsOutrunF32());
   return widened;
 }
 
 bool bf16FilterGradientsWidened() {
-  static const bool widened = [] {
-    if (std::optional<bool> native = nativeBf16ProductsSaid())
-      return !*native;
-    return !kernelsBf16FilterGradientsOutrunF32();
-  }();
+  static const bool widened =
+      !nativeBf16ProductsSaid().value_or(kernelsBf16FilterGradientsOutrunF32());
   return widened;
 }
 

@@ -207,13 +207,20 @@ tessel_status_t PrimitiveChain::run(tessel_kernels_t &kernels,
 
 } // namespace tessel::runtime
 
+namespace {
+
+/// Whether oneDNN runs `wanted`'s instructions on this CPU. The ISA bits
+/// are cumulative: avx512_core's include avx2's.
+bool cpuHas(dnnl::cpu_isa wanted) {
+  auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  auto bits = static_cast<unsigned>(wanted);
+  return (isa & bits) == bits;
+}
+
+} // namespace
+
 int tessel_kernels_compute_bf16(void) {
-  // The ISA bits are cumulative: avx512_core's include avx2's.
-  static const bool computes = [] {
-    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    auto needed = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
-    return (isa & needed) == needed;
-  }();
+  static const bool computes = cpuHas(dnnl::cpu_isa::avx512_core);
   return computes ? 1 : 0;
 }
 
@@ -239,28 +246,19 @@ bool isAmdCpu() {
 
 int tessel_kernels_bf16_products_outrun_f32(void) {
   static const bool outrun = [] {
-    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    auto has = [&](dnnl::cpu_isa wanted) {
-      auto bits = static_cast<unsigned>(wanted);
-      return (isa & bits) == bits;
-    };
     // AMX's tiles outrun any vector unit. Without them, AMD's AVX512-BF16
     // (Zen 4, the first AMD CPU with AVX-512, and later) issues its dot
     // products at the FMAs' rate, twice their multiply-adds: oneDNN 2.6's
     // 2048^3 GEMM ran at 946 GFLOP/s in bf16 against 508 in f32 on 2
     // cores of an EPYC, where Intel's without AMX issue them at half
     // that rate (150 against 256 on 2 cores of a Xeon).
-    return has(dnnl::cpu_isa::avx512_core_amx) ||
-           (has(dnnl::cpu_isa::avx512_core_bf16) && isAmdCpu());
+    return cpuHas(dnnl::cpu_isa::avx512_core_amx) ||
+           (cpuHas(dnnl::cpu_isa::avx512_core_bf16) && isAmdCpu());
   }();
   return outrun ? 1 : 0;
 }
 
 int tessel_kernels_bf16_filter_gradients_outrun_f32(void) {
-  static const bool outrun = [] {
-    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    auto amx = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_amx);
-    return (isa & amx) == amx;
-  }();
+  static const bool outrun = cpuHas(dnnl::cpu_isa::avx512_core_amx);
   return outrun ? 1 : 0;
 }

@@ -242,11 +242,8 @@ TEST_F(StepTimeTest, ASumTheRuntimeRunsAtItsStartHidesNothing) {
   // runtime runs it blocking at its start (fewer elements than the largest
   // power of two within the group), so the adds after it hide none of it;
   // of 2 elements it is started and hides behind them as before.
-  auto hiddenOf = [&](int64_t elements) {
-    std::string source = kOverlapStep;
-    for (size_t at = source.find("n:100"); at != std::string::npos;
-         at = source.find("n:100", at))
-      source.replace(at, 5, "n:" + std::to_string(elements));
+  // What a step hides with 10 us adds and 30 us collectives.
+  auto hiddenIn = [&](const std::string &source) {
     func::FuncOp step = parse(source.c_str());
     llvm::DenseMap<Operation *, double> kernelSeconds;
     for (Operation &op : step.getBody().front().without_terminator())
@@ -255,6 +252,13 @@ TEST_F(StepTimeTest, ASumTheRuntimeRunsAtItsStartHidesNothing) {
     auto thirtyMicroseconds = [](const CollectiveCost &) { return 30e-6; };
     return hiddenCommunicationSeconds(step, kernelSeconds, 0,
                                       thirtyMicroseconds);
+  };
+  auto hiddenOf = [&](int64_t elements) {
+    std::string source = kOverlapStep;
+    for (size_t at = source.find("n:100"); at != std::string::npos;
+         at = source.find("n:100", at))
+      source.replace(at, 5, "n:" + std::to_string(elements));
+    return hiddenIn(source);
   };
   EXPECT_NEAR(hiddenOf(1), 0, 1e-12);
   EXPECT_NEAR(hiddenOf(2), 20e-6, 1e-12);
@@ -275,14 +279,7 @@ module attributes {{tessel.mesh = #tessel.mesh<[a:2, b:3]>} {{
 )mlir",
                                        elements)
                              .str();
-    func::FuncOp step = parse(source.c_str());
-    llvm::DenseMap<Operation *, double> kernelSeconds;
-    for (Operation &op : step.getBody().front().without_terminator())
-      if (isa<AddOp>(op))
-        kernelSeconds[&op] = 10e-6;
-    auto thirtyMicroseconds = [](const CollectiveCost &) { return 30e-6; };
-    return hiddenCommunicationSeconds(step, kernelSeconds, 0,
-                                      thirtyMicroseconds);
+    return hiddenIn(source);
   };
   EXPECT_NEAR(hiddenOver6(3), 0, 1e-12);
   EXPECT_NEAR(hiddenOver6(4), 10e-6, 1e-12);
