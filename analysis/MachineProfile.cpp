@@ -366,15 +366,21 @@ double MachineProfile::perOpSeconds(int64_t ranks) const {
 
 double MachineProfile::collectiveSeconds(const std::string &collective,
                                          int64_t group, int64_t bytesPerRank,
-                                         int64_t ranks) const {
+                                         int64_t ranks, bool started) const {
   if (group <= 1)
     return 0;
   // A collective permute is point to point, like a halo exchange.
   std::string kind =
       collective == "collective_permute" ? "halo_exchange" : collective;
+  // The started fits of a started collective where the profile timed any.
+  bool timedStarted =
+      started && std::any_of(collectives.begin(), collectives.end(),
+                             [&](const CollectiveFit &fit) {
+                               return fit.collective == kind && fit.started;
+                             });
   std::vector<const CollectiveFit *> sameGroup, sameKind;
   for (const CollectiveFit &fit : collectives) {
-    if (fit.collective != kind)
+    if (fit.collective != kind || fit.started != timedStarted)
       continue;
     sameKind.push_back(&fit);
     if (fit.group == group)
@@ -580,6 +586,13 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
     }
     CollectiveFit fit;
     fit.collective = stringOr(entry, "collective");
+    if (auto started = entry.find("started"); started != entry.end()) {
+      if (!started->is_boolean()) {
+        error = where + ": 'started' must be true or false";
+        return std::nullopt;
+      }
+      fit.started = started->get<bool>();
+    }
     if (std::find(profiledCollectives().begin(), profiledCollectives().end(),
                   fit.collective) == profiledCollectives().end()) {
       error = fmt::format("{}: unknown collective '{}'", where, fit.collective);
@@ -746,13 +759,16 @@ std::string formatMachineProfile(const MachineProfile &profile) {
     for (const CollectivePoint &point : fit.points)
       points.push_back(
           {{"bytes_per_rank", point.bytesPerRank}, {"seconds", point.seconds}});
-    root["collectives"].push_back(
-        {{"collective", fit.collective},
-         {"ranks", fit.ranks},
-         {"group", fit.group},
-         {"alpha_seconds", fit.alphaSeconds},
-         {"bandwidth_bytes_per_second", fit.bytesPerSecond},
-         {"points", points}});
+    ordered_json entry = {{"collective", fit.collective}};
+    // Blocking fits are written as profiles always wrote them.
+    if (fit.started)
+      entry["started"] = true;
+    entry["ranks"] = fit.ranks;
+    entry["group"] = fit.group;
+    entry["alpha_seconds"] = fit.alphaSeconds;
+    entry["bandwidth_bytes_per_second"] = fit.bytesPerSecond;
+    entry["points"] = points;
+    root["collectives"].push_back(entry);
   }
   if (profile.hasMemory)
     root["memory"] = {{"driver_bytes", profile.driverBytes},

@@ -16,6 +16,7 @@
 //                 "narrow_classes": {"bf16": {"matmul": [...], ...},
 //                                    "f16": {...}}}],
 //    "collectives": [{"collective": "all_reduce", "ranks": 2, "group": 2,
+//                     "started": true,   (optional; absent: blocking)
 //                     "alpha_seconds": 1e-5,
 //                     "bandwidth_bytes_per_second": 2e9,
 //                     "points": [{"bytes_per_rank": 8192,
@@ -111,6 +112,11 @@ struct CollectivePoint {
 /// `group` ranks in a job of `ranks`.
 struct CollectiveFit {
   std::string collective;
+  /// Timed as a compiled program runs a collective it starts
+  /// (tessel_rt_start, then tessel_rt_wait at once: MPI's non-blocking
+  /// call, whose algorithm may differ from the blocking call's), rather
+  /// than as the blocking call.
+  bool started = false;
   int64_t ranks = 0;
   int64_t group = 0;
   double alphaSeconds = 0;
@@ -218,9 +224,14 @@ struct MachineProfile {
   double sharedCoreSlowdown(const KernelRates &rates, int64_t ranks) const;
 
   /// Returns the seconds of one `collective` over a group of `group` ranks
-  /// sending `bytesPerRank` each, in a job of `ranks` ranks.
+  /// sending `bytesPerRank` each, in a job of `ranks` ranks. `started`:
+  /// one the compiled program starts and waits for later, timed from the
+  /// profile's started fits of that collective where it has any (else
+  /// from its blocking ones, as profiles calibrated before they were
+  /// timed apart).
   double collectiveSeconds(const std::string &collective, int64_t group,
-                           int64_t bytesPerRank, int64_t ranks) const;
+                           int64_t bytesPerRank, int64_t ranks,
+                           bool started = false) const;
 };
 
 /// Fits time = alpha + bytes / bandwidth to `points` by least squares on

@@ -175,7 +175,8 @@ double hiddenCommunicationSeconds(
     mlir::func::FuncOp func,
     const llvm::DenseMap<mlir::Operation *, double> &kernelSeconds,
     double perOpSeconds,
-    llvm::function_ref<double(const CollectiveCost &)> collectiveSeconds);
+    llvm::function_ref<double(mlir::Operation *, const CollectiveCost &)>
+        collectiveSeconds);
 
 } // namespace tessel::analysis
 

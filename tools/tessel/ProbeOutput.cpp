@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace analysis = ::tessel::analysis;
 using nlohmann::json;
@@ -129,6 +130,15 @@ public:
     }
     fail(key, "a finite number, not negative");
     return 0;
+  }
+  /// true or false; false where the line has no such key.
+  bool flag(const char *key) {
+    if (!line.value.contains(key))
+      return false;
+    if (line.value[key].is_boolean())
+      return line.value[key].get<bool>();
+    fail(key, "true or false");
+    return false;
   }
   std::string text(const char *key) {
     if (line.value.contains(key) && line.value[key].is_string())
@@ -249,7 +259,8 @@ assembleProfile(const std::vector<ProbeRun> &runs,
                                        machine->devices == 1 ? "" : "s");
   }
 
-  std::map<std::pair<std::string, std::pair<int64_t, int64_t>>,
+  // Keyed by collective, started, job size and group.
+  std::map<std::tuple<std::string, bool, int64_t, int64_t>,
            analysis::CollectiveFit>
       fits;
   for (const ProbeRun &run : runs) {
@@ -300,11 +311,15 @@ assembleProfile(const std::vector<ProbeRun> &runs,
       } else if (kind == "collective") {
         std::string collective = fields.text("collective");
         int64_t group = fields.integer("group", 2);
+        // Probes before the started forms were timed apart print none.
+        bool started = fields.flag("started");
         analysis::CollectivePoint point{fields.integer("bytes_per_rank"),
                                         fields.number("seconds")};
         if (!fields.failed()) {
-          analysis::CollectiveFit &fit = fits[{collective, {run.ranks, group}}];
+          analysis::CollectiveFit &fit =
+              fits[{collective, started, run.ranks, group}];
           fit.collective = collective;
+          fit.started = started;
           fit.ranks = run.ranks;
           fit.group = group;
           fit.points.push_back(point);

@@ -223,6 +223,52 @@ TEST(MachineProfile, CollectiveTimes) {
               2e-6 + 1e-6, 1e-15);
 }
 
+TEST(MachineProfile, StartedCollectivesAreTimedFromTheirOwnFits) {
+  MachineProfile profile = madeUpProfile();
+  // Without started fits, a started all-reduce is timed as the blocking one
+  // (a profile calibrated before the two were timed apart).
+  EXPECT_DOUBLE_EQ(profile.collectiveSeconds("all_reduce", 2, 1000000, 2,
+                                             /*started=*/true),
+                   profile.collectiveSeconds("all_reduce", 2, 1000000, 2));
+  // A started fit with five times the latency: only started calls take it,
+  // also extrapolated to larger groups (7 steps of 50 us).
+  CollectiveFit started = profile.collectives[0];
+  started.started = true;
+  started.alphaSeconds = 5e-5;
+  profile.collectives.push_back(started);
+  EXPECT_NEAR(profile.collectiveSeconds("all_reduce", 2, 1000000, 2),
+              1e-5 + 1e-3, 1e-15);
+  EXPECT_NEAR(profile.collectiveSeconds("all_reduce", 2, 1000000, 2,
+                                        /*started=*/true),
+              5e-5 + 1e-3, 1e-15);
+  EXPECT_NEAR(profile.collectiveSeconds("all_reduce", 8, 1000000, 8,
+                                        /*started=*/true),
+              7 * 5e-5 + 1e-3, 1e-15);
+  // The halo exchange has no started fit: its own blocking one.
+  EXPECT_NEAR(profile.collectiveSeconds("halo_exchange", 2, 1000, 2,
+                                        /*started=*/true),
+              2e-6 + 1e-6, 1e-15);
+
+  // Written with "started" and read back; blocking fits are written as
+  // before, without it.
+  std::string text = formatMachineProfile(profile);
+  EXPECT_EQ(text.find("\"started\": false"), std::string::npos);
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(text, "round trip", error);
+  ASSERT_TRUE(read) << error;
+  ASSERT_EQ(read->collectives.size(), 3u);
+  EXPECT_FALSE(read->collectives[0].started);
+  EXPECT_TRUE(read->collectives[2].started);
+  EXPECT_EQ(formatMachineProfile(*read), text);
+  size_t at = text.find("\"started\": true");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(parseMachineProfile(text.replace(at, 15, "\"started\": \"yes\""),
+                                "p.json", error),
+            std::nullopt);
+  EXPECT_EQ(error, "p.json: collectives[2]: 'started' must be true or false");
+}
+
 TEST(MachineProfile, FormatReadsBack) {
   MachineProfile profile = madeUpProfile();
   profile.collectives[0].points = {{4096, 1.4e-5}};

@@ -216,7 +216,9 @@ TEST_F(StepTimeTest, AStartedCollectiveHidesBehindTheOpsBeforeItsFirstUser) {
   for (Operation &op : step.getBody().front())
     if (isa<AddOp>(op))
       kernelSeconds[&op] = 10e-6;
-  auto thirtyMicroseconds = [](const CollectiveCost &) { return 30e-6; };
+  auto thirtyMicroseconds = [](Operation *, const CollectiveCost &) {
+    return 30e-6;
+  };
   // Serially 4 adds (40 us) and 2 collectives (60 us). The all_reduce moves
   // from 0 to 30 us while the first two adds run (0 to 20 us); the update
   // waits for it (30 us) and ends at 40; the permute blocks from 40 to 70;
@@ -231,7 +233,9 @@ TEST_F(StepTimeTest, AStartedCollectiveHidesBehindTheOpsBeforeItsFirstUser) {
               30e-6, 1e-12);
   // An all_reduce that takes 5 us is hidden whole; the blocking permute's
   // never is.
-  auto fiveMicroseconds = [](const CollectiveCost &) { return 5e-6; };
+  auto fiveMicroseconds = [](Operation *, const CollectiveCost &) {
+    return 5e-6;
+  };
   EXPECT_NEAR(
       hiddenCommunicationSeconds(step, kernelSeconds, 0, fiveMicroseconds),
       5e-6, 1e-12);
@@ -249,7 +253,9 @@ TEST_F(StepTimeTest, ASumTheRuntimeRunsAtItsStartHidesNothing) {
     for (Operation &op : step.getBody().front().without_terminator())
       if (isa<AddOp>(op))
         kernelSeconds[&op] = 10e-6;
-    auto thirtyMicroseconds = [](const CollectiveCost &) { return 30e-6; };
+    auto thirtyMicroseconds = [](Operation *, const CollectiveCost &) {
+      return 30e-6;
+    };
     return hiddenCommunicationSeconds(step, kernelSeconds, 0,
                                       thirtyMicroseconds);
   };
@@ -311,6 +317,41 @@ TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
   // On one core the two ranks share it: nothing is hidden.
   profile.cores = 1;
   EXPECT_EQ(predictStepTime(step, step, report, profile).hiddenSeconds, 0);
+}
+
+TEST_F(StepTimeTest, AStartedCollectiveIsTimedAsStarted) {
+  func::FuncOp step = parse(kOverlapStep);
+  MachineProfile profile = madeUpProfile();
+  profile.cores = 2;
+  for (const char *kind : {"all_reduce", "halo_exchange"})
+    addThirtyMicrosecondCollective(profile, kind);
+  // The all_reduce started takes 50 us where the blocking call takes 30.
+  CollectiveFit started = profile.collectives[0];
+  started.started = true;
+  started.alphaSeconds = 50e-6;
+  profile.collectives.push_back(started);
+  CostReport report = buildCostReport(step);
+  addPartitionedCosts(report, step);
+  // The lowering starts the all_reduce (the permute blocks): 50 + 30 us.
+  StepTime overlapped = predictStepTime(step, step, report, profile);
+  EXPECT_NEAR(overlapped.commSeconds, 80e-6, 1e-12);
+  // The update waits 50 us for it, after 2 us of adds: 2 us hidden.
+  EXPECT_NEAR(overlapped.hiddenSeconds, 2e-6, 1e-12);
+  // Compiled --no-overlap, every collective blocks: 30 + 30 us.
+  EXPECT_NEAR(predictStepTime(step, step, report, profile,
+                              /*overlapCommunication=*/false)
+                  .commSeconds,
+              60e-6, 1e-12);
+  // A sum of one element the runtime runs at its start: the blocking call.
+  std::string source = kOverlapStep;
+  for (size_t at = source.find("n:100"); at != std::string::npos;
+       at = source.find("n:100", at))
+    source.replace(at, 5, "n:1");
+  func::FuncOp tiny = parse(source.c_str());
+  CostReport tinyReport = buildCostReport(tiny);
+  addPartitionedCosts(tinyReport, tiny);
+  EXPECT_NEAR(predictStepTime(tiny, tiny, tinyReport, profile).commSeconds,
+              60e-6, 1e-12);
 }
 
 // A gradient's all_reduce over 2 ranks in f32, bf16 and f16 (formatv's
