@@ -138,7 +138,6 @@ void mlir::tessel::buildOverlapPipeline(OpPassManager &pm,
 
 void mlir::tessel::buildLoweredFormPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTesselFuseElementwise());
-  pm.addNestedPass<func::FuncOp>(createTesselMergeFusedOutputs());
   buildOverlapPipeline(pm, /*splitHaloConvolutions=*/true);
 }
 

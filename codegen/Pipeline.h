@@ -89,10 +89,11 @@ struct CompilePipelineOptions
       *this, "merge-fused-outputs",
       llvm::cl::desc("with fuse-elementwise, compute a fused op and the "
                      "fused op right after it that reads its value as one "
-                     "op of several results (tessel-merge-fused-outputs); "
-                     "`tessel compile --target cuda` turns it off, since the "
-                     "GPU runtime's fused kernel writes one result"),
-      llvm::cl::init(true)};
+                     "op of several results (tessel-merge-fused-outputs; "
+                     "off by default, as `tessel compile` has it: the "
+                     "merged passes ran slower steps on one core a rank; "
+                     "the GPU runtime's fused kernel writes one result)"),
+      llvm::cl::init(false)};
   Option<bool> overlapCommunication{
       *this, "overlap-communication",
       llvm::cl::desc("order ops so that collectives start early and are "
@@ -142,8 +143,7 @@ void buildPartitionPipeline(OpPassManager &pm, int64_t bucketBytes,
 void buildOverlapPipeline(OpPassManager &pm, bool splitHaloConvolutions);
 
 /// Adds what `tessel compile` runs between partitioning and lowering, with
-/// its default options: tessel-fuse-elementwise, tessel-merge-fused-outputs,
-/// then buildOverlapPipeline.
+/// its default options: tessel-fuse-elementwise, then buildOverlapPipeline.
 /// tessel explain and tessel search count a step's memory on the program
 /// this leaves (the buffers the lowered program allocates, in its order).
 void buildLoweredFormPipeline(OpPassManager &pm);

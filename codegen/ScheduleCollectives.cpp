@@ -12,8 +12,10 @@
 // in the order their gradients arrive.
 //
 // Reordering changes no result: every op the lowering accepts computes its
-// one result from its operands alone, and the ranks, which all run this
-// program, start the collectives in the same order.
+// results (one, or a merged fused op's several) from its operands alone,
+// and the ranks, which all run this program, start the collectives in the
+// same order. A block with an op of no result or of a result that is not a
+// tensor keeps its order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,8 +146,13 @@ void CollectiveScheduler::schedule(Operation *op) {
 
 void CollectiveScheduler::run() {
   for (Operation &op : block.without_terminator()) {
-    if (op.getNumResults() != 1 ||
-        !isa<NamedTensorType>(op.getResult(0).getType()))
+    // A fused op merged with the one after it (tessel-merge-fused-outputs)
+    // has several results; until 2026-11-29 this check took one, and the
+    // CPU target's training steps, whose optimizer updates are merged, ran
+    // their collectives where the partitioner wrote them, each waited for
+    // right after its start.
+    if (op.getNumResults() == 0 ||
+        !llvm::all_of(op.getResultTypes(), llvm::IsaPred<NamedTensorType>))
       return;
     position[&op] = ops.size();
     ops.push_back(&op);

@@ -835,7 +835,9 @@ def TesselMergeFusedOutputs
     the producer's. Merging repeats, so a chain of such ops becomes one.
 
     It runs after tessel-fuse-elementwise; `tessel compile` runs it for the
-    CPU runtime (the GPU runtime's fused kernel writes one result).
+    CPU runtime with `--merge-fused-outputs` only (off by default: the
+    merged passes ran slower steps on one core a rank, docs/codegen.md;
+    the GPU runtime's fused kernel writes one result).
 
     Before:
 

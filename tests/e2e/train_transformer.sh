@@ -5,7 +5,9 @@
 # curve, and so do two layouts on 8 ranks (hybrid data:2 x model:4 with the
 # vocabulary split, and ZeRO-like over data:8 at a batch of 8); the loss goes
 # down; the program compiled without element-wise fusion gives the same
-# curve.
+# curve, and so does the data layout with fused ops merged
+# (--merge-fused-outputs, whose several-result ops the collectives are
+# scheduled around).
 #
 # usage: train_transformer.sh BUILD_BIN_DIR EXAMPLES_DIR
 set -euo pipefail
@@ -38,6 +40,19 @@ status=0
   python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/unfused.jsonl" 1e-4 ||
   { status=1; tail -5 "$work/unfused.out"; }
 result "--no-fusion on one rank: the fused program's loss curve" $status
+
+# A fused op and the fused op after it that reads its value merged into one
+# of several results (tessel-merge-fused-outputs, off by default): the same
+# values, and on 4 ranks the gradients' all_reduces scheduled around the
+# merged updates.
+status=0
+"$bin/tessel" compile "$model" --layout "$examples/transformer/data.yaml" \
+  "${train[@]}" --merge-fused-outputs -o "$work/merged.spmd" &&
+  mpirun -n 4 --oversubscribe "$work/merged.spmd" --metrics "$work/merged.jsonl" \
+    "${run_opts[@]}" > "$work/merged.out" 2>&1 &&
+  python3 "$here/compare_losses.py" "$work/reference.jsonl" "$work/merged.jsonl" 1e-4 ||
+  { status=1; tail -5 "$work/merged.out"; }
+result "--merge-fused-outputs, data.yaml on 4 ranks: the 1-rank loss curve" $status
 
 for layout in data model hybrid zero; do
   status=0

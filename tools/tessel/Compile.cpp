@@ -110,11 +110,13 @@ cl::opt<bool> noFusion(
     cl::desc("run every element-wise op as its own runtime call instead of "
              "fusing chains of them (tessel-fuse-elementwise)"),
     cl::sub(compileCommand), cl::sub(runCommand));
-cl::opt<bool> noMergeFusedOutputs(
-    "no-merge-fused-outputs",
-    cl::desc("keep each fused chain one op of one result instead of "
-             "computing a fused op and the fused op after it that reads its "
-             "value in one pass (tessel-merge-fused-outputs)"),
+cl::opt<bool> mergeFusedOutputs(
+    "merge-fused-outputs",
+    cl::desc("compute a fused op and the fused op after it that reads its "
+             "value in one pass of several results "
+             "(tessel-merge-fused-outputs; CPU target). Off by default: on "
+             "one core a rank the merged passes ran 5 to 9% slower steps "
+             "(docs/codegen.md)"),
     cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<bool> gpuFusion(
     "gpu-fusion",
@@ -230,8 +232,7 @@ int compileTo(const char *tool, Stage stage, StringRef output, int64_t &ranks) {
   options.fuseElementwise =
       !noFusion && (target == RuntimeTarget::Cpu || gpuFusion);
   // The GPU runtime's fused kernel writes one result.
-  options.mergeFusedOutputs =
-      !noMergeFusedOutputs && target == RuntimeTarget::Cpu;
+  options.mergeFusedOutputs = mergeFusedOutputs && target == RuntimeTarget::Cpu;
   options.decomposeEinsum = !noDecomposeEinsum;
   options.overlapCommunication = !noOverlap;
   // The CUDA runtime's halo exchanges block on its stream: splitting a

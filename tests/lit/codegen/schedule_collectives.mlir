@@ -74,3 +74,31 @@ module attributes {tessel.mesh = #tessel.mesh<[rows:2]>} {
     return %y : !tessel.tensor<[h:6, w:3], f32>
   }
 }
+
+// -----
+
+// A fused op of several results (an optimizer's update merged by
+// tessel-merge-fused-outputs) is scheduled as any other op: the gradient's
+// all_reduce starts at once, the work that does not need it (%h) runs
+// first, and the merged update, which uses it, last. The pass used to leave
+// a block with such an op in its order.
+// CHECK-LABEL: func.func @merged_update
+// CHECK: %[[G:.*]] = tessel.exp %arg0
+// CHECK-NEXT: %[[S:.*]] = tessel.all_reduce sum %[[G]]
+// CHECK-NEXT: %[[H:.*]] = tessel.tanh %arg0
+// CHECK-NEXT: %[[U:.*]]:2 = tessel.fused %[[S]], %arg1
+module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
+  func.func @merged_update(%x: !tessel.tensor<[n:4], f32>, %p: !tessel.tensor<[n:4], f32>)
+      -> (!tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>) {
+    %g = tessel.exp %x : !tessel.tensor<[n:4], f32>
+    %s = tessel.all_reduce sum %g over ["data"] : !tessel.tensor<[n:4], f32>
+    %u:2 = tessel.fused %s, %p : (!tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>) -> (!tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>) {
+    ^bb0(%a: !tessel.tensor<[n:4], f32>, %b: !tessel.tensor<[n:4], f32>):
+      %m = tessel.mul %a, %b : !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32> -> !tessel.tensor<[n:4], f32>
+      %q = tessel.add %m, %b : !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32> -> !tessel.tensor<[n:4], f32>
+      tessel.yield %q, %m : !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>
+    }
+    %h = tessel.tanh %x : !tessel.tensor<[n:4], f32>
+    return %u#0, %u#1, %h : !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>, !tessel.tensor<[n:4], f32>
+  }
+}
