@@ -372,22 +372,29 @@ double MachineProfile::collectiveSeconds(const std::string &collective,
   // A collective permute is point to point, like a halo exchange.
   std::string kind =
       collective == "collective_permute" ? "halo_exchange" : collective;
-  // The started fits of a started collective where the profile timed any.
-  bool timedStarted =
-      started && std::any_of(collectives.begin(), collectives.end(),
-                             [&](const CollectiveFit &fit) {
-                               return fit.collective == kind && fit.started;
-                             });
+  // The fits a call may take: a blocking call only the blocking ones; a
+  // started call either form, its own where the job size and group chosen
+  // has it (a profile assembled from old and new probe output may time
+  // the started forms on some jobs only).
   std::vector<const CollectiveFit *> sameGroup, sameKind;
   for (const CollectiveFit &fit : collectives) {
-    if (fit.collective != kind || fit.started != timedStarted)
+    if (fit.collective != kind || (fit.started && !started))
       continue;
     sameKind.push_back(&fit);
     if (fit.group == group)
       sameGroup.push_back(&fit);
   }
-  if (const CollectiveFit *fit = nearestJob(sameGroup, ranks))
+  auto inForm = [&](const CollectiveFit *chosen) {
+    for (const CollectiveFit *fit : sameKind)
+      if (fit->ranks == chosen->ranks && fit->group == chosen->group &&
+          fit->started == started)
+        return fit;
+    return chosen;
+  };
+  if (const CollectiveFit *fit = nearestJob(sameGroup, ranks)) {
+    fit = inForm(fit);
     return fit->alphaSeconds + bytesPerRank / fit->bytesPerSecond;
+  }
   if (sameKind.empty())
     return 0;
   // A group larger than any measured: a ring's latency grows with its
@@ -397,6 +404,7 @@ double MachineProfile::collectiveSeconds(const std::string &collective,
     if (fit->group > largest->group ||
         (fit->group == largest->group && fit->ranks > largest->ranks))
       largest = fit;
+  largest = inForm(largest);
   double steps = static_cast<double>(group - 1) /
                  static_cast<double>(std::max<int64_t>(1, largest->group - 1));
   return largest->alphaSeconds * steps + bytesPerRank / largest->bytesPerSecond;

@@ -15,8 +15,9 @@
 //                                         "rate": 2.4e9}, ...], ...},
 //                 "narrow_classes": {"bf16": {"matmul": [...], ...},
 //                                    "f16": {...}}}],
-//    "collectives": [{"collective": "all_reduce", "ranks": 2, "group": 2,
+//    "collectives": [{"collective": "all_reduce",
 //                     "started": true,   (optional; absent: blocking)
+//                     "ranks": 2, "group": 2,
 //                     "alpha_seconds": 1e-5,
 //                     "bandwidth_bytes_per_second": 2e9,
 //                     "points": [{"bytes_per_rank": 8192,
@@ -225,10 +226,10 @@ struct MachineProfile {
 
   /// Returns the seconds of one `collective` over a group of `group` ranks
   /// sending `bytesPerRank` each, in a job of `ranks` ranks. `started`:
-  /// one the compiled program starts and waits for later, timed from the
-  /// profile's started fits of that collective where it has any (else
-  /// from its blocking ones, as profiles calibrated before they were
-  /// timed apart).
+  /// one the compiled program starts and waits for later, timed by the
+  /// started fit of the job size and group chosen where the profile has
+  /// one (else by the blocking fit there, as profiles calibrated before
+  /// the two were timed apart); a blocking one never by a started fit.
   double collectiveSeconds(const std::string &collective, int64_t group,
                            int64_t bytesPerRank, int64_t ranks,
                            bool started = false) const;

@@ -6,11 +6,12 @@
 // counts them; a fused op's elements times its body's transcendental ops),
 // the compiled program's own work around each op it runs (the profile's
 // per-op seconds, once per op of the program as compile lowers it, after
-// fusion), plus each collective's alpha-beta time for its group and bytes,
-// less the communication that moves while the rank computes: the runtime
-// runs one op after another, but starts all_reduce, all_gather,
-// reduce_scatter and halo_exchange where they stand and waits for each
-// before its first user (docs/search.md, "Overlap").
+// fusion), plus each collective's alpha-beta time for its group and bytes
+// (from the profile's started fits for one the program starts and waits
+// for later, where it has them), less the communication that moves while the
+// rank computes: the runtime runs one op after another, but starts all_reduce,
+// all_gather, reduce_scatter and halo_exchange where they stand and waits for
+// each before its first user (docs/search.md, "Overlap").
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,7 +142,8 @@ coldByteFractions(mlir::func::FuncOp func, const ::tessel::layout::Mesh &mesh,
                   int64_t cacheShareBytes);
 
 /// Predicts the step of `partitioned` (the per-rank program of the report's
-/// function, whose collectives `report` lists) in a job of
+/// function, whose collectives are timed op by op; `report` gives the
+/// mesh, and the collectives only of a declaration) in a job of
 /// `report.numRanks` ranks on `profile`; `lowered` is the same function
 /// as compile lowers it (fused), whose ops are counted for the per-op
 /// cost. Each op is timed where it appears in `partitioned`, so search
@@ -154,9 +156,10 @@ coldByteFractions(mlir::func::FuncOp func, const ::tessel::layout::Mesh &mesh,
 /// With `overlapCommunication` (compile's default), `partitioned` is taken
 /// in the order the program runs its ops (after
 /// tessel-schedule-collectives) and its started collectives
-/// (dialect/StartedCollectives.h) hide behind the ops between their start
-/// and their first user: hiddenSeconds, when the job has no more ranks
-/// than the profile's machine has cores.
+/// (dialect/StartedCollectives.h) are timed by the profile's started fits
+/// and hide behind the ops between their start and their first user:
+/// hiddenSeconds, when the job has no more ranks than the profile's
+/// machine has cores.
 StepTime predictStepTime(mlir::func::FuncOp partitioned,
                          mlir::func::FuncOp lowered, const CostReport &report,
                          const MachineProfile &profile,

@@ -78,7 +78,7 @@ for key in ("description", "cpu", "cores", "cache_bytes"):
 classes = lambda p: [(k["ranks"], sorted(k["classes"]),
                       {t: sorted(c) for t, c in k.get("narrow_classes", {}).items()})
                      for k in p["kernels"]]
-collectives = lambda p: sorted((c["collective"], c["ranks"], c["group"]) for c in p["collectives"])
+collectives = lambda p: sorted((c["collective"], c.get("started", False), c["ranks"], c["group"]) for c in p["collectives"])
 assert classes(live) == classes(saved), (classes(live), classes(saved))
 assert collectives(live) == collectives(saved), (collectives(live), collectives(saved))
 assert "memory" not in saved

@@ -249,6 +249,23 @@ TEST(MachineProfile, StartedCollectivesAreTimedFromTheirOwnFits) {
                                         /*started=*/true),
               2e-6 + 1e-6, 1e-15);
 
+  // A job size and group timed blocking only (a profile assembled from a
+  // newer probe's 2-rank output and an older one's 4-rank output): a
+  // started call there takes its blocking fit, not the started one of
+  // another job extrapolated.
+  CollectiveFit four = profile.collectives[0];
+  four.ranks = 4;
+  four.group = 4;
+  four.alphaSeconds = 3e-5;
+  MachineProfile mixed = profile;
+  mixed.collectives.push_back(four);
+  EXPECT_NEAR(mixed.collectiveSeconds("all_reduce", 4, 1000000, 4,
+                                      /*started=*/true),
+              3e-5 + 1e-3, 1e-15);
+  EXPECT_NEAR(mixed.collectiveSeconds("all_reduce", 2, 1000000, 2,
+                                      /*started=*/true),
+              5e-5 + 1e-3, 1e-15);
+
   // Written with "started" and read back; blocking fits are written as
   // before, without it.
   std::string text = formatMachineProfile(profile);

@@ -325,7 +325,8 @@ TEST_F(StepTimeTest, AStartedCollectiveIsTimedAsStarted) {
   profile.cores = 2;
   for (const char *kind : {"all_reduce", "halo_exchange"})
     addThirtyMicrosecondCollective(profile, kind);
-  // The all_reduce started takes 50 us where the blocking call takes 30.
+  // The all_reduce takes 1 us blocking and 50 us started.
+  profile.collectives[0].alphaSeconds = 1e-6;
   CollectiveFit started = profile.collectives[0];
   started.started = true;
   started.alphaSeconds = 50e-6;
@@ -335,13 +336,14 @@ TEST_F(StepTimeTest, AStartedCollectiveIsTimedAsStarted) {
   // The lowering starts the all_reduce (the permute blocks): 50 + 30 us.
   StepTime overlapped = predictStepTime(step, step, report, profile);
   EXPECT_NEAR(overlapped.commSeconds, 80e-6, 1e-12);
-  // The update waits 50 us for it, after 2 us of adds: 2 us hidden.
+  // The update waits 50 us for it after 2 us of adds: 2 us hidden (1 us,
+  // had the timeline taken the blocking call's time).
   EXPECT_NEAR(overlapped.hiddenSeconds, 2e-6, 1e-12);
-  // Compiled --no-overlap, every collective blocks: 30 + 30 us.
+  // Compiled --no-overlap, every collective blocks: 1 + 30 us.
   EXPECT_NEAR(predictStepTime(step, step, report, profile,
                               /*overlapCommunication=*/false)
                   .commSeconds,
-              60e-6, 1e-12);
+              31e-6, 1e-12);
   // A sum of one element the runtime runs at its start: the blocking call.
   std::string source = kOverlapStep;
   for (size_t at = source.find("n:100"); at != std::string::npos;
@@ -351,7 +353,7 @@ TEST_F(StepTimeTest, AStartedCollectiveIsTimedAsStarted) {
   CostReport tinyReport = buildCostReport(tiny);
   addPartitionedCosts(tinyReport, tiny);
   EXPECT_NEAR(predictStepTime(tiny, tiny, tinyReport, profile).commSeconds,
-              60e-6, 1e-12);
+              31e-6, 1e-12);
 }
 
 // A gradient's all_reduce over 2 ranks in f32, bf16 and f16 (formatv's
