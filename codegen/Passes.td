@@ -80,9 +80,10 @@ def TesselScheduleCollectives
     training step the gradients' all_reduces thus overlap the rest of the
     backward pass, and the optimizer updates the parameters in the order
     their gradients arrive. Results are unchanged: every op computes its
-    result from its operands alone, and every rank starts the collectives
-    in the same order. A function with an op of no single tensor result is
-    left as it is.
+    results from its operands alone, and every rank starts the collectives
+    in the same order. A function with an op the lowering does not take
+    (no tensor result, or several results or a region other than a
+    `tessel.fused` op's) is left as it is.
   }];
 }
 

@@ -171,6 +171,7 @@ void mlir::tessel::registerCompilePipeline() {
       "the pipeline of `tessel compile`: inline-layers, decompose-einsum, "
       "autodiff (or lift-parameters), layout, "
       "partition, optimize-comm, bucket-all-reduces, fuse-elementwise, "
-      "merge-fused-outputs, lower-to-runtime",
+      "(merge-fused-outputs with merge-fused-outputs=true), "
+      "schedule-collectives, lower-to-runtime",
       buildCompilePipeline);
 }

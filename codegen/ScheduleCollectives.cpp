@@ -44,7 +44,8 @@ public:
   explicit CollectiveScheduler(Block &block) : block(block) {}
 
   /// Reorders the block; leaves a block with ops the lowering would not
-  /// take (no single tensor result) as it is.
+  /// take as it is (ops of no tensor result, or of several results or a
+  /// region other than a fused op's).
   void run();
 
 private:
@@ -150,8 +151,11 @@ void CollectiveScheduler::run() {
     // has several results; until 2026-11-29 this check took one, and the
     // CPU target's training steps, whose optimizer updates are merged, ran
     // their collectives where the partitioner wrote them, each waited for
-    // right after its start.
-    if (op.getNumResults() == 0 ||
+    // right after its start. Other ops are taken as the lowering takes
+    // them (LowerToRuntime.cpp): one tensor result and no region.
+    bool fused = isa<FusedOp>(op);
+    if (op.getNumResults() == 0 || (op.getNumResults() != 1 && !fused) ||
+        (op.getNumRegions() != 0 && !fused) ||
         !llvm::all_of(op.getResultTypes(), llvm::IsaPred<NamedTensorType>))
       return;
     position[&op] = ops.size();

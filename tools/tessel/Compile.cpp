@@ -115,7 +115,7 @@ cl::opt<bool> mergeFusedOutputs(
     cl::desc("compute a fused op and the fused op after it that reads its "
              "value in one pass of several results "
              "(tessel-merge-fused-outputs; CPU target). Off by default: on "
-             "one core a rank the merged passes ran 5 to 9% slower steps "
+             "one core a rank the merged passes ran 5 to 10% slower steps "
              "(docs/codegen.md)"),
     cl::sub(compileCommand), cl::sub(runCommand));
 cl::opt<bool> gpuFusion(

@@ -265,6 +265,11 @@ TEST(MachineProfile, StartedCollectivesAreTimedFromTheirOwnFits) {
   EXPECT_NEAR(mixed.collectiveSeconds("all_reduce", 2, 1000000, 2,
                                       /*started=*/true),
               5e-5 + 1e-3, 1e-15);
+  // A group larger than any timed: extrapolated from the largest, the
+  // 4-rank group timed blocking only (7 steps of its 10 us a step).
+  EXPECT_NEAR(mixed.collectiveSeconds("all_reduce", 8, 1000000, 8,
+                                      /*started=*/true),
+              7e-5 + 1e-3, 1e-15);
 
   // Written with "started" and read back; blocking fits are written as
   // before, without it.
