@@ -512,6 +512,16 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
   if (!readBf16Products(*machine, "bf16_filter_gradients", source,
                         profile.bf16FilterGradients, error))
     return std::nullopt;
+  if (auto overlap = machine->find("overlap_fraction");
+      overlap != machine->end()) {
+    if (!overlap->is_number() || !(overlap->get<double>() >= 0) ||
+        overlap->get<double>() > 1) {
+      error = source + ": machine: 'overlap_fraction' must be a number from "
+                       "0 to 1";
+      return std::nullopt;
+    }
+    profile.overlapFraction = overlap->get<double>();
+  }
 
   auto kernels = root.find("kernels");
   if (kernels == root.end() || !kernels->is_array() || kernels->empty()) {
@@ -744,6 +754,9 @@ std::string formatMachineProfile(const MachineProfile &profile) {
   root["machine"]["bf16_products"] = bf16ProductsName(profile.bf16Products);
   root["machine"]["bf16_filter_gradients"] =
       bf16ProductsName(profile.bf16FilterGradients);
+  // An older profile's missing measurement stays missing.
+  if (profile.overlapFraction)
+    root["machine"]["overlap_fraction"] = *profile.overlapFraction;
   root["kernels"] = ordered_json::array();
   for (const KernelRates &rates : profile.kernels) {
     ordered_json entry = {{"ranks", rates.ranks}, {"threads", rates.threads}};

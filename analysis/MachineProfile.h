@@ -9,7 +9,8 @@
 //
 //   {"format": "tessel-machine-profile", "version": 2,
 //    "machine": {"description": ..., "cpu": ..., "cores": 2, ...,
-//                "bf16_products": "widened" | "native"},
+//                "bf16_products": "widened" | "native",
+//                "overlap_fraction": 0.0},   (optional; absent: 1)
 //    "kernels": [{"ranks": 1, "threads": 2, "per_op_seconds": 2e-7,
 //                 "classes": {"matmul": [{"work": 1024, "seconds": 4e-7,
 //                                         "rate": 2.4e9}, ...], ...},
@@ -167,6 +168,12 @@ struct MachineProfile {
   /// profile calibrated before they were recorded apart ran them as its
   /// other products.
   Bf16Products bf16FilterGradients = Bf16Products::Widened;
+  /// How much of a started collective's time the ops after it hide on
+  /// this machine ("overlap_fraction", from 0 to 1): what the probe's
+  /// started all_reduce behind 8 matrix products saved against the two
+  /// alone, over the shorter of them. A profile calibrated before it was
+  /// measured hides all that the timeline allows (StepTime).
+  std::optional<double> overlapFraction;
   Bf16Kernels bf16Kernels() const {
     return {bf16Products, bf16FilterGradients};
   }

@@ -40,6 +40,8 @@
 // sends), so that a time fitted against it applies to its counts. Every
 // collective but all_to_all is timed twice: blocking, and started and
 // waited for at once ("started": true), the form a compiled program runs.
+// Over all ranks it also times how much of a started all_reduce the ops
+// after it hide ("overlap": the two alone, and together).
 //
 // --machine: the machine measured (MachineFacts.h), the backend's devices
 // and whether its bf16 products run widened to f32, so that the output
@@ -183,12 +185,17 @@ public:
                       static_cast<int32_t>(buffers.size()), output);
   }
 
-  /// Starts the op and waits for it at once, as a compiled program runs a
-  /// collective it starts with nothing to compute meanwhile.
-  void startAndWait() {
+  /// Starts the op (a collective) and waits for it, as a compiled program
+  /// runs a collective it starts: at once with nothing to compute
+  /// meanwhile (startAndWait), or after other ops.
+  void start() {
     tessel_rt_start(context, &site, text.c_str(), buffers.data(),
                     static_cast<int32_t>(buffers.size()), output);
-    tessel_rt_wait(context, &site);
+  }
+  void wait() { tessel_rt_wait(context, &site); }
+  void startAndWait() {
+    start();
+    wait();
   }
 
   /// Runs the op once, returning the backend's error instead of ending the
@@ -562,12 +569,51 @@ int64_t ringBytesPerRank(const std::string &collective, int64_t group,
   return (group - 1) * inputBytes / group;
 }
 
+/// How much of a started collective's time the ops after it hide on this
+/// machine: a 4 MiB all_reduce over every rank started, then 8 products of
+/// 256 x 256 matrices (each first lets the collectives in flight progress,
+/// as a compiled program's ops do), then its wait, against the two
+/// alone. Over shared memory the ranks' own cores copy the data, so little
+/// is hidden (docs/search.md, "Overlap").
+void measureOverlap(int rank, int ranks, tessel_context_t *context,
+                    const Settings &timed) {
+  constexpr int64_t kRows = 1024, kSide = 256, kProducts = 8;
+  ordered_json whole = tensor({"rows", "cols"}, {kRows, 1024});
+  Op sum(context, "tessel.all_reduce", {whole}, whole,
+         {{"axes", {"all"}}, {"kind", "sum"}});
+  std::vector<std::unique_ptr<Op>> products;
+  for (int64_t i = 0; i < kProducts; ++i)
+    products.push_back(std::make_unique<Op>(
+        context, "tessel.einsum",
+        std::vector<ordered_json>{tensor({"m", "k"}, {kSide, kSide}),
+                                  tensor({"k", "n"}, {kSide, kSide})},
+        tensor({"m", "n"}, {kSide, kSide})));
+  auto compute = [&] {
+    for (const std::unique_ptr<Op> &product : products)
+      product->run();
+  };
+  double collective = timeCall([&] { sum.startAndWait(); }, timed);
+  double kernels = timeCall(compute, timed);
+  double together = timeCall(
+      [&] {
+        sum.start();
+        compute();
+        sum.wait();
+      },
+      timed);
+  print(rank, {{"kind", "overlap"},
+               {"ranks", ranks},
+               {"collective_seconds", collective},
+               {"kernel_seconds", kernels},
+               {"together_seconds", together}});
+}
+
 /// Times the collectives over the last axis of `mesh`, whose other axes
 /// hold groups that run at the same time.
 void measureCollectives(int rank, int ranks,
                         const std::vector<std::string> &axes,
                         const std::vector<int64_t> &sizes,
-                        const Settings &settings) {
+                        const Settings &settings, bool timeOverlap) {
   std::vector<const char *> names;
   for (const std::string &axis : axes)
     names.push_back(axis.c_str());
@@ -664,6 +710,8 @@ void measureCollectives(int rank, int ranks,
       report("halo_exchange", 8 * blockBytes, 2 * blockBytes, op);
     }
   }
+  if (timeOverlap)
+    measureOverlap(rank, ranks, context.get(), timed);
   context.reset();
   tessel_comm_destroy(comm);
 }
@@ -756,10 +804,11 @@ int main(int argc, char **argv) {
                    onDevice(settings, context.get()));
   }
   if (collectives && ranks > 1) {
-    measureCollectives(rank, ranks, {"all"}, {ranks}, settings);
+    measureCollectives(rank, ranks, {"all"}, {ranks}, settings,
+                       /*timeOverlap=*/true);
     if (ranks >= 4 && ranks % 2 == 0)
       measureCollectives(rank, ranks, {"outer", "pairs"}, {ranks / 2, 2},
-                         settings);
+                         settings, /*timeOverlap=*/false);
   }
   // The job's output is whole: saved output without this line was cut
   // short by a job that stopped.

@@ -112,6 +112,12 @@ def check(profile, ranks, classes, narrow=False, class_order=False):
                     fail(f"no {collective}{form} over {job} ranks")
                 if job >= 4 and (collective, started, job, 2) not in groups:
                     fail(f"no {collective}{form} over pairs in a job of {job}")
+    # How much a started collective hides behind the ops after it, measured
+    # on the largest job of no more ranks than cores.
+    if max(ranks) >= 2:
+        overlap = machine.get("overlap_fraction")
+        if not isinstance(overlap, (int, float)) or not 0 <= overlap <= 1:
+            fail(f"machine must give an overlap_fraction from 0 to 1: {machine}")
     for fit in profile["collectives"]:
         bandwidth = fit["bandwidth_bytes_per_second"]
         if not 1e6 <= bandwidth <= 1e12:

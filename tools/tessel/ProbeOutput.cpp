@@ -259,6 +259,9 @@ assembleProfile(const std::vector<ProbeRun> &runs,
                                        machine->devices == 1 ? "" : "s");
   }
 
+  // How much each job of no more ranks than the machine's cores hid of a
+  // started all_reduce; the profile takes the largest job's.
+  std::map<int64_t, double> overlaps;
   // Keyed by collective, started, job size and group.
   std::map<std::tuple<std::string, bool, int64_t, int64_t>,
            analysis::CollectiveFit>
@@ -324,6 +327,17 @@ assembleProfile(const std::vector<ProbeRun> &runs,
           fit.group = group;
           fit.points.push_back(point);
         }
+      } else if (kind == "overlap") {
+        double collective = fields.number("collective_seconds");
+        double kernels = fields.number("kernel_seconds");
+        double together = fields.number("together_seconds");
+        // The share of the shorter one that running them together saved;
+        // none where together took as long as the two apart, or longer.
+        double shorter = std::min(collective, kernels);
+        if (!fields.failed() && shorter > 0 &&
+            run.ranks <= machine->kernelRanks())
+          overlaps[run.ranks] =
+              std::clamp((collective + kernels - together) / shorter, 0.0, 1.0);
       } else if (kind == "skipped") {
         // A kernel the backend lacks at a narrow type: the profile times
         // that class from the f32 points. Without its f32 points there is
@@ -353,6 +367,8 @@ assembleProfile(const std::vector<ProbeRun> &runs,
     analysis::fitAlphaBeta(fit);
     profile.collectives.push_back(fit);
   }
+  if (!overlaps.empty())
+    profile.overlapFraction = overlaps.rbegin()->second;
   return profile;
 }
 

@@ -34,6 +34,15 @@ def ranking(path, ranks):
     assert result["best_yaml"].splitlines()[1].startswith("mesh: {")
 
 
+def none_hidden(path):
+    """On a profile whose machine hides nothing (overlap_fraction 0, as the
+    built-in profile's shared memory), no candidate hides communication,
+    though data parallelism has some to hide."""
+    candidates = load(path)["candidates"]
+    assert all(c["hidden_comm_seconds"] == 0 for c in candidates), candidates
+    assert any(c["comm_seconds"] > 0 for c in candidates), candidates
+
+
 def hidden(path, ranks):
     """On 2 ranks (the built-in profile's machine has 2 cores) data
     parallelism's gradient all_reduces move while the rest of the backward
@@ -152,13 +161,17 @@ def narrow_rates(base_bf16, slow_bf16, base_f32, slow_f32):
 
 
 def edit_profile(path, mistake):
-    """Prints the profile at `path` with one mistake made in it."""
+    """Prints the profile at `path` with one mistake made in it (or one
+    fact changed)."""
     profile = load(path)
     if mistake == "misspelt-class":
         classes = profile["kernels"][0]["classes"]
         classes["matmull"] = classes["matmul"]
     elif mistake == "group-past-job":
         profile["collectives"][0]["group"] = 64
+    elif mistake == "transfers-beside-cores":
+        # Not a mistake: a machine whose transfers run beside its cores.
+        profile["machine"]["overlap_fraction"] = 1.0
     else:
         sys.exit(f"unknown mistake {mistake}")
     json.dump(profile, sys.stdout, indent=2)
@@ -170,6 +183,8 @@ if __name__ == "__main__":
         ranking(path, int(rest[0]))
     elif check == "hidden":
         hidden(path, int(rest[0]))
+    elif check == "none-hidden":
+        none_hidden(path)
     elif check == "mesh-of":
         mesh_of(path, int(rest[0]))
     elif check == "budget":

@@ -291,6 +291,28 @@ TEST(MachineProfile, StartedCollectivesAreTimedFromTheirOwnFits) {
   EXPECT_EQ(error, "p.json: collectives[2]: 'started' must be true or false");
 }
 
+TEST(MachineProfile, TheOverlapFractionIsReadAndWrittenWhereMeasured) {
+  MachineProfile profile = madeUpProfile();
+  std::string older = formatMachineProfile(profile);
+  EXPECT_EQ(older.find("overlap_fraction"), std::string::npos);
+  profile.overlapFraction = 0.25;
+  std::string error;
+  std::optional<MachineProfile> read =
+      parseMachineProfile(formatMachineProfile(profile), "p.json", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->overlapFraction, 0.25);
+  EXPECT_FALSE(parseMachineProfile(older, "p.json", error)->overlapFraction);
+  for (const char *bad : {"1.5", "-0.1", "\"none\""}) {
+    std::string text = formatMachineProfile(profile);
+    size_t at = text.find("0.25");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_FALSE(
+        parseMachineProfile(text.replace(at, 4, bad), "p.json", error));
+    EXPECT_EQ(error, "p.json: machine: 'overlap_fraction' must be a number "
+                     "from 0 to 1");
+  }
+}
+
 TEST(MachineProfile, FormatReadsBack) {
   MachineProfile profile = madeUpProfile();
   profile.collectives[0].points = {{4096, 1.4e-5}};

@@ -314,6 +314,14 @@ TEST_F(StepTimeTest, TheStepIsComputeAndCommunicationLessWhatIsHidden) {
                                       /*overlapCommunication=*/false);
   EXPECT_EQ(blocking.hiddenSeconds, 0);
   EXPECT_NEAR(blocking.totalSeconds(), 64e-6, 1e-12);
+  // A machine whose transfers hide half of what the timeline allows (the
+  // profile's overlap_fraction), and one over shared memory, none.
+  profile.overlapFraction = 0.5;
+  EXPECT_NEAR(predictStepTime(step, step, report, profile).hiddenSeconds, 1e-6,
+              1e-12);
+  profile.overlapFraction = 0.0;
+  EXPECT_EQ(predictStepTime(step, step, report, profile).hiddenSeconds, 0);
+  profile.overlapFraction.reset();
   // On one core the two ranks share it: nothing is hidden.
   profile.cores = 1;
   EXPECT_EQ(predictStepTime(step, step, report, profile).hiddenSeconds, 0);
