@@ -495,9 +495,9 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
   // job all the same (4 ranks on 2 cores measured the same step times
   // with and without overlap, docs/benchmarks.md "Communication overlap").
   // Of that, the share the machine's transfers really run beside its
-  // cores: over shared memory the ranks' own cores copy the data, and the
-  // probe's started all_reduce hid nothing behind 8 matrix products
-  // (docs/search.md, "Overlap").
+  // cores, as the profile measured it (over shared memory the ranks' own
+  // cores copy the data: 0 on the built-in profile; docs/search.md,
+  // "Overlap").
   if (overlapCommunication && report.numRanks <= profile.cores)
     step.hiddenSeconds =
         profile.overlapFraction.value_or(1.0) *

@@ -158,8 +158,8 @@ coldByteFractions(mlir::func::FuncOp func, const ::tessel::layout::Mesh &mesh,
 /// tessel-schedule-collectives) and its started collectives
 /// (dialect/StartedCollectives.h) are timed by the profile's started fits
 /// and hide behind the ops between their start and their first user:
-/// hiddenSeconds, when the job has no more ranks than the profile's
-/// machine has cores.
+/// hiddenSeconds, scaled by the profile's overlapFraction (absent: 1),
+/// when the job has no more ranks than the profile's machine has cores.
 StepTime predictStepTime(mlir::func::FuncOp partitioned,
                          mlir::func::FuncOp lowered, const CostReport &report,
                          const MachineProfile &profile,

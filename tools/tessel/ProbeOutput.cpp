@@ -332,12 +332,15 @@ assembleProfile(const std::vector<ProbeRun> &runs,
         double kernels = fields.number("kernel_seconds");
         double together = fields.number("together_seconds");
         // The share of the shorter one that running them together saved;
-        // none where together took as long as the two apart, or longer.
+        // none where together took as long as the two apart, or longer, or
+        // saved less than 5% of it (timing noise, which the shorter one's
+        // few microseconds on a fast device would magnify).
         double shorter = std::min(collective, kernels);
-        if (!fields.failed() && shorter > 0 &&
-            run.ranks <= machine->kernelRanks())
-          overlaps[run.ranks] =
-              std::clamp((collective + kernels - together) / shorter, 0.0, 1.0);
+        double saved = collective + kernels - together;
+        if (saved < 0.05 * together)
+          saved = 0;
+        if (!fields.failed() && shorter > 0 && timesKernels)
+          overlaps[run.ranks] = std::clamp(saved / shorter, 0.0, 1.0);
       } else if (kind == "skipped") {
         // A kernel the backend lacks at a narrow type: the profile times
         // that class from the f32 points. Without its f32 points there is

@@ -301,7 +301,10 @@ TEST(MachineProfile, TheOverlapFractionIsReadAndWrittenWhereMeasured) {
       parseMachineProfile(formatMachineProfile(profile), "p.json", error);
   ASSERT_TRUE(read) << error;
   EXPECT_EQ(read->overlapFraction, 0.25);
-  EXPECT_FALSE(parseMachineProfile(older, "p.json", error)->overlapFraction);
+  std::optional<MachineProfile> readOlder =
+      parseMachineProfile(older, "p.json", error);
+  ASSERT_TRUE(readOlder) << error;
+  EXPECT_FALSE(readOlder->overlapFraction);
   for (const char *bad : {"1.5", "-0.1", "\"none\""}) {
     std::string text = formatMachineProfile(profile);
     size_t at = text.find("0.25");
