@@ -181,61 +181,88 @@ static tessel_status_t chunkShapeOf(const TensorView &input, int32_t dim,
   return TESSEL_STATUS_OK;
 }
 
+/// A reduce-scatter's checked arguments, which its blocking and started
+/// forms share.
+struct ReduceScatterCall {
+  MPI_Op reduction = MPI_OP_NULL;
+  bool mean = false;
+  int count = 0; // Elements of each member's chunk, as MPI counts them.
+  int64_t numElements = 0, chunkElements = 0;
+  /// No call to make: empty chunks, or a group of one (output filled).
+  bool done = false;
+};
+
+static tessel_status_t
+prepareReduceScatter(const Group &group, tessel_reduction_t reduction,
+                     int32_t dim, const TensorView &input,
+                     const TensorView &output, const char *op,
+                     ReduceScatterCall &call) {
+  Shape scattered;
+  TESSEL_RETURN_IF_ERROR(chunkShapeOf(input, dim, group, op, "dim", scattered));
+  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
+  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, call.reduction));
+  call.mean = reduction == TESSEL_REDUCTION_MEAN;
+  call.numElements = input.numElements();
+  call.chunkElements = output.numElements();
+  TESSEL_RETURN_IF_ERROR(mpiCount(call.chunkElements, op, call.count));
+  call.done = call.count == 0 || reducedInAGroupOfOne(group, input, output);
+  return TESSEL_STATUS_OK;
+}
+
+/// What MPI_(I)reduce_scatter_block sends: it hands member p the p-th
+/// contiguous block, so the chunks along `dim` are laid out one after
+/// another in `scratch` first unless they already are in `input`.
+static const void *chunksInOrder(const TensorView &input, int32_t dim,
+                                 int64_t groupSize, ScratchBytes &scratch) {
+  DimView whole = viewAround(input.shape, dim);
+  if (whole.outer == 1)
+    return input.data;
+  scratch.allocate(input.numBytes());
+  packChunks(input.data, whole, groupSize, scratch.data(),
+             input.elementBytes());
+  return scratch.data();
+}
+
 tessel_status_t reduceScatter(const Group &group, tessel_reduction_t reduction,
                               int32_t dim, const TensorView &input,
                               const TensorView &output) {
   const char *op = "tessel_comm_reduce_scatter";
-  Shape scattered;
-  TESSEL_RETURN_IF_ERROR(chunkShapeOf(input, dim, group, op, "dim", scattered));
-  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
-  MPI_Op mpiReduction = MPI_OP_NULL;
-  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
-  int64_t numElements = input.numElements();
-  int64_t chunkElements = output.numElements();
-  int count = 0;
-  TESSEL_RETURN_IF_ERROR(mpiCount(chunkElements, op, count));
-  if (count == 0 || reducedInAGroupOfOne(group, input, output))
+  ReduceScatterCall call;
+  TESSEL_RETURN_IF_ERROR(
+      prepareReduceScatter(group, reduction, dim, input, output, op, call));
+  if (call.done)
     return TESSEL_STATUS_OK;
-  bool mean = reduction == TESSEL_REDUCTION_MEAN;
 
-  // MPI_Reduce_scatter_block hands member p the p-th contiguous block, so
-  // the chunks along `dim` are laid out one after another first unless they
-  // already are. Blocking, not the started form waited for: on two ranks,
-  // one call after a barrier, 64 KiB of f32 took 6.3 us against 11.2
-  // started; 1 MiB 141 against 134, 4 MiB 624 against 568.
-  DimView whole = viewAround(input.shape, dim);
-  const void *send = input.data;
+  // Blocking, not the started form waited for: on two ranks, one call
+  // after a barrier, 64 KiB of f32 took 6.3 us against 11.2 started; 1 MiB
+  // 141 against 134, 4 MiB 624 against 568.
   ScratchBytes packed;
-  if (whole.outer != 1) {
-    packed.allocate(input.numBytes());
-    packChunks(input.data, whole, group.size, packed.data(),
-               input.elementBytes());
-    send = packed.data();
-  }
+  const void *send = chunksInOrder(input, dim, group.size, packed);
 
   if (isHalfFloat(input.type)) {
     // f32 data, then f32 sums of this member's chunk, in one scratch.
     ScratchBytes scratch;
-    float *wide = scratch.allocateFloats(numElements + chunkElements);
-    float *reduced = wide + numElements;
-    widenHalfToFloat(send, numElements, input.type, wide);
+    float *wide = scratch.allocateFloats(call.numElements + call.chunkElements);
+    float *reduced = wide + call.numElements;
+    widenHalfToFloat(send, call.numElements, input.type, wide);
     TESSEL_RETURN_IF_ERROR(
-        checkMpi(MPI_Reduce_scatter_block(wide, reduced, count, MPI_FLOAT,
-                                          mpiReduction, group.comm),
+        checkMpi(MPI_Reduce_scatter_block(wide, reduced, call.count, MPI_FLOAT,
+                                          call.reduction, group.comm),
                  "MPI_Reduce_scatter_block", op));
-    if (mean)
-      divideSums(reduced, chunkElements, TESSEL_ELEMENT_TYPE_F32, group.size);
-    narrowFloatToHalf(reduced, chunkElements, input.type, output.data);
+    if (call.mean)
+      divideSums(reduced, call.chunkElements, TESSEL_ELEMENT_TYPE_F32,
+                 group.size);
+    narrowFloatToHalf(reduced, call.chunkElements, input.type, output.data);
     return TESSEL_STATUS_OK;
   }
 
   TESSEL_RETURN_IF_ERROR(
-      checkMpi(MPI_Reduce_scatter_block(send, output.data, count,
-                                        mpiDatatype(input.type), mpiReduction,
+      checkMpi(MPI_Reduce_scatter_block(send, output.data, call.count,
+                                        mpiDatatype(input.type), call.reduction,
                                         group.comm),
                "MPI_Reduce_scatter_block", op));
-  if (mean)
-    divideSums(output.data, chunkElements, input.type, group.size);
+  if (call.mean)
+    divideSums(output.data, call.chunkElements, input.type, group.size);
   return TESSEL_STATUS_OK;
 }
 
@@ -397,43 +424,29 @@ tessel_status_t startReduceScatter(const Group &group,
                                    const TensorView &output,
                                    std::unique_ptr<PendingCollective> &out) {
   const char *op = "tessel_comm_reduce_scatter";
-  Shape scattered;
-  TESSEL_RETURN_IF_ERROR(chunkShapeOf(input, dim, group, op, "dim", scattered));
-  TESSEL_RETURN_IF_ERROR(checkOutput(input, output, scattered, op));
-  MPI_Op mpiReduction = MPI_OP_NULL;
-  TESSEL_RETURN_IF_ERROR(mpiOp(reduction, input.type, op, mpiReduction));
-  int64_t numElements = input.numElements();
-  int64_t chunkElements = output.numElements();
-  int count = 0;
-  TESSEL_RETURN_IF_ERROR(mpiCount(chunkElements, op, count));
+  ReduceScatterCall call;
+  TESSEL_RETURN_IF_ERROR(
+      prepareReduceScatter(group, reduction, dim, input, output, op, call));
   auto pending = std::make_unique<PendingCollective>(op);
-  if (count == 0 || reducedInAGroupOfOne(group, input, output)) {
+  if (call.done) {
     out = std::move(pending);
     return TESSEL_STATUS_OK;
   }
-  bool mean = reduction == TESSEL_REDUCTION_MEAN;
-  int64_t groupSize = group.size;
-
-  // As reduceScatter: the chunks along `dim` one after another first.
-  DimView whole = viewAround(input.shape, dim);
-  const void *send = input.data;
-  if (whole.outer != 1) {
-    pending->scratch.allocate(input.numBytes());
-    packChunks(input.data, whole, group.size, pending->scratch.data(),
-               input.elementBytes());
-    send = pending->scratch.data();
-  }
+  bool mean = call.mean;
+  int64_t groupSize = group.size, chunkElements = call.chunkElements;
+  const void *send = chunksInOrder(input, dim, group.size, pending->scratch);
 
   if (isHalfFloat(input.type)) {
     // f32 data, then f32 sums of this member's chunk, in one scratch.
     float *wide =
-        pending->moreScratch.allocateFloats(numElements + chunkElements);
-    float *reduced = wide + numElements;
-    widenHalfToFloat(send, numElements, input.type, wide);
-    TESSEL_RETURN_IF_ERROR(checkMpi(
-        MPI_Ireduce_scatter_block(wide, reduced, count, MPI_FLOAT, mpiReduction,
-                                  group.comm, &pending->request),
-        "MPI_Ireduce_scatter_block", op));
+        pending->moreScratch.allocateFloats(call.numElements + chunkElements);
+    float *reduced = wide + call.numElements;
+    widenHalfToFloat(send, call.numElements, input.type, wide);
+    TESSEL_RETURN_IF_ERROR(
+        checkMpi(MPI_Ireduce_scatter_block(wide, reduced, call.count, MPI_FLOAT,
+                                           call.reduction, group.comm,
+                                           &pending->request),
+                 "MPI_Ireduce_scatter_block", op));
     tessel_element_type_t type = input.type;
     void *target = output.data;
     pending->finish = [=] {
@@ -445,11 +458,11 @@ tessel_status_t startReduceScatter(const Group &group,
     return TESSEL_STATUS_OK;
   }
 
-  TESSEL_RETURN_IF_ERROR(
-      checkMpi(MPI_Ireduce_scatter_block(send, output.data, count,
-                                         mpiDatatype(input.type), mpiReduction,
-                                         group.comm, &pending->request),
-               "MPI_Ireduce_scatter_block", op));
+  TESSEL_RETURN_IF_ERROR(checkMpi(
+      MPI_Ireduce_scatter_block(send, output.data, call.count,
+                                mpiDatatype(input.type), call.reduction,
+                                group.comm, &pending->request),
+      "MPI_Ireduce_scatter_block", op));
   if (mean) {
     tessel_element_type_t type = input.type;
     void *target = output.data;
