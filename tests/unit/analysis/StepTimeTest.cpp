@@ -210,6 +210,15 @@ module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
 }
 )mlir";
 
+/// kOverlapStep with its tensors of `elements` elements instead of 100.
+std::string overlapStepOf(int64_t elements) {
+  std::string source = kOverlapStep;
+  for (size_t at = source.find("n:100"); at != std::string::npos;
+       at = source.find("n:100", at))
+    source.replace(at, 5, "n:" + std::to_string(elements));
+  return source;
+}
+
 TEST_F(StepTimeTest, AStartedCollectiveHidesBehindTheOpsBeforeItsFirstUser) {
   func::FuncOp step = parse(kOverlapStep);
   llvm::DenseMap<Operation *, double> kernelSeconds;
@@ -260,11 +269,7 @@ TEST_F(StepTimeTest, ASumTheRuntimeRunsAtItsStartHidesNothing) {
                                       thirtyMicroseconds);
   };
   auto hiddenOf = [&](int64_t elements) {
-    std::string source = kOverlapStep;
-    for (size_t at = source.find("n:100"); at != std::string::npos;
-         at = source.find("n:100", at))
-      source.replace(at, 5, "n:" + std::to_string(elements));
-    return hiddenIn(source);
+    return hiddenIn(overlapStepOf(elements));
   };
   EXPECT_NEAR(hiddenOf(1), 0, 1e-12);
   EXPECT_NEAR(hiddenOf(2), 20e-6, 1e-12);
@@ -353,11 +358,7 @@ TEST_F(StepTimeTest, AStartedCollectiveIsTimedAsStarted) {
                   .commSeconds,
               31e-6, 1e-12);
   // A sum of one element the runtime runs at its start: the blocking call.
-  std::string source = kOverlapStep;
-  for (size_t at = source.find("n:100"); at != std::string::npos;
-       at = source.find("n:100", at))
-    source.replace(at, 5, "n:1");
-  func::FuncOp tiny = parse(source.c_str());
+  func::FuncOp tiny = parse(overlapStepOf(1).c_str());
   CostReport tinyReport = buildCostReport(tiny);
   addPartitionedCosts(tinyReport, tiny);
   EXPECT_NEAR(predictStepTime(tiny, tiny, tinyReport, profile).commSeconds,
