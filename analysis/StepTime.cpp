@@ -125,14 +125,17 @@ int64_t runtimeOpCount(func::FuncOp lowered) {
   return ops;
 }
 
-/// Whether the runtime runs `op`, a started collective of the lowered
-/// program, blocking at its start: an all-reduce of fewer elements than the
-/// largest power of two within its group (runtime/comm/Collectives.cpp,
+/// Whether the runtime starts `op` and waits for it later, when the
+/// lowering starts it (a collective of StartedCollectives.h): all but an
+/// all-reduce of fewer elements than the largest power of two within its
+/// group, which runs blocking at its start (runtime/comm/Collectives.cpp,
 /// startAllReduce).
-static bool startsBlocking(Operation *op, const layout::Mesh &mesh) {
+static bool runsStarted(Operation *op, const layout::Mesh &mesh) {
+  if (!isStartedCollective(op))
+    return false;
   auto allReduce = dyn_cast<AllReduceOp>(op);
   if (!allReduce)
-    return false;
+    return true;
   std::vector<std::string> axes;
   for (Attribute axis : allReduce.getAxes())
     axes.push_back(cast<StringAttr>(axis).str());
@@ -140,7 +143,7 @@ static bool startsBlocking(Operation *op, const layout::Mesh &mesh) {
   while (powerOfTwo * 2 <= group)
     powerOfTwo *= 2;
   auto type = cast<NamedTensorType>(allReduce.getInput().getType());
-  return localElements(mesh, type) < powerOfTwo;
+  return localElements(mesh, type) >= powerOfTwo;
 }
 
 double hiddenCommunicationSeconds(
@@ -175,7 +178,7 @@ double hiddenCommunicationSeconds(
     }
     linkFree = std::max(clock, linkFree) + comm->second;
     serial += comm->second;
-    if (isStartedCollective(&op) && !startsBlocking(&op, mesh))
+    if (runsStarted(&op, mesh))
       arrives[&op] = linkFree;
     else
       clock = linkFree;
@@ -460,8 +463,7 @@ StepTime predictStepTime(func::FuncOp partitioned, func::FuncOp lowered,
           group = saturatingMul(group, report.meshSizes[i]);
     // The lowering starts this collective and waits for it later: MPI's
     // non-blocking call, timed apart where the profile has it.
-    bool started = op && overlapCommunication && isStartedCollective(op) &&
-                   !startsBlocking(op, mesh);
+    bool started = op && overlapCommunication && runsStarted(op, mesh);
     double seconds = profile.collectiveSeconds(collective.kind, group,
                                                collective.bytesPerRank,
                                                report.numRanks, started);
