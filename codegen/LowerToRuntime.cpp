@@ -196,13 +196,7 @@ LogicalResult RuntimeLowering::lower(func::FuncOp func) {
   Location loc = func.getLoc();
   Block &body = func.getBody().front();
   for (Operation &op : body.without_terminator())
-    // A fused op's body is part of its descriptor, not code of its own; it
-    // alone may have several results.
-    if (op.getNumResults() == 0 ||
-        (op.getNumResults() != 1 && !isa<FusedOp>(op)) ||
-        (op.getNumRegions() != 0 && !isa<FusedOp>(op)) ||
-        !llvm::all_of(op.getResultTypes(), llvm::IsaPred<NamedTensorType>) ||
-        !llvm::all_of(op.getOperandTypes(), llvm::IsaPred<NamedTensorType>))
+    if (!isLoweredAsOneCall(&op))
       return op.emitError()
              << "tessel-lower-to-runtime cannot lower '" << op.getName() << "'";
   for (auto fused : body.getOps<FusedOp>())

@@ -82,8 +82,9 @@ def TesselScheduleCollectives
     their gradients arrive. Results are unchanged: every op computes its
     results from its operands alone, and every rank starts the collectives
     in the same order. A function with an op the lowering does not take
-    (no tensor result, or several results or a region other than a
-    `tessel.fused` op's) is left as it is.
+    (an operand or result that is not a tensor, no result, or several
+    results or a region other than a `tessel.fused` op's) is left as it
+    is.
   }];
 }
 

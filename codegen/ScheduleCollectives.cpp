@@ -44,8 +44,7 @@ public:
   explicit CollectiveScheduler(Block &block) : block(block) {}
 
   /// Reorders the block; leaves a block with ops the lowering would not
-  /// take as it is (ops of no tensor result, or of several results or a
-  /// region other than a fused op's).
+  /// take (isLoweredAsOneCall) as it is.
   void run();
 
 private:
@@ -151,12 +150,8 @@ void CollectiveScheduler::run() {
     // has several results; until 2026-11-29 this check took one, and the
     // CPU target's training steps, whose optimizer updates are merged, ran
     // their collectives where the partitioner wrote them, each waited for
-    // right after its start. Other ops are taken as the lowering takes
-    // them (LowerToRuntime.cpp): one tensor result and no region.
-    bool fused = isa<FusedOp>(op);
-    if (op.getNumResults() == 0 || (op.getNumResults() != 1 && !fused) ||
-        (op.getNumRegions() != 0 && !fused) ||
-        !llvm::all_of(op.getResultTypes(), llvm::IsaPred<NamedTensorType>))
+    // right after its start. Ops are taken as the lowering takes them.
+    if (!isLoweredAsOneCall(&op))
       return;
     position[&op] = ops.size();
     ops.push_back(&op);

@@ -5,6 +5,14 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
+bool mlir::tessel::isLoweredAsOneCall(Operation *op) {
+  bool fused = isa<FusedOp>(op);
+  return op->getNumResults() != 0 && (op->getNumResults() == 1 || fused) &&
+         (op->getNumRegions() == 0 || fused) &&
+         llvm::all_of(op->getResultTypes(), llvm::IsaPred<NamedTensorType>) &&
+         llvm::all_of(op->getOperandTypes(), llvm::IsaPred<NamedTensorType>);
+}
+
 BufferLifetimes mlir::tessel::bufferLifetimes(Block &body,
                                               bool startCollectives) {
   BufferLifetimes lifetimes;

@@ -25,6 +25,11 @@
 
 namespace mlir::tessel {
 
+/// Whether tessel-lower-to-runtime lowers `op` as one runtime call: tensor
+/// operands and results, one result and no region but for a fused op, whose
+/// body is part of its descriptor and which alone may have several results.
+bool isLoweredAsOneCall(Operation *op);
+
 inline bool isStartedCollective(Operation *op) {
   return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, HaloExchangeOp>(op);
 }
