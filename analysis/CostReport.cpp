@@ -372,6 +372,7 @@ void addRuntimeMemory(CostReport &report, func::FuncOp lowered,
   // The bf16 products of the machine the profile describes.
   report.runtime = runtimeMemory(lowered, init, profile.bf16Kernels());
   report.driverBytes = measured.driverBytes;
+  report.callSiteBytes = measured.callSitesBytes(report.runtime->callSites);
   report.dataLoadBytes = readsImages ? measured.imageLoadBytes : 0;
   report.dataResidentBytes = readsImages ? measured.imageResidentBytes : 0;
 }
@@ -379,10 +380,12 @@ void addRuntimeMemory(CostReport &report, func::FuncOp lowered,
 int64_t memoryBytesPerRank(const CostReport &report) {
   if (!report.runtime)
     return report.peakBytesPerRank;
-  return saturatingAdd(report.driverBytes,
-                       std::max(report.dataLoadBytes,
-                                saturatingAdd(report.dataResidentBytes,
-                                              report.runtime->totalBytes())));
+  int64_t bytes =
+      saturatingAdd(report.driverBytes,
+                    std::max(report.dataLoadBytes,
+                             saturatingAdd(report.dataResidentBytes,
+                                           report.runtime->totalBytes())));
+  return saturatingAdjust(bytes, report.callSiteBytes);
 }
 
 void addPartitionedCosts(CostReport &report, func::FuncOp partitioned) {

@@ -69,6 +69,10 @@ struct CostReport {
   /// stays. Memory loading freed is reused by the step's buffers.
   std::optional<RuntimeMemory> runtime;
   int64_t driverBytes = 0;
+  /// What the runtime's call sites hold beyond those of the program that
+  /// measured driverBytes (MachineProfile::callSitesBytes): negative for a
+  /// shorter program.
+  int64_t callSiteBytes = 0;
   int64_t dataLoadBytes = 0;
   int64_t dataResidentBytes = 0;
   int64_t commBytesPerRank = 0;

@@ -2,6 +2,7 @@
 
 #include "analysis/MachineProfile.h"
 
+#include "layouts/CheckedArithmetic.h"
 #include "layouts/InputFile.h"
 #include "layouts/StrictJson.h"
 
@@ -364,6 +365,12 @@ double MachineProfile::perOpSeconds(int64_t ranks) const {
   return *rates->perOpSeconds * sharedCoreSlowdown(*rates, ranks);
 }
 
+int64_t MachineProfile::callSitesBytes(int64_t callSites) const {
+  if (callSites >= driverCallSites)
+    return saturatingMul(callSites - driverCallSites, callSiteBytes);
+  return -saturatingMul(driverCallSites - callSites, callSiteBytes);
+}
+
 double MachineProfile::collectiveSeconds(const std::string &collective,
                                          int64_t group, int64_t bytesPerRank,
                                          int64_t ranks, bool started) const {
@@ -668,6 +675,19 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       }
       *field = value->get<int64_t>();
     }
+    // Profiles calibrated before call sites were priced have neither.
+    for (auto [key, field] :
+         {std::pair{"driver_call_sites", &profile.driverCallSites},
+          std::pair{"call_site_bytes", &profile.callSiteBytes}}) {
+      auto value = memory->find(key);
+      if (value == memory->end())
+        continue;
+      if (!value->is_number_integer() || value->get<int64_t>() < 0) {
+        error = fmt::format("{}: memory: '{}' must be a count", source, key);
+        return std::nullopt;
+      }
+      *field = value->get<int64_t>();
+    }
     profile.hasMemory = true;
   }
   return profile;
@@ -793,6 +813,8 @@ std::string formatMachineProfile(const MachineProfile &profile) {
   }
   if (profile.hasMemory)
     root["memory"] = {{"driver_bytes", profile.driverBytes},
+                      {"driver_call_sites", profile.driverCallSites},
+                      {"call_site_bytes", profile.callSiteBytes},
                       {"image_load_bytes", profile.imageLoadBytes},
                       {"image_resident_bytes", profile.imageResidentBytes}};
   return root.dump(2) + "\n";

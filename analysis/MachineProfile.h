@@ -184,6 +184,15 @@ struct MachineProfile {
   /// The peak resident memory of one rank of a trivial compiled program
   /// training on the text corpus: MPI, oneDNN, the executable, the driver.
   int64_t driverBytes = 0;
+  /// The runtime call sites of that trivial program (RuntimeMemory::
+  /// callSites), whose prepared ops driverBytes includes, and what each
+  /// call site more holds: the slope of the peak between that program and
+  /// a deeper one of the same sizes. 0 (older profiles) counts none.
+  int64_t driverCallSites = 0;
+  int64_t callSiteBytes = 0;
+  /// What `callSites` runtime call sites hold beyond the trivial program's
+  /// that driverBytes measured: negative for a shorter program.
+  int64_t callSitesBytes(int64_t callSites) const;
   /// What loading Fashion-MNIST (for a step that takes `images`) adds to
   /// it at most, and what stays of it once loaded (its training images and
   /// labels).

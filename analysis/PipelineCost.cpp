@@ -155,6 +155,7 @@ struct FunctionWorking {
   int64_t scratchBytes = 0;
   int64_t inFlightBytes = 0;
   int64_t stagingBytes = 0;
+  int64_t callSites = 0;
 
   int64_t cachedBytes() const { return bytesOfBuffers(buffersBySize); }
   int64_t uncachedBytes() const {
@@ -191,6 +192,7 @@ FunctionWorking workingOf(func::FuncOp fused,
   working.widenedCopyBytes = memory.widenedCopyBytes;
   working.scratchBytes = memory.scratchBytes;
   working.inFlightBytes = memory.inFlightBytes;
+  working.callSites = memory.callSites;
   auto uncount = [&](Type type) {
     auto found = working.buffersBySize.find(bufferBytes(type));
     if (found != working.buffersBySize.end() && --found->second <= 0)
@@ -508,10 +510,21 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         forwardWorking, backwardWorking, applyWorking, heldBySize);
     stage.otherWorkingBytes =
         uncachedWorkingBytes(forwardWorking, backwardWorking, applyWorking);
+    // The driver also runs the stage's init once, whose call sites stay
+    // prepared too.
+    int64_t initSites = 0;
+    if (func::FuncOp fusedInit = lookup(fused, "init"))
+      initSites =
+          runtimeMemory(fusedInit, nullptr, profile.bf16Kernels()).callSites;
+    stage.callSiteBytes = measured.callSitesBytes(saturatingAdd(
+        saturatingAdd(initSites, forwardWorking.callSites),
+        saturatingAdd(backwardWorking.callSites, applyWorking.callSites)));
     stage.peakBytes = saturatingAdd(
         saturatingAdd(saturatingAdd(stage.parameterBytes, stage.stateBytes),
                       saturatingAdd(stage.gradientSumBytes, stage.heldBytes)),
         saturatingAdd(stage.cachedWorkingBytes, stage.otherWorkingBytes));
+    stage.memoryBytes = saturatingAdjust(
+        saturatingAdd(stage.peakBytes, cost.driverBytes), stage.callSiteBytes);
     cost.stages.push_back(std::move(stage));
   }
 

@@ -80,9 +80,16 @@ struct StageCost {
   /// the widened copies (the largest), and the largest of one function's
   /// kernel scratch, collectives' temporaries and staged data.
   int64_t otherWorkingBytes = 0;
+  /// What the runtime call sites of the three and of the stage's init
+  /// hold beyond those of the program that measured the driver's bytes
+  /// (MachineProfile::callSitesBytes): negative for a shorter stage.
+  int64_t callSiteBytes = 0;
   /// parameters + state + gradient sums + held + the cached working
   /// buffers + the other working memory.
   int64_t peakBytes = 0;
+  /// The stage's ranks' peak resident memory: peakBytes, the driver's own
+  /// memory (PipelineCost::driverBytes) and callSiteBytes.
+  int64_t memoryBytes = 0;
   /// The collectives a rank calls in a step and the bytes it sends in
   /// them: m times the forward's and the backward's, and apply's once
   /// (the point-to-point messages between stages are not among them).

@@ -61,6 +61,15 @@ std::string bytesText(int64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+/// Spells a difference of bytes with its sign: "+1.50 MiB", "-12.00 KiB".
+std::string signedBytesText(int64_t bytes) {
+  if (bytes < 0)
+    return "-" + bytesText(bytes == std::numeric_limits<int64_t>::min()
+                               ? std::numeric_limits<int64_t>::max()
+                               : -bytes);
+  return "+" + bytesText(bytes);
+}
+
 /// Writes a report as indented JSON. A model's names are MLIR strings,
 /// which may hold any bytes; JSON holds UTF-8 only, and nlohmann's default
 /// is to throw on anything else, which in tessel's tools, built without
@@ -181,24 +190,26 @@ std::string tessel::analysis::formatText(const CostReport &report,
                      bytesText(report.activationBytesPerRank),
                      bytesText(memoryBytesPerRank(report)));
   if (report.runtime)
-    out += fmt::format("    step buffers  {} (liveness peak {})\n"
-                       "    constants     {}\n"
-                       "    scratch       {}\n"
-                       "    f32 copies    {}\n"
-                       "    in flight     {}\n"
-                       "    data staging  {}\n"
-                       "    data set      {} loading, {} after\n"
-                       "    driver        {}\n",
-                       bytesText(report.runtime->heldBytes),
-                       bytesText(report.runtime->livePeakBytes),
-                       bytesText(report.runtime->constantBytes),
-                       bytesText(report.runtime->scratchBytes),
-                       bytesText(report.runtime->widenedCopyBytes),
-                       bytesText(report.runtime->inFlightBytes),
-                       bytesText(report.runtime->stagingBytes),
-                       bytesText(report.dataLoadBytes),
-                       bytesText(report.dataResidentBytes),
-                       bytesText(report.driverBytes));
+    out += fmt::format(
+        "    step buffers  {} (liveness peak {})\n"
+        "    constants     {}\n"
+        "    scratch       {}\n"
+        "    f32 copies    {}\n"
+        "    in flight     {}\n"
+        "    data staging  {}\n"
+        "    data set      {} loading, {} after\n"
+        "    driver        {}\n"
+        "    call sites    {} ({} beyond the driver's)\n",
+        bytesText(report.runtime->heldBytes),
+        bytesText(report.runtime->livePeakBytes),
+        bytesText(report.runtime->constantBytes),
+        bytesText(report.runtime->scratchBytes),
+        bytesText(report.runtime->widenedCopyBytes),
+        bytesText(report.runtime->inFlightBytes),
+        bytesText(report.runtime->stagingBytes),
+        bytesText(report.dataLoadBytes), bytesText(report.dataResidentBytes),
+        bytesText(report.driverBytes), countText(report.runtime->callSites),
+        signedBytesText(report.callSiteBytes));
   out += fmt::format("  comm / step  {}\n"
                      "  FLOPs        {}\n",
                      bytesText(report.commBytesPerRank),
@@ -265,7 +276,9 @@ std::string tessel::analysis::formatJson(const CostReport &report,
         {"data_staging_bytes", report.runtime->stagingBytes},
         {"data_load_bytes", report.dataLoadBytes},
         {"data_resident_bytes", report.dataResidentBytes},
-        {"driver_bytes", report.driverBytes}};
+        {"driver_bytes", report.driverBytes},
+        {"call_sites", report.runtime->callSites},
+        {"call_site_bytes", report.callSiteBytes}};
   if (step) {
     nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
     for (const auto &[opClass, seconds] : step->classSeconds)
@@ -364,7 +377,11 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
       [](const StageCost &s) { return bytesText(s.applyWorkingBytes); });
   row("buffers cached",
       [](const StageCost &s) { return bytesText(s.cachedWorkingBytes); });
+  row("call sites",
+      [](const StageCost &s) { return signedBytesText(s.callSiteBytes); });
   row("peak memory", [](const StageCost &s) { return bytesText(s.peakBytes); });
+  row("rank memory",
+      [](const StageCost &s) { return bytesText(s.memoryBytes); });
   row("ops forward / mb",
       [](const StageCost &s) { return countText(s.forwardOps); });
   row("ops backward / mb",
@@ -410,7 +427,8 @@ std::string tessel::analysis::formatPipelineText(const PipelineCost &cost) {
       "             = {} x ({} + {} + {}) + {} x ({} + {}) + {} x {} "
       "(stage {}) + {} = {}\n"
       "per op       {} outside each op's kernel, in every time above\n"
-      "driver       {} per rank besides the peak memory above\n",
+      "driver       {} per rank besides the peak memory above (in rank "
+      "memory, with the call sites')\n",
       p - 1, m + p - 1, cost.bubbleFraction, stepTimeFormula(), p - 1,
       secondsText(cost.fillSlotSeconds), secondsText(cost.sendForwardSeconds),
       secondsText(cost.sendBackSeconds), m,
@@ -465,7 +483,9 @@ std::string tessel::analysis::formatPipelineJson(const PipelineCost &cost) {
         {"apply_working_bytes", stage.applyWorkingBytes},
         {"cached_working_bytes", stage.cachedWorkingBytes},
         {"other_working_bytes", stage.otherWorkingBytes},
+        {"call_site_bytes", stage.callSiteBytes},
         {"peak_bytes_per_rank", stage.peakBytes},
+        {"memory_bytes_per_rank", stage.memoryBytes},
         {"forward_seconds_per_microbatch", stage.forwardSeconds},
         {"backward_seconds_per_microbatch", stage.backwardSeconds},
         {"apply_seconds", stage.applySeconds},

@@ -305,7 +305,8 @@ static int64_t collectiveTemporaryBytes(Operation *op) {
 /// user, so a value it uses lives until then, and one it makes and nothing
 /// uses until its wait; when that wait is at the return, both are freed
 /// there, before the results are handed out. Adds the bytes of its
-/// tessel.constant ops and its largest kernel scratch to `memory`.
+/// tessel.constant ops, its largest kernel scratch and its call sites to
+/// `memory`.
 static void replay(func::FuncOp func, BufferLedger &ledger,
                    RuntimeMemory &memory,
                    SmallVectorImpl<int64_t> &widenedSlots, Bf16Kernels bf16) {
@@ -365,6 +366,8 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     growWidenedCopies(&op, widenedSlots, bf16);
     // A rename or reshape of a dying operand keeps its buffer.
     bool keepsOperandsBuffer = lifetimes.reusesOperand.count(&op) != 0;
+    if (!keepsOperandsBuffer)
+      ++memory.callSites;
     for (Value result : op.getResults())
       if (int64_t bytes = keepsOperandsBuffer ? 0 : bytesOf(result)) {
         ledger.allocate(bytes);

@@ -65,6 +65,15 @@ struct RuntimeMemory {
   /// as MPI frees its temporaries when a collective completes, often
   /// before the wait. Heap memory beside the buffer cache's.
   int64_t inFlightBytes = 0;
+  /// The ops of the functions replayed (init's too) that tessel-lower-to-
+  /// runtime turns into a runtime call (every op but a rename or reshape
+  /// that keeps its operand's buffer). The runtime keeps a prepared op for
+  /// each call site for the life of the process (its parsed descriptor,
+  /// its kernel, oneDNN's primitive object) and the executable its code
+  /// and descriptor text: memory that grows with the program's length,
+  /// not its tensors' sizes, which the machine profile prices
+  /// (MachineProfile::callSitesBytes) and totalBytes leaves out.
+  int64_t callSites = 0;
   /// What the step's buffers, its constants, its kernels' scratch, the
   /// widened copies, the collectives in flight and the driver's staging
   /// come to on a rank.

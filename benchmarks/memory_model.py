@@ -149,13 +149,15 @@ def pipeline(tmp, name, microbatches, schedule, remat=False, data=1):
 
 def predicted_bytes(report):
     """explain's peak memory per rank: the totals of an unpipelined step,
-    the largest stage's peak and the driver's own memory of a pipelined
-    one."""
+    the largest stage's rank memory (its peak, the driver's own memory and
+    its call sites') of a pipelined one."""
     if "totals" in report:
         return report["totals"]["memory_bytes_per_rank"], report["memory"]
     peaks = [stage["peak_bytes_per_rank"] for stage in report["stages"]]
-    return (max(peaks) + report["driver_bytes"],
-            {"stage_peak_bytes": peaks, "driver_bytes": report["driver_bytes"]})
+    return (max(stage["memory_bytes_per_rank"] for stage in report["stages"]),
+            {"stage_peak_bytes": peaks, "driver_bytes": report["driver_bytes"],
+             "stage_call_site_bytes": [stage["call_site_bytes"]
+                                       for stage in report["stages"]]})
 
 
 def measured_peak_mib(args, model, options, ranks, tmp):

@@ -232,6 +232,14 @@ def memory_error(rows):
             "rows": len(errors)}
 
 
+def memory_text(memory):
+    """One line on memory_error's figures."""
+    return (f"  peak memory per rank: predicted - measured "
+            f"{memory['median']:+.1%} (median; largest "
+            f"{memory['largest']:+.1%}), {memory['within_10_percent']} "
+            f"of {memory['rows']} within 10%")
+
+
 def candidate_key(candidate):
     """What makes a candidate the layout it is (its predictions aside)."""
     pipeline = candidate.get("pipeline")
@@ -374,6 +382,8 @@ def rescore(args):
     for report in earlier["results"]:
         ranked = search_candidates(args, args.bin, report["ranks"])["candidates"]
         predicted = {describe(c): c["step_seconds"] * 1e3 for c in ranked}
+        predicted_memory = {describe(c): c["memory_bytes_per_rank"] / 2**20
+                            for c in ranked}
         rows = [r for r in report["measured"] if r["layout"] in predicted]
         times = [predicted[r["layout"]] for r in rows]
         measured = [r["measured_ms"] for r in rows]
@@ -392,6 +402,11 @@ def rescore(args):
                  if pick_ms else "not measured in that run")
               + f"; {pairs['predicted_alike']} of the {pairs['pairs']} pairs "
               "every round ordered alike predicted in that order")
+        memory = memory_error(
+            [dict(r, predicted_memory_mib=predicted_memory[r["layout"]])
+             for r in rows])
+        if memory:
+            print(memory_text(memory))
 
 
 def main():
@@ -455,10 +470,7 @@ def main():
               + (f"; pick / best hand-written {hand:.2f}" if hand else ""))
         memory = report.get("memory_error")
         if memory:
-            print(f"  peak memory per rank: predicted - measured "
-                  f"{memory['median']:+.1%} (median; largest "
-                  f"{memory['largest']:+.1%}), {memory['within_10_percent']} "
-                  f"of {memory['rows']} within 10%")
+            print(memory_text(memory))
         if report["round_agreement"] is not None:
             pairs = report["separable_pairs"]
             print(f"  rounds: Spearman on each layout's fastest round "

@@ -12,6 +12,7 @@
 #ifndef TESSEL_LAYOUTS_CHECKEDARITHMETIC_H
 #define TESSEL_LAYOUTS_CHECKEDARITHMETIC_H
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -67,6 +68,14 @@ inline int64_t saturatingAdd(int64_t a, int64_t b) {
 /// unknown amount past the limit) stays saturated.
 inline int64_t saturatingSub(int64_t a, int64_t b) {
   return a == kSaturatedCount ? kSaturatedCount : a - b;
+}
+
+/// For a non-negative count `a` and a `delta` of either sign: a + delta,
+/// saturating above and never below 0.
+inline int64_t saturatingAdjust(int64_t a, int64_t delta) {
+  if (delta >= 0)
+    return saturatingAdd(a, delta);
+  return a == kSaturatedCount ? a : std::max<int64_t>(0, a + delta);
 }
 
 /// For a >= 0 and b > 0: ceil(a / b), computed without a + b - 1, which

@@ -153,6 +153,13 @@ def check_memory(profile):
         fail("no memory section")
     if not 4 * 2**20 <= memory.get("driver_bytes", 0) <= 2**30:
         fail(f"driver_bytes out of bounds: {memory}")
+    # The 1-block program calls the runtime from its init and step, and
+    # each call site keeps a prepared op (about 5 KiB on the development
+    # container).
+    if memory.get("driver_call_sites", 0) <= 0:
+        fail(f"driver_call_sites missing or 0: {memory}")
+    if not 256 <= memory.get("call_site_bytes", 0) <= 2**20:
+        fail(f"call_site_bytes out of bounds: {memory}")
     if memory.get("image_load_bytes", -1) < 0:
         fail(f"image_load_bytes negative or missing: {memory}")
     # Fashion-MNIST's training split: 60000 images of 28 x 28 and a label

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <optional>
@@ -55,13 +56,16 @@ private:
   std::string path;
 };
 
-/// Runs `program` with `args` (args[0] its name), its output into `log`;
-/// false after printing the log where it fails.
+/// Runs `program` with `args` (args[0] its name), its output into `log`
+/// (its standard output into `out` where given); false after printing the
+/// log where it fails.
 bool runLogged(const std::string &program, const std::vector<std::string> &args,
-               const std::string &log, const std::string &what) {
+               const std::string &log, const std::string &what,
+               const std::string &out = "") {
   std::vector<llvm::StringRef> refs(args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
+      std::nullopt, llvm::StringRef(out.empty() ? log : out),
+      llvm::StringRef(log)};
   std::string message;
   int status = llvm::sys::ExecuteAndWait(program, refs, std::nullopt, redirects,
                                          0, 0, &message);
@@ -76,6 +80,20 @@ bool runLogged(const std::string &program, const std::vector<std::string> &args,
   return false;
 }
 
+/// Writes `model` into `dir` under `name`: its path, or nullopt after
+/// saying why.
+std::optional<std::string>
+writeModel(const std::string &dir, const std::string &name, const char *model) {
+  std::string source = dir + "/" + name + ".mlir";
+  std::ofstream out(source);
+  out << model;
+  if (!out) {
+    llvm::errs() << "tessel calibrate: cannot write " << source << "\n";
+    return std::nullopt;
+  }
+  return source;
+}
+
 /// Compiles `model` (written into `dir` under `name`) with
 /// `compileOptions` for one rank and trains it there for kSteps steps with
 /// `runOptions`: the rank's peak resident memory in bytes, or nullopt after
@@ -85,18 +103,13 @@ peakOfTrivialProgram(const std::string &tool, const std::string &mpirun,
                      const std::string &dir, const std::string &name,
                      const char *model, std::vector<std::string> compileOptions,
                      std::vector<std::string> runOptions) {
-  std::string source = dir + "/" + name + ".mlir";
+  std::optional<std::string> written = writeModel(dir, name, model);
+  if (!written)
+    return std::nullopt;
+  const std::string &source = *written;
   std::string executable = dir + "/" + name + ".spmd";
   std::string metrics = dir + "/" + name + ".jsonl";
   std::string log = dir + "/" + name + ".log";
-  {
-    std::ofstream out(source);
-    out << model;
-    if (!out) {
-      llvm::errs() << "tessel calibrate: cannot write " << source << "\n";
-      return std::nullopt;
-    }
-  }
   std::vector<std::string> compile = {
       tool, "compile", source, "--mesh", "data:1", "--rules", "batch:data"};
   compile.insert(compile.end(), compileOptions.begin(), compileOptions.end());
@@ -129,6 +142,47 @@ peakOfTrivialProgram(const std::string &tool, const std::string &mpirun,
     if (rank.is_number())
       largest = std::max(largest, rank.get<double>());
   return static_cast<int64_t>(largest * kMiB);
+}
+
+/// What `tessel explain --train` predicts for the training step of the
+/// model in `dir` under `name` (written by peakOfTrivialProgram), compiled
+/// on one rank without options: its runtime call sites, and the bytes its
+/// step holds besides the driver and the call sites.
+struct ExplainedProgram {
+  int64_t callSites = 0;
+  int64_t stepBytes = 0;
+};
+
+std::optional<ExplainedProgram> explainTrivialProgram(const std::string &tool,
+                                                      const std::string &dir,
+                                                      const std::string &name) {
+  std::string source = dir + "/" + name + ".mlir";
+  std::string report = dir + "/" + name + ".explain.json";
+  std::string log = dir + "/" + name + ".explain.log";
+  if (!runLogged(tool,
+                 {tool, "explain", source, "--train", "--mesh", "data:1",
+                  "--rules", "batch:data", "--format", "json"},
+                 log, "explaining the " + name + " program", report))
+    return std::nullopt;
+  std::ifstream in(report);
+  nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
+  auto count = [&](const char *section, const char *key) -> const int64_t * {
+    if (json.is_discarded() || !json.contains(section) ||
+        !json[section].contains(key) || !json[section][key].is_number_integer())
+      return nullptr;
+    return json[section][key].get_ptr<const int64_t *>();
+  };
+  const int64_t *total = count("totals", "memory_bytes_per_rank");
+  const int64_t *driver = count("memory", "driver_bytes");
+  const int64_t *sites = count("memory", "call_sites");
+  const int64_t *sitesBytes = count("memory", "call_site_bytes");
+  if (!total || !driver || !sites || !sitesBytes) {
+    llvm::errs() << "tessel calibrate: " << report
+                 << " has no memory_bytes_per_rank, driver_bytes, call_sites "
+                    "or call_site_bytes\n";
+    return std::nullopt;
+  }
+  return ExplainedProgram{*sites, *total - *driver - *sitesBytes};
 }
 
 /// The body bytes of the idx file `dir`/`name` (with or without .gz): the
@@ -199,7 +253,31 @@ bool mlir::tessel::measureMemory(const std::string &tool,
       {"--dim-size", "hidden=1", "--batch", "4"}, {"--data", dataDir});
   if (!loaded)
     return false;
+  // What each call site holds: the peak's growth from the 1-block program
+  // to the 16-block one beyond what their steps' buffers grow, per call
+  // site more (about 135 a block).
+  std::optional<int64_t> deep = peakOfTrivialProgram(
+      tool, mpirun, *dir, "deep-text", kDeepTinyTransformer, {}, {});
+  if (!deep)
+    return false;
+  std::optional<ExplainedProgram> shallowProgram =
+      explainTrivialProgram(tool, *dir, "text");
+  std::optional<ExplainedProgram> deepProgram =
+      shallowProgram ? explainTrivialProgram(tool, *dir, "deep-text")
+                     : std::nullopt;
+  if (!deepProgram)
+    return false;
+  int64_t moreSites = deepProgram->callSites - shallowProgram->callSites;
+  if (moreSites <= 0) {
+    llvm::errs() << "tessel calibrate: the 16-block program has no more call "
+                    "sites than the 1-block one\n";
+    return false;
+  }
+  int64_t growth =
+      (*deep - *text) - (deepProgram->stepBytes - shallowProgram->stepBytes);
   profile.driverBytes = *text;
+  profile.driverCallSites = shallowProgram->callSites;
+  profile.callSiteBytes = std::max<int64_t>(0, growth / moreSites);
   profile.imageLoadBytes = std::max<int64_t>(0, *loaded - *text);
   profile.imageResidentBytes = residentBytes;
   profile.hasMemory = true;

@@ -177,7 +177,7 @@ nlohmann::ordered_json toJson(const Evaluation &evaluation) {
       for (const analysis::StageCost &stage : cost->stages) {
         stageSeconds.push_back(stage.forwardSeconds + stage.backwardSeconds);
         stageOps.push_back(stage.forwardOps + stage.backwardOps);
-        stageMemory.push_back(stage.peakBytes);
+        stageMemory.push_back(stage.memoryBytes);
       }
       pipeline["stage_seconds_per_microbatch"] = stageSeconds;
       pipeline["stage_ops_per_microbatch"] = stageOps;

@@ -162,12 +162,12 @@ void Evaluator::applyPipelined(
     result.reason = error;
     return;
   }
-  // A rank holds its stage's peak beside the driver's own memory; the
-  // job needs the largest stage's.
-  int64_t peak = 0, flops = 0, sent = 0;
+  // A rank holds its stage's peak beside the driver's own memory and its
+  // call sites'; the job needs the largest stage's.
+  int64_t memory = 0, flops = 0, sent = 0;
   int64_t m = cost->microbatches;
   for (const analysis::StageCost &stage : cost->stages) {
-    peak = std::max(peak, stage.peakBytes);
+    memory = std::max(memory, stage.memoryBytes);
     flops = std::max(flops, m * (stage.forwardFlops + stage.backwardFlops) +
                                 stage.applyFlops);
     // Its messages to the neighbouring stages and its collectives (the
@@ -176,7 +176,7 @@ void Evaluator::applyPipelined(
     sent = std::max(sent, stage.sentForwardBytes + stage.sentBackBytes +
                               stage.collectiveBytesPerStep);
   }
-  result.memoryBytes = peak + cost->driverBytes;
+  result.memoryBytes = memory;
   result.pipeline = std::move(cost);
   if (budget && result.memoryBytes > *budget) {
     result.status = Evaluation::OverBudget;

@@ -143,6 +143,14 @@ TEST(MachineProfile, TheMemorySectionIsWrittenOnlyWhenMeasured) {
   EXPECT_EQ(read->driverBytes, 28520448);
   EXPECT_EQ(read->imageLoadBytes, 119275520);
   EXPECT_EQ(read->imageResidentBytes, 47100000);
+  // Call sites unpriced, as in a profile calibrated before they were.
+  EXPECT_EQ(read->callSitesBytes(1000), 0);
+  profile.driverCallSites = 162;
+  profile.callSiteBytes = 5525;
+  read = parseMachineProfile(formatMachineProfile(profile), "sites", error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->driverCallSites, 162);
+  EXPECT_EQ(read->callSiteBytes, 5525);
 }
 
 TEST(MachineProfile, AnOlderProfileTimesTranscendentalOpsAsElementwise) {
@@ -445,6 +453,22 @@ TEST(MachineProfile, RepeatedAndUnknownKeysAreClearErrors) {
                 "\"image_load_bytes\": 2, \"image_resident_bytes\": "
                 "3}")),
             "");
+}
+
+TEST(MachineProfile, CallSitesArePricedBeyondTheDriversProgram) {
+  MachineProfile profile = madeUpProfile();
+  profile.driverCallSites = 100;
+  profile.callSiteBytes = 4000;
+  EXPECT_EQ(profile.callSitesBytes(100), 0);
+  EXPECT_EQ(profile.callSitesBytes(350), 250 * 4000);
+  // A shorter program than the driver's holds less than driver_bytes.
+  EXPECT_EQ(profile.callSitesBytes(40), -60 * 4000);
+  EXPECT_EQ(errorOf(editedProfile(
+                "\"version\": 2",
+                "\"version\": 2, \"memory\": {\"driver_bytes\": 1, "
+                "\"driver_call_sites\": 2.5, \"image_load_bytes\": 2, "
+                "\"image_resident_bytes\": 3}")),
+            "p.json: memory: 'driver_call_sites' must be a count");
 }
 
 TEST(MachineProfile, TheDefaultProfileReads) {

@@ -222,6 +222,14 @@ TEST_F(RuntimeMemoryTest, ARenameOfADyingValueKeepsItsBuffer) {
   EXPECT_EQ(measure(kRenameOfALiveValue).livePeakBytes, 4 * 1024);
 }
 
+// Every op calls the runtime but a rename that keeps its dying operand's
+// buffer: exp and sum in kRenames; exp, the copying rename and add in
+// kRenameOfALiveValue.
+TEST_F(RuntimeMemoryTest, ARenameThatKeepsItsBufferIsNoCallSite) {
+  EXPECT_EQ(measure(kRenames).callSites, 2);
+  EXPECT_EQ(measure(kRenameOfALiveValue).callSites, 3);
+}
+
 // The runtime's einsum reads its operands and writes its product in place
 // where each class of dims (M, N, K) lies in the tensor as one run in the
 // order the matmul reads it, transposed or not; any other tensor is

@@ -30,6 +30,10 @@ for stage in report["stages"]:
             stage["gradient_sum_bytes_per_rank"] + stage["held_bytes"] +
             cached)
     assert stage["peak_bytes_per_rank"] == peak, (stage, peak)
+    # A rank holds the peak, the driver's own memory and what its call
+    # sites hold beyond the driver's program's (negative for fewer).
+    assert stage["memory_bytes_per_rank"] == max(
+        0, peak + report["driver_bytes"] + stage["call_site_bytes"]), stage
     print(f"stage {stage['stage']} holds {stage['microbatches_held']} "
           f"peak {stage['peak_bytes_per_rank']} ok")
 # The step: p - 1 fill and drain slots of the longest forward and
