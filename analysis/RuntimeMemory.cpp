@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -258,43 +259,67 @@ static int64_t sizeOutside(NamedTensorType type, StringRef dim) {
   return outer;
 }
 
-/// The bytes a started collective holds besides its operand and result
-/// until its wait, as the runtime (runtime/comm/Collectives.cpp) and Open
-/// MPI 4.1's non-blocking collectives (libnbc) allocate them; bf16 and f16
-/// data move in f32:
-/// - all_reduce: libnbc's temporary, the data's size; bf16 and f16 widened
-///   into f32 scratch first;
-/// - reduce_scatter: libnbc's two temporaries, each the whole input's
-///   size (its binomial reduce keeps a left and a right buffer); the input
-///   packed chunk after chunk first where the scattered dim is not
-///   outermost; bf16 and f16 widened, with the f32 sums of this rank's
-///   chunk;
-/// - all_gather: a buffer for the members' chunks, unpacked at the wait,
-///   where the gathered dim is not outermost.
-static int64_t collectiveTemporaryBytes(Operation *op) {
+/// What a started collective holds besides its operand and result, as the
+/// runtime (runtime/comm/Collectives.cpp) and Open MPI 4.1's non-blocking
+/// collectives (libnbc) allocate it; bf16 and f16 data move in f32.
+struct CollectiveTemporaries {
+  /// The runtime's copies, written at the start and freed at the wait,
+  /// and a started all_reduce's libnbc buffer:
+  /// - all_reduce: libnbc's temporary, the data's size; bf16 and f16
+  ///   widened into f32 scratch first;
+  /// - reduce_scatter: the input packed chunk after chunk where the
+  ///   scattered dim is not outermost; bf16 and f16 widened, with the f32
+  ///   sums of this rank's chunk;
+  /// - all_gather: a buffer for the members' chunks, unpacked at the wait,
+  ///   where the gathered dim is not outermost.
+  int64_t heldBytes = 0;
+  /// libnbc's reduce-scatter temporaries, malloc'd at the start but
+  /// written only as the data arrives, and freed as the collective
+  /// completes: resident while it moves its data. The data of a step's
+  /// collectives moves one collective after another on each link as MPI's
+  /// progress engine reaches them (between the runtime's ops, and in the
+  /// waits), so the replay counts, of those in flight at once, as many of
+  /// the largest as the group's first member has links to receive on
+  /// (ceil(log2 p)), not their sum. Its binomial reduce to that member
+  /// mallocs a left and a right buffer, each the whole input's size, but
+  /// only a member that receives writes into them: the first member
+  /// receives ceil(log2 p) times, into one buffer and then the other (they
+  /// swap after each reduction), the others at most once fewer. So the
+  /// most any member holds is one buffer in a group of 2, both in larger
+  /// ones. (A started all_reduce's libnbc buffer is held from its start:
+  /// measured so in data-parallel steps.)
+  int64_t transferBytes = 0;
+};
+
+static CollectiveTemporaries collectiveTemporaries(Operation *op,
+                                                   int64_t groupSize) {
   auto input = cast<NamedTensorType>(op->getOperand(0).getType());
   auto result = cast<NamedTensorType>(op->getResult(0).getType());
   int64_t elements = std::max<int64_t>(1, input.getNumElements());
   int64_t inputBytes = saturatingMul(elements, elementBytes(input));
   bool half = reducesWidenedToF32(input);
   int64_t movedBytes = half ? saturatingMul(elements, 4) : inputBytes;
-  if (isa<AllReduceOp>(op))
-    return half ? saturatingMul(movedBytes, 2) : movedBytes;
+  CollectiveTemporaries temporaries;
+  if (isa<AllReduceOp>(op)) {
+    temporaries.heldBytes = half ? saturatingMul(movedBytes, 2) : movedBytes;
+    return temporaries;
+  }
   if (auto reduceScatter = dyn_cast<ReduceScatterOp>(op)) {
-    int64_t bytes = saturatingMul(movedBytes, 2);
     if (sizeOutside(input, reduceScatter.getDim()) != 1)
-      bytes = saturatingAdd(bytes, inputBytes);
+      temporaries.heldBytes = inputBytes;
     if (half)
-      bytes = saturatingAdd(
-          bytes, saturatingAdd(movedBytes,
-                               saturatingMul(result.getNumElements(), 4)));
-    return bytes;
+      temporaries.heldBytes = saturatingAdd(
+          temporaries.heldBytes,
+          saturatingAdd(movedBytes, saturatingMul(result.getNumElements(), 4)));
+    temporaries.transferBytes =
+        saturatingMul(movedBytes, groupSize > 2 ? 2 : 1);
+    return temporaries;
   }
   auto allGather = cast<AllGatherOp>(op);
   if (sizeOutside(input, allGather.getDim()) != 1)
-    return saturatingMul(std::max<int64_t>(1, result.getNumElements()),
-                         elementBytes(result));
-  return 0;
+    temporaries.heldBytes = saturatingMul(
+        std::max<int64_t>(1, result.getNumElements()), elementBytes(result));
+  return temporaries;
 }
 
 /// Replays the allocations and frees of `func`'s body in `ledger`, as
@@ -322,14 +347,17 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   // Where tessel-lower-to-runtime frees each buffer, collectives started.
   BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
   // A started collective over more than one rank holds memory of its own
-  // from its start until its wait (collectiveTemporaryBytes); a step that
-  // starts many at once (the gradients of a data-parallel or ZeRO step,
-  // waited for after the backward pass) holds all of them. That memory is MPI's
-  // and the runtime's heap, not the buffer cache's: the cache keeps its buffers
-  // through the whole step, so the most the collectives hold at once comes
-  // on top of them. A group of one rank does not call MPI.
+  // (collectiveTemporaries): the runtime's copies from its start until its
+  // wait, so a step that starts many at once (the gradients of a
+  // data-parallel or ZeRO step, waited for after the backward pass) holds
+  // all of them, and libnbc's while it moves its data, one collective's
+  // at a time. That memory is MPI's and the runtime's heap, not the buffer
+  // cache's: the cache keeps its buffers through the whole step, so the
+  // most the collectives hold at once comes on top of them.
   MeshAttr mesh = getEnclosingMesh(func);
-  auto spansRanks = [&](Operation *op) {
+  // The ranks of `op`'s group where it is a started collective; 1 for
+  // any other op (a group of one rank does not call MPI).
+  auto groupOf = [&](Operation *op) -> int64_t {
     ArrayAttr names;
     if (auto allReduce = dyn_cast<AllReduceOp>(op))
       names = allReduce.getAxes();
@@ -338,29 +366,47 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     else if (auto allGather = dyn_cast<AllGatherOp>(op))
       names = allGather.getAxes();
     if (!names || !lifetimes.waitBefore.count(op))
-      return false;
+      return 1;
     SmallVector<StringAttr> axes;
     for (Attribute axis : names)
       axes.push_back(cast<StringAttr>(axis));
     std::optional<int64_t> group =
         mesh ? mesh.getGroupSize(axes) : std::nullopt;
-    return group && *group > 1;
+    return group.value_or(1);
   };
-  llvm::DenseMap<Operation *, SmallVector<int64_t>> temporariesUntil;
-  int64_t temporaries = 0;
+  llvm::DenseMap<Operation *, SmallVector<CollectiveTemporaries>>
+      temporariesUntil;
+  // The runtime's copies of the collectives in flight, and libnbc's
+  // temporaries of each (the largest counts).
+  int64_t held = 0;
+  std::multiset<int64_t> transfers;
   auto releaseTemporaries = [&](Operation *waiter) {
-    for (int64_t bytes : temporariesUntil.lookup(waiter))
-      temporaries = saturatingSub(temporaries, bytes);
+    for (const CollectiveTemporaries &temporaries :
+         temporariesUntil.lookup(waiter)) {
+      held = saturatingSub(held, temporaries.heldBytes);
+      transfers.erase(transfers.find(temporaries.transferBytes));
+    }
   };
   int64_t constants = 0;
   for (Operation &op : body.without_terminator()) {
     releaseTemporaries(&op);
-    if (spansRanks(&op))
-      if (int64_t bytes = collectiveTemporaryBytes(&op)) {
-        temporaries = saturatingAdd(temporaries, bytes);
-        memory.inFlightBytes = std::max(memory.inFlightBytes, temporaries);
-        temporariesUntil[lifetimes.waitBefore.lookup(&op)].push_back(bytes);
-      }
+    if (int64_t group = groupOf(&op); group > 1) {
+      CollectiveTemporaries temporaries = collectiveTemporaries(&op, group);
+      held = saturatingAdd(held, temporaries.heldBytes);
+      transfers.insert(temporaries.transferBytes);
+      // The first member of the group receives over ceil(log2 p) links at
+      // once, one collective's data at a time on each.
+      int64_t links = 0;
+      for (int64_t members = group; members > 1; members = (members + 1) / 2)
+        ++links;
+      int64_t moving = 0;
+      for (auto largest = transfers.rbegin();
+           largest != transfers.rend() && links > 0; ++largest, --links)
+        moving = saturatingAdd(moving, *largest);
+      memory.inFlightBytes =
+          std::max(memory.inFlightBytes, saturatingAdd(held, moving));
+      temporariesUntil[lifetimes.waitBefore.lookup(&op)].push_back(temporaries);
+    }
     memory.scratchBytes =
         std::max(memory.scratchBytes, kernelScratchBytes(&op, bf16));
     growWidenedCopies(&op, widenedSlots, bf16);

@@ -74,6 +74,10 @@ def configurations(tmp):
                   "--d-model", "1024")
     t4 = generate(tmp, "transformer_4x256", "--layers", "4", "--d-model",
                   "256", "--seq", "128")
+    # Deep and narrow: what grows is the program, not its tensors (each
+    # runtime call site keeps a prepared op).
+    t48 = generate(tmp, "transformer_48x32", "--layers", "48", "--d-model",
+                   "32", "--heads", "2", "--d-ff", "64", "--seq", "16")
     wide = ["--dim-size", "hidden=4096", "--batch", "512"]
     cnn_big = ["--dim-size", "f1=32", "--dim-size", "f2=64", "--batch", "64"]
     lay = lambda p: ["--layout", EXAMPLES / p]
@@ -100,6 +104,9 @@ def configurations(tmp):
         ("transformer 1 x d1024", t1, lay("transformer/model.yaml"), 4),
         ("transformer 1 x d1024, adam", t1,
          lay("transformer/zero.yaml") + adam, 4),
+        ("transformer 48 x d32 seq 16", t48, single, 1),
+        ("transformer 48 x d32 seq 16", t48, lay("transformer/hybrid.yaml"),
+         4),
         ("transformer 4 x d256 seq 128", t4, single, 1),
         ("transformer 4 x d256 seq 128", t4, lay("transformer/hybrid.yaml"),
          4),
