@@ -61,6 +61,8 @@ using StartRegistry = std::map<std::string, StartBuilder, std::less<>>;
 void registerMeshStarts(StartRegistry &registry);
 
 struct PreparedOp {
+  /// The site's descriptor without its attributes (the kernels took what
+  /// they need of them): for the checks of each call and the messages.
   OpDescriptor desc;
   Kernel kernel;
   /// The op's non-blocking form; empty where it has none (then
@@ -84,7 +86,8 @@ struct PreparedOp {
 };
 
 /// Parses `descriptor` and builds its kernel; OpError when either fails.
-/// `desc` receives what was parsed even on failure, for the message.
+/// `desc` receives what was parsed even on failure, for the message; on
+/// success it is moved into the prepared op.
 std::unique_ptr<PreparedOp> prepareOp(const char *descriptor,
                                       OpDescriptor &desc);
 
