@@ -278,9 +278,10 @@ struct CollectiveTemporaries {
   /// completes: resident while it moves its data. The data of a step's
   /// collectives moves one collective after another on each link as MPI's
   /// progress engine reaches them (between the runtime's ops, and in the
-  /// waits), so the replay counts, of those in flight at once, as many of
-  /// the largest as the group's first member has links to receive on
-  /// (ceil(log2 p)), not their sum. Its binomial reduce to that member
+  /// waits), so the replay counts, of those in flight at once, the largest
+  /// two for each link the group's first member receives on (ceil(log2 p)
+  /// links: one collective receiving, the one before still scattering),
+  /// not their sum. Its binomial reduce to that member
   /// mallocs a left and a right buffer, each the whole input's size, but
   /// only a member that receives writes into them: the first member
   /// receives ceil(log2 p) times, into one buffer and then the other (they
@@ -395,13 +396,15 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
       held = saturatingAdd(held, temporaries.heldBytes);
       transfers.insert(temporaries.transferBytes);
       // The first member of the group receives over ceil(log2 p) links at
-      // once, one collective's data at a time on each.
-      int64_t links = 0;
+      // once, one collective's data at a time on each, while the one
+      // before on that link still sends its chunks back out of its buffers
+      // (the scatter after the reduction): two collectives a link.
+      int64_t resident = 0;
       for (int64_t members = group; members > 1; members = (members + 1) / 2)
-        ++links;
+        resident += 2;
       int64_t moving = 0;
       for (auto largest = transfers.rbegin();
-           largest != transfers.rend() && links > 0; ++largest, --links)
+           largest != transfers.rend() && resident > 0; ++largest, --resident)
         moving = saturatingAdd(moving, *largest);
       memory.inFlightBytes =
           std::max(memory.inFlightBytes, saturatingAdd(held, moving));
