@@ -120,8 +120,10 @@ void addRuntimeMemory(CostReport &report, mlir::func::FuncOp lowered,
 
 /// The peak memory per rank: with addRuntimeMemory, the driver's bytes plus
 /// the larger of the data set's load and what stays of it plus what the
-/// step holds (RuntimeMemory::totalBytes); without, the parameters plus
-/// the values live at once (peakBytesPerRank).
+/// step holds (RuntimeMemory::totalBytes), adjusted by what its call sites
+/// hold beyond the driver's program's (callSiteBytes, either sign);
+/// without, the parameters plus the values live at once
+/// (peakBytesPerRank).
 int64_t memoryBytesPerRank(const CostReport &report);
 
 /// Returns the FLOPs each op of `func` (laid out, or partitioned) computes

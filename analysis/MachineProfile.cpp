@@ -675,7 +675,15 @@ std::optional<MachineProfile> parseMachineProfile(const std::string &text,
       }
       *field = value->get<int64_t>();
     }
-    // Profiles calibrated before call sites were priced have neither.
+    // Profiles calibrated before call sites were priced have neither; one
+    // without the other would price the driver's own call sites again.
+    if (memory->contains("driver_call_sites") !=
+        memory->contains("call_site_bytes")) {
+      error = fmt::format("{}: memory: 'driver_call_sites' and "
+                          "'call_site_bytes' go together",
+                          source);
+      return std::nullopt;
+    }
     for (auto [key, field] :
          {std::pair{"driver_call_sites", &profile.driverCallSites},
           std::pair{"call_site_bytes", &profile.callSiteBytes}}) {

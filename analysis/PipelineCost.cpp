@@ -512,10 +512,10 @@ buildPipelineCost(ModuleOp partitioned, ModuleOp fused,
         uncachedWorkingBytes(forwardWorking, backwardWorking, applyWorking);
     // The driver also runs the stage's init once, whose call sites stay
     // prepared too.
-    int64_t initSites = 0;
-    if (func::FuncOp fusedInit = lookup(fused, "init"))
-      initSites =
-          runtimeMemory(fusedInit, nullptr, profile.bf16Kernels()).callSites;
+    // (The driver's own adders of the micro-batches' gradients are call
+    // sites too, one per gradient tensor with two or more micro-batches,
+    // not counted here.)
+    int64_t initSites = runtimeOpCount(lookup(fused, "init"));
     stage.callSiteBytes = measured.callSitesBytes(saturatingAdd(
         saturatingAdd(initSites, forwardWorking.callSites),
         saturatingAdd(backwardWorking.callSites, applyWorking.callSites)));

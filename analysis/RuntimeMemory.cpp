@@ -331,8 +331,7 @@ static CollectiveTemporaries collectiveTemporaries(Operation *op,
 /// user, so a value it uses lives until then, and one it makes and nothing
 /// uses until its wait; when that wait is at the return, both are freed
 /// there, before the results are handed out. Adds the bytes of its
-/// tessel.constant ops, its largest kernel scratch and its call sites to
-/// `memory`.
+/// tessel.constant ops and its largest kernel scratch to `memory`.
 static void replay(func::FuncOp func, BufferLedger &ledger,
                    RuntimeMemory &memory,
                    SmallVectorImpl<int64_t> &widenedSlots, Bf16Kernels bf16) {
@@ -385,7 +384,9 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     for (const CollectiveTemporaries &temporaries :
          temporariesUntil.lookup(waiter)) {
       held = saturatingSub(held, temporaries.heldBytes);
-      transfers.erase(transfers.find(temporaries.transferBytes));
+      if (auto moving = transfers.find(temporaries.transferBytes);
+          moving != transfers.end())
+        transfers.erase(moving);
     }
   };
   int64_t constants = 0;
@@ -398,7 +399,9 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
       // The first member of the group receives over ceil(log2 p) links at
       // once, one collective's data at a time on each, while the one
       // before on that link still sends its chunks back out of its buffers
-      // (the scatter after the reduction): two collectives a link.
+      // (the scatter after the reduction): two collectives a link. (The
+      // links are those of the group just started; on a mesh of several
+      // axes the collectives in flight may have other groups.)
       int64_t resident = 0;
       for (int64_t members = group; members > 1; members = (members + 1) / 2)
         resident += 2;
@@ -415,8 +418,6 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
     growWidenedCopies(&op, widenedSlots, bf16);
     // A rename or reshape of a dying operand keeps its buffer.
     bool keepsOperandsBuffer = lifetimes.reusesOperand.count(&op) != 0;
-    if (!keepsOperandsBuffer)
-      ++memory.callSites;
     for (Value result : op.getResults())
       if (int64_t bytes = keepsOperandsBuffer ? 0 : bytesOf(result)) {
         ledger.allocate(bytes);
@@ -442,6 +443,20 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
       if (int64_t bytes = bytesOf(value))
         ledger.allocate(bytes);
   memory.constantBytes = saturatingAdd(memory.constantBytes, constants);
+}
+
+int64_t runtimeOpCount(func::FuncOp lowered) {
+  if (!lowered || lowered.isExternal())
+    return 0;
+  int64_t ops = 0;
+  for (Block &block : lowered.getBody()) {
+    auto body = block.without_terminator();
+    ops += static_cast<int64_t>(std::distance(body.begin(), body.end()));
+    // A rename or reshape that keeps its operand's buffer runs nothing.
+    ops -= static_cast<int64_t>(
+        bufferLifetimes(block, /*startCollectives=*/true).reusesOperand.size());
+  }
+  return ops;
 }
 
 RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init,
@@ -470,6 +485,8 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init,
       ledger.allocate(bytes);
   }
   replay(perRank, ledger, memory, widenedSlots, bf16);
+  memory.callSites =
+      saturatingAdd(runtimeOpCount(init), runtimeOpCount(perRank));
   for (int64_t bytes : widenedSlots)
     memory.widenedCopyBytes = saturatingAdd(memory.widenedCopyBytes, bytes);
   memory.livePeakBytes = ledger.peak();

@@ -60,14 +60,14 @@ struct RuntimeMemory {
   /// life of the process.
   int64_t widenedCopyBytes = 0;
   /// The most the collectives in flight at once hold besides their
-  /// operands and results (Open MPI's temporaries, the runtime's packed and
-  /// widened copies), each from its start until its wait: an upper bound,
-  /// as MPI frees its temporaries when a collective completes, often
-  /// before the wait. Heap memory beside the buffer cache's.
+  /// operands and results: the runtime's packed and widened copies and the
+  /// all-reduces' libnbc buffers, each from its start until its wait, and
+  /// libnbc's reduce-scatter buffers while they move their data, for the
+  /// two largest collectives in flight per link the group's first member
+  /// receives on. Heap memory beside the buffer cache's.
   int64_t inFlightBytes = 0;
-  /// The ops of the functions replayed (init's too) that tessel-lower-to-
-  /// runtime turns into a runtime call (every op but a rename or reshape
-  /// that keeps its operand's buffer). The runtime keeps a prepared op for
+  /// The runtime call sites of the functions replayed (runtimeOpCount of
+  /// init and the step). The runtime keeps a prepared op for
   /// each call site for the life of the process (its parsed descriptor,
   /// its kernel, oneDNN's primitive object) and the executable its code
   /// and descriptor text: memory that grows with the program's length,
@@ -84,6 +84,14 @@ struct RuntimeMemory {
 /// tessel-lower-to-runtime sizes it (i1 as a byte, at least one element),
 /// rounded up as the buffer cache rounds.
 int64_t runtimeBufferBytes(mlir::tessel::NamedTensorType type);
+
+/// The ops a compiled `lowered` runs per call, its runtime call sites:
+/// tessel-lower-to-runtime makes one runtime call of each op of its body
+/// but a rename or reshape that keeps its operand's buffer (a collective
+/// it starts and waits for counts once), and a tessel.fused op is one call
+/// whatever its body holds. `lowered` is the function as compile lowers
+/// it, after tessel-fuse-elementwise; null or a declaration: 0.
+int64_t runtimeOpCount(mlir::func::FuncOp lowered);
 
 /// Replays `perRank`'s allocations and frees in program order, as the
 /// lowered function makes them. `perRank` is a function after

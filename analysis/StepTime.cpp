@@ -111,20 +111,6 @@ std::optional<int64_t> thinnestMatmulExtent(Operation *op,
   return std::min({m, n, k});
 }
 
-int64_t runtimeOpCount(func::FuncOp lowered) {
-  if (!lowered || lowered.isExternal())
-    return 0;
-  int64_t ops = 0;
-  for (Block &block : lowered.getBody()) {
-    auto body = block.without_terminator();
-    ops += static_cast<int64_t>(std::distance(body.begin(), body.end()));
-    // A rename or reshape that keeps its operand's buffer runs nothing.
-    ops -= static_cast<int64_t>(
-        bufferLifetimes(block, /*startCollectives=*/true).reusesOperand.size());
-  }
-  return ops;
-}
-
 /// Whether the runtime starts `op` and waits for it later, when the
 /// lowering starts it (a collective of StartedCollectives.h): all but an
 /// all-reduce of fewer elements than the largest power of two within its

@@ -121,13 +121,6 @@ constexpr int64_t kConvolutionChannelBlock = 16;
 int64_t vectorizedConvolutionWork(mlir::Operation *op, int64_t flops,
                                   const ::tessel::layout::Mesh &mesh);
 
-/// The ops a compiled `lowered` runs per call: tessel-lower-to-runtime
-/// makes one runtime call of each op of its body (a collective it starts
-/// and waits for counts once), and a tessel.fused op is one call whatever
-/// its body holds. `lowered` is the function as compile lowers it, after
-/// tessel-fuse-elementwise.
-int64_t runtimeOpCount(mlir::func::FuncOp lowered);
-
 /// The share of the bytes each op of `func` reads and writes that the
 /// caches no longer hold when it runs, in a step whose buffers outgrow a
 /// rank's share of them (`cacheShareBytes`), the ops run in order: an

@@ -10,15 +10,17 @@ calibrate` (tools/tessel/CalibrateMemory.cpp): the peak resident memory of
 a trivial compiled program (a Transformer of d_model 8) training on the
 text corpus, and of one (an MLP of hidden 1) training on Fashion-MNIST;
 the difference is what loading the images adds at most, and what stays of
-them is the size of the training split's images and labels. It writes
+them is the size of the training split's images and labels; a 16-block
+twin of the first gives what each runtime call site holds. It writes
 them into a copy of the profile (--profile, else the built-in one) that
 `tessel explain --profile` reads.
 
-Then, for the MLP, the CNN and two Transformers (one block of d_model 1024;
-four blocks of d_model 256 at seq 128, from examples/transformer/
-generate.py), each under two or three layouts on 1 to 4 ranks, and the
-GPT example pipelined over two stages (1F1B, GPipe, remat, beside a data
-axis; the largest stage's peak and the driver's memory), it predicts
+Then, for the MLP, the CNN and three Transformers (one block of d_model
+1024; four blocks of d_model 256 at seq 128; 48 blocks of d_model 32, from
+examples/transformer/generate.py), each under two or three layouts on 1 to
+4 ranks, and the GPT example pipelined over two stages (1F1B, GPipe,
+remat, beside a data axis; the largest stage's rank memory: its peak, the
+driver's memory and its call sites'), it predicts
 the peak memory per rank with `tessel explain --train --format json`
 (totals.memory_bytes_per_rank), compiles the same step with `tessel
 compile`, trains it for --steps steps under mpirun as `tessel run` starts
@@ -181,7 +183,7 @@ def measured_peak_mib(args, model, options, ranks, tmp):
 
 def driver_memory(args):
     """The profile's `memory` section, as `tessel calibrate` measures it
-    (two trivial programs trained on one rank; the kernels it also times
+    (three trivial programs trained on one rank; the kernels it also times
     on one rank are not used here)."""
     out = run([args.bin / "tessel", "calibrate", "--max-ranks", "1",
                "--repetitions", "1", "--min-seconds", "0.002",
@@ -235,7 +237,9 @@ def main():
                          "breakdown_mib": {
                              k: ([b / MIB for b in v] if isinstance(v, list)
                                  else v / MIB)
-                             for k, v in breakdown.items()}})
+                             for k, v in breakdown.items()
+                             if k != "call_sites"},
+                         "call_sites": breakdown.get("call_sites")})
             row = rows[-1]
             print(f"{name:<36} {layout:<12} {ranks} ranks: predicted "
                   f"{predicted:7.1f} MiB, measured {measured:7.1f} MiB, "

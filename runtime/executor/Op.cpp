@@ -67,9 +67,14 @@ std::unique_ptr<PreparedOp> prepareOp(const char *descriptor,
   // The kernels keep what they need of the attributes; the prepared op
   // keeps the descriptor for its checks and messages only. A fused op's
   // body is most of a step's descriptors: keeping every site's JSON held
-  // about 1.4 KiB a call site for the life of the process.
+  // about 1.6 KiB a call site (5.4 KiB against 3.8 calibrated) for the
+  // life of the process.
   op->desc = std::move(desc);
   op->desc.attrs = nlohmann::json::object();
+  // The caller's copy still names the op, for a failure before it keeps
+  // the prepared one.
+  desc.op = op->desc.op;
+  desc.loc = op->desc.loc;
   return op;
 }
 

@@ -87,7 +87,7 @@ struct PreparedOp {
 
 /// Parses `descriptor` and builds its kernel; OpError when either fails.
 /// `desc` receives what was parsed even on failure, for the message; on
-/// success it is moved into the prepared op.
+/// success it is moved into the prepared op, keeping its name and location.
 std::unique_ptr<PreparedOp> prepareOp(const char *descriptor,
                                       OpDescriptor &desc);
 

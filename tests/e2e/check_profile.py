@@ -154,7 +154,7 @@ def check_memory(profile):
     if not 4 * 2**20 <= memory.get("driver_bytes", 0) <= 2**30:
         fail(f"driver_bytes out of bounds: {memory}")
     # The 1-block program calls the runtime from its init and step, and
-    # each call site keeps a prepared op (about 5 KiB on the development
+    # each call site keeps a prepared op (about 3.8 KiB on the development
     # container).
     if memory.get("driver_call_sites", 0) <= 0:
         fail(f"driver_call_sites missing or 0: {memory}")

@@ -255,7 +255,7 @@ bool mlir::tessel::measureMemory(const std::string &tool,
     return false;
   // What each call site holds: the peak's growth from the 1-block program
   // to the 16-block one beyond what their steps' buffers grow, per call
-  // site more (about 135 a block).
+  // site more (about 106 a block).
   std::optional<int64_t> deep = peakOfTrivialProgram(
       tool, mpirun, *dir, "deep-text", kDeepTinyTransformer, {}, {});
   if (!deep)
@@ -275,6 +275,12 @@ bool mlir::tessel::measureMemory(const std::string &tool,
   }
   int64_t growth =
       (*deep - *text) - (deepProgram->stepBytes - shallowProgram->stepBytes);
+  if (growth <= 0)
+    llvm::errs() << fmt::format(
+        "tessel calibrate: warning: the 16-block program peaked {} bytes "
+        "above the 1-block one, no more than its steps' buffers grow; "
+        "call sites priced at 0 (measure again on a quieter machine)\n",
+        *deep - *text);
   profile.driverBytes = *text;
   profile.driverCallSites = shallowProgram->callSites;
   profile.callSiteBytes = std::max<int64_t>(0, growth / moreSites);

@@ -29,6 +29,8 @@ if "--llvm" in sys.argv:
     for line in open(sys.argv[sys.argv.index("--llvm") + 1]):
         if line.startswith("define "):
             function = line.split("@", 1)[1].split("(", 1)[0]
+        elif line.startswith("}"):
+            function = None
         elif function in ("tessel_fn_init", "tessel_fn_train_step") and (
                 "@tessel_rt_execute(" in line or "@tessel_rt_start(" in line):
             sites += 1

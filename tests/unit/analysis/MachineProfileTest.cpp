@@ -466,9 +466,18 @@ TEST(MachineProfile, CallSitesArePricedBeyondTheDriversProgram) {
   EXPECT_EQ(errorOf(editedProfile(
                 "\"version\": 2",
                 "\"version\": 2, \"memory\": {\"driver_bytes\": 1, "
-                "\"driver_call_sites\": 2.5, \"image_load_bytes\": 2, "
+                "\"driver_call_sites\": 2.5, \"call_site_bytes\": 1, "
+                "\"image_load_bytes\": 2, "
                 "\"image_resident_bytes\": 3}")),
             "p.json: memory: 'driver_call_sites' must be a count");
+  // One without the other would price the driver's own call sites again.
+  EXPECT_EQ(errorOf(editedProfile(
+                "\"version\": 2",
+                "\"version\": 2, \"memory\": {\"driver_bytes\": 1, "
+                "\"call_site_bytes\": 4000, \"image_load_bytes\": 2, "
+                "\"image_resident_bytes\": 3}")),
+            "p.json: memory: 'driver_call_sites' and 'call_site_bytes' go "
+            "together");
 }
 
 TEST(MachineProfile, TheDefaultProfileReads) {

@@ -384,7 +384,8 @@ TEST_F(RuntimeMemoryTest, StartedCollectivesHoldWhatMpiAndPackingAllocate) {
 // z's b is 1) are held together, but libnbc moves their data one
 // collective after another over the one link, while the one before still
 // sends its chunk back: only the two largest temporaries (1024 and 512)
-// count, 3072 where all three would be 3328.
+// count, 3072 where all three would be 3328 (and the two started last,
+// z's and y's, 2304).
 constexpr const char *kThreeStartedReduceScatters = R"mlir(
 !x = !tessel.tensor<[b:4, n:64], f32>
 !y = !tessel.tensor<[b:2, n:64], f32>
@@ -395,8 +396,8 @@ constexpr const char *kThreeStartedReduceScatters = R"mlir(
 module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
   func.func @train_step(%x: !x, %y: !y, %z: !z) -> (!xs, !ys, !zs) {
     %s = tessel.reduce_scatter sum %x along "n" over ["data"] : !x -> !xs
-    %t = tessel.reduce_scatter sum %y along "n" over ["data"] : !y -> !ys
     %r = tessel.reduce_scatter sum %z along "n" over ["data"] : !z -> !zs
+    %t = tessel.reduce_scatter sum %y along "n" over ["data"] : !y -> !ys
     %u = tessel.neg %s : !xs
     %v = tessel.neg %t : !ys
     %w = tessel.neg %r : !zs
