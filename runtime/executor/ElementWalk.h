@@ -65,17 +65,37 @@ void forEachElement(const std::vector<int64_t> &shape,
     }
     return;
   }
+  if (count == 0)
+    return;
+  if (shape.empty()) {
+    visit(0, offsets);
+    return;
+  }
+  // One run of the innermost dim at a time, each operand stepping by its
+  // stride along it; the outer index steps once a run (stepping every
+  // dim's index per element cost about 2 ns an element: a masked
+  // attention score's select of 39200 elements took 80 us).
+  int inner = static_cast<int>(shape.size()) - 1;
+  int64_t run = shape[inner];
+  std::array<int64_t, N> innerStrides, starts{};
+  for (size_t o = 0; o < N; ++o)
+    innerStrides[o] = walks[o].strides[inner];
   std::vector<int64_t> index(shape.size(), 0);
-  for (int64_t k = 0; k < count; ++k) {
-    visit(k, offsets);
-    // Steps the row-major index and every operand's offset.
-    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+  for (int64_t k = 0; k < count; k += run) {
+    for (int64_t i = 0; i < run; ++i) {
       for (size_t o = 0; o < N; ++o)
-        offsets[o] += walks[o].strides[d];
+        offsets[o] = starts[o] + i * innerStrides[o];
+      visit(k + i, offsets);
+    }
+    // Steps the row-major index of the dims outside the run, and every
+    // operand's offset of the run's start.
+    for (int d = inner - 1; d >= 0; --d) {
+      for (size_t o = 0; o < N; ++o)
+        starts[o] += walks[o].strides[d];
       if (++index[d] < shape[d])
         break;
       for (size_t o = 0; o < N; ++o)
-        offsets[o] -= walks[o].strides[d] * shape[d];
+        starts[o] -= walks[o].strides[d] * shape[d];
       index[d] = 0;
     }
   }
