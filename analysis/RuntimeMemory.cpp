@@ -323,6 +323,15 @@ static CollectiveTemporaries collectiveTemporaries(Operation *op,
   return temporaries;
 }
 
+/// The runtime calls tessel-lower-to-runtime makes of `block`, whose
+/// buffers `lifetimes` describes: one per op but a rename or reshape that
+/// keeps its operand's buffer (which runs nothing).
+static int64_t callSitesOf(Block &block, const BufferLifetimes &lifetimes) {
+  auto body = block.without_terminator();
+  return static_cast<int64_t>(std::distance(body.begin(), body.end())) -
+         static_cast<int64_t>(lifetimes.reusesOperand.size());
+}
+
 /// Replays the allocations and frees of `func`'s body in `ledger`, as
 /// tessel-lower-to-runtime makes them: a value is freed after the op that
 /// uses it last, an unused result right after its op; arguments and
@@ -331,7 +340,8 @@ static CollectiveTemporaries collectiveTemporaries(Operation *op,
 /// user, so a value it uses lives until then, and one it makes and nothing
 /// uses until its wait; when that wait is at the return, both are freed
 /// there, before the results are handed out. Adds the bytes of its
-/// tessel.constant ops and its largest kernel scratch to `memory`.
+/// tessel.constant ops, its largest kernel scratch and its call sites to
+/// `memory`.
 static void replay(func::FuncOp func, BufferLedger &ledger,
                    RuntimeMemory &memory,
                    SmallVectorImpl<int64_t> &widenedSlots, Bf16Kernels bf16) {
@@ -346,11 +356,13 @@ static void replay(func::FuncOp func, BufferLedger &ledger,
   Operation *terminator = body.getTerminator();
   // Where tessel-lower-to-runtime frees each buffer, collectives started.
   BufferLifetimes lifetimes = bufferLifetimes(body, /*startCollectives=*/true);
+  memory.callSites =
+      saturatingAdd(memory.callSites, callSitesOf(body, lifetimes));
   // A started collective over more than one rank holds memory of its own
   // (collectiveTemporaries): the runtime's copies from its start until its
   // wait, so a step that starts many at once (the gradients of a
   // data-parallel or ZeRO step, waited for after the backward pass) holds
-  // all of them, and libnbc's while it moves its data, one collective's
+  // all of them, and libnbc's while it moves its data, a few collectives'
   // at a time. That memory is MPI's and the runtime's heap, not the buffer
   // cache's: the cache keeps its buffers through the whole step, so the
   // most the collectives hold at once comes on top of them.
@@ -449,13 +461,9 @@ int64_t runtimeOpCount(func::FuncOp lowered) {
   if (!lowered || lowered.isExternal())
     return 0;
   int64_t ops = 0;
-  for (Block &block : lowered.getBody()) {
-    auto body = block.without_terminator();
-    ops += static_cast<int64_t>(std::distance(body.begin(), body.end()));
-    // A rename or reshape that keeps its operand's buffer runs nothing.
-    ops -= static_cast<int64_t>(
-        bufferLifetimes(block, /*startCollectives=*/true).reusesOperand.size());
-  }
+  for (Block &block : lowered.getBody())
+    ops += callSitesOf(block,
+                       bufferLifetimes(block, /*startCollectives=*/true));
   return ops;
 }
 
@@ -485,8 +493,6 @@ RuntimeMemory runtimeMemory(func::FuncOp perRank, func::FuncOp init,
       ledger.allocate(bytes);
   }
   replay(perRank, ledger, memory, widenedSlots, bf16);
-  memory.callSites =
-      saturatingAdd(runtimeOpCount(init), runtimeOpCount(perRank));
   for (int64_t bytes : widenedSlots)
     memory.widenedCopyBytes = saturatingAdd(memory.widenedCopyBytes, bytes);
   memory.livePeakBytes = ledger.peak();
