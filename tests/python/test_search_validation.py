@@ -1,5 +1,5 @@
 """benchmarks/search_validation.py: the statistics it reports about search's
-ranking (docs/search.md, "What was measured"), and --rescore, which
+ranking (docs/search-measurements.md), and --rescore, which
 predicts an earlier run's measured layouts again."""
 import json
 import os
