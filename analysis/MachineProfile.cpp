@@ -209,9 +209,9 @@ bool readBf16Products(const json &machine, const char *key,
 
 const std::vector<std::string> &kernelClasses() {
   static const std::vector<std::string> classes = {
-      "matmul",         "matmul_thin", "convolution",
-      "elementwise",    "reduction",   "normalization",
-      "transcendental", "pooling",     "pooling_backward"};
+      "matmul",      "matmul_thin",     "convolution",   "elementwise",
+      "fused_entry", "reduction",       "normalization", "transcendental",
+      "pooling",     "pooling_backward"};
   return classes;
 }
 
@@ -223,9 +223,13 @@ std::optional<std::string> kernelClassFallback(const std::string &opClass) {
     return std::string("elementwise");
   if (opClass == "pooling" || opClass == "pooling_backward")
     return std::string("reduction");
-  // And every einsum at the square matmuls' rate.
+  // And every einsum at the square matmuls' rate, and each entry of a
+  // fused body as an element-wise op of its own, as the unfused step was
+  // timed before fused bodies were.
   if (opClass == "matmul_thin")
     return std::string("matmul");
+  if (opClass == "fused_entry")
+    return std::string("elementwise");
   return std::nullopt;
 }
 

@@ -42,7 +42,9 @@ namespace tessel::analysis {
 
 /// The op classes a profile times: matmul (einsum), matmul_thin (einsums
 /// with a thin side, StepTime.h's thinnestMatmulExtent), convolution
-/// (and its gradients), elementwise (also copies), reduction (also argmax,
+/// (and its gradients), elementwise (also copies, and a fused op's pass
+/// over its result), fused_entry (each entry of a tessel.fused body beyond
+/// its first, per element), reduction (also argmax,
 /// top-k, cumsum), normalization (softmax, cross-entropy, layer norm),
 /// transcendental (gelu, erf, exp, log, tanh, sigmoid, sin, cos, pow, and
 /// fused ops by the transcendental ops of their body), pooling and

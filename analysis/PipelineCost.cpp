@@ -83,10 +83,10 @@ int64_t globalElements(func::FuncOp func, unsigned index) {
   return tensor ? tensor.getNumElements() : 0;
 }
 
-/// The FLOPs on a rank and the predicted seconds of a partitioned
-/// function, as tessel explain counts a function, the ops its compiled
-/// form runs (`fused`, the same function as compile lowers it), and its
-/// collectives (calls and bytes a rank sends).
+/// The FLOPs on a rank of a partitioned function, as tessel explain counts
+/// a function, the predicted seconds and the ops of its compiled form
+/// (`fused`, the same function as compile lowers it), and its collectives
+/// (calls and bytes a rank sends).
 struct FunctionWork {
   int64_t flops = 0;
   double seconds = 0;
@@ -99,7 +99,7 @@ FunctionWork workOf(func::FuncOp partitioned, func::FuncOp fused,
                     const MachineProfile &profile) {
   CostReport report = buildCostReport(partitioned);
   addPartitionedCosts(report, partitioned);
-  StepTime time = predictStepTime(partitioned, fused, report, profile);
+  StepTime time = predictStepTime(fused, report, profile);
   return {report.flopsPerRank, time.totalSeconds(), time.runtimeOps,
           static_cast<int64_t>(report.collectives.size()),
           report.commBytesPerRank};

@@ -127,8 +127,8 @@ costliestSites(const ::tessel::analysis::StepTime &step, int64_t count) {
 /// lists the measured ones: time per step and share of the step.
 std::string predictedSitesText(const ::tessel::analysis::StepTime &step,
                                int64_t count) {
-  std::string out = "  costliest call sites (element-wise ops unfused, "
-                    "collectives whole, hidden or not):\n";
+  std::string out =
+      "  costliest call sites (collectives whole, hidden or not):\n";
   out += fmt::format("  {:>9} {:>6}  {}\n", "ms/step", "%", "op");
   double total = step.totalSeconds();
   for (const ::tessel::analysis::SiteTime &site : costliestSites(step, count))

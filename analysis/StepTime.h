@@ -3,7 +3,8 @@
 //
 // The time one rank's program takes per step on a machine profile: each
 // op's kernel time for its class and work (FLOPs or elements, as CostReport
-// counts them; a fused op's elements times its body's transcendental ops),
+// counts them; a fused op's elements times its body's transcendental ops,
+// and its further entries at the profile's fused_entry rate),
 // the compiled program's own work around each op it runs (the profile's
 // per-op seconds, once per op of the program as compile lowers it, after
 // fusion), plus each collective's alpha-beta time for its group and bytes
@@ -21,6 +22,8 @@
 #include "analysis/CostReport.h"
 #include "analysis/MachineProfile.h"
 
+#include "dialect/TesselDialect.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -32,12 +35,10 @@
 namespace tessel::analysis {
 
 /// One call site's predicted time in a step, as the runtime's `--profile`
-/// lists the measured ones: an op of the partitioned step, named with its
-/// source location (dialect/SourceLocations.h), which several sites may
-/// share (a weight's einsum forward and for its gradient). Element-wise
-/// ops are the unfused ones, which the compiled program runs inside
-/// `tessel.fused` ops; a collective's seconds are its whole time, hidden
-/// or not.
+/// lists the measured ones: an op of the lowered step (element-wise chains
+/// fused), named with its source location (dialect/SourceLocations.h),
+/// which several sites may share (a weight's einsum forward and for its
+/// gradient); a collective's seconds are its whole time, hidden or not.
 struct SiteTime {
   std::string op;
   std::string location;
@@ -134,27 +135,34 @@ llvm::DenseMap<mlir::Operation *, double>
 coldByteFractions(mlir::func::FuncOp func, const ::tessel::layout::Mesh &mesh,
                   int64_t cacheShareBytes);
 
-/// Predicts the step of `partitioned` (the per-rank program of the report's
-/// function, whose collectives are timed op by op; `report` gives the
-/// mesh, and the collectives only of a declaration) in a job of
-/// `report.numRanks` ranks on `profile`; `lowered` is the same function
-/// as compile lowers it (fused), whose ops are counted for the per-op
-/// cost. Each op is timed where it appears in `partitioned`, so search
-/// may time the unfused step and count the fused one's calls. Where the
+/// The entries of a tessel.fused body that its kernel computes beyond what
+/// its class times (kernelClassOf): every entry but constants (tiles the
+/// runtime fills once) and transcendental ones (timed by their class),
+/// less the first where there are none of those (the element-wise pass
+/// that times the op). Each costs the profile's fused_entry rate per
+/// element.
+int64_t furtherFusedEntries(mlir::tessel::FusedOp fused);
+
+/// Predicts the step of `lowered`, the report's function as compile lowers
+/// it: per rank (`report` gives the mesh, and the collectives only of a
+/// declaration), element-wise chains fused and the ops in the order they
+/// run (after tessel-fuse-elementwise and tessel-schedule-collectives), in
+/// a job of `report.numRanks` ranks on `profile`. Each op is timed as the
+/// compiled program runs it: a fused op as one element-wise pass of its
+/// result, or its transcendental entries at their class's rate, plus its
+/// further entries (furtherFusedEntries) at the fused_entry rate. Where the
 /// profile measured kernels cold, an op that reads and writes more than
 /// 1 MiB takes its warm time plus the share of its bytes that
 /// coldByteFractions finds out of the caches of the difference to its
 /// cold time; a convolution's work is vectorizedConvolutionWork's.
 ///
-/// With `overlapCommunication` (compile's default), `partitioned` is taken
-/// in the order the program runs its ops (after
-/// tessel-schedule-collectives) and its started collectives
-/// (dialect/StartedCollectives.h) are timed by the profile's started fits
-/// and hide behind the ops between their start and their first user:
-/// hiddenSeconds, scaled by the profile's overlapFraction (absent: 1),
-/// when the job has no more ranks than the profile's machine has cores.
-StepTime predictStepTime(mlir::func::FuncOp partitioned,
-                         mlir::func::FuncOp lowered, const CostReport &report,
+/// With `overlapCommunication` (compile's default), the started
+/// collectives (dialect/StartedCollectives.h) are timed by the profile's
+/// started fits and hide behind the ops between their start and their
+/// first user: hiddenSeconds, scaled by the profile's overlapFraction
+/// (absent: 1), when the job has no more ranks than the profile's machine
+/// has cores.
+StepTime predictStepTime(mlir::func::FuncOp lowered, const CostReport &report,
                          const MachineProfile &profile,
                          bool overlapCommunication = true);
 

@@ -21,7 +21,10 @@
 // normalization (softmax, 5 per element), transcendental (gelu, one per
 // element: the costliest of them, through erfc, and the one a Transformer's MLP
 // computes), pooling and pooling_backward (2 x 2 max pooling and its gradient,
-// the input's elements). Each class is timed on f32 tensors and again on
+// the input's elements), fused_entry (what each entry of a tessel.fused body
+// adds beyond its first: a body of 1 + kFusedEntries adds and multiplies less
+// a body of one add, per element and entry). Each class is timed on f32
+// tensors and again on
 // bf16 and on f16 ones (the "type" of its lines), as a mixed-precision
 // step computes them.
 //
@@ -326,6 +329,28 @@ Op elementwiseOp(tessel_context_t *context, const std::string &name,
             {{"body", ordered_json::array({entry})}});
 }
 
+/// The entries beyond the first of the probe's longer fused body.
+constexpr int64_t kFusedEntries = 8;
+
+/// A tessel.fused of `entries` entries on two `shape` operands: an add of
+/// them, then multiplies and adds of the value so far and an operand in
+/// turn, as an optimizer's update or a layer's bias, scale and activation
+/// chain one value through a body.
+Op fusedChainOp(tessel_context_t *context, const ordered_json &shape,
+                int64_t entries) {
+  ordered_json body = ordered_json::array();
+  for (int64_t e = 0; e < entries; ++e) {
+    // Values 0 and 1 are the operands, 2 + e the entry e's result.
+    int previous = e == 0 ? 0 : static_cast<int>(1 + e);
+    const char *op = e % 2 == 0 ? "tessel.add" : "tessel.mul";
+    body.push_back({{"op", op},
+                    {"args", {previous, static_cast<int>(e % 2)}},
+                    {"result", shape},
+                    {"attrs", ordered_json::object()}});
+  }
+  return Op(context, "tessel.fused", {shape, shape}, shape, {{"body", body}});
+}
+
 /// Times each kernel class at each size on `type` (f32, bf16 or f16)
 /// tensors. A mixed-precision step's element-wise ops in bf16 and f16 are
 /// always fused (tessel-fuse-elementwise: the fused kernel is their
@@ -333,24 +358,24 @@ Op elementwiseOp(tessel_context_t *context, const std::string &name,
 /// one gelu there, and the op itself in f32.
 void measureKernelsOf(const std::string &type, tessel_context_t *context,
                       int rank, int ranks, int threads, const Settings &timed) {
-  auto report = [&](const char *opClass, int64_t work, Op &op) {
-    // A kernel the backend lacks for this type (every rank runs the same
-    // op, but all must agree to skip) is reported and left out; the
-    // profile then times the class from the f32 points.
+  // A kernel the backend lacks for this type (every rank runs the same
+  // op, but all must agree to skip) is reported and left out; the
+  // profile then times the class from the f32 points.
+  auto runs = [&](const char *opClass, int64_t work, Op &op) {
     std::optional<std::string> failure = op.tryRun();
     int failed = failure ? 1 : 0, anyFailed = 0;
     MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (anyFailed) {
+    if (anyFailed)
       print(rank, {{"kind", "skipped"},
                    {"class", opClass},
                    {"type", type},
                    {"ranks", ranks},
                    {"work", work},
                    {"reason", failure.value_or("failed on another rank")}});
-      return;
-    }
-    double seconds = timeCall([&] { op.run(); }, timed);
-    double cold = timeColdCall([&] { op.run(); }, timed);
+    return !anyFailed;
+  };
+  auto printKernel = [&](const char *opClass, int64_t work, double seconds,
+                         double cold) {
     print(rank, {{"kind", "kernel"},
                  {"class", opClass},
                  {"type", type},
@@ -359,6 +384,13 @@ void measureKernelsOf(const std::string &type, tessel_context_t *context,
                  {"work", work},
                  {"seconds", seconds},
                  {"cold_seconds", cold}});
+  };
+  auto report = [&](const char *opClass, int64_t work, Op &op) {
+    if (!runs(opClass, work, op))
+      return;
+    double seconds = timeCall([&] { op.run(); }, timed);
+    double cold = timeColdCall([&] { op.run(); }, timed);
+    printKernel(opClass, work, seconds, cold);
   };
   auto typed = [type](const std::vector<std::string> &dims,
                       const std::vector<int64_t> &shape) {
@@ -422,6 +454,22 @@ void measureKernelsOf(const std::string &type, tessel_context_t *context,
     report("normalization", 5 * rows * 256, softmax);
     Op gelu = elementwiseOp(context, "tessel.gelu", {shape}, shape);
     report("transcendental", rows * 256, gelu);
+    // A fused body's entries after its first compute on a tile the kernel
+    // holds in the caches: the longer body's time less the one-entry
+    // body's, warm, is their cost, and the same cold (the operands' and
+    // result's traffic is the one-entry body's, which the elementwise
+    // class times). Never taken as free (one run of the short body slower
+    // than the long one's): a trillion entries a second at the most.
+    Op one = fusedChainOp(context, shape, 1);
+    Op chain = fusedChainOp(context, shape, 1 + kFusedEntries);
+    int64_t entryWork = rows * 256 * kFusedEntries;
+    if (runs("fused_entry", entryWork, one) &&
+        runs("fused_entry", entryWork, chain)) {
+      double entries = std::max(timeCall([&] { chain.run(); }, timed) -
+                                    timeCall([&] { one.run(); }, timed),
+                                1e-12 * static_cast<double>(entryWork));
+      printKernel("fused_entry", entryWork, entries, entries);
+    }
   }
 }
 

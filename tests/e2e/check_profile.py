@@ -24,12 +24,13 @@ import argparse
 import json
 import sys
 
-CLASSES = ["matmul", "matmul_thin", "convolution", "elementwise", "reduction",
-           "normalization", "transcendental", "pooling", "pooling_backward"]
+CLASSES = ["matmul", "matmul_thin", "convolution", "elementwise",
+           "fused_entry", "reduction", "normalization", "transcendental",
+           "pooling", "pooling_backward"]
 # Classes added after the shipped profile was measured: the reader times
-# their ops by the class they fall back to (reduction, matmul) when they
-# are absent.
-LATER_CLASSES = ["pooling", "pooling_backward", "matmul_thin"]
+# their ops by the class they fall back to (reduction, matmul,
+# elementwise) when they are absent.
+LATER_CLASSES = ["pooling", "pooling_backward", "matmul_thin", "fused_entry"]
 # What a mixed-precision step computes in besides f32: every class is
 # timed on them too ("narrow_classes").
 NARROW_TYPES = ["bf16", "f16"]

@@ -85,9 +85,8 @@ void explainEachFunction(ModuleOp input, MLIRContext &context) {
       mlir::tessel::createTesselBucketAllReduces(bucket));
   if (failed(partition.run(*partitioned)))
     return;
-  // explain measures the runtime memory after fusion and partitioned costs
-  // before it; the step time is predicted from the unfused program, with
-  // the fused one's ops for the per-op cost.
+  // explain counts partitioned costs before fusion, and the runtime memory
+  // and the step time after it.
   OwningOpRef<ModuleOp> fused(partitioned->clone());
   PassManager fuse(&context);
   fuse.addNestedPass<func::FuncOp>(mlir::tessel::createTesselFuseElementwise());
@@ -105,9 +104,8 @@ void explainEachFunction(ModuleOp input, MLIRContext &context) {
                                    : func::FuncOp(),
                                profile);
     (void)analysis::memoryBytesPerRank(report);
-    (void)analysis::predictStepTime(
-        partitioned->lookupSymbol<func::FuncOp>(name),
-        fused->lookupSymbol<func::FuncOp>(name), report, profile);
+    (void)analysis::predictStepTime(fused->lookupSymbol<func::FuncOp>(name),
+                                    report, profile);
     (void)analysis::formatText(report);
     (void)analysis::formatJson(report);
   }

@@ -123,8 +123,9 @@ static cl::opt<std::string> profilePath(
 static cl::opt<int64_t> siteCount(
     "sites",
     cl::desc("also list the N call sites with the most predicted time per "
-             "step (ops of the partitioned step by source location, as the "
-             "compiled program's --profile lists the measured ones)"),
+             "step (ops of the step as compile lowers it, by source "
+             "location, as the compiled program's --profile lists the "
+             "measured ones)"),
     cl::value_desc("N"), cl::init(0), cl::sub(mlir::tessel::explainCommand));
 enum class Format { Text, Json };
 static cl::opt<Format>
@@ -275,12 +276,9 @@ int mlir::tessel::runExplain() {
       module.clone(), func.getSymName(), bucketBytes, machine, run, passError);
   if (!counted)
     return 1;
-  std::optional<::tessel::analysis::StepTime> stepTime =
-      mlir::tessel::predictStep(*counted, machine, run, passError);
-  if (!stepTime)
-    return 1;
+  const ::tessel::analysis::StepTime step =
+      mlir::tessel::predictStep(*counted, machine);
   const ::tessel::analysis::CostReport &report = counted->report;
-  const ::tessel::analysis::StepTime &step = *stepTime;
   std::string profileName =
       profile ? fmt::format("profile {} ({})", profilePath.getValue(),
                             profile->description)

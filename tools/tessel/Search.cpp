@@ -657,8 +657,9 @@ int mlir::tessel::runSearch() {
   std::vector<std::string> sizes(dimSizes.begin(), dimSizes.end());
   options.dimSizes = sizes;
   options.batchSize = batchSize;
+  // The evaluator fuses each candidate's partitioned step and orders it for
+  // overlap, as compile does after partitioning (countStep).
   options.fuseElementwise = false;
-  // The evaluator orders each candidate's partitioned step for overlap.
   options.overlapCommunication = false;
   options.lower = false;
   PassManager pm(&context);

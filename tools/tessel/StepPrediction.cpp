@@ -28,19 +28,19 @@ std::optional<CountedStep> countStep(OwningOpRef<ModuleOp> laidOut,
     error = *failure;
     return std::nullopt;
   }
-  step.partitioned = std::move(laidOut);
-  analysis::addPartitionedCosts(
-      step.report, step.partitioned->lookupSymbol<func::FuncOp>(function));
-  // The memory of the step as compile lowers it: element-wise chains fused
-  // hold no buffers between their ops, and the ops in the order they run.
-  step.lowered = step.partitioned->clone();
-  PassManager lower(step.lowered->getContext());
+  analysis::addPartitionedCosts(step.report,
+                                laidOut->lookupSymbol<func::FuncOp>(function));
+  // The step as compile lowers it: element-wise chains fused, which hold no
+  // buffers between their ops and run as one call each, and the ops in the
+  // order they run. Its memory and its time are counted on it.
+  PassManager lower(laidOut->getContext());
   buildLoweredFormPipeline(lower);
   if (std::optional<std::string> failure =
-          run(lower, *step.lowered, "tessel-fuse-elementwise")) {
+          run(lower, *laidOut, "tessel-fuse-elementwise")) {
     error = *failure;
     return std::nullopt;
   }
+  step.lowered = std::move(laidOut);
   // A training step's state comes from @init, which runs first.
   analysis::addRuntimeMemory(
       step.report, step.lowered->lookupSymbol<func::FuncOp>(function),
@@ -51,18 +51,9 @@ std::optional<CountedStep> countStep(OwningOpRef<ModuleOp> laidOut,
   return step;
 }
 
-std::optional<analysis::StepTime>
-predictStep(CountedStep &step, const analysis::MachineProfile &profile,
-            PassRunner run, std::string &error) {
-  PassManager overlap(step.partitioned->getContext());
-  buildOverlapPipeline(overlap, /*splitHaloConvolutions=*/true);
-  if (std::optional<std::string> failure =
-          run(overlap, *step.partitioned, "tessel-schedule-collectives")) {
-    error = *failure;
-    return std::nullopt;
-  }
+analysis::StepTime predictStep(CountedStep &step,
+                               const analysis::MachineProfile &profile) {
   return analysis::predictStepTime(
-      step.partitioned->lookupSymbol<func::FuncOp>(step.function),
       step.lowered->lookupSymbol<func::FuncOp>(step.function), step.report,
       profile);
 }

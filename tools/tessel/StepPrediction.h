@@ -4,10 +4,9 @@
 // tessel explain and each of tessel search's candidates predict a laid-out
 // function alike: the FLOPs and collectives of the program each rank runs
 // (tessel-partition), the memory the runtime holds running it as compile
-// lowers it (fused, its ops in the order they run), and its step time, the
-// unfused program's kernels in the order compile's overlap passes give them
-// with the lowered program's calls. In two parts, so that search can drop
-// a candidate over its memory budget before timing it.
+// lowers it (fused, its ops in the order they run), and its step time, on
+// that same lowered program. In two parts, so that search can drop a
+// candidate over its memory budget before timing it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,9 +37,8 @@ using PassRunner = llvm::function_ref<std::optional<std::string>(
 /// program's costs and the runtime's memory.
 struct CountedStep {
   ::tessel::analysis::CostReport report;
-  /// The program each rank runs, unfused (the time is predicted on it).
-  OwningOpRef<ModuleOp> partitioned;
-  /// The same as compile lowers it (memory and calls are counted on it).
+  /// The program each rank runs, as compile lowers it (its memory and
+  /// time are counted on it).
   OwningOpRef<ModuleOp> lowered;
   std::string function;
 };
@@ -57,13 +55,11 @@ countStep(OwningOpRef<ModuleOp> laidOut, StringRef function,
           const ::tessel::analysis::MachineProfile &profile, PassRunner run,
           std::string &error);
 
-/// The step time of `step` on `profile`: its partitioned program scheduled
-/// in place as compile's overlap passes order it, its kernels timed in
-/// that order, the lowered program's calls counted.
-std::optional<::tessel::analysis::StepTime>
+/// The step time of `step` on `profile`: its lowered program's ops timed
+/// in the order they run (analysis::predictStepTime).
+::tessel::analysis::StepTime
 predictStep(CountedStep &step,
-            const ::tessel::analysis::MachineProfile &profile, PassRunner run,
-            std::string &error);
+            const ::tessel::analysis::MachineProfile &profile);
 
 } // namespace mlir::tessel
 

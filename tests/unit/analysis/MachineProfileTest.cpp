@@ -615,7 +615,7 @@ TEST(MachineProfile, MalformedNarrowClassesAreClearErrors) {
                            "\"bf16\": {\n          \"matmull\"")),
             "p.json: kernels[0].narrow_classes.bf16: unknown class "
             "'matmull' (expected matmul, matmul_thin, convolution, "
-            "elementwise, "
+            "elementwise, fused_entry, "
             "reduction, normalization, transcendental, pooling, "
             "pooling_backward)");
   profile.kernels[0].narrowClasses["bf16"]["matmul"].clear();
