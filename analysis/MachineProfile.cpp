@@ -262,8 +262,9 @@ KernelRates::pointsFor(const std::string &opClass,
   auto it = classes.find(opClass);
   if (it != classes.end())
     return &it->second;
+  // The class it falls back to in the same type, where that has points.
   if (std::optional<std::string> fallback = kernelClassFallback(opClass))
-    return pointsFor(*fallback);
+    return pointsFor(*fallback, elementType);
   return nullptr;
 }
 

@@ -43,9 +43,9 @@ namespace tessel::analysis {
 /// The op classes a profile times: matmul (einsum), matmul_thin (einsums
 /// with a thin side, StepTime.h's thinnestMatmulExtent), convolution
 /// (and its gradients), elementwise (also copies, and a fused op's pass
-/// over its result), fused_entry (each entry of a tessel.fused body beyond
-/// its first, per element), reduction (also argmax,
-/// top-k, cumsum), normalization (softmax, cross-entropy, layer norm),
+/// over its result), fused_entry (each further entry of a tessel.fused
+/// body, StepTime.h's furtherFusedEntries, per element), reduction (also
+/// argmax, top-k, cumsum), normalization (softmax, cross-entropy, layer norm),
 /// transcendental (gelu, erf, exp, log, tanh, sigmoid, sin, cos, pow, and
 /// fused ops by the transcendental ops of their body), pooling and
 /// pooling_backward.
@@ -98,9 +98,9 @@ struct KernelRates {
 
   /// The points that time `opClass` on `elementType` tensors: the type's
   /// own where measured; for f32 (and a narrow type without them) the
-  /// class's f32 points, or those of the class it falls back to where
-  /// these rates lack it (kernelClassFallback); nullptr if none was
-  /// measured.
+  /// class's f32 points, or, where these rates lack the class, those of
+  /// the class it falls back to (kernelClassFallback), found the same way
+  /// for the type; nullptr if none was measured.
   const std::vector<KernelPoint> *
   pointsFor(const std::string &opClass,
             const std::string &elementType = "f32") const;

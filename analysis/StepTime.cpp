@@ -357,7 +357,8 @@ StepTime predictStepTime(func::FuncOp lowered, const CostReport &report,
   // machine, the ranks share its caches). Timed cold, the GPT's attention
   // einsums at a batch of 32 took 0.79 and 1.17 ms against 0.40 and 0.69
   // warm and 1.04 and 1.26 in the step; an add of 1 Mi elements 0.49
-  // against 0.14 ms (docs/search.md).
+  // against 0.14 ms (docs/search-measurements.md, "Kernels out of the
+  // caches").
   llvm::DenseMap<Operation *, double> coldFractions;
   if (profile.hasColdKernels() && !lowered.isExternal()) {
     int64_t share = profile.cacheBytes / std::max<int64_t>(1, report.numRanks);
@@ -452,11 +453,13 @@ StepTime predictStepTime(func::FuncOp lowered, const CostReport &report,
     // timed). The realistic Transformer's 422 fused calls a step on 2
     // ranks took 17.5 ms; as element-wise ops, unfused, they were
     // predicted at 32.2 ms, as a pass each at 13.4.
+    // A body computes each entry once per element of the value it walks
+    // (the sum's input, or its result; a fused op with merged outputs
+    // writes several results of that shape from the same entries).
     if (auto fused = dyn_cast<FusedOp>(op)) {
       int64_t elements = 0;
-      for (Value result : written)
-        if (auto type = dyn_cast<NamedTensorType>(result.getType()))
-          elements = saturatingAdd(elements, localElements(mesh, type));
+      if (auto type = dyn_cast<NamedTensorType>(written.front().getType()))
+        elements = localElements(mesh, type);
       if (int64_t entries = furtherFusedEntries(fused)) {
         double entrySeconds = profile.kernelSeconds(
             "fused_entry", saturatingMul(elements, entries), report.numRanks,

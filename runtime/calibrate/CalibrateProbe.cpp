@@ -340,11 +340,15 @@ Op fusedChainOp(tessel_context_t *context, const ordered_json &shape,
                 int64_t entries) {
   ordered_json body = ordered_json::array();
   for (int64_t e = 0; e < entries; ++e) {
-    // Values 0 and 1 are the operands, 2 + e the entry e's result.
-    int previous = e == 0 ? 0 : static_cast<int>(1 + e);
+    // Values 0 and 1 are the operands, 2 + e the entry e's result. Both
+    // bodies read both operands (the first entry adds them), so that their
+    // difference holds no operand's traffic.
+    std::vector<int> args = {0, 1};
+    if (e > 0)
+      args = {static_cast<int>(1 + e), static_cast<int>(e % 2)};
     const char *op = e % 2 == 0 ? "tessel.add" : "tessel.mul";
     body.push_back({{"op", op},
-                    {"args", {previous, static_cast<int>(e % 2)}},
+                    {"args", args},
                     {"result", shape},
                     {"attrs", ordered_json::object()}});
   }

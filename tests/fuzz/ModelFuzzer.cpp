@@ -86,7 +86,9 @@ void explainEachFunction(ModuleOp input, MLIRContext &context) {
   if (failed(partition.run(*partitioned)))
     return;
   // explain counts partitioned costs before fusion, and the runtime memory
-  // and the step time after it.
+  // and the step time after it (and after the overlap passes, which live
+  // in the codegen library this fuzzer does not link: the fused program
+  // is a step in another order, as good an input).
   OwningOpRef<ModuleOp> fused(partitioned->clone());
   PassManager fuse(&context);
   fuse.addNestedPass<func::FuncOp>(mlir::tessel::createTesselFuseElementwise());

@@ -36,7 +36,7 @@ std::optional<CountedStep> countStep(OwningOpRef<ModuleOp> laidOut,
   PassManager lower(laidOut->getContext());
   buildLoweredFormPipeline(lower);
   if (std::optional<std::string> failure =
-          run(lower, *laidOut, "tessel-fuse-elementwise")) {
+          run(lower, *laidOut, "lowering (fusion, overlap scheduling)")) {
     error = *failure;
     return std::nullopt;
   }

@@ -181,6 +181,52 @@ TEST_F(StepTimeTest, FusedBodiesCostEachFurtherEntry) {
   EXPECT_NEAR(time.classSeconds["fused_entry"], 600 * 1e-8, 1e-15);
 }
 
+// A fused op with merged outputs (two results of one body) and one on
+// bf16 values, 100 elements each.
+constexpr const char *kMergedAndNarrowBodies = R"mlir(
+!v = !tessel.tensor<[n:100], f32>
+!b = !tessel.tensor<[n:100], bf16>
+func.func @train_step(%x: !v, %y: !v, %p: !b, %q: !b) -> (!v, !v, !b) {
+  %m:2 = tessel.fused %x, %y : (!v, !v) -> (!v, !v) {
+  ^bb0(%a: !v, %c: !v):
+    %s = tessel.add %a, %c : !v, !v -> !v
+    %t = tessel.mul %s, %c : !v, !v -> !v
+    %u = tessel.sub %t, %a : !v, !v -> !v
+    tessel.yield %t, %u : !v, !v
+  }
+  %n = tessel.fused %p, %q : (!b, !b) -> !b {
+  ^bb0(%a: !b, %c: !b):
+    %s = tessel.add %a, %c : !b, !b -> !b
+    %t = tessel.mul %s, %c : !b, !b -> !b
+    tessel.yield %t : !b
+  }
+  return %m#0, %m#1, %n : !v, !v, !b
+}
+)mlir";
+
+TEST_F(StepTimeTest, EntriesRunOncePerElementInTheirOwnType) {
+  func::FuncOp step = parse(kMergedAndNarrowBodies);
+  // f32 entries at 2e-9 s an element and entry, bf16 ones at 5e-9.
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].classes["fused_entry"] = {{100, 2e-7}, {1000000, 2e-3}};
+  profile.kernels[0].narrowClasses["bf16"]["fused_entry"] = {{100, 5e-7},
+                                                             {1000000, 5e-3}};
+  // The merged op's two further entries are computed once for both of
+  // its results (its pass writes both: 200 elements); the bf16 op's one
+  // at the bf16 rate.
+  StepTime time = predictStepTime(step, CostReport(), profile);
+  EXPECT_NEAR(time.classSeconds["fused_entry"], 200 * 2e-9 + 100 * 5e-9, 1e-15);
+  EXPECT_NEAR(time.classSeconds["elementwise"], 300 * 1e-8, 1e-15);
+  // Without fused_entry, each entry is timed as an element-wise op in its
+  // own type: bf16's element-wise points where the profile has them.
+  profile.kernels[0].classes.erase("fused_entry");
+  profile.kernels[0].narrowClasses["bf16"].erase("fused_entry");
+  profile.kernels[0].narrowClasses["bf16"]["elementwise"] = {{100, 3e-6},
+                                                             {1000000, 3e-2}};
+  time = predictStepTime(step, CostReport(), profile);
+  EXPECT_NEAR(time.classSeconds["fused_entry"], 200 * 1e-8 + 100 * 3e-8, 1e-15);
+}
+
 TEST_F(StepTimeTest, AProfileWithoutTheClassTimesThemAsElementwise) {
   func::FuncOp step = parse(kStep);
   MachineProfile older = madeUpProfile();
