@@ -209,9 +209,9 @@ bool readBf16Products(const json &machine, const char *key,
 
 const std::vector<std::string> &kernelClasses() {
   static const std::vector<std::string> classes = {
-      "matmul",      "matmul_thin",     "convolution",   "elementwise",
-      "fused_entry", "reduction",       "normalization", "transcendental",
-      "pooling",     "pooling_backward"};
+      "matmul",         "matmul_thin", "matmul_batched",  "convolution",
+      "elementwise",    "fused_entry", "reduction",       "normalization",
+      "transcendental", "pooling",     "pooling_backward"};
   return classes;
 }
 
@@ -226,7 +226,7 @@ std::optional<std::string> kernelClassFallback(const std::string &opClass) {
   // And every einsum at the square matmuls' rate, and each entry of a
   // fused body as an element-wise op of its own, as the unfused step was
   // timed before fused bodies were.
-  if (opClass == "matmul_thin")
+  if (opClass == "matmul_thin" || opClass == "matmul_batched")
     return std::string("matmul");
   if (opClass == "fused_entry")
     return std::string("elementwise");

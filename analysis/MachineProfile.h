@@ -41,7 +41,9 @@
 namespace tessel::analysis {
 
 /// The op classes a profile times: matmul (einsum), matmul_thin (einsums
-/// with a thin side, StepTime.h's thinnestMatmulExtent), convolution
+/// with a thin side, StepTime.h's thinnestMatmulExtent), matmul_batched
+/// (einsums with a dim in both operands and the result, StepTime.h's
+/// isBatchedProduct), convolution
 /// (and its gradients), elementwise (also copies, and a fused op's pass
 /// over its result), fused_entry (each further entry of a tessel.fused
 /// body, StepTime.h's furtherFusedEntries, per element), reduction (also

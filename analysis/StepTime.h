@@ -92,6 +92,11 @@ std::string kernelElementTypeOf(mlir::Operation *op);
 /// 512).
 inline constexpr int64_t kThinMatmulSide = 512;
 
+/// Whether `op` is an einsum of two operands with a dim in both and in the
+/// result (a batched product: attention's per example and head), which
+/// the profile's matmul_batched points time.
+bool isBatchedProduct(mlir::Operation *op);
+
 /// The smallest of an einsum's three extents on a rank of `mesh` (M, the
 /// elements of the dims only the first operand and the result have; N,
 /// only the second's; K, the contracted ones), or std::nullopt for an

@@ -14,7 +14,9 @@
 // rank of a job of that many ranks gets. Classes and their work measure,
 // as analysis/CostReport counts FLOPs: matmul (an einsum of two square
 // matrices, 2 M N K), matmul_thin (t rows against a 512 x 512 matrix, 2 t
-// 512 512), convolution (conv2d, 2 x output x input channels x
+// 512 512), matmul_batched (attention's scores: 4 examples of 8 heads,
+// each s x 32 by 32 x s, in the layouts a Transformer's projections give
+// them, 2 4 8 s s 32), convolution (conv2d, 2 x output x input channels x
 // window, the output channels counted in whole blocks of 16 as
 // analysis/StepTime's vectorizedConvolutionWork counts them), elementwise (add,
 // one per element), reduction (a sum over the last dim, one per input element),
@@ -415,6 +417,17 @@ void measureKernelsOf(const std::string &type, tessel_context_t *context,
            typed({"k", "n"}, {kThinMatmulSide, kThinMatmulSide})},
           typed({"m", "n"}, {t, kThinMatmulSide}));
     report("matmul_thin", 2 * t * kThinMatmulSide * kThinMatmulSide, op);
+  }
+  // Batched products as attention computes its scores: 4 examples of 8
+  // heads, each a sequence of s against another over a head of 32, the
+  // heads beside the head's dim in the operands ([b, s, h, d], the
+  // projections' result) and before the sequences in the scores.
+  for (int64_t s : {8, 16, 32, 64, 128, 256}) {
+    Op op(context, "tessel.einsum",
+          {typed({"b", "m", "h", "k"}, {4, s, 8, 32}),
+           typed({"b", "n", "h", "k"}, {4, s, 8, 32})},
+          typed({"b", "h", "m", "n"}, {4, 8, s, s}));
+    report("matmul_batched", 2 * 4 * 8 * s * s * 32, op);
   }
   // Batch 4, 16 x 16 images, 3 x 3 filters, channels in = out.
   for (int64_t c : {4, 16, 32, 64}) {

@@ -24,13 +24,14 @@ import argparse
 import json
 import sys
 
-CLASSES = ["matmul", "matmul_thin", "convolution", "elementwise",
+CLASSES = ["matmul", "matmul_thin", "matmul_batched", "convolution", "elementwise",
            "fused_entry", "reduction", "normalization", "transcendental",
            "pooling", "pooling_backward"]
 # Classes added after the shipped profile was measured: the reader times
 # their ops by the class they fall back to (reduction, matmul,
 # elementwise) when they are absent.
-LATER_CLASSES = ["pooling", "pooling_backward", "matmul_thin", "fused_entry"]
+LATER_CLASSES = ["pooling", "pooling_backward", "matmul_thin", "fused_entry",
+                 "matmul_batched"]
 # What a mixed-precision step computes in besides f32: every class is
 # timed on them too ("narrow_classes").
 NARROW_TYPES = ["bf16", "f16"]

@@ -611,13 +611,14 @@ TEST(MachineProfile, MalformedNarrowClassesAreClearErrors) {
   EXPECT_EQ(errorIn(edited("\"bf16\": {", "\"f8\": {")),
             "p.json: kernels[0]: unknown element type 'f8' (expected bf16 "
             "or f16)");
-  EXPECT_EQ(errorIn(edited("\"bf16\": {\n          \"matmul\"",
-                           "\"bf16\": {\n          \"matmull\"")),
-            "p.json: kernels[0].narrow_classes.bf16: unknown class "
-            "'matmull' (expected matmul, matmul_thin, convolution, "
-            "elementwise, fused_entry, "
-            "reduction, normalization, transcendental, pooling, "
-            "pooling_backward)");
+  EXPECT_EQ(
+      errorIn(edited("\"bf16\": {\n          \"matmul\"",
+                     "\"bf16\": {\n          \"matmull\"")),
+      "p.json: kernels[0].narrow_classes.bf16: unknown class "
+      "'matmull' (expected matmul, matmul_thin, matmul_batched, convolution, "
+      "elementwise, fused_entry, "
+      "reduction, normalization, transcendental, pooling, "
+      "pooling_backward)");
   profile.kernels[0].narrowClasses["bf16"]["matmul"].clear();
   EXPECT_EQ(errorIn(formatMachineProfile(profile)),
             "p.json: kernels[0].narrow_classes.bf16: class 'matmul' needs a "

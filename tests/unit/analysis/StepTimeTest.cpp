@@ -675,7 +675,8 @@ TEST_F(StepTimeTest, AThinProductRunsNoFasterThanTheThinMatmuls) {
   // A batch of 64 against 1024 x 256 weights (thinnest side 64, work
   // 2 x 64 x 1024 x 256), the same product with the batch split over
   // model:2 (32 rows a rank), and a batched product (b in all three
-  // tensors), which is timed as square ones.
+  // tensors), which the thin points do not time (the made-up profile's
+  // batched ones run at the square rate).
   func::FuncOp step = parse(R"mlir(
 !x = !tessel.tensor<[batch:64, k:1024], f32, #tessel.layout<{batch = [model]}>>
 !w = !tessel.tensor<[k:1024, n:256], f32>
@@ -721,6 +722,42 @@ module attributes {tessel.mesh = #tessel.mesh<[model:2]>} {
   profile.kernels[0].narrowClasses["bf16"]["matmul_thin"] = {
       {thinWork, thinWork * 2e-8}};
   EXPECT_TRUE(profile.measuredClass("matmul_thin", 2, "bf16"));
+}
+
+TEST_F(StepTimeTest, BatchedProductsRunAtTheirOwnRate) {
+  // Attention's scores (b and h in all three tensors) with b split over
+  // data:2, a plain product, and a product of three operands.
+  func::FuncOp step = parse(R"mlir(
+!q = !tessel.tensor<[b:4, h:2, s:16, d:8], f32, #tessel.layout<{b = [data]}>>
+!k = !tessel.tensor<[b:4, h:2, t:16, d:8], f32, #tessel.layout<{b = [data]}>>
+!sc = !tessel.tensor<[b:4, h:2, s:16, t:16], f32, #tessel.layout<{b = [data]}>>
+!a = !tessel.tensor<[m:16, k:8], f32>
+!w = !tessel.tensor<[k:8, n:16], f32>
+!c = !tessel.tensor<[m:16, n:16], f32>
+module attributes {tessel.mesh = #tessel.mesh<[data:2]>} {
+  func.func @train_step(%q: !q, %k: !k, %a: !a, %w: !w) -> (!sc, !c) {
+    %sc = tessel.einsum %q, %k : (!q, !k) -> !sc
+    %c = tessel.einsum %a, %w : (!a, !w) -> !c
+    return %sc, %c : !sc, !c
+  }
+}
+)mlir");
+  std::vector<bool> batched;
+  for (Operation &op : step.getBody().front().without_terminator())
+    batched.push_back(isBatchedProduct(&op));
+  EXPECT_EQ(batched, (std::vector<bool>{true, false}));
+  // Batched products at 5e-8 s a unit of work, square ones at 1e-8: the
+  // scores' 2 x 2 x 2 x 16 x 16 x 8 on a rank, the product's 2 x 16 x 8
+  // x 16.
+  int64_t scores = 2 * 2 * 2 * 16 * 16 * 8, plain = 2 * 16 * 8 * 16;
+  MachineProfile profile = madeUpProfile();
+  profile.kernels[0].classes["matmul_batched"] = {{100, 5e-6}, {1000000, 5e-2}};
+  StepTime time = predictStepTime(step, CostReport(), profile);
+  EXPECT_NEAR(time.classSeconds["matmul"], scores * 5e-8 + plain * 1e-8, 1e-12);
+  // A profile calibrated before them times both at the square rate.
+  profile.kernels[0].classes.erase("matmul_batched");
+  time = predictStepTime(step, CostReport(), profile);
+  EXPECT_NEAR(time.classSeconds["matmul"], (scores + plain) * 1e-8, 1e-12);
 }
 
 TEST_F(StepTimeTest, AMatmulsThinnestSideIsItsRowsColumnsOrContraction) {
