@@ -436,13 +436,6 @@ StepTime predictStepTime(func::FuncOp lowered, const CostReport &report,
     if (convertedElements > 0)
       seconds += profile.kernelSeconds("elementwise", convertedElements / 2,
                                        report.numRanks);
-    // A product with a thin side (a small batch against a layer's weights)
-    // runs below the square matmuls' rate: no faster than the profile's
-    // thin matmuls with that side, t x 512 by 512 x 512, run (the MLP's
-    // batch of 64 against 784 x 128 weights took 71 us, 51 at the square
-    // rate of its work). Only where the job size and type it is timed on
-    // measured thin matmuls: the square points at a thin matmul's work
-    // would slow it for nothing.
     // A batched product (attention's scores and their use, per example and
     // head) runs as many small ones: at the profile's batched products'
     // rate where it measured them (the realistic Transformer's on 2 ranks
@@ -458,6 +451,13 @@ StepTime predictStepTime(func::FuncOp lowered, const CostReport &report,
                                                  /*cold=*/true, elementType) -
                            seconds);
     }
+    // A product with a thin side (a small batch against a layer's weights)
+    // runs below the square matmuls' rate: no faster than the profile's
+    // thin matmuls with that side, t x 512 by 512 x 512, run (the MLP's
+    // batch of 64 against 784 x 128 weights took 71 us, 51 at the square
+    // rate of its work). Only where the job size and type it is timed on
+    // measured thin matmuls: the square points at a thin matmul's work
+    // would slow it for nothing.
     if (opClass == "matmul" &&
         profile.measuredClass("matmul_thin", report.numRanks, elementType)) {
       std::optional<int64_t> thin = thinnestMatmulExtent(op, mesh);

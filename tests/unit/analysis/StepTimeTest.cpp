@@ -726,7 +726,7 @@ module attributes {tessel.mesh = #tessel.mesh<[model:2]>} {
 
 TEST_F(StepTimeTest, BatchedProductsRunAtTheirOwnRate) {
   // Attention's scores (b and h in all three tensors) with b split over
-  // data:2, a plain product, and a product of three operands.
+  // data:2, and a plain product.
   func::FuncOp step = parse(R"mlir(
 !q = !tessel.tensor<[b:4, h:2, s:16, d:8], f32, #tessel.layout<{b = [data]}>>
 !k = !tessel.tensor<[b:4, h:2, t:16, d:8], f32, #tessel.layout<{b = [data]}>>
