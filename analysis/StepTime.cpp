@@ -426,31 +426,26 @@ StepTime predictStepTime(func::FuncOp lowered, const CostReport &report,
           convertedElements =
               saturatingAdd(convertedElements, localElements(mesh, type));
     }
-    double seconds = profile.kernelSeconds(opClass, work, report.numRanks,
-                                           /*cold=*/false, elementType);
-    double cold = coldFractions.lookup(op);
-    if (cold > 0 && touched > kCachedOpBytes)
-      seconds += cold * (profile.kernelSeconds(opClass, work, report.numRanks,
-                                               /*cold=*/true, elementType) -
-                         seconds);
-    if (convertedElements > 0)
-      seconds += profile.kernelSeconds("elementwise", convertedElements / 2,
-                                       report.numRanks);
     // A batched product (attention's scores and their use, per example and
     // head) runs as many small ones: at the profile's batched products'
     // rate where it measured them (the realistic Transformer's on 2 ranks
     // took 0.38 to 0.50 ms a step a site, 0.22 to 0.24 at the square
-    // rate of their work).
+    // rate of their work). Its seconds still count as the matmul class's.
+    std::string timedClass = opClass;
     if (opClass == "matmul" && isBatchedProduct(op) &&
-        profile.measuredClass("matmul_batched", report.numRanks, elementType)) {
-      seconds = profile.kernelSeconds("matmul_batched", work, report.numRanks,
-                                      /*cold=*/false, elementType);
-      if (cold > 0 && touched > kCachedOpBytes)
-        seconds += cold * (profile.kernelSeconds("matmul_batched", work,
-                                                 report.numRanks,
-                                                 /*cold=*/true, elementType) -
-                           seconds);
-    }
+        profile.measuredClass("matmul_batched", report.numRanks, elementType))
+      timedClass = "matmul_batched";
+    double seconds = profile.kernelSeconds(timedClass, work, report.numRanks,
+                                           /*cold=*/false, elementType);
+    double cold = coldFractions.lookup(op);
+    if (cold > 0 && touched > kCachedOpBytes)
+      seconds +=
+          cold * (profile.kernelSeconds(timedClass, work, report.numRanks,
+                                        /*cold=*/true, elementType) -
+                  seconds);
+    if (convertedElements > 0)
+      seconds += profile.kernelSeconds("elementwise", convertedElements / 2,
+                                       report.numRanks);
     // A product with a thin side (a small batch against a layer's weights)
     // runs below the square matmuls' rate: no faster than the profile's
     // thin matmuls with that side, t x 512 by 512 x 512, run (the MLP's
